@@ -1,0 +1,156 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Readable, Writable } from 'node:stream';
+import * as acp from '@agentclientprotocol/sdk';
+import type { AgentConfig } from '../../../shared/settings';
+
+/** What Gatehouse does for the agent when the agent calls its client. */
+export interface ClientHandlers {
+  requestPermission(params: unknown, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
+  writeTextFile(params: acp.WriteTextFileRequest): Promise<void>;
+  readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
+  sessionUpdate(params: acp.SessionNotification): void;
+}
+
+export interface ExitInfo {
+  code: number | null;
+  signal: string | null;
+}
+
+const STDERR_TAIL_BYTES = 16 * 1024;
+
+/**
+ * One agent subprocess speaking ACP over stdio, with Gatehouse as its client.
+ * Reads are not advertised: Gatehouse has no unsaved buffers to serve, and Gemini CLI cannot create
+ * new files when reads are advertised (docs/real-agents.md). Writes are, so every write passes
+ * through Gatehouse and is audited.
+ */
+export class AgentProcess {
+  readonly exited: Promise<ExitInfo>;
+  private stderr = '';
+  private exitInfo: ExitInfo | null = null;
+
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly connection: acp.ClientConnection,
+  ) {
+    this.exited = new Promise((resolve) => {
+      child.once('exit', (code, signal) => {
+        this.exitInfo = { code, signal };
+        connection.close(new Error('agent process exited'));
+        this.signal('SIGKILL');
+        resolve(this.exitInfo);
+      });
+    });
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
+      this.stderr = (this.stderr + chunk).slice(-STDERR_TAIL_BYTES);
+    });
+  }
+
+  static spawn(config: AgentConfig, cwd: string, handlers: ClientHandlers): AgentProcess {
+    const child = spawn(config.command, config.args, {
+      cwd: config.cwd ?? cwd,
+      env: { ...process.env, ...config.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      // Its own process group, so a kill reaches what the agent spawned too: some launchers
+      // (Gemini CLI's relauncher) run the real agent as a child that ignores SIGTERM.
+      detached: process.platform !== 'win32',
+    });
+    // A failed spawn (ENOENT) emits 'error' and then 'exit'; without a listener it would crash us.
+    child.on('error', (error) => {
+      process.emitWarning(`agent ${config.command} failed: ${error.message}`);
+    });
+    const app = acp
+      .client({ name: 'gatehouse' })
+      // Own parser: the pipeline validates and audits malformed requests itself.
+      .onRequest(methods.requestPermission, (p: unknown) => p, ({ params, signal }) =>
+        handlers.requestPermission(params, signal),
+      )
+      .onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
+        await handlers.writeTextFile(params);
+        return {};
+      })
+      .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => handlers.readTextFile(params))
+      .onNotification(acp.methods.client.session.update, ({ params }) => handlers.sessionUpdate(params));
+    const stream = acp.ndJsonStream(
+      Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>,
+      Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>,
+    );
+    return new AgentProcess(child, app.connect(stream));
+  }
+
+  get agent(): acp.ClientContext {
+    return this.connection.agent;
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get exit(): ExitInfo | null {
+    return this.exitInfo;
+  }
+
+  stderrTail(): string {
+    return this.stderr;
+  }
+
+  initialize(): Promise<acp.InitializeResponse> {
+    return this.raceExit(
+      this.agent.request(acp.methods.agent.initialize, {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        clientCapabilities: { fs: { readTextFile: false, writeTextFile: true }, terminal: false },
+        clientInfo: { name: 'gatehouse', version: '0.1.0' },
+      }),
+    );
+  }
+
+  /** Rejects as soon as the process dies, so no caller waits on a dead agent. */
+  raceExit<T>(promise: Promise<T>): Promise<T> {
+    return Promise.race([
+      promise,
+      this.exited.then((info) => {
+        const tail = this.stderr.trim().split('\n').slice(-5).join('\n');
+        throw new AgentExitedError(info, tail);
+      }),
+    ]);
+  }
+
+  /** SIGTERM, then SIGKILL if the agent does not leave within the grace period. */
+  async kill(graceMs = 2000): Promise<ExitInfo> {
+    if (this.exitInfo) return this.exitInfo;
+    this.signal('SIGTERM');
+    const timer = setTimeout(() => this.signal('SIGKILL'), graceMs);
+    const info = await this.exited;
+    clearTimeout(timer);
+    // The leader is gone; anything it left in its group goes too.
+    this.signal('SIGKILL');
+    return info;
+  }
+
+  private signal(signal: NodeJS.Signals): void {
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    try {
+      if (process.platform === 'win32') this.child.kill(signal);
+      else process.kill(-pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+const methods = { requestPermission: acp.methods.client.session.requestPermission } as const;
+
+export class AgentExitedError extends Error {
+  override name = 'AgentExitedError';
+  constructor(
+    readonly info: ExitInfo,
+    stderrTail: string,
+  ) {
+    super(
+      `agent exited (${info.signal ? `signal ${info.signal}` : `code ${info.code}`})` +
+        (stderrTail ? `: ${stderrTail}` : ''),
+    );
+  }
+}

@@ -1,0 +1,293 @@
+import { createHash } from 'node:crypto';
+import { realpath, stat } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
+import type * as acp from '@agentclientprotocol/sdk';
+import { v7 as uuidv7 } from 'uuid';
+import type {
+  PermissionMode,
+  PermissionPolicy,
+  SessionInfo,
+  StopReason,
+} from '../../../shared/domain';
+import type { AgentConfig } from '../../../shared/settings';
+import type { ApprovalPipeline, SessionContext } from '../approvals/pipeline';
+import { AgentGoneError, BadRequestError, ConflictError, NotFoundError } from '../commands/errors';
+import type { EventBus } from '../events/bus';
+import type { MultiClientPermissionMediator } from '../mediator';
+import type { Store } from '../store';
+import { AgentProcess } from './agent-process';
+import { mergeToolCallUpdate } from '../safety';
+import { readInside, writeInside } from './fs-access';
+
+export interface SessionManagerOptions {
+  agents: () => Record<string, AgentConfig>;
+  defaultPolicy: () => PermissionPolicy;
+  pipeline: ApprovalPipeline;
+  mediator: MultiClientPermissionMediator;
+  store: Pick<Store, 'recordEvent'>;
+  bus: EventBus;
+  now?: () => number;
+}
+
+class Session implements SessionContext {
+  acpSessionId = '';
+  state: SessionInfo['state'] = 'starting';
+  promptId: string | null = null;
+  promptClientId: string | null = null;
+  endReason: SessionContext['endReason'] = null;
+  agentModes: acp.SessionModeState | null = null;
+  /** Latest declared state of recent tool calls, so a permission request can be shown whole. */
+  private readonly toolCalls = new Map<string, Record<string, unknown>>();
+
+  constructor(
+    readonly sessionId: string,
+    readonly agentId: string,
+    readonly agentName: string,
+    readonly cwd: string,
+    readonly policy: PermissionPolicy,
+    public mode: PermissionMode,
+    readonly createdAt: number,
+    public process: AgentProcess | null = null,
+  ) {}
+
+  toolCallState(toolCallId: string): unknown {
+    return this.toolCalls.get(toolCallId);
+  }
+
+  trackToolCall(update: acp.SessionUpdate): void {
+    if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return;
+    const { sessionUpdate: _kind, ...call } = update;
+    const merged = mergeToolCallUpdate(this.toolCalls.get(call.toolCallId), call);
+    this.toolCalls.delete(call.toolCallId);
+    this.toolCalls.set(call.toolCallId, merged);
+    // Bounded: only recent calls can still be asked about.
+    if (this.toolCalls.size > MAX_TRACKED_TOOL_CALLS) {
+      this.toolCalls.delete(this.toolCalls.keys().next().value!);
+    }
+  }
+
+  info(): SessionInfo {
+    return {
+      sessionId: this.sessionId,
+      agentId: this.agentId,
+      cwd: this.cwd,
+      createdAt: this.createdAt,
+      state: this.state,
+      mode: this.mode,
+    };
+  }
+}
+
+const MAX_TRACKED_TOOL_CALLS = 256;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * Sessions, one agent process each: a crash or a kill takes down one session, and the agent's
+ * working directory is the session folder, as a terminal user would have it.
+ */
+export class SessionManager {
+  private readonly sessions = new Map<string, Session>();
+  private readonly now: () => number;
+
+  constructor(private readonly options: SessionManagerOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  list(): SessionInfo[] {
+    return [...this.sessions.values()].filter((s) => s.state !== 'closed').map((s) => s.info());
+  }
+
+  get(sessionId: string): Session {
+    const session = this.sessions.get(sessionId);
+    if (!session || session.state === 'closed') throw new NotFoundError(`no open session ${sessionId}`);
+    return session;
+  }
+
+  async create(agentId: string, cwdInput: string): Promise<SessionInfo> {
+    const config = this.options.agents()[agentId];
+    if (!config) throw new NotFoundError(`no agent "${agentId}" in settings`);
+    if (!isAbsolute(cwdInput)) throw new BadRequestError(`folder must be an absolute path: ${cwdInput}`);
+    const cwd = await realpath(cwdInput).catch(() => {
+      throw new BadRequestError(`folder does not exist: ${cwdInput}`);
+    });
+    if (!(await stat(cwd)).isDirectory()) throw new BadRequestError(`not a folder: ${cwdInput}`);
+
+    const session = new Session(
+      uuidv7(),
+      agentId,
+      config.name ?? agentId,
+      cwd,
+      config.policy ?? this.options.defaultPolicy(),
+      config.bypassPermissions ? 'bypassPermissions' : config.mode,
+      this.now(),
+    );
+    this.sessions.set(session.sessionId, session);
+    const agent = AgentProcess.spawn(config, cwd, this.clientHandlers(session));
+    session.process = agent;
+    void agent.exited.then((info) => this.onExit(session, info.code, info.signal));
+    try {
+      await agent.initialize();
+      const created = await agent.raceExit(
+        agent.agent.request('session/new', { cwd, mcpServers: [] }),
+      );
+      session.acpSessionId = created.sessionId;
+      session.agentModes = created.modes ?? null;
+      session.state = 'idle';
+    } catch (error) {
+      session.endReason = 'agent_exit';
+      await agent.kill();
+      this.end(session);
+      throw new BadRequestError(`agent "${agentId}" did not start: ${(error as Error).message}`);
+    }
+    this.options.store.recordEvent({
+      type: 'session_opened',
+      sessionId: session.sessionId,
+      agentId,
+      at: session.createdAt,
+      payload: { cwd, command: config.command, args: config.args, pid: agent.pid ?? null },
+    });
+    this.options.bus.publish({ type: 'session_state', session: session.info() });
+    return session.info();
+  }
+
+  async prompt(sessionId: string, text: string, clientId: string | null): Promise<StopReason> {
+    const session = this.get(sessionId);
+    if (session.state === 'prompting') throw new ConflictError('a turn is already running in this session');
+    if (session.state !== 'idle' || !session.process) throw new ConflictError(`session is ${session.state}`);
+    session.state = 'prompting';
+    session.promptId = uuidv7();
+    session.promptClientId = clientId;
+    this.options.bus.publish({ type: 'session_state', session: session.info() });
+    try {
+      const response = await session.process.raceExit(
+        session.process.agent.request('session/prompt', {
+          sessionId: session.acpSessionId,
+          prompt: [{ type: 'text', text }],
+        }),
+      );
+      this.options.bus.publish({ type: 'turn_ended', sessionId, stopReason: response.stopReason });
+      return response.stopReason;
+    } catch (error) {
+      throw await this.explain(session, error);
+    } finally {
+      session.promptId = null;
+      session.promptClientId = null;
+      if (session.state === 'prompting') {
+        session.state = 'idle';
+        this.options.bus.publish({ type: 'session_state', session: session.info() });
+      }
+    }
+  }
+
+  /** Cancels the running turn: ACP wants every pending permission request answered `cancelled`. */
+  async cancel(sessionId: string): Promise<void> {
+    const session = this.get(sessionId);
+    if (session.state !== 'prompting' || !session.process) return;
+    this.options.mediator.cancelForPrompt(sessionId, session.promptId ?? undefined);
+    await session.process.agent.notify('session/cancel', { sessionId: session.acpSessionId });
+  }
+
+  async close(sessionId: string, reason: 'session_closed' | 'shutdown' = 'session_closed'): Promise<void> {
+    const session = this.get(sessionId);
+    session.endReason = reason;
+    if (session.state === 'prompting' && session.process && !session.process.exit) {
+      await session.process.agent.notify('session/cancel', { sessionId: session.acpSessionId }).catch(() => {});
+    }
+    this.options.mediator.forgetSession(sessionId);
+    await session.process?.kill();
+    this.end(session);
+  }
+
+  async closeAll(reason: 'shutdown' | 'session_closed' = 'shutdown'): Promise<void> {
+    await Promise.all(
+      [...this.sessions.values()].filter((s) => s.state !== 'closed').map((s) => this.close(s.sessionId, reason)),
+    );
+  }
+
+  /** A dying agent closes the connection before its exit is seen; name the real cause. */
+  private async explain(session: Session, error: unknown): Promise<unknown> {
+    const agent = session.process;
+    if (!agent) return error;
+    const exit = await Promise.race([agent.exited, new Promise<null>((r) => setTimeout(() => r(null), 1000))]);
+    if (!exit) return error;
+    const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
+    const tail = agent.stderrTail().trim().split('\n').slice(-3).join(' | ');
+    return new AgentGoneError(`agent "${session.agentId}" exited (${how})${tail ? `: ${tail}` : ''}`);
+  }
+
+  private onExit(session: Session, code: number | null, signal: string | null): void {
+    if (session.state === 'closed') return;
+    session.endReason ??= 'agent_exit';
+    // Every request of the dead agent ends now and is audited; nothing waits on a ghost.
+    this.options.mediator.forgetSession(session.sessionId);
+    this.options.store.recordEvent({
+      type: 'agent_exited',
+      sessionId: session.sessionId,
+      agentId: session.agentId,
+      at: this.now(),
+      payload: { code, signal, stderr: session.process?.stderrTail().slice(-2000) ?? '' },
+    });
+    this.options.bus.publish({
+      type: 'agent_exited',
+      agentId: session.agentId,
+      sessionIds: [session.sessionId],
+      code,
+      signal,
+    });
+    this.end(session);
+  }
+
+  private end(session: Session): void {
+    if (session.state === 'closed') return;
+    session.state = 'closed';
+    this.options.bus.publish({ type: 'session_state', session: session.info() });
+  }
+
+  private clientHandlers(session: Session) {
+    const { pipeline, store, bus } = this.options;
+    const foreign = (acpSessionId: string) => {
+      if (acpSessionId !== session.acpSessionId) {
+        throw new BadRequestError(`unknown session ${acpSessionId}`);
+      }
+    };
+    return {
+      requestPermission: (params: unknown) => pipeline.handle(session, params),
+      writeTextFile: async (params: acp.WriteTextFileRequest) => {
+        foreign(params.sessionId);
+        try {
+          const target = await writeInside(session.cwd, params.path, params.content);
+          store.recordEvent({
+            type: 'fs_write',
+            sessionId: session.sessionId,
+            agentId: session.agentId,
+            at: this.now(),
+            payload: { path: target, bytes: Buffer.byteLength(params.content), sha256: sha256(params.content) },
+          });
+        } catch (error) {
+          store.recordEvent({
+            type: 'fs_write_refused',
+            sessionId: session.sessionId,
+            agentId: session.agentId,
+            at: this.now(),
+            payload: { path: params.path, error: (error as Error).message },
+          });
+          throw error;
+        }
+      },
+      readTextFile: async (params: acp.ReadTextFileRequest) => {
+        foreign(params.sessionId);
+        return { content: await readInside(session.cwd, params.path, params.line, params.limit) };
+      },
+      sessionUpdate: (params: acp.SessionNotification) => {
+        if (params.sessionId !== session.acpSessionId) return;
+        session.trackToolCall(params.update);
+        bus.publish({
+          type: 'session_update',
+          sessionId: session.sessionId,
+          update: params.update as { sessionUpdate: string },
+        });
+      },
+    };
+  }
+}

@@ -1,0 +1,305 @@
+import { homedir } from 'node:os';
+import { RequestError, type RequestPermissionResponse } from '@agentclientprotocol/sdk';
+import { v7 as uuidv7 } from 'uuid';
+import type {
+  AgentReply,
+  Decider,
+  Decision,
+  PendingApproval,
+  PermissionPolicy,
+} from '../../../shared/domain';
+import type { VoteRecord } from '../../../shared/history';
+import type { EventBus } from '../events/bus';
+import {
+  CancelSentinelCollisionError,
+  type MultiClientPermissionMediator,
+  type PermissionAuditRecord,
+  type PermissionDecisionAudit,
+  type PermissionResolution,
+} from '../mediator';
+import { computeWarnings, extractCommand, mergeToolCallUpdate, normalizeToolCall, prepareDiffs } from '../safety';
+import type { Store } from '../store';
+import { AcpPermissionRequest } from './acp-request';
+import { PendingQueue } from './pending';
+import { replyForResolution } from './reply';
+
+/** What the pipeline needs to know about the session a request came from. */
+export interface SessionContext {
+  readonly sessionId: string;
+  readonly acpSessionId: string;
+  readonly agentId: string;
+  readonly agentName: string;
+  readonly cwd: string;
+  readonly policy: PermissionPolicy;
+  readonly promptId: string | null;
+  readonly promptClientId: string | null;
+  /** Why the session ended, once it has; decides how an interrupted request is audited. */
+  readonly endReason: 'session_closed' | 'agent_exit' | 'shutdown' | null;
+  /** What the agent already declared about a tool call in `tool_call` updates (ACP: absent = unchanged). */
+  toolCallState(toolCallId: string): unknown;
+}
+
+/** The rule layer's answer; `ask` sends the request to the mediator. */
+export interface PreDecision {
+  verdict: 'allow' | 'deny' | 'ask';
+  reply?: AgentReply;
+  decider?: Decider;
+  reason?: string;
+}
+
+export interface PipelineOptions {
+  mediator: MultiClientPermissionMediator;
+  store: Pick<Store, 'recordRequest' | 'recordDecision' | 'recordEvent'>;
+  bus: EventBus;
+  timeoutMs: () => number;
+  /** Rules, modes and grants; absent means every request asks. */
+  decideBefore?: (approval: PendingApproval, session: SessionContext) => PreDecision;
+  now?: () => number;
+}
+
+/**
+ * The one path of a permission request: validate → enrich → rules → mediator → audit → reply.
+ * The agent hears a decision only after it is committed to the audit; a request that cannot be
+ * audited is answered with an error, never with an unrecorded decision.
+ */
+export class ApprovalPipeline {
+  readonly pending = new PendingQueue();
+  private readonly audits = new Map<string, PermissionDecisionAudit>();
+  private readonly now: () => number;
+
+  constructor(private readonly options: PipelineOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The mediator's audit sink: decision records wait here for the pipeline to write them. */
+  onMediatorAudit = (record: PermissionAuditRecord): void => {
+    if (record.kind === 'decision') {
+      this.audits.set(record.requestId, record);
+      return;
+    }
+    this.options.store.recordEvent({
+      type: 'late_vote',
+      requestId: record.requestId,
+      sessionId: record.sessionId,
+      at: record.receivedAtMs,
+      payload: {
+        clientId: record.clientId ?? null,
+        optionId: record.optionId,
+        resolvedOptionId: record.resolvedOptionId,
+        surface: surfaceOf(record.metadata),
+      },
+    });
+  };
+
+  async handle(session: SessionContext, raw: unknown): Promise<RequestPermissionResponse> {
+    const issuedAt = this.now();
+    const requestId = uuidv7();
+    const parsed = AcpPermissionRequest.safeParse(raw);
+    if (!parsed.success) {
+      await this.refuse(session, requestId, raw, parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+      throw RequestError.invalidParams({ issues: parsed.error.issues }, 'malformed session/request_permission');
+    }
+    const request = parsed.data;
+    if (request.sessionId !== session.acpSessionId) {
+      await this.refuse(session, requestId, raw, [`sessionId ${request.sessionId} is not this agent's session`]);
+      throw RequestError.invalidParams(undefined, `unknown session ${request.sessionId}`);
+    }
+    // A request may carry only what changed since the agent's tool_call update: show the whole call.
+    const toolCall = normalizeToolCall(
+      mergeToolCallUpdate(session.toolCallState(request.toolCall.toolCallId), request.toolCall),
+    );
+    const command = extractCommand(toolCall, session.cwd);
+    const diffs = prepareDiffs(toolCall);
+    const approval: PendingApproval = {
+      requestId,
+      sessionId: session.sessionId,
+      agentId: session.agentId,
+      agentName: session.agentName,
+      cwd: session.cwd,
+      toolCall,
+      options: request.options,
+      policy: session.policy,
+      issuedAt,
+      expiresAt: issuedAt + this.options.timeoutMs(),
+      warnings: computeWarnings({ toolCall, command, diffs, sessionCwd: session.cwd, homeDir: homedir() }),
+      diffs,
+      command,
+      tally: null,
+    };
+    this.options.store.recordRequest(approval, { promptId: session.promptId });
+
+    if (session.endReason) {
+      // The session ended while the agent was still asking: nobody is left to decide.
+      return this.conclude(approval, { outcome: 'cancelled' }, { type: session.endReason }, 'session-closed', [], false);
+    }
+    const pre = this.options.decideBefore?.(approval, session);
+    if (pre && pre.verdict !== 'ask' && pre.reply && pre.decider) {
+      return this.conclude(approval, pre.reply, pre.decider, pre.reason ?? pre.verdict, [], false);
+    }
+    return this.ask(session, approval);
+  }
+
+  private async ask(session: SessionContext, approval: PendingApproval): Promise<RequestPermissionResponse> {
+    const { mediator } = this.options;
+    let resolution: Promise<PermissionResolution>;
+    try {
+      resolution = mediator.request(
+        {
+          requestId: approval.requestId,
+          sessionId: approval.sessionId,
+          originatorClientId: session.promptClientId ?? undefined,
+          promptId: session.promptId ?? undefined,
+          allowedOptionIds: approval.options.map((o) => o.optionId),
+          issuedAtMs: approval.issuedAt,
+        },
+        approval.expiresAt - approval.issuedAt,
+        { policy: session.policy },
+      );
+    } catch (error) {
+      if (error instanceof CancelSentinelCollisionError) {
+        await this.refuse(session, approval.requestId, approval, [error.message]);
+        throw RequestError.invalidParams(undefined, error.message);
+      }
+      throw error;
+    }
+    const expiresAt = mediator.expiresAt(approval.requestId) ?? approval.expiresAt;
+    const tally = mediator.progress(approval.requestId);
+    const shown: PendingApproval = {
+      ...approval,
+      expiresAt,
+      tally: tally && { votesNeeded: tally.votesNeeded, voters: tally.voters, perOption: { ...tally.tally } },
+    };
+    this.pending.add(shown);
+    this.options.bus.publish({ type: 'permission_requested', approval: shown });
+
+    const outcome = await resolution;
+    const audit = this.audits.get(approval.requestId);
+    this.audits.delete(approval.requestId);
+    const displayed = this.pending.wasDisplayed(approval.requestId);
+    const current = this.pending.get(approval.requestId) ?? shown;
+    return this.conclude(
+      current,
+      replyForResolution(current.options, outcome),
+      deciderFor(outcome, audit, session),
+      audit?.reason ?? (outcome.kind === 'option' ? outcome.decidedBy.reason : outcome.reason),
+      votesOf(audit),
+      displayed,
+    );
+  }
+
+  private async conclude(
+    approval: PendingApproval,
+    reply: AgentReply,
+    decider: Decider,
+    reason: string,
+    votes: VoteRecord[],
+    displayed: boolean,
+  ): Promise<RequestPermissionResponse> {
+    const decidedAt = this.now();
+    const decision: Decision = {
+      requestId: approval.requestId,
+      sessionId: approval.sessionId,
+      agentId: approval.agentId,
+      reply,
+      decider,
+      decidedAt,
+      reason,
+    };
+    try {
+      await this.options.store.recordDecision(decision, {
+        latencyMs: decidedAt - approval.issuedAt,
+        votes,
+        displayed,
+      });
+    } finally {
+      // Whatever happens to the audit, the request is no longer waiting for anyone.
+      this.pending.remove(approval.requestId);
+    }
+    this.options.bus.publish({
+      type: 'permission_resolved',
+      requestId: approval.requestId,
+      sessionId: approval.sessionId,
+      reply,
+      decider,
+      reason,
+    });
+    return reply.outcome === 'selected'
+      ? { outcome: { outcome: 'selected', optionId: reply.optionId } }
+      : { outcome: { outcome: 'cancelled' } };
+  }
+
+  private async refuse(session: SessionContext, requestId: string, raw: unknown, problems: string[]): Promise<void> {
+    this.options.store.recordEvent({
+      type: 'malformed_request',
+      requestId,
+      sessionId: session.sessionId,
+      agentId: session.agentId,
+      at: this.now(),
+      payload: { problems, request: boundedJson(raw) },
+    });
+  }
+}
+
+function surfaceOf(metadata: Readonly<Record<string, unknown>> | undefined): VoteRecord['surface'] {
+  const surface = metadata?.surface;
+  return typeof surface === 'string' ? (surface as VoteRecord['surface']) : null;
+}
+
+function votesOf(audit: PermissionDecisionAudit | undefined): VoteRecord[] {
+  if (!audit) return [];
+  const counted = audit.votes.map((v) => ({
+    clientId: v.clientId ?? null,
+    surface: surfaceOf(v.metadata),
+    identityProven: v.identityProven,
+    optionId: v.optionId === '__cancelled__' ? null : v.optionId,
+    outcome: 'counted',
+    at: v.receivedAtMs,
+  }));
+  const refused = audit.forbidden.map((v) => ({
+    clientId: v.clientId ?? null,
+    surface: surfaceOf(v.metadata),
+    identityProven: v.identityProven,
+    optionId: v.optionId === '__cancelled__' ? null : v.optionId,
+    outcome: `forbidden:${v.reason}`,
+    at: v.receivedAtMs,
+  }));
+  return [...counted, ...refused].sort((a, b) => a.at - b.at);
+}
+
+function deciderFor(
+  resolution: PermissionResolution,
+  audit: PermissionDecisionAudit | undefined,
+  session: SessionContext,
+): Decider {
+  if (resolution.kind === 'option') {
+    if (resolution.decidedBy.reason === 'consensus-quorum') {
+      return { type: 'consensus', clientIds: [...resolution.decidedBy.clientIds] };
+    }
+    const clientId = resolution.decidedBy.clientIds[0] ?? null;
+    const vote = audit?.votes.find((v) => (v.clientId ?? null) === clientId);
+    return { type: 'person', clientId, surface: surfaceOf(vote?.metadata) ?? 'api' };
+  }
+  switch (resolution.reason) {
+    case 'timeout':
+      return { type: 'timeout' };
+    case 'split_vote':
+      return { type: 'split_vote' };
+    case 'voter_cancelled':
+      return { type: 'voter_cancelled', clientId: resolution.clientId ?? null };
+    case 'agent_cancelled':
+      return { type: 'turn_cancelled' };
+    case 'session_closed':
+      return { type: session.endReason ?? 'session_closed' };
+  }
+}
+
+/** Keeps a hostile request's audit copy bounded: the shape and the start of it, not megabytes. */
+function boundedJson(value: unknown, max = 64 * 1024): unknown {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? 'undefined';
+  } catch {
+    return '[unserializable]';
+  }
+  return text.length <= max ? value : `${text.slice(0, max)}… [${text.length} chars]`;
+}

@@ -1,0 +1,70 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { z } from 'zod';
+import { Settings } from '../../../shared/settings';
+
+export class SettingsError extends Error {
+  override name = 'SettingsError';
+  constructor(
+    readonly file: string,
+    readonly problems: string[],
+  ) {
+    super(`${file} is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+export function settingsPath(home: string): string {
+  return join(home, 'settings.json');
+}
+
+/** Renders zod issues as `path.to.field: message`, the form a person can fix by hand. */
+export function describeIssues(error: z.ZodError): string[] {
+  return error.issues.map((issue) => {
+    const where = issue.path.length ? issue.path.map(String).join('.') : '(top level)';
+    return `${where}: ${issue.message}`;
+  });
+}
+
+export function parseSettings(text: string, file = 'settings.json'): Settings {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new SettingsError(file, [`not JSON: ${(error as Error).message}`]);
+  }
+  const parsed = Settings.safeParse(json);
+  if (!parsed.success) throw new SettingsError(file, describeIssues(parsed.error));
+  return parsed.data;
+}
+
+/**
+ * Reads $GATEHOUSE_HOME/settings.json. A missing file is created with the defaults so a new user
+ * has one place to add agents; an invalid file stops the start with every problem listed.
+ */
+export function loadSettings(home: string): Settings {
+  const file = settingsPath(home);
+  if (!existsSync(file)) {
+    mkdirSync(home, { recursive: true });
+    const defaults = Settings.parse({});
+    writeFileSync(file, `${JSON.stringify(defaults, null, 2)}\n`, { mode: 0o600 });
+    return defaults;
+  }
+  return parseSettings(readFileSync(file, 'utf8'), file);
+}
+
+/**
+ * Changes settings.json in place: the file as the person wrote it (comments aside) is read, changed
+ * and validated, then replaced atomically, so a crash never leaves half a file.
+ */
+export function updateSettingsFile(home: string, change: (json: Record<string, unknown>) => void): Settings {
+  const file = settingsPath(home);
+  const json = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+  change(json);
+  const parsed = Settings.safeParse(json);
+  if (!parsed.success) throw new SettingsError(file, describeIssues(parsed.error));
+  mkdirSync(home, { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(json, null, 2)}\n`, { mode: 0o600 });
+  renameSync(tmp, file);
+  return parsed.data;
+}

@@ -1,0 +1,129 @@
+import { join } from 'node:path';
+import type { Settings } from '../../shared/settings';
+import { SessionManager } from './agents/sessions';
+import { ClientRegistry } from './approvals/clients';
+import { ApprovalPipeline } from './approvals/pipeline';
+import { createHandlers } from './commands/handlers';
+import type { Handlers } from './commands/dispatch';
+import { loadSettings, updateSettingsFile } from './config/settings-file';
+import { EventBus } from './events/bus';
+import {
+  MultiClientPermissionMediator,
+  validatePolicyConfig,
+  type PermissionMediatorEvent,
+} from './mediator';
+import { openStore, type Store } from './store';
+
+export interface CoreOptions {
+  /** $GATEHOUSE_HOME: settings.json and the audit database live here. */
+  home: string;
+  /** Given settings win over the file (tests, embedding). */
+  settings?: Settings;
+  now?: () => number;
+}
+
+export interface Core {
+  readonly home: string;
+  readonly settings: Settings;
+  readonly policy: ReturnType<typeof validatePolicyConfig>;
+  readonly bus: EventBus;
+  readonly store: Store;
+  readonly mediator: MultiClientPermissionMediator;
+  readonly pipeline: ApprovalPipeline;
+  readonly sessions: SessionManager;
+  readonly clients: ClientRegistry;
+  readonly handlers: Handlers;
+  now(): number;
+  /**
+   * Persists a change to settings.json when the settings came from it; settings given in code
+   * (tests, embedding) change in memory only.
+   */
+  saveSettings(change: (json: Record<string, unknown>) => void): void;
+  /** Ends every session; pending requests are answered fail-closed and audited before it returns. */
+  close(): Promise<void>;
+}
+
+/** The composition root: everything that decides, with no Electron and no transport. */
+export function createCore(options: CoreOptions): Core {
+  const now = options.now ?? Date.now;
+  const settings = options.settings ?? loadSettings(options.home);
+  const policy = validatePolicyConfig(settings.policy);
+  const bus = new EventBus();
+  const store = openStore({ path: join(options.home, 'gatehouse.db'), now });
+  const clients = new ClientRegistry(now);
+
+  // The mediator and the pipeline call each other; neither callback runs before both exist.
+  const mediator = new MultiClientPermissionMediator(policy.policy, {
+    consensusQuorum: policy.consensusQuorum,
+    now,
+    votersForSession: () => clients.voterIds(),
+    audit: (record) => pipeline.onMediatorAudit(record),
+    emit: (_sessionId, event) => forward(event),
+  });
+  const pipeline: ApprovalPipeline = new ApprovalPipeline({
+    mediator,
+    store,
+    bus,
+    now,
+    timeoutMs: () => settings.approvals.timeoutSeconds * 1000,
+  });
+  const sessions = new SessionManager({
+    agents: () => settings.agents,
+    defaultPolicy: () => policy.policy,
+    pipeline,
+    mediator,
+    store,
+    bus,
+    now,
+  });
+
+  function forward(event: PermissionMediatorEvent): void {
+    switch (event.type) {
+      case 'permission_partial_vote': {
+        const tally = { votesNeeded: event.votesNeeded, voters: event.voters, perOption: { ...event.tally } };
+        pipeline.pending.update(event.requestId, { tally });
+        bus.publish({ type: 'permission_partial_vote', requestId: event.requestId, sessionId: event.sessionId, tally });
+        return;
+      }
+      case 'permission_forbidden':
+        bus.publish({
+          type: 'permission_forbidden',
+          requestId: event.requestId,
+          sessionId: event.sessionId,
+          clientId: event.clientId ?? null,
+          reason: event.reason,
+        });
+        return;
+      case 'permission_timeout_extended':
+        pipeline.pending.update(event.requestId, { expiresAt: event.expiresAtMs });
+        bus.publish({ type: 'permission_extended', requestId: event.requestId, expiresAt: event.expiresAtMs });
+        return;
+      case 'permission_resolved':
+        // Published by the pipeline once the decision is committed, with its decider.
+        return;
+    }
+  }
+
+  const core: Core = {
+    home: options.home,
+    settings,
+    policy,
+    bus,
+    store,
+    mediator,
+    pipeline,
+    sessions,
+    clients,
+    handlers: undefined as unknown as Handlers,
+    now,
+    saveSettings(change) {
+      if (!options.settings) updateSettingsFile(options.home, change);
+    },
+    async close() {
+      await sessions.closeAll('shutdown');
+      await store.close();
+    },
+  };
+  (core as { handlers: Handlers }).handlers = createHandlers(core);
+  return core;
+}

@@ -1,0 +1,12 @@
+export const DEFAULT_PERMISSION_TIMEOUT_MS = 300_000;
+/** Shorter than this and no human can answer; it is certainly a unit mistake. */
+export const MIN_PERMISSION_TIMEOUT_MS = 100;
+/** Well under setTimeout's 2^31-1 ms ceiling, past which Node fires the timer at once. */
+export const MAX_PERMISSION_TIMEOUT_MS = 86_400_000;
+
+export function clampPermissionTimeoutMs(ms: number): number {
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0) {
+    return DEFAULT_PERMISSION_TIMEOUT_MS;
+  }
+  return Math.min(MAX_PERMISSION_TIMEOUT_MS, Math.max(MIN_PERMISSION_TIMEOUT_MS, ms));
+}

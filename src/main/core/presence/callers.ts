@@ -1,0 +1,41 @@
+// The person at the desktop is one mediator client, whatever surface they act from (dialog,
+// notification, tray): one proven client id, so consensus counts them once, and every vote carries
+// the surface it came from, so the audit says where the decision was taken.
+import type { VoteOutcome } from '../../../shared/contract';
+import type { Surface } from '../../../shared/domain';
+import type { Caller, ClientRegistry } from '../approvals/clients';
+import { dispatch, type Dispatched, type Handlers } from '../commands/dispatch';
+import type { ActionVote } from './notification-plan';
+
+export const DESKTOP_CLIENT_ID = 'desktop';
+
+/** Registers the desktop person as a voter once (the dialog, notifications and tray share it). */
+export function ensureDesktopClient(clients: ClientRegistry, clientId = DESKTOP_CLIENT_ID): string {
+  if (!clients.surfaceOf(clientId)) clients.register('dialog', 'desktop', clientId);
+  return clientId;
+}
+
+/** An in-process surface of the desktop person: proven (it is this process), loopback, internal. */
+export function desktopCaller(
+  surface: Extract<Surface, 'notification' | 'tray' | 'link'>,
+  clientId = DESKTOP_CLIENT_ID,
+): Caller {
+  return { clientId, identityProven: true, fromLoopback: true, surface, transport: 'internal' };
+}
+
+export type PresenceVoteResult =
+  | { ok: true; outcome: VoteOutcome }
+  | { ok: false; error: Extract<Dispatched, { ok: false }>['error'] };
+
+/** A vote through the one entry of every command, so it is validated and audited like any other. */
+export async function presenceVote(
+  handlers: Handlers,
+  caller: Caller,
+  requestId: string,
+  vote: ActionVote,
+): Promise<PresenceVoteResult> {
+  const result = await dispatch(handlers, 'vote', { requestId, ...vote }, caller);
+  return result.ok
+    ? { ok: true, outcome: result.result as VoteOutcome }
+    : { ok: false, error: result.error };
+}

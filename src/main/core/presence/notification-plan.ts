@@ -1,0 +1,249 @@
+// What the native notifications show, decided from the event stream alone (no OS, no Electron):
+// one notification per request that needs a person, grouped when many arrive at once, withdrawn as
+// soon as the request is decided elsewhere. The platform notifiers only render these commands.
+import type { GatehouseEvent, GrantChoice } from '../../../shared/contract';
+import type { PendingApproval } from '../../../shared/domain';
+import {
+  LIMITS,
+  agentName,
+  agentTitle,
+  clip,
+  hasDanger,
+  kindVerb,
+  rawSubject,
+  safeLine,
+  shortSubject,
+} from './text';
+
+export type NotificationActionId = 'allow_once' | 'allow_always' | 'deny' | 'open';
+
+/** What pressing an action sends to the mediator (the vote command's input, minus the request id). */
+export type ActionVote = { optionId: string; grant?: GrantChoice } | { outcome: 'cancelled' };
+
+export interface NotificationAction {
+  id: NotificationActionId;
+  /** Our own words, never the agent's option names (those are untrusted text). */
+  label: string;
+  vote?: ActionVote;
+}
+
+export interface NotificationModel {
+  /** Stable identity of the notification: the request id, or GROUP_KEY. */
+  key: string;
+  /** The requests it stands for (one for a single request). */
+  requestIds: string[];
+  title: string;
+  body: string;
+  /** In display order; clicking the body (the "default" action) always opens the dialog. */
+  actions: NotificationAction[];
+  urgency: 'normal' | 'critical';
+}
+
+export type NotificationCommand =
+  /** Show, or replace with an alert if the key is already shown. */
+  | { type: 'show'; notification: NotificationModel }
+  /** Replace quietly (the group shrank); the person was already alerted. */
+  | { type: 'update'; notification: NotificationModel }
+  | { type: 'withdraw'; key: string };
+
+/** What an activation of a notification means. */
+export type NotificationIntent =
+  | { type: 'vote'; requestId: string; vote: ActionVote; action: NotificationActionId }
+  | { type: 'open'; requestId: string | null };
+
+export const GROUP_KEY = 'gatehouse-group';
+
+export interface NotificationPlanOptions {
+  /** Individual notifications on screen at once; more go into one group notification. Default 3. */
+  maxIndividual?: number;
+}
+
+/** The three actions of a request, by option kind (option ids differ per agent). */
+export function requestActions(approval: PendingApproval): NotificationAction[] {
+  const byKind = (kind: string) => approval.options.find((o) => o.kind === kind);
+  const once = byKind('allow_once');
+  const always = byKind('allow_always');
+  const reject = byKind('reject_once') ?? byKind('reject_always');
+  const actions: NotificationAction[] = [];
+  if (once)
+    actions.push({ id: 'allow_once', label: 'Allow once', vote: { optionId: once.optionId } });
+  // "Always" from a few words in a bubble: the narrowest grant (this session), and never when the
+  // request carries a danger warning — that needs the dialog.
+  if (always && !hasDanger(approval)) {
+    actions.push({
+      id: 'allow_always',
+      label: 'Always',
+      vote: { optionId: always.optionId, grant: { scope: 'session' } },
+    });
+  }
+  // An agent that offers no reject option is refused by a cancel vote (the mediator answers no).
+  actions.push({
+    id: 'deny',
+    label: 'Deny',
+    vote: reject ? { optionId: reject.optionId } : { outcome: 'cancelled' },
+  });
+  return actions;
+}
+
+/** The notification of one request: agent and kind, the raw subject, the agent's title, the worst warning. */
+export function requestNotification(approval: PendingApproval): NotificationModel {
+  const lines: string[] = [];
+  const subject = rawSubject(approval);
+  if (subject) lines.push(subject);
+  const title = agentTitle(approval);
+  // The agent's title only when it adds something (Claude's title *is* the command).
+  if (!subject || !subject.endsWith(safeLine(approval.toolCall.title, LIMITS.line - 2)))
+    lines.push(title);
+  const warnings = [...approval.warnings].sort((a, b) =>
+    a.severity === b.severity ? 0 : a.severity === 'danger' ? -1 : 1,
+  );
+  const first = warnings[0];
+  if (first) {
+    const more = warnings.length > 1 ? ` (+${warnings.length - 1} more)` : '';
+    lines.push(`⚠ ${safeLine(first.message, LIMITS.line - 2 - more.length)}${more}`);
+  }
+  return {
+    key: approval.requestId,
+    requestIds: [approval.requestId],
+    title: clip(`${agentName(approval)} wants to ${kindVerb(approval)}`, LIMITS.title),
+    body: lines.slice(0, LIMITS.bodyLines).join('\n'),
+    actions: requestActions(approval),
+    urgency: hasDanger(approval) ? 'critical' : 'normal',
+  };
+}
+
+/** One notification for many requests: a count and a few lines; it opens the dialog. */
+export function groupNotification(approvals: readonly PendingApproval[]): NotificationModel {
+  const agents = new Set(approvals.map((a) => a.agentId));
+  const rows = approvals
+    .slice(0, LIMITS.bodyLines - 1)
+    .map((a) => clip(`${agentName(a, 24)}: ${shortSubject(a, LIMITS.line - 26)}`, LIMITS.line));
+  const rest = approvals.length - rows.length;
+  if (rest > 0) rows.push(`+${rest} more`);
+  const from =
+    agents.size > 1 ? ` from ${agents.size} agents` : ` from ${agentName(approvals[0]!)}`;
+  return {
+    key: GROUP_KEY,
+    requestIds: approvals.map((a) => a.requestId),
+    title: clip(`${approvals.length} permission requests${from}`, LIMITS.title),
+    body: rows.join('\n'),
+    actions: [{ id: 'open', label: 'Open approvals' }],
+    urgency: approvals.some(hasDanger) ? 'critical' : 'normal',
+  };
+}
+
+/**
+ * The notification state machine. Feed it the core's events in batches (what arrived within a
+ * short window); it answers with the show / update / withdraw commands that bring the screen in
+ * line. Rules:
+ * - a request that needs a person gets its own notification while fewer than `maxIndividual` are
+ *   on screen; a batch with more new requests than that goes into one group notification, and so
+ *   does any request arriving while the individual slots are full;
+ * - a decided request's notification is withdrawn (the group is updated, or withdrawn when empty);
+ * - while paused nothing is shown; on resume what is still pending is shown as one batch;
+ * - a notification the person dismissed is not shown again (tray and dialog still carry it).
+ */
+export class NotificationPlanner {
+  private readonly maxIndividual: number;
+  private readonly individual = new Map<string, NotificationModel>();
+  private readonly grouped = new Map<string, PendingApproval>();
+  /** Arrived while paused: shown on resume if still pending. */
+  private readonly held = new Map<string, PendingApproval>();
+  private groupShown = false;
+  private pausedState = false;
+
+  constructor(options: NotificationPlanOptions = {}) {
+    this.maxIndividual = Math.max(1, options.maxIndividual ?? 3);
+  }
+
+  get paused(): boolean {
+    return this.pausedState;
+  }
+
+  /** Keys of the notifications on screen (as far as Gatehouse knows). */
+  visible(): string[] {
+    return [...this.individual.keys(), ...(this.groupShown ? [GROUP_KEY] : [])];
+  }
+
+  plan(events: readonly GatehouseEvent[]): NotificationCommand[] {
+    const fresh = new Map<string, PendingApproval>();
+    const commands: NotificationCommand[] = [];
+    let groupShrank = false;
+    for (const event of events) {
+      if (event.type === 'permission_requested') {
+        const id = event.approval.requestId;
+        if (!this.individual.has(id) && !this.grouped.has(id) && !this.held.has(id))
+          fresh.set(id, event.approval);
+      } else if (event.type === 'permission_resolved') {
+        const id = event.requestId;
+        if (fresh.delete(id) || this.held.delete(id)) continue;
+        if (this.individual.delete(id)) commands.push({ type: 'withdraw', key: id });
+        else if (this.grouped.delete(id)) groupShrank = true;
+      }
+    }
+    commands.push(...this.admit([...fresh.values()], groupShrank));
+    return commands;
+  }
+
+  /** Do-not-disturb. Resuming shows what is still pending and was never shown, as one batch. */
+  setPaused(paused: boolean): NotificationCommand[] {
+    if (paused === this.pausedState) return [];
+    this.pausedState = paused;
+    if (paused) return [];
+    const held = [...this.held.values()];
+    this.held.clear();
+    return this.admit(held, false);
+  }
+
+  /** The notification is gone from the screen without a decision (dismissed, expired, replaced). */
+  closed(key: string): void {
+    if (key === GROUP_KEY) {
+      this.groupShown = false;
+      this.grouped.clear();
+      return;
+    }
+    this.individual.delete(key);
+  }
+
+  /** What an activation means; null for a notification Gatehouse no longer shows. */
+  intent(key: string, action: string): NotificationIntent | null {
+    if (key === GROUP_KEY) return this.groupShown ? { type: 'open', requestId: null } : null;
+    const model = this.individual.get(key);
+    if (!model) return null;
+    const chosen = model.actions.find((a) => a.id === action);
+    if (chosen?.vote) return { type: 'vote', requestId: key, vote: chosen.vote, action: chosen.id };
+    return { type: 'open', requestId: key };
+  }
+
+  private admit(fresh: PendingApproval[], groupShrank: boolean): NotificationCommand[] {
+    const commands: NotificationCommand[] = [];
+    if (this.pausedState) {
+      for (const approval of fresh) this.held.set(approval.requestId, approval);
+    } else {
+      const burst = fresh.length > this.maxIndividual;
+      for (const approval of fresh) {
+        if (!burst && this.individual.size < this.maxIndividual) {
+          const model = requestNotification(approval);
+          this.individual.set(approval.requestId, model);
+          commands.push({ type: 'show', notification: model });
+        } else {
+          this.grouped.set(approval.requestId, approval);
+        }
+      }
+    }
+    const grew = !this.pausedState && fresh.some((a) => this.grouped.has(a.requestId));
+    if (this.grouped.size === 0) {
+      if (this.groupShown) commands.push({ type: 'withdraw', key: GROUP_KEY });
+      this.groupShown = false;
+    } else if (grew) {
+      commands.push({ type: 'show', notification: groupNotification([...this.grouped.values()]) });
+      this.groupShown = true;
+    } else if (groupShrank && this.groupShown) {
+      commands.push({
+        type: 'update',
+        notification: groupNotification([...this.grouped.values()]),
+      });
+    }
+    return commands;
+  }
+}

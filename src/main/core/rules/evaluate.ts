@@ -1,0 +1,179 @@
+/**
+ * The decision that runs before a person is asked.
+ *
+ * Order (first that applies wins):
+ *  1. deny rules                      → deny
+ *  2. ask rules                       → ask
+ *     a deny/ask rule that only MIGHT match (a `$X` where its tokens are) → ask (also under
+ *     bypassPermissions)
+ *  3. plan mode, for writes/execution → deny
+ *  4. every item (each simple command of a shell line, or each path, or the kind itself) covered
+ *     by an allow rule, a grant, or acceptEdits → allow; bypassPermissions → allow
+ *  5. otherwise                       → ask
+ *
+ * Explicit ask rules still ask under bypassPermissions: they are a person's explicit wish, like
+ * deny rules. An opaque shell line is never allowed except by bypassPermissions, and a request
+ * without a tool kind is never allowed except by bypassPermissions.
+ */
+import { compareGrantNarrowness, grantApplies, grantCovers } from './grants';
+import {
+  acceptEditsCovers,
+  allowCovers,
+  blockMatch,
+  compileRule,
+  describeItem,
+  itemsOf,
+  mostSpecific,
+  type CompiledRule,
+  type Item,
+} from './match';
+import { ACCEPT_EDITS_PROTECTED, planDenies } from './modes';
+import type { PathResolver } from './paths';
+import { prepareRequest } from './request';
+import type { DecidedBy, Evaluation, EvaluationState, Grant, RequestFacts, Rule } from './types';
+
+export interface EvaluateOptions {
+  /** Path resolution (inject a fake filesystem in tests). */
+  resolver?: PathResolver | undefined;
+  /** Globs (relative to the session folder) acceptEdits does not auto-allow. */
+  acceptEditsProtected?: readonly string[] | undefined;
+}
+
+export function evaluate(
+  facts: RequestFacts,
+  state: EvaluationState,
+  options: EvaluateOptions = {},
+): Evaluation {
+  const prep = prepareRequest(facts, options.resolver);
+  const mode = state.mode ?? 'default';
+  const rules = state.rules.map((r, i) => compileRule(r, i));
+  const withAnalysis = prep.analysis ? { analysis: prep.analysis } : {};
+  const result = (
+    verdict: Evaluation['verdict'],
+    decidedBy: DecidedBy,
+    reason: string,
+    deciders?: DecidedBy[],
+  ): Evaluation => ({
+    verdict,
+    decidedBy,
+    reason,
+    ...withAnalysis,
+    ...(deciders ? { deciders } : {}),
+  });
+
+  const yes: Record<'deny' | 'ask', CompiledRule[]> = { deny: [], ask: [] };
+  const maybe: Record<'deny' | 'ask', CompiledRule[]> = { deny: [], ask: [] };
+  for (const c of rules) {
+    if (c.rule.action === 'allow') continue;
+    const m = blockMatch(c, prep);
+    if (m === 'yes') yes[c.rule.action].push(c);
+    else if (m === 'maybe') maybe[c.rule.action].push(c);
+  }
+
+  const denied = mostSpecific(yes.deny);
+  if (denied)
+    return result('deny', ruleDecider(denied.rule), `Denied by rule ${describeRule(denied.rule)}`);
+  const asked = mostSpecific(yes.ask);
+  if (asked)
+    return result('ask', ruleDecider(asked.rule), `Rule ${describeRule(asked.rule)} says to ask`);
+  // For an opaque line the "cannot be checked" reason (default ask, below) says more than "might
+  // match"; only bypass mode needs the rule here, to keep it from allowing.
+  const mightDeny = mostSpecific(maybe.deny) ?? mostSpecific(maybe.ask);
+  if (mightDeny && (!prep.opaque || mode === 'bypassPermissions')) {
+    return result(
+      'ask',
+      ruleDecider(mightDeny.rule),
+      `Might match ${mightDeny.rule.action} rule ${describeRule(mightDeny.rule)}: parts of the command are only known when it runs`,
+    );
+  }
+
+  if (mode === 'plan' && planDenies(prep.kind)) {
+    return result(
+      'deny',
+      { type: 'mode', mode },
+      `Plan mode: ${prep.kind ?? 'unlabelled'} tool calls are not allowed while planning (nothing may be written or run)`,
+    );
+  }
+
+  const items = itemsOf(prep);
+  if (typeof items === 'string') {
+    if (mode === 'bypassPermissions')
+      return result('allow', { type: 'mode', mode }, `Bypass permissions mode (${items})`);
+    return result('ask', { type: 'default' }, capitalize(items));
+  }
+
+  const allowRules = rules.filter((c) => c.rule.action === 'allow');
+  const grants = state.grants
+    .filter((g) => grantApplies(g, prep, state.now))
+    .sort(compareGrantNarrowness);
+  const protectedGlobs = options.acceptEditsProtected ?? ACCEPT_EDITS_PROTECTED;
+  const covered: Array<{ item: Item; by: DecidedBy; label: string }> = [];
+  const uncovered: Item[] = [];
+  for (const item of items) {
+    const rule = mostSpecific(allowRules.filter((c) => allowCovers(c, prep, item)));
+    if (rule) {
+      covered.push({ item, by: ruleDecider(rule.rule), label: `rule ${describeRule(rule.rule)}` });
+      continue;
+    }
+    const grant: Grant | undefined = grants.find((g) => grantCovers(g, item));
+    if (grant) {
+      covered.push({
+        item,
+        by: { type: 'grant', grantId: grant.id },
+        label: `a remembered ${grant.scope} grant`,
+      });
+      continue;
+    }
+    if (mode === 'acceptEdits' && acceptEditsCovers(prep, item, protectedGlobs)) {
+      covered.push({
+        item,
+        by: { type: 'mode', mode },
+        label: 'accept-edits mode (inside the session folder)',
+      });
+      continue;
+    }
+    uncovered.push(item);
+  }
+
+  if (uncovered.length === 0) {
+    const deciders = dedupe(covered.map((c) => c.by));
+    const first = deciders[0] as DecidedBy;
+    const reason =
+      covered.length === 1 || deciders.length === 1
+        ? `Allowed by ${(covered[0] as { label: string }).label}`
+        : `Allowed: ${covered.map((c) => `${describeItem(c.item)} by ${c.label}`).join('; ')}`;
+    return result('allow', first, reason, deciders.length > 1 ? deciders : undefined);
+  }
+  if (mode === 'bypassPermissions')
+    return result('allow', { type: 'mode', mode }, 'Bypass permissions mode');
+  const list = uncovered.map(describeItem).join(', ');
+  return result('ask', { type: 'default' }, `No rule, remembered grant or mode allows ${list}`);
+}
+
+function ruleDecider(rule: Rule): DecidedBy {
+  return { type: 'rule', ruleId: rule.id };
+}
+
+export function describeRule(rule: Rule): string {
+  const what =
+    rule.command !== undefined
+      ? ` (\`${rule.command}\`)`
+      : rule.path !== undefined
+        ? ` (${rule.path})`
+        : '';
+  return `"${rule.id}"${what}${rule.reason ? `: ${rule.reason}` : ''}`;
+}
+
+function dedupe(list: DecidedBy[]): DecidedBy[] {
+  const seen = new Set<string>();
+  return list.filter((d) => {
+    const key = JSON.stringify(d);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function capitalize(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}

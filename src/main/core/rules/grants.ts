@@ -1,0 +1,229 @@
+/**
+ * Remembered decisions ("allow once / this session / this project / always for this agent").
+ *
+ * A grant is never wider than what the person saw:
+ * - commands: the exact argv of every simple command shown, with its env assignments and the
+ *   files it writes through redirects. `npm test -- --watch` grants exactly that argv; only when
+ *   the person explicitly picks "the first N words" (`prefixTokens`) does it become a prefix
+ *   grant, and even then env and redirect writes must still be identical.
+ * - paths: the exact real paths (symlinks resolved) shown, nothing below or beside them.
+ * Opaque shell lines cannot be remembered at all: what they run is not known.
+ */
+import { v7 as uuidv7 } from 'uuid';
+import type { Item } from './match';
+import type { PathResolver } from './paths';
+import { normalizeRoot, prepareRequest, type PreparedRequest } from './request';
+import { isFileWrite } from './shell/commands';
+import {
+  GrantSchema,
+  type Grant,
+  type GrantCommand,
+  type GrantScope,
+  type RequestFacts,
+  type SimpleCommand,
+} from './types';
+
+export interface GrantOptions {
+  scope: GrantScope;
+  sessionId: string;
+  agentId: string;
+  projectRoot?: string | undefined;
+  /** Epoch ms; "for 30 minutes" is `now + 30 * 60_000`. */
+  expiresAt?: number | undefined;
+  /** Creation time (epoch ms); default Date.now(). */
+  now?: number | undefined;
+  /** Remember only the first N words of each command (a choice the person made explicitly). */
+  prefixTokens?: number | undefined;
+  resolver?: PathResolver | undefined;
+  /** Grant id; default a fresh UUID v7 (time-ordered, good for SQLite keys). */
+  id?: string | undefined;
+}
+
+export type GrantResult = { ok: true; grant: Grant } | { ok: false; error: string };
+
+export function grantFromRequest(request: RequestFacts, options: GrantOptions): GrantResult {
+  const fail = (error: string): GrantResult => ({
+    ok: false,
+    error: `Cannot remember this decision: ${error}`,
+  });
+  const now = options.now ?? Date.now();
+  const kind = request.toolKind;
+  if (kind === undefined) return fail('the request does not say what kind of tool call it is');
+  if (request.agentId !== options.agentId) return fail('the request comes from another agent');
+  if (options.scope === 'project' && !options.projectRoot)
+    return fail('a project grant needs the project root');
+  if (options.expiresAt !== undefined && options.expiresAt <= now)
+    return fail('the expiry time is already past');
+  if (
+    options.prefixTokens !== undefined &&
+    (!Number.isInteger(options.prefixTokens) || options.prefixTokens < 1)
+  ) {
+    return fail('prefixTokens must be a whole number of at least 1');
+  }
+
+  const prep = prepareRequest(request, options.resolver);
+  const grant: Grant = {
+    id: options.id ?? uuidv7(),
+    agentId: options.agentId,
+    scope: options.scope,
+    sessionId: options.sessionId,
+    ...(options.projectRoot ? { projectRoot: normalizeRoot(options.projectRoot) } : {}),
+    toolKind: kind,
+    createdAt: now,
+    ...(options.expiresAt !== undefined ? { expiresAt: options.expiresAt } : {}),
+  };
+
+  if (kind === 'execute') {
+    const analysis = prep.analysis;
+    if (!prep.hasCommandText || !analysis) return fail('the request carries no command text');
+    if (analysis.kind === 'opaque')
+      return fail(`the command cannot be checked automatically (${analysis.reasons.join('; ')})`);
+    if (analysis.commands.length === 0) return fail('the command runs nothing');
+    const commands: GrantCommand[] = [];
+    const seen = new Set<string>();
+    for (const cmd of analysis.commands) {
+      const gc = grantCommandFor(cmd, options.prefixTokens);
+      if (typeof gc === 'string') return fail(gc);
+      const key = JSON.stringify(gc);
+      if (!seen.has(key)) {
+        seen.add(key);
+        commands.push(gc);
+      }
+    }
+    grant.commands = commands;
+  } else {
+    if (prep.paths.length === 0)
+      return fail('the request names no file, so there is nothing specific to remember');
+    const paths: string[] = [];
+    for (const p of prep.paths) {
+      if (p.real === null) return fail(`cannot resolve ${p.input}`);
+      if (!paths.includes(p.real)) paths.push(p.real);
+    }
+    grant.paths = paths;
+  }
+  const checked = GrantSchema.safeParse(grant);
+  if (!checked.success) return fail(checked.error.issues.map((i) => i.message).join('; '));
+  return { ok: true, grant: checked.data };
+}
+
+function grantCommandFor(
+  cmd: SimpleCommand,
+  prefixTokens: number | undefined,
+): GrantCommand | string {
+  const writes: string[] = [];
+  for (const r of cmd.redirects) {
+    if (!isFileWrite(r.op, r.target)) continue;
+    if (r.dynamic) return `\`${cmd.text}\` writes to a file only known when it runs`;
+    writes.push(r.target);
+  }
+  writes.sort();
+  if (prefixTokens !== undefined && prefixTokens < cmd.argv.length) {
+    if (cmd.dynamic.some((d) => d < prefixTokens)) {
+      return `the first ${prefixTokens} words of \`${cmd.text}\` are only known when it runs`;
+    }
+    return {
+      argv: cmd.argv.slice(0, prefixTokens),
+      env: { ...cmd.env },
+      writes,
+      dynamic: [],
+      match: 'prefix',
+    };
+  }
+  return {
+    argv: [...cmd.argv],
+    env: { ...cmd.env },
+    writes,
+    dynamic: [...cmd.dynamic].sort((a, b) => a - b),
+    match: 'exact',
+  };
+}
+
+/** Not revoked and not expired at `now`. Revocation is final whatever `now` says. */
+export function isGrantActive(grant: Grant, now: number): boolean {
+  if (grant.revokedAt !== undefined) return false;
+  return grant.expiresAt === undefined || now < grant.expiresAt;
+}
+
+/** Same agent, same tool kind, scope fits, still active. */
+export function grantApplies(grant: Grant, prep: PreparedRequest, now: number): boolean {
+  if (grant.agentId !== prep.facts.agentId || grant.toolKind !== prep.kind) return false;
+  if (!isGrantActive(grant, now)) return false;
+  switch (grant.scope) {
+    case 'once':
+    case 'session':
+      return grant.sessionId !== undefined && grant.sessionId === prep.facts.sessionId;
+    case 'project':
+      return (
+        grant.projectRoot !== undefined &&
+        prep.projectRoot !== undefined &&
+        normalizeRoot(grant.projectRoot) === prep.projectRoot
+      );
+    case 'agent':
+      return true;
+  }
+}
+
+export function grantCovers(grant: Grant, item: Item): boolean {
+  if (item.type === 'command')
+    return grant.commands?.some((gc) => grantCommandMatches(gc, item.cmd)) ?? false;
+  if (item.type === 'path')
+    return item.path.real !== null && (grant.paths?.includes(item.path.real) ?? false);
+  return false;
+}
+
+function grantCommandMatches(gc: GrantCommand, cmd: SimpleCommand): boolean {
+  const n = gc.argv.length;
+  if (gc.match === 'exact' ? cmd.argv.length !== n : cmd.argv.length < n) return false;
+  for (let i = 0; i < n; i++) if (cmd.argv[i] !== gc.argv[i]) return false;
+  const dyn = [...cmd.dynamic].sort((a, b) => a - b);
+  if (gc.match === 'exact') {
+    if (dyn.join(',') !== gc.dynamic.join(',')) return false;
+  } else if (dyn.some((d) => d < n)) return false;
+  if (!sameRecord(gc.env, cmd.env)) return false;
+  const writes = cmd.redirects.filter((r) => isFileWrite(r.op, r.target));
+  if (writes.some((r) => r.dynamic)) return false;
+  return (
+    writes
+      .map((r) => r.target)
+      .sort()
+      .join('\u0000') === gc.writes.join('\u0000')
+  );
+}
+
+function sameRecord(a: Record<string, string>, b: Record<string, string>): boolean {
+  const ka = Object.keys(a);
+  return (
+    ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && a[k] === b[k])
+  );
+}
+
+const SCOPE_RANK: Record<GrantScope, number> = { once: 0, session: 1, project: 2, agent: 3 };
+
+/** Narrowest first: scope, then exact before prefix, then expiring before permanent, newest first. */
+export function compareGrantNarrowness(a: Grant, b: Grant): number {
+  const rank = (g: Grant): number[] => [
+    SCOPE_RANK[g.scope],
+    g.commands?.some((c) => c.match === 'prefix') ? 1 : 0,
+    g.expiresAt === undefined ? 1 : 0,
+    -g.createdAt,
+  ];
+  const ra = rank(a);
+  const rb = rank(b);
+  for (let i = 0; i < ra.length; i++) {
+    const d = (ra[i] ?? 0) - (rb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+export function revokeGrant(grant: Grant, now: number): Grant {
+  return grant.revokedAt !== undefined ? grant : { ...grant, revokedAt: now };
+}
+
+/**
+ * Call after a grant decided a request: a 'once' grant is used up (evaluate is pure and does not
+ * do this itself). Other scopes are returned unchanged.
+ */
+export function afterGrantUse(grant: Grant, now: number): Grant {
+  return grant.scope === 'once' ? revokeGrant(grant, now) : grant;
+}

@@ -1,0 +1,47 @@
+/**
+ * Rules layer: the pure decision that runs before a person is asked.
+ * Call `await initShellParser()` once at startup; everything else is synchronous.
+ */
+export { initShellParser, isShellParserReady, type ShellParserOptions } from './shell/parse';
+export { analyzeCommand, MAX_COMMAND_LENGTH } from './shell/analyze';
+export { evaluate, describeRule, type EvaluateOptions } from './evaluate';
+export {
+  validateRules,
+  parseRules,
+  RulesValidationError,
+  type RuleProblem,
+  type ValidateResult,
+} from './validate';
+export {
+  resolveMode,
+  planDenies,
+  PLAN_DENIED_KINDS,
+  ACCEPT_EDITS_KINDS,
+  ACCEPT_EDITS_PROTECTED,
+  type ModeSources,
+} from './modes';
+export {
+  grantFromRequest,
+  isGrantActive,
+  revokeGrant,
+  afterGrantUse,
+  compareGrantNarrowness,
+  type GrantOptions,
+  type GrantResult,
+} from './grants';
+export {
+  preview,
+  suggestRules,
+  type PreviewHit,
+  type RuleSuggestion,
+  type SuggestOptions,
+} from './history';
+export {
+  PathResolver,
+  escapeGlob,
+  type FsProbe,
+  type PathResolverOptions,
+  type ResolvedPath,
+} from './paths';
+export { parseCommandPattern, formatCommandPattern } from './pattern';
+export * from './types';

@@ -1,0 +1,58 @@
+/**
+ * Permission modes (seed 003) and how per-agent settings (seed 001) map onto them.
+ */
+import type { PermissionMode, ToolKind } from './types';
+
+export interface ModeSources {
+  /** Mode chosen for this session (ACP session mode or the UI). Wins when set. */
+  session?: PermissionMode | null | undefined;
+  /** The agent's configured defaults. */
+  agent?:
+    { mode?: PermissionMode | undefined; bypassPermissions?: boolean | undefined } | undefined;
+}
+
+/**
+ * Session mode overrides agent mode. The per-agent persistent bypass (`bypassPermissions: true`,
+ * set by the "Bypass" button) is the agent's mode and wins over a `mode` configured next to it:
+ * it is the later, explicit choice a person made.
+ */
+export function resolveMode(sources: ModeSources): PermissionMode {
+  if (sources.session) return sources.session;
+  if (sources.agent?.bypassPermissions === true) return 'bypassPermissions';
+  return sources.agent?.mode ?? 'default';
+}
+
+/**
+ * Kinds plan mode refuses: anything that writes or runs. 'other' and an unknown kind are refused
+ * too because we cannot tell what they do. 'switch_mode' is NOT refused: it is how an agent asks
+ * to leave plan mode, which a person must be able to approve.
+ */
+export const PLAN_DENIED_KINDS: ReadonlySet<ToolKind> = new Set<ToolKind>([
+  'edit',
+  'delete',
+  'move',
+  'execute',
+  'other',
+]);
+
+export function planDenies(kind: ToolKind | undefined): boolean {
+  return kind === undefined || PLAN_DENIED_KINDS.has(kind);
+}
+
+/** Kinds acceptEdits auto-allows when every path resolves inside the session folder. */
+export const ACCEPT_EDITS_KINDS: ReadonlySet<ToolKind> = new Set<ToolKind>([
+  'edit',
+  'delete',
+  'move',
+]);
+
+/**
+ * Folders inside the session folder that acceptEdits still asks about: writing `.git/hooks/*` or
+ * `.git/config` (core.fsmonitor, aliases) is running code, not editing.
+ */
+export const ACCEPT_EDITS_PROTECTED: readonly string[] = [
+  '.git',
+  '.git/**',
+  '**/.git',
+  '**/.git/**',
+];

@@ -1,0 +1,231 @@
+/**
+ * Paths as rules see them: resolved against the session folder, with `..` and symlinks resolved
+ * the way the kernel will (so `src/link/../x` and `src/escape -> /etc` cannot slip out), and
+ * matched against picomatch globs.
+ *
+ * The only I/O in the rules layer lives here: realpath/readlink, injectable for tests.
+ *
+ * Glob options, chosen on purpose:
+ * - deny/ask globs use `dot: true`: `secrets/**` must also catch `secrets/.env`; dot-files get no
+ *   way around a deny.
+ * - allow globs use `dot: false`: an allow reaches a dot-file or dot-folder only when the glob
+ *   names it explicitly (`.github/**`, `**\/.eslintrc.json`), so `src/**` does not silently allow
+ *   `src/.env`. Allow stays narrow, deny stays wide.
+ * - deny/ask globs compare case-insensitively on macOS and Windows (case-insensitive file
+ *   systems: `.ENV` is `.env`); allow is always case-sensitive.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import nodePath from 'node:path';
+import picomatch from 'picomatch';
+
+export interface FsProbe {
+  /** Like fs.realpathSync.native: throws (with `code`) when the path does not exist. */
+  realpath(p: string): string;
+  /** The link target when `p` is a symbolic link, otherwise null (also when it does not exist). */
+  readlink(p: string): string | null;
+}
+
+export interface PathResolverOptions {
+  fs?: Partial<FsProbe>;
+  homedir?: string;
+  /** Compare deny/ask globs case-insensitively. Default: true on darwin and win32. */
+  caseInsensitive?: boolean;
+  /** node:path flavour (tests); default: the platform's. */
+  path?: typeof nodePath.posix;
+}
+
+export interface ResolvedPath {
+  input: string;
+  /** Absolute, `..` removed textually (what the request appears to name). */
+  lexical: string;
+  /** Absolute, symlinks and `..` resolved like the kernel would; null when that is impossible. */
+  real: string | null;
+  /** Only known when a shell runs (`> $FILE`). */
+  dynamic?: boolean;
+}
+
+export type GlobPurpose = 'allow' | 'block';
+
+const defaultFs: FsProbe = {
+  realpath: (p) => fs.realpathSync.native(p),
+  readlink: (p) => {
+    try {
+      return fs.readlinkSync(p);
+    } catch {
+      return null;
+    }
+  },
+};
+
+const MAX_LINK_HOPS = 40;
+
+export class PathResolver {
+  readonly caseInsensitive: boolean;
+  readonly homedir: string;
+  private readonly fs: FsProbe;
+  private readonly path: typeof nodePath.posix;
+
+  constructor(options: PathResolverOptions = {}) {
+    this.fs = { ...defaultFs, ...options.fs };
+    this.path = options.path ?? nodePath;
+    this.homedir = options.homedir ?? os.homedir();
+    this.caseInsensitive =
+      options.caseInsensitive ?? (process.platform === 'darwin' || process.platform === 'win32');
+  }
+
+  /** Resolve a request path (absolute, or relative to `cwd`). */
+  resolve(input: string, cwd: string, dynamic = false): ResolvedPath {
+    const p = this.path;
+    // Deliberately NOT path.resolve for the real path: it would apply `..` before symlinks.
+    const joined = p.isAbsolute(input) ? input : `${cwd}${p.sep}${input}`;
+    return {
+      input,
+      lexical: p.resolve(cwd, input),
+      real: this.realpathLoose(joined),
+      ...(dynamic ? { dynamic: true } : {}),
+    };
+  }
+
+  /** The session folder, both ways. */
+  root(cwd: string): ResolvedPath {
+    return this.resolve(cwd, cwd);
+  }
+
+  /**
+   * realpath that also works for paths that do not exist yet: resolve the deepest existing
+   * ancestor, then append the rest. A dangling symlink on the way is followed to its target,
+   * because writing through it creates the target.
+   */
+  realpathLoose(input: string, hops = 0): string | null {
+    const p = this.path;
+    try {
+      return this.fs.realpath(input);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') return null; // ELOOP, EACCES, …: unknown
+    }
+    const parent = p.dirname(input);
+    if (parent === input) return input;
+    const realParent = this.realpathLoose(parent, hops);
+    if (realParent === null) return null;
+    const base = p.basename(input);
+    const candidate = p.join(realParent, base);
+    if (base === '..' || base === '.') return candidate;
+    const link = this.fs.readlink(candidate);
+    if (link === null) return candidate;
+    if (hops >= MAX_LINK_HOPS) return null;
+    const target = p.isAbsolute(link) ? link : `${realParent}${p.sep}${link}`;
+    return this.realpathLoose(target, hops + 1);
+  }
+
+  isInside(root: string, target: string): boolean {
+    const p = this.path;
+    if (target === root) return true;
+    const prefix = root.endsWith(p.sep) ? root : root + p.sep;
+    return target.startsWith(prefix);
+  }
+
+  /** `a/b` relative to root in forward-slash form, or null when outside. */
+  relative(root: string, target: string): string | null {
+    if (!this.isInside(root, target)) return null;
+    return toPosix(this.path.relative(root, target), this.path.sep);
+  }
+
+  expandHome(glob: string): string {
+    if (glob === '~') return this.homedir;
+    if (glob.startsWith('~/')) return `${this.homedir}${glob.slice(1)}`;
+    return glob;
+  }
+
+  isAbsoluteGlob(glob: string): boolean {
+    const g = this.expandHome(glob);
+    return g.startsWith('/') || /^[A-Za-z]:[\\/]/.test(g) || this.path.isAbsolute(g);
+  }
+
+  /**
+   * Does `glob` match `target`? Absolute globs match absolute paths (their literal base is
+   * realpath'd too, so `/tmp/**` matches `/private/tmp/x` on macOS); relative globs match paths
+   * inside the session folder only. `block` looks at both the lexical and the real path (either
+   * matching is enough); `allow` only at the real path.
+   */
+  matchGlob(glob: string, target: ResolvedPath, root: ResolvedPath, purpose: GlobPurpose): boolean {
+    const nocase = purpose === 'block' && this.caseInsensitive;
+    const dot = purpose === 'block';
+    const candidates: Array<{ path: string; root: string | null }> = [];
+    if (target.real !== null) candidates.push({ path: target.real, root: root.real });
+    if (purpose === 'block') candidates.push({ path: target.lexical, root: root.lexical });
+    if (candidates.length === 0) return false;
+
+    const sep = this.path.sep;
+    if (this.isAbsoluteGlob(glob)) {
+      const expanded = toPosix(this.expandHome(glob), sep);
+      const globs = [expanded];
+      const scan = picomatch.scan(expanded);
+      if (scan.base !== '') {
+        const realBase = this.realpathLoose(scan.base);
+        if (realBase !== null) {
+          const rb = toPosix(realBase, sep);
+          if (rb !== scan.base)
+            globs.push(scan.glob === '' ? rb : `${rb.replace(/\/$/, '')}/${scan.glob}`);
+        }
+      }
+      return globs.some((g) => {
+        const m = compile(g, dot, nocase);
+        return candidates.some((c) => m(toPosix(c.path, sep)));
+      });
+    }
+    const m = compile(glob, dot, nocase);
+    return candidates.some((c) => {
+      if (c.root === null) return false;
+      const rel = this.relative(c.root, c.path);
+      return rel !== null && rel !== '' && m(rel);
+    });
+  }
+}
+
+function toPosix(p: string, sep: string): string {
+  return sep === '\\' ? p.split('\\').join('/') : p;
+}
+
+const cache = new Map<string, (p: string) => boolean>();
+
+function compile(glob: string, dot: boolean, nocase: boolean): (p: string) => boolean {
+  const key = `${dot ? 1 : 0}${nocase ? 1 : 0}${glob}`;
+  let m = cache.get(key);
+  if (!m) {
+    if (cache.size > 2000) cache.clear();
+    m = picomatch(glob, { dot, nocase, windows: false, strictBrackets: true });
+    cache.set(key, m);
+  }
+  return m;
+}
+
+/**
+ * Why a glob can never match, or null. Invalid syntax (unbalanced brackets/braces/parens),
+ * `..` segments (paths are normalised before matching), `~user/` (not supported).
+ */
+export function globProblem(glob: string): string | null {
+  if (glob.trim() === '') return 'the path glob is empty';
+  if (glob.includes('\u0000')) return 'the path glob contains a NUL character';
+  if (/^~[^/]/.test(glob)) return 'only `~/…` is supported, not `~user/…`';
+  if (glob.split(/[\\/]/).includes('..')) {
+    return 'the path glob contains a `..` segment, but paths are matched after `..` is resolved';
+  }
+  try {
+    picomatch.makeRe(glob, { strictBrackets: true, windows: false });
+  } catch (error) {
+    return `invalid glob: ${(error as Error).message}`;
+  }
+  return null;
+}
+
+/**
+ * Escape a literal path so picomatch matches exactly it. A backslash becomes `[\\]`: picomatch
+ * collapses consecutive escaped backslashes (`\\\\` matches a single one).
+ */
+export function escapeGlob(literal: string): string {
+  return [...literal]
+    .map((c) => (c === '\\' ? '[\\\\]' : '*?[]{}()!+@|'.includes(c) ? `\\${c}` : c))
+    .join('');
+}

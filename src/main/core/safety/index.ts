@@ -1,0 +1,15 @@
+// The safety layer: what the approval dialog shows must be the truth of the request. Pure
+// functions (only node:crypto and node:path), safe to call on hostile agent input.
+export {
+  normalizeToolCall,
+  mergeToolCallUpdate,
+  synthesizedTitle,
+  SYNTHESIZED_TITLE_PREFIX,
+} from './normalize';
+export { extractCommand, quoteArgv } from './command';
+export { prepareDiffs, countLines, type PrepareDiffsOptions } from './diff';
+export { looksBinary } from './binary';
+export { diffHash } from './hash';
+export { computeWarnings, type WarningInput } from './warnings';
+export { revealInvisibles, type RevealOptions } from './invisible';
+export { previewRawInput } from './preview';

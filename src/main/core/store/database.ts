@@ -1,0 +1,48 @@
+// Opening the SQLite file with the pragmas the store depends on.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+
+export type Db = Database.Database;
+
+/**
+ * 'normal' (default): WAL with synchronous=NORMAL. A commit is a write() of the WAL frames without fsync.
+ * Once write() returns the frames are in the kernel's page cache, so a process that is killed (SIGKILL,
+ * crash, OOM) after a commit keeps it: every decision an agent was told survives, which is the promise
+ * (test/integration/store-crash.test.ts). What it does not survive is power loss or a kernel crash; the
+ * database then stays consistent but may lose the last commits (the agent, on the same machine, loses its
+ * unsynced writes too). 'full' fsyncs the WAL at each group commit for that case, at the cost of one
+ * fsync per batch (measured in bench/history.ts).
+ */
+export type Durability = 'full' | 'normal';
+
+export interface DatabaseOptions {
+  durability?: Durability;
+  /** How long a write waits for another connection's lock before the batch fails (ms). */
+  busyTimeoutMs?: number;
+  readonly?: boolean;
+}
+
+export function openDatabase(path: string, options: DatabaseOptions = {}): Db {
+  const memory = path === ':memory:';
+  if (!memory && !options.readonly) mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path, {
+    readonly: options.readonly ?? false,
+    fileMustExist: options.readonly ?? false,
+  });
+  try {
+    if (!options.readonly) db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${options.durability === 'full' ? 'FULL' : 'NORMAL'}`);
+    db.pragma('foreign_keys = ON');
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+    // History pages on a million rows touch index and table pages all over; 64 MB keeps them warm.
+    db.pragma('cache_size = -65536');
+    db.pragma('temp_store = MEMORY');
+    // After a checkpoint, truncate the WAL instead of leaving a large file behind.
+    if (!options.readonly) db.pragma('journal_size_limit = 67108864');
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return db;
+}

@@ -1,0 +1,19 @@
+// The history store: SQLite audit of every request, vote and decision, with a tamper-evident chain.
+export { openStore, type Store, type StoreOptions } from './store';
+export type { VerifyResult, CheckpointInfo } from './audit-log';
+export type { Durability } from './database';
+export {
+  DatabaseTooNewError,
+  RecordRejectedError,
+  StoreClosedError,
+  StoreInputError,
+  StoreWriteError,
+} from './errors';
+export { csvCell, type ExportFormat } from './export';
+export type { GrantQuery, GrantRecord } from './grants';
+export type { AgentEntry, EventQuery, EventRecord, SessionEntry } from './history';
+export { MIGRATIONS, SCHEMA_VERSION } from './migrations';
+export { databasePath, defaultHome, resolveHome } from './paths';
+export { AuditEventInput, DecisionMeta, GrantInput, RequestMeta } from './records';
+export type { PruneResult, RetentionPolicy } from './retention';
+export type { WriterStats } from './writer';

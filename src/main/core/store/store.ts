@@ -1,0 +1,283 @@
+// openStore(): the history store the pipeline writes to and the history window reads from.
+import type { Decision, PendingApproval, Surface } from '../../../shared/domain';
+import type {
+  HistoryDetail,
+  HistoryFilter,
+  HistoryPage,
+  HistoryQuery,
+  VoteRecord,
+} from '../../../shared/history';
+import { ChainWriter, readAnchor, verifyChain, type VerifyResult } from './audit-log';
+import { openDatabase, type Db, type Durability } from './database';
+import { StoreClosedError } from './errors';
+import { exportPages, type ExportFormat } from './export';
+import { getGrant, listGrants, type GrantQuery, type GrantRecord } from './grants';
+import {
+  HistoryReader,
+  type AgentEntry,
+  type EventQuery,
+  type EventRecord,
+  type SessionEntry,
+} from './history';
+import { migrate } from './migrations';
+import {
+  prepareDecision,
+  prepareEvent,
+  prepareGrant,
+  prepareRequest,
+  prepareVote,
+  type AuditEventInput,
+  type DecisionMeta,
+  type GrantInput,
+  type RequestMeta,
+} from './records';
+import { Pruner, pruneTarget, type PruneResult, type RetentionPolicy } from './retention';
+import { loadKey } from './signing';
+import { Writer, newId, type ErrorReporter, type WriterStats } from './writer';
+import { wellFormed } from './canonical';
+
+export interface StoreOptions {
+  /** Database file (created with its folder if missing), or ':memory:'. */
+  path: string;
+  /** Clock for commit times, default event times, retention and grant expiry. */
+  now?: () => number;
+  retention?: RetentionPolicy;
+  /** Signs the chain head and the retention checkpoint. Default: a random key in `<path>.audit-key`. */
+  checkpointKey?: string;
+  durability?: Durability;
+  busyTimeoutMs?: number;
+  /** Failures of fire-and-forget records (recordRequest/Vote/Event). Default: console.error. */
+  onError?: ErrorReporter;
+  /** How often retention runs while open (ms, default 1 h). It also runs once right after opening. */
+  pruneIntervalMs?: number;
+}
+
+export interface Store {
+  readonly path: string;
+  /** Queues a request; committed with the next batch. Throws StoreInputError on a malformed request. */
+  recordRequest(request: PendingApproval, meta?: RequestMeta): void;
+  recordVote(requestId: string, vote: VoteRecord): void;
+  recordEvent(event: AuditEventInput): void;
+  /** Records that a client showed the request to a person (HistoryDetail.displayed). */
+  markDisplayed(
+    requestId: string,
+    by?: { at?: number; clientId?: string | null; surface?: Surface | null },
+  ): void;
+  /**
+   * Resolves once the transaction holding this decision, and everything queued before it, has
+   * committed. Rejects (the pipeline must fail closed) with StoreInputError, RecordRejectedError
+   * (unknown request, option not offered, already decided) or StoreWriteError (the commit failed).
+   */
+  recordDecision(decision: Decision, meta: DecisionMeta): Promise<void>;
+  /** Saves a grant (the rules layer's Grant object); resolves once committed. */
+  saveGrant(grant: GrantInput): Promise<GrantRecord>;
+  /** Resolves false when the grant does not exist or was already revoked. */
+  revokeGrant(grantId: string, options?: { at?: number; reason?: string }): Promise<boolean>;
+  listGrants(query?: GrantQuery): GrantRecord[];
+  history(query: HistoryQuery): HistoryPage;
+  historyDetail(requestId: string): HistoryDetail | null;
+  /** The whole filter as JSONL (one HistoryItem per line) or CSV, in chunks, read page by page. */
+  exportHistory(filter: HistoryFilter, format: ExportFormat): Generator<string, void, undefined>;
+  /** Audited events (fs writes, refused requests, agent exits, sessions...), newest first. */
+  events(query?: EventQuery): EventRecord[];
+  agents(): AgentEntry[];
+  sessions(agentId?: string): SessionEntry[];
+  verifyChain(): VerifyResult;
+  /** Applies the retention policy now (in chunks, yielding between them). */
+  prune(): Promise<PruneResult>;
+  /** Resolves when everything queued so far is committed. */
+  flush(): Promise<void>;
+  /** Flushes, then closes the database. */
+  close(): Promise<void>;
+  stats(): WriterStats;
+  /** EXPLAIN QUERY PLAN of a history page (for tests and diagnostics). */
+  explainHistory(query: HistoryQuery): string[];
+}
+
+const HOUR_MS = 3_600_000;
+
+export function openStore(options: StoreOptions): Store {
+  const now = options.now ?? Date.now;
+  const report: ErrorReporter =
+    options.onError ??
+    ((error, context) => console.error(`[gatehouse store] ${context}: ${error.message}`));
+  const db: Db = openDatabase(options.path, {
+    ...(options.durability !== undefined ? { durability: options.durability } : {}),
+    ...(options.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.busyTimeoutMs } : {}),
+  });
+  let key: Buffer;
+  try {
+    migrate(db, options.path);
+    key = loadKey(options.path, options.checkpointKey)!;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  const writer = new Writer(db, key, now, report);
+  const reader = new HistoryReader(db);
+  const pruner = new Pruner(db, key, new ChainWriter(db, key));
+  let closed = false;
+  let pruning: Promise<PruneResult> | null = null;
+  let timer: NodeJS.Timeout | null = null;
+
+  const open = () => {
+    if (closed) throw new StoreClosedError();
+  };
+
+  const runPrune = async (): Promise<PruneResult> => {
+    const policy = options.retention ?? {};
+    let entries = 0;
+    let requests = 0;
+    const target = pruneTarget(db, policy, now());
+    while (!closed && target > 0) {
+      const done = pruner.chunk(target, now());
+      if (!done) break;
+      entries += done.entries;
+      requests += done.requests;
+      // Let the writer commit between chunks.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    const anchor = closed ? null : readAnchor(db, 'checkpoint');
+    const checkpoint = anchor && {
+      seq: anchor.seq,
+      hash: anchor.hash,
+      at: anchor.at,
+      prunedRows: anchor.prunedRows,
+    };
+    return { entries, requests, checkpoint };
+  };
+
+  const prune = (): Promise<PruneResult> => {
+    if (closed) return Promise.reject(new StoreClosedError());
+    pruning ??= runPrune().finally(() => {
+      pruning = null;
+    });
+    return pruning;
+  };
+
+  if (
+    options.retention &&
+    (options.retention.days !== undefined || options.retention.rows !== undefined)
+  ) {
+    const background = () => {
+      prune().catch((err: Error) => report(err, 'retention'));
+    };
+    setImmediate(background);
+    timer = setInterval(background, options.pruneIntervalMs ?? HOUR_MS);
+    timer.unref();
+  }
+
+  const store: Store = {
+    path: options.path,
+    recordRequest(request, meta) {
+      open();
+      writer.enqueue({ kind: 'request', prepared: prepareRequest(request, meta) });
+    },
+    recordVote(requestId, vote) {
+      open();
+      writer.enqueue({ kind: 'vote', row: prepareVote(requestId, vote) });
+    },
+    recordEvent(event) {
+      open();
+      writer.enqueue({ kind: 'event', row: prepareEvent(event, now()) });
+    },
+    markDisplayed(requestId, by = {}) {
+      store.recordEvent({
+        type: 'request_displayed',
+        requestId,
+        ...(by.at !== undefined ? { at: by.at } : {}),
+        payload: { clientId: by.clientId ?? null, surface: by.surface ?? null },
+      });
+    },
+    recordDecision(decision, meta) {
+      return new Promise((resolve, reject) => {
+        open();
+        writer.enqueue({
+          kind: 'decision',
+          prepared: prepareDecision(decision, meta),
+          waiter: { resolve, reject },
+        });
+      });
+    },
+    async saveGrant(grant) {
+      open();
+      const row = prepareGrant(grant, newId(), now());
+      const id = await new Promise<string>((resolve, reject) =>
+        writer.enqueue({ kind: 'grant', row, waiter: { resolve, reject } }),
+      );
+      return getGrant(db, id)!;
+    },
+    revokeGrant(grantId, revoke = {}) {
+      return new Promise((resolve, reject) => {
+        open();
+        writer.enqueue({
+          kind: 'revoke',
+          row: {
+            grant_id: wellFormed(grantId),
+            revoked_at: revoke.at ?? now(),
+            revoke_reason: revoke.reason ?? null,
+          },
+          waiter: { resolve, reject },
+        });
+      });
+    },
+    listGrants(query = {}) {
+      open();
+      return listGrants(db, query, now());
+    },
+    history(query) {
+      open();
+      return reader.page(query);
+    },
+    historyDetail(requestId) {
+      open();
+      return reader.detail(requestId);
+    },
+    exportHistory(filter, format) {
+      open();
+      return exportPages((q) => reader.page(q), filter, format);
+    },
+    events(query = {}) {
+      open();
+      return reader.events(query);
+    },
+    agents() {
+      open();
+      return reader.agents();
+    },
+    sessions(agentId) {
+      open();
+      return reader.sessions(agentId);
+    },
+    verifyChain() {
+      open();
+      return verifyChain(db, key);
+    },
+    prune,
+    flush() {
+      if (closed) return Promise.resolve();
+      return writer.flush();
+    },
+    async close() {
+      if (closed) return;
+      writer.stop();
+      if (timer) clearInterval(timer);
+      try {
+        await writer.flush();
+      } catch {
+        // The failed batch already rejected its waiters; closing goes on.
+      }
+      closed = true;
+      await pruning?.catch(() => undefined);
+      db.close();
+    },
+    stats() {
+      return { ...writer.stats };
+    },
+    explainHistory(query) {
+      open();
+      return reader.explain(query);
+    },
+  };
+  return store;
+}

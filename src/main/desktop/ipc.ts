@@ -1,0 +1,70 @@
+import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
+import { commandNames, IPC_EVENT_CHANNEL, ipcChannel, type Result } from '../../shared/contract';
+import type { Caller } from '../core/approvals/clients';
+import { dispatch } from '../core/commands/dispatch';
+import type { Core } from '../core/core';
+import { DESKTOP_CLIENT_ID, ensureDesktopClient } from '../core/presence';
+import { ipcSenderAllowed, isAppUrl } from './security-policy';
+
+export { DESKTOP_CLIENT_ID };
+
+export interface IpcWindows {
+  /** Whether these web contents belong to a window Gatehouse created. */
+  owns(contents: WebContents): boolean;
+  /** Web contents that receive core events. */
+  contents(): WebContents[];
+}
+
+/** Frame check of every IPC call: Gatehouse's own window, its top frame, its own UI's URL. */
+export function senderAllowed(
+  event: IpcMainInvokeEvent,
+  windows: IpcWindows,
+  devServerUrl?: string,
+): boolean {
+  const frame = event.senderFrame;
+  return ipcSenderAllowed(
+    {
+      frameUrl: frame?.url ?? null,
+      isMainFrame: !!frame && frame.parent === null,
+      knownWindow: windows.owns(event.sender),
+    },
+    devServerUrl,
+  );
+}
+
+/**
+ * One ipcMain handler per command of the contract. Each checks the sender frame before the core
+ * sees the call; results cross as {ok, result} / {ok: false, error}. Returns an unwire function.
+ */
+export function wireIpc(core: Core, windows: IpcWindows, devServerUrl?: string): () => void {
+  ensureDesktopClient(core.clients);
+  const caller: Caller = {
+    clientId: DESKTOP_CLIENT_ID,
+    identityProven: true,
+    fromLoopback: true,
+    surface: 'dialog',
+    transport: 'ipc',
+  };
+  for (const name of commandNames) {
+    ipcMain.handle(ipcChannel(name), async (event, input): Promise<Result<unknown>> => {
+      if (!senderAllowed(event, windows, devServerUrl)) {
+        return {
+          ok: false,
+          error: { name: 'ForbiddenError', message: 'IPC from a frame outside Gatehouse' },
+        };
+      }
+      const result = await dispatch(core.handlers, name, input, caller);
+      return result.ok ? { ok: true, result: result.result } : { ok: false, error: result.error };
+    });
+  }
+  const unsubscribe = core.bus.subscribe((event) => {
+    for (const contents of windows.contents()) {
+      if (!contents.isDestroyed() && isAppUrl(contents.getURL(), devServerUrl))
+        contents.send(IPC_EVENT_CHANNEL, event);
+    }
+  });
+  return () => {
+    unsubscribe();
+    for (const name of commandNames) ipcMain.removeHandler(ipcChannel(name));
+  };
+}

@@ -1,0 +1,50 @@
+// Headless entry: the core and the HTTP + SSE API serving the renderer to a browser. No Electron.
+import { randomBytes } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SettingsError } from './core/config/settings-file';
+import { createCore } from './core/core';
+import { InvalidPolicyConfigError } from './core/mediator';
+import { resolveHome } from './core/store/paths';
+import { startHttpServer } from './server/http-server';
+
+async function main(): Promise<void> {
+  const home = resolveHome(process.env);
+  const core = createCore({ home });
+  const token = process.env.GATEHOUSE_TOKEN || randomBytes(24).toString('base64url');
+  const port = process.env.GATEHOUSE_PORT ? Number(process.env.GATEHOUSE_PORT) : core.settings.server.port;
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new SettingsError('GATEHOUSE_PORT', [`not a port number: ${process.env.GATEHOUSE_PORT}`]);
+  }
+  const server = await startHttpServer({
+    core,
+    token,
+    host: process.env.GATEHOUSE_HOST || core.settings.server.host,
+    port,
+    staticDir: join(dirname(fileURLToPath(import.meta.url)), '../renderer'),
+  });
+  // One line a person (or a test) can open: the token rides in the fragment, never sent to a server.
+  console.log(`Gatehouse is running at ${server.url}/#token=${token}`);
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await server.close();
+    await core.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof SettingsError || error instanceof InvalidPolicyConfigError) {
+    console.error(`Gatehouse cannot start: ${error.message}`);
+  } else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+    console.error(`Gatehouse cannot start: the port is in use (${(error as Error).message}). Set GATEHOUSE_PORT.`);
+  } else {
+    console.error('Gatehouse cannot start:', error);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,4 @@
+// Desktop entry: the core with its Electron adapters (windows, IPC, tray, notifications).
+import { startDesktop } from './desktop/app';
+
+startDesktop();

@@ -1,0 +1,35 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Core } from '../core/core';
+import { SECURITY_HEADERS } from './static-files';
+
+const HEARTBEAT_MS = 15_000;
+
+/**
+ * Server-sent events: every core event, as `event: <type>` with the JSON payload. A client that
+ * reconnects re-reads GET /api/approvals, so nothing is replayed here.
+ */
+export function openEventStream(core: Core, req: IncomingMessage, res: ServerResponse, streams: Set<ServerResponse>): void {
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+    ...SECURITY_HEADERS,
+  });
+  res.write('retry: 2000\n: connected\n\n');
+  res.socket?.setNoDelay(true);
+  streams.add(res);
+  let seq = 0;
+  const unsubscribe = core.bus.subscribe((event) => {
+    res.write(`id: ${++seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+  });
+  const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
+  heartbeat.unref();
+  const done = () => {
+    clearInterval(heartbeat);
+    unsubscribe();
+    streams.delete(res);
+  };
+  req.on('close', done);
+  res.on('close', done);
+}

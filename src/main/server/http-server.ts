@@ -1,0 +1,197 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CLIENT_ID_HEADER, CLIENT_TOKEN_HEADER, ClientId, commands } from '../../shared/contract';
+import type { Caller } from '../core/approvals/clients';
+import { dispatch } from '../core/commands/dispatch';
+import type { Core } from '../core/core';
+import { matchRoute } from './routes';
+import { openEventStream } from './event-stream';
+import { SECURITY_HEADERS, serveStatic } from './static-files';
+
+export interface HttpServerOptions {
+  core: Core;
+  token: string;
+  host?: string;
+  port?: number;
+  /** Built renderer folder; absent means API only. */
+  staticDir?: string;
+  /** Which socket addresses count as this machine (local-only policy). Default: 127/8 and ::1. */
+  isLoopback?: (address: string) => boolean;
+  maxBodyBytes?: number;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export function isLoopbackAddress(address: string): boolean {
+  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return v4.startsWith('127.') || address === '::1';
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    ...SECURITY_HEADERS,
+    ...headers,
+  });
+  res.end(text);
+}
+
+const fail = (res: ServerResponse, status: number, name: string, message: string, headers?: Record<string, string>) =>
+  send(res, status, { error: { name, message } }, headers);
+
+class BodyError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new BodyError(413, `body larger than ${limit} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  if (size === 0) return {};
+  const type = req.headers['content-type'] ?? '';
+  // JSON only: a form post from another site cannot reach a handler.
+  if (!/^application\/json\b/i.test(type)) throw new BodyError(415, 'content-type must be application/json');
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new BodyError(400, 'body is not valid JSON');
+  }
+}
+
+/**
+ * The headless API: the contract's commands as HTTP routes, events as SSE, and the renderer build.
+ * Every /api request needs the bearer token; the socket address, never a header, says whether a
+ * voter is on this machine.
+ */
+export function startHttpServer(options: HttpServerOptions): Promise<RunningServer> {
+  const { core } = options;
+  const host = options.host ?? '127.0.0.1';
+  const isLoopback = options.isLoopback ?? isLoopbackAddress;
+  const maxBody = options.maxBodyBytes ?? 1024 * 1024;
+  const tokenDigest = digest(options.token);
+  const streams = new Set<ServerResponse>();
+  let allowedHosts = new Set<string>();
+
+  const authorized = (req: IncomingMessage) => {
+    const header = req.headers.authorization ?? '';
+    const match = /^Bearer (.+)$/.exec(header);
+    return !!match && timingSafeEqual(digest(match[1]!), tokenDigest);
+  };
+
+  const callerOf = (req: IncomingMessage): Caller | string => {
+    const rawId = req.headers[CLIENT_ID_HEADER];
+    const rawToken = req.headers[CLIENT_TOKEN_HEADER];
+    if (Array.isArray(rawId) || Array.isArray(rawToken)) return 'client headers must appear once';
+    let clientId: string | null = null;
+    if (rawId !== undefined) {
+      const parsed = ClientId.safeParse(rawId);
+      if (!parsed.success) return `invalid ${CLIENT_ID_HEADER}: ${parsed.error.issues[0]?.message}`;
+      clientId = parsed.data;
+    }
+    const identityProven = core.clients.verify(clientId, rawToken ?? null);
+    const surface = identityProven && clientId ? (core.clients.surfaceOf(clientId) ?? 'api') : 'api';
+    return {
+      clientId,
+      identityProven,
+      fromLoopback: isLoopback(req.socket.remoteAddress ?? ''),
+      surface,
+      transport: 'http',
+    };
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    // DNS rebinding: a page on another name that resolves here must not reach the API.
+    if (!allowedHosts.has((req.headers.host ?? '').toLowerCase())) {
+      return fail(res, 421, 'MisdirectedRequest', 'unexpected Host header');
+    }
+    if (!url.pathname.startsWith('/api/')) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return fail(res, 405, 'MethodNotAllowed', 'GET only');
+      return serveStatic(options.staticDir ?? '', url.pathname, res);
+    }
+    if (!authorized(req)) {
+      return fail(res, 401, 'Unauthorized', 'missing or wrong bearer token', { 'www-authenticate': 'Bearer' });
+    }
+    const caller = callerOf(req);
+    if (typeof caller === 'string') return fail(res, 400, 'BadRequest', caller);
+
+    if (url.pathname === '/api/events') {
+      if (req.method !== 'GET') return fail(res, 405, 'MethodNotAllowed', 'GET only', { allow: 'GET' });
+      return openEventStream(core, req, res, streams);
+    }
+    const route = matchRoute(req.method ?? 'GET', url.pathname);
+    if (route.kind === 'not_found') return fail(res, 404, 'NotFound', `no route ${req.method} ${url.pathname}`);
+    if (route.kind === 'method_not_allowed') {
+      return fail(res, 405, 'MethodNotAllowed', `use ${route.allowed.join(', ')}`, { allow: route.allowed.join(', ') });
+    }
+    let body: unknown;
+    if (commands[route.name].http.method === 'GET') {
+      body = Object.fromEntries(url.searchParams);
+    } else {
+      try {
+        body = await readJson(req, maxBody);
+      } catch (error) {
+        if (error instanceof BodyError) return fail(res, error.status, 'BadRequest', error.message);
+        throw error;
+      }
+      if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+        return fail(res, 400, 'BadRequest', 'body must be a JSON object');
+      }
+    }
+    for (const [key, value] of Object.entries(route.params)) {
+      if (key in (body as object) && (body as Record<string, unknown>)[key] !== value) {
+        return fail(res, 400, 'BadRequest', `${key} in the body differs from the path`);
+      }
+    }
+    const result = await dispatch(core.handlers, route.name, { ...(body as object), ...route.params }, caller);
+    if (result.ok) return send(res, result.status, result.result);
+    return send(res, result.status, { error: result.error });
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      console.error('http request failed:', error);
+      if (!res.headersSent) fail(res, 500, 'InternalError', 'internal error');
+      else res.destroy();
+    });
+  });
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 0; // prompts and SSE run as long as the agent does
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      const { port } = server.address() as AddressInfo;
+      const hostPart = host.includes(':') ? `[${host}]` : host;
+      allowedHosts = new Set([`${hostPart}:${port}`, `127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
+      resolve({
+        url: `http://${hostPart}:${port}`,
+        port,
+        close: () =>
+          new Promise<void>((done) => {
+            for (const stream of streams) stream.end();
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}

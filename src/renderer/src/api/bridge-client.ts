@@ -1,0 +1,37 @@
+import {
+  commands,
+  Event,
+  type CommandInput,
+  type CommandName,
+  type CommandOutput,
+  type GatehouseApi,
+  type GatehouseBridge,
+  type GatehouseEvent,
+} from '../../../shared/contract';
+import { ApiError } from './api-error';
+
+/** GatehouseApi over the preload bridge (Electron); validated against the contract like HTTP. */
+export class BridgeApi implements GatehouseApi {
+  readonly surface = 'dialog' as const;
+
+  constructor(private readonly bridge: GatehouseBridge) {}
+
+  async call<N extends CommandName>(name: N, input: CommandInput<N>): Promise<CommandOutput<N>> {
+    const method = this.bridge[name] as unknown as (input: CommandInput<N>) => ReturnType<GatehouseBridge[N]>;
+    const result = await method(input);
+    if (!result.ok) throw new ApiError(result.error.name, result.error.message);
+    return commands[name].output.parse(result.result) as CommandOutput<N>;
+  }
+
+  subscribe(listener: (event: GatehouseEvent) => void): () => void {
+    return this.bridge.onEvent((raw) => {
+      const parsed = Event.safeParse(raw);
+      if (parsed.success) listener(parsed.data);
+    });
+  }
+
+  onConnectionChange(listener: (connected: boolean) => void): () => void {
+    listener(true);
+    return () => {};
+  }
+}

@@ -1,0 +1,159 @@
+import {
+  CLIENT_ID_HEADER,
+  CLIENT_TOKEN_HEADER,
+  commands,
+  ErrorBody,
+  Event,
+  type CommandInput,
+  type CommandName,
+  type CommandOutput,
+  type GatehouseApi,
+  type GatehouseEvent,
+} from '../../../shared/contract';
+import { ApiError } from './api-error';
+
+interface Identity {
+  clientId: string;
+  clientToken: string;
+}
+
+/** Fills `:name` path segments from the input; the rest goes to the query (GET) or the body. */
+function buildRequest(name: CommandName, input: Record<string, unknown>): { path: string; rest: Record<string, unknown> } {
+  const rest = { ...input };
+  const path = commands[name].http.path.replace(/:([A-Za-z]+)/g, (_m, key: string) => {
+    const value = rest[key];
+    delete rest[key];
+    return encodeURIComponent(String(value));
+  });
+  return { path, rest };
+}
+
+/** GatehouseApi over the headless server: commands as fetch calls, events from one SSE stream. */
+export class HttpApi implements GatehouseApi {
+  readonly surface = 'browser' as const;
+  private identity: Identity | null = null;
+  private readonly listeners = new Set<(event: GatehouseEvent) => void>();
+  private readonly connectionListeners = new Set<(connected: boolean) => void>();
+  private streaming = false;
+  private readonly abort = new AbortController();
+
+  constructor(
+    private readonly base: string,
+    private readonly token: string,
+  ) {}
+
+  /** Registers this tab as a voter; the token proves its votes are its own. */
+  async connect(label = 'browser', surface: 'browser' | 'api' = 'browser'): Promise<Identity> {
+    this.identity = await this.call('registerClient', { surface, label });
+    return this.identity;
+  }
+
+  /** Speak as a given client (tests: a spoofed id, a stolen id without its token). */
+  actAs(identity: Identity | null): void {
+    this.identity = identity;
+  }
+
+  private headers(json: boolean): Record<string, string> {
+    const headers: Record<string, string> = { authorization: `Bearer ${this.token}` };
+    if (json) headers['content-type'] = 'application/json';
+    if (this.identity) {
+      headers[CLIENT_ID_HEADER] = this.identity.clientId;
+      headers[CLIENT_TOKEN_HEADER] = this.identity.clientToken;
+    }
+    return headers;
+  }
+
+  async call<N extends CommandName>(name: N, input: CommandInput<N>): Promise<CommandOutput<N>> {
+    const spec = commands[name];
+    const { path, rest } = buildRequest(name, (input ?? {}) as Record<string, unknown>);
+    const isGet = spec.http.method === 'GET';
+    let url = `${this.base}${path}`;
+    if (isGet) {
+      const query = new URLSearchParams();
+      for (const [k, v] of Object.entries(rest)) if (v !== undefined) query.set(k, String(v));
+      if ([...query].length) url += `?${query}`;
+    }
+    const response = await fetch(url, {
+      method: spec.http.method,
+      headers: this.headers(!isGet),
+      body: isGet ? undefined : JSON.stringify(rest),
+    });
+    const body: unknown = await response.json().catch(() => null);
+    const error = ErrorBody.safeParse(body);
+    if (error.success) throw new ApiError(error.data.error.name, error.data.error.message, response.status);
+    if (!response.ok && name !== 'vote') throw new ApiError('HttpError', `HTTP ${response.status}`, response.status);
+    return spec.output.parse(body) as CommandOutput<N>;
+  }
+
+  subscribe(listener: (event: GatehouseEvent) => void): () => void {
+    this.listeners.add(listener);
+    if (!this.streaming) {
+      this.streaming = true;
+      void this.stream();
+    }
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Stops the event stream (tests, page teardown). */
+  close(): void {
+    this.abort.abort();
+  }
+
+  onConnectionChange(listener: (connected: boolean) => void): () => void {
+    this.connectionListeners.add(listener);
+    return () => this.connectionListeners.delete(listener);
+  }
+
+  private setConnected(connected: boolean): void {
+    for (const l of this.connectionListeners) l(connected);
+  }
+
+  /** SSE over fetch (EventSource cannot send the bearer token); reconnects with backoff. */
+  private async stream(): Promise<void> {
+    let delay = 500;
+    for (;;) {
+      try {
+        const response = await fetch(`${this.base}/api/events`, {
+          headers: this.headers(false),
+          signal: this.abort.signal,
+        });
+        if (!response.ok || !response.body) throw new Error(`events: HTTP ${response.status}`);
+        this.setConnected(true);
+        delay = 500;
+        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = '';
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += value;
+          let end: number;
+          while ((end = buffer.indexOf('\n\n')) >= 0) {
+            this.dispatchFrame(buffer.slice(0, end));
+            buffer = buffer.slice(end + 2);
+          }
+        }
+      } catch {
+        // fall through to reconnect
+      }
+      this.setConnected(false);
+      if (this.abort.signal.aborted) return;
+      await new Promise((r) => setTimeout(r, delay));
+      delay = Math.min(delay * 2, 10_000);
+    }
+  }
+
+  private dispatchFrame(frame: string): void {
+    const data = frame
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => line.slice(6))
+      .join('\n');
+    if (!data) return;
+    const parsed = Event.safeParse(JSON.parse(data));
+    if (!parsed.success) {
+      console.warn('event outside the contract ignored', parsed.error);
+      return;
+    }
+    for (const listener of this.listeners) listener(parsed.data);
+  }
+}

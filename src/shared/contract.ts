@@ -1,0 +1,282 @@
+// The one contract. Every command (request → response) and every event is declared here once,
+// as zod schemas. The HTTP routes, the ipcMain handlers, the preload bridge and the renderer's
+// clients are all derived from this table and validate against it at run time.
+import { z } from 'zod';
+import {
+  AgentInfo,
+  AgentReply,
+  Decider,
+  Id,
+  PendingApproval,
+  PermissionMode,
+  PermissionPolicy,
+  SessionInfo,
+  StopReason,
+  Surface,
+  Uuid,
+  VoteTally,
+} from './domain';
+import { HistoryDetail, HistoryPage, HistoryQuery } from './history';
+
+export const ClientId = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'client id: 1–128 of A-Z a-z 0-9 . _ : -');
+
+/**
+ * How far an "always" choice reaches. The agent's own allow_always often reaches further than what
+ * the person saw (Gemini CLI allows every later edit of the session), so Gatehouse keeps the grant
+ * itself, scoped as chosen, and never wider than the request shown.
+ */
+export const GrantChoice = z
+  .object({
+    scope: z.enum(['session', 'project', 'agent']),
+    /** Minutes until the grant lapses; absent = until revoked (or the session ends, for session). */
+    expiresInMinutes: z.number().int().min(1).max(60 * 24 * 365).optional(),
+  })
+  .strict();
+export type GrantChoice = z.infer<typeof GrantChoice>;
+
+export const VoteInput = z.union([
+  z.object({ requestId: Uuid, optionId: z.string().min(1).max(200), grant: GrantChoice.optional() }).strict(),
+  z.object({ requestId: Uuid, outcome: z.literal('cancelled') }).strict(),
+]);
+export type VoteInput = z.infer<typeof VoteInput>;
+
+export const VoteOutcome = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('resolved'), resolvedOptionId: z.string().nullable() }),
+  z.object({ kind: z.literal('recorded'), votesNeeded: z.number().int(), tally: VoteTally.nullable() }),
+  /** This vote ended the request without an option: a cancel, or the vote that made a split. */
+  z.object({ kind: z.literal('cancelled'), reason: z.enum(['voter_cancelled', 'split_vote']) }),
+  z.object({ kind: z.literal('already_resolved'), resolvedOptionId: z.string().nullable() }),
+  z.object({
+    kind: z.literal('forbidden'),
+    reason: z.enum([
+      'designated_mismatch',
+      'not_a_voter',
+      'identity_unproven',
+      'remote_not_allowed',
+      'anonymous_not_allowed',
+      'already_voted',
+    ]),
+  }),
+  z.object({ kind: z.literal('unknown_request') }),
+]);
+export type VoteOutcome = z.infer<typeof VoteOutcome>;
+
+const VOTE_STATUS: Record<VoteOutcome['kind'], number> = {
+  resolved: 200,
+  cancelled: 200,
+  recorded: 202,
+  forbidden: 403,
+  unknown_request: 404,
+  already_resolved: 409,
+};
+
+export const Health = z.object({
+  ok: z.literal(true),
+  version: z.string(),
+  policy: PermissionPolicy,
+  supportedPolicies: z.array(PermissionPolicy),
+  pending: z.number().int(),
+  capabilities: z.array(z.string()),
+});
+
+const Empty = z.object({}).strict();
+const SessionRef = z.object({ sessionId: Id }).strict();
+const RequestRef = z.object({ requestId: Uuid }).strict();
+const Ok = z.object({ ok: z.literal(true) });
+
+type HttpMethod = 'GET' | 'POST' | 'DELETE' | 'PUT';
+interface CommandSpec<I extends z.ZodType, O extends z.ZodType> {
+  input: I;
+  output: O;
+  /** Route; `:name` segments fill the input field of that name. GET reads the rest from the query. */
+  http: { method: HttpMethod; path: `/api/${string}`; status?: (output: z.output<O>) => number };
+  /** What it changes, for the docs and the settings of who may call it. */
+  summary: string;
+}
+const command = <I extends z.ZodType, O extends z.ZodType>(spec: CommandSpec<I, O>) => spec;
+
+export const commands = {
+  health: command({
+    input: Empty,
+    output: Health,
+    http: { method: 'GET', path: '/api/health' },
+    summary: 'Liveness, the active mediator policy and the supported ones.',
+  }),
+  registerClient: command({
+    input: z.object({ label: z.string().max(100).optional(), surface: Surface }).strict(),
+    output: z.object({ clientId: ClientId, clientToken: z.string() }),
+    http: { method: 'POST', path: '/api/clients' },
+    summary: 'Register a voter; the token proves its identity on later votes.',
+  }),
+  listAgents: command({
+    input: Empty,
+    output: z.array(AgentInfo),
+    http: { method: 'GET', path: '/api/agents' },
+    summary: 'Agents configured in settings.',
+  }),
+  setAgentBypass: command({
+    input: z.object({ agentId: Id, enabled: z.boolean() }).strict(),
+    output: AgentInfo,
+    http: { method: 'POST', path: '/api/agents/:agentId/bypass' },
+    summary: "Trust an agent (seed 001's Bypass): allow all but explicit deny rules; saved in settings.",
+  }),
+  listSessions: command({
+    input: Empty,
+    output: z.array(SessionInfo),
+    http: { method: 'GET', path: '/api/sessions' },
+    summary: 'Open sessions.',
+  }),
+  createSession: command({
+    input: z.object({ agentId: Id, cwd: z.string().min(1).max(4096) }).strict(),
+    output: z.object({ sessionId: Id }),
+    http: { method: 'POST', path: '/api/sessions' },
+    summary: 'Spawn (or reuse) the agent and open an ACP session in a folder.',
+  }),
+  prompt: command({
+    input: z.object({ sessionId: Id, text: z.string().min(1).max(200_000) }).strict(),
+    output: z.object({ stopReason: StopReason }),
+    http: { method: 'POST', path: '/api/sessions/:sessionId/prompt' },
+    summary: 'Send a prompt; answers when the turn ends.',
+  }),
+  cancelTurn: command({
+    input: SessionRef,
+    output: Ok,
+    http: { method: 'POST', path: '/api/sessions/:sessionId/cancel' },
+    summary: 'Cancel the running turn; pending requests of the session are answered cancelled.',
+  }),
+  closeSession: command({
+    input: SessionRef,
+    output: Ok,
+    http: { method: 'DELETE', path: '/api/sessions/:sessionId' },
+    summary: 'Close a session; its pending requests end and are audited.',
+  }),
+  setSessionMode: command({
+    input: z.object({ sessionId: Id, mode: PermissionMode }).strict(),
+    output: SessionInfo,
+    http: { method: 'POST', path: '/api/sessions/:sessionId/mode' },
+    summary: 'Switch the permission mode of a session.',
+  }),
+  listApprovals: command({
+    input: Empty,
+    output: z.array(PendingApproval),
+    http: { method: 'GET', path: '/api/approvals' },
+    summary: 'Pending permission requests, oldest first.',
+  }),
+  vote: command({
+    input: VoteInput,
+    output: VoteOutcome,
+    http: {
+      method: 'POST',
+      path: '/api/approvals/:requestId/vote',
+      status: (outcome) => VOTE_STATUS[outcome.kind],
+    },
+    summary: 'Vote for one of the options the agent offered, or cancel the request.',
+  }),
+  extendApproval: command({
+    input: z.object({ requestId: Uuid, seconds: z.number().int().min(1).max(3600) }).strict(),
+    output: z.object({ expiresAt: z.number() }),
+    http: { method: 'POST', path: '/api/approvals/:requestId/extend' },
+    summary: 'Push back the fail-closed timeout of a pending request.',
+  }),
+  markDisplayed: command({
+    input: RequestRef,
+    output: Ok,
+    http: { method: 'POST', path: '/api/approvals/:requestId/displayed' },
+    summary: 'Record that a person has seen the request (audited with a timeout).',
+  }),
+  history: command({
+    input: HistoryQuery,
+    output: HistoryPage,
+    http: { method: 'GET', path: '/api/history' },
+    summary: 'Decided requests, newest first, filtered, cursor-paginated.',
+  }),
+  historyDetail: command({
+    input: RequestRef,
+    output: HistoryDetail,
+    http: { method: 'GET', path: '/api/history/:requestId' },
+    summary: 'One request with its votes, decision and diff.',
+  }),
+} as const;
+
+export type Commands = typeof commands;
+export type CommandName = keyof Commands;
+export type CommandInput<N extends CommandName> = z.input<Commands[N]['input']>;
+export type CommandOutput<N extends CommandName> = z.output<Commands[N]['output']>;
+export const commandNames = Object.keys(commands) as CommandName[];
+
+export const Event = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('permission_requested'), approval: PendingApproval }),
+  z.object({
+    type: z.literal('permission_partial_vote'),
+    requestId: Uuid,
+    sessionId: Id,
+    tally: VoteTally,
+  }),
+  z.object({
+    type: z.literal('permission_forbidden'),
+    requestId: Uuid,
+    sessionId: Id,
+    clientId: z.string().nullable(),
+    reason: z.string(),
+  }),
+  z.object({
+    type: z.literal('permission_resolved'),
+    requestId: Uuid,
+    sessionId: Id,
+    reply: AgentReply,
+    decider: Decider,
+    reason: z.string(),
+  }),
+  z.object({ type: z.literal('permission_extended'), requestId: Uuid, expiresAt: z.number() }),
+  z.object({
+    type: z.literal('session_update'),
+    sessionId: Id,
+    /** ACP session/update payload, forwarded as the agent sent it (already schema-checked by the SDK). */
+    update: z.looseObject({ sessionUpdate: z.string() }),
+  }),
+  z.object({ type: z.literal('session_state'), session: SessionInfo }),
+  z.object({ type: z.literal('turn_ended'), sessionId: Id, stopReason: StopReason }),
+  z.object({
+    type: z.literal('agent_exited'),
+    agentId: Id,
+    sessionIds: z.array(Id),
+    code: z.number().nullable(),
+    signal: z.string().nullable(),
+  }),
+]);
+export type GatehouseEvent = z.infer<typeof Event>;
+export type EventType = GatehouseEvent['type'];
+
+/** Errors cross every boundary as data so their name survives the hop (IPC, HTTP). */
+export const ErrorBody = z.object({
+  error: z.object({ name: z.string(), message: z.string(), details: z.unknown().optional() }),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+export type Result<T> = { ok: true; result: T } | { ok: false; error: ErrorBody['error'] };
+
+/** The API the renderer talks to; implemented by the preload bridge and by the HTTP + SSE client. */
+export interface GatehouseApi {
+  call<N extends CommandName>(name: N, input: CommandInput<N>): Promise<CommandOutput<N>>;
+  /** Subscribe to every event; returns an unsubscribe function. */
+  subscribe(listener: (event: GatehouseEvent) => void): () => void;
+  /** Tells whether events are flowing (the browser's stream can drop and come back). */
+  onConnectionChange(listener: (connected: boolean) => void): () => void;
+  /** Which surface this client votes from. */
+  readonly surface: z.infer<typeof Surface>;
+}
+
+/** What the preload exposes on `window.gatehouse`: one named method per command, and events. */
+export type GatehouseBridge = {
+  [N in CommandName]: (input: CommandInput<N>) => Promise<Result<CommandOutput<N>>>;
+} & {
+  onEvent(listener: (event: GatehouseEvent) => void): () => void;
+};
+
+/** IPC channel names, derived from the command table. */
+export const ipcChannel = (name: CommandName) => `gatehouse:${name}` as const;
+export const IPC_EVENT_CHANNEL = 'gatehouse:event';
+
+/** Headers a client sends to identify itself and prove it. */
+export const CLIENT_ID_HEADER = 'x-gatehouse-client-id';
+export const CLIENT_TOKEN_HEADER = 'x-gatehouse-client-token';

@@ -1,0 +1,196 @@
+// Domain schemas shared by the core, the HTTP API, the preload bridge and the renderer.
+// No Node, no DOM: this file is bundled into all three worlds.
+import { z } from 'zod';
+
+export const Id = z.string().min(1).max(200);
+export const Uuid = z.uuid();
+
+/** Tool kinds as ACP defines them; unknown kinds from newer agents are mapped to 'other'. */
+export const ToolKind = z.enum([
+  'read',
+  'edit',
+  'delete',
+  'move',
+  'search',
+  'execute',
+  'think',
+  'fetch',
+  'switch_mode',
+  'other',
+]);
+export type ToolKind = z.infer<typeof ToolKind>;
+
+export const PermissionOptionKind = z.enum(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
+export type PermissionOptionKind = z.infer<typeof PermissionOptionKind>;
+
+export const PermissionOption = z.object({
+  optionId: z.string().min(1).max(200),
+  name: z.string().max(500),
+  kind: PermissionOptionKind,
+});
+export type PermissionOption = z.infer<typeof PermissionOption>;
+
+export const PermissionPolicy = z.enum(['first-responder', 'designated', 'consensus', 'local-only']);
+export type PermissionPolicy = z.infer<typeof PermissionPolicy>;
+
+export const PermissionMode = z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions']);
+export type PermissionMode = z.infer<typeof PermissionMode>;
+
+/** Where a person (or process) acted from; recorded with every vote. */
+export const Surface = z.enum(['dialog', 'browser', 'notification', 'tray', 'api', 'link']);
+export type Surface = z.infer<typeof Surface>;
+
+export const Location = z.object({ path: z.string(), line: z.number().int().nullish() });
+
+/** What the agent asked to do, as the agent described it (kept verbatim for the audit). */
+export const ToolCallSnapshot = z.object({
+  toolCallId: z.string(),
+  kind: ToolKind,
+  title: z.string(),
+  locations: z.array(Location),
+  rawInput: z.unknown().optional(),
+  /** ACP tool call content, passed through as received (diffs, text, terminals). */
+  content: z.array(z.unknown()),
+});
+export type ToolCallSnapshot = z.infer<typeof ToolCallSnapshot>;
+
+export const WarningCode = z.enum([
+  'title_mismatch',
+  'bidi_control',
+  'zero_width',
+  'ansi_escape',
+  'download_exec',
+  'secret_path',
+  'outside_session',
+]);
+export type WarningCode = z.infer<typeof WarningCode>;
+
+export const Warning = z.object({
+  code: WarningCode,
+  severity: z.enum(['caution', 'danger']),
+  /** What is wrong, in one sentence a person can act on. */
+  message: z.string(),
+  /** Where it was found: 'title', 'command', 'path', 'diff:<path>', 'rawInput.<key>'. */
+  where: z.string(),
+});
+export type Warning = z.infer<typeof Warning>;
+
+/** A file change prepared for display: classified, size-limited, binary-detected. */
+export const PreparedDiff = z.object({
+  path: z.string(),
+  oldPath: z.string().nullable(),
+  change: z.enum(['create', 'modify', 'delete', 'move']),
+  binary: z.boolean(),
+  oldText: z.string().nullable(),
+  newText: z.string().nullable(),
+  truncated: z.boolean(),
+  oldBytes: z.number().int().nonnegative(),
+  newBytes: z.number().int().nonnegative(),
+  oldLines: z.number().int().nonnegative(),
+  newLines: z.number().int().nonnegative(),
+  /** sha-256 of old and new text, so the full content can be fetched or verified later. */
+  hash: z.string(),
+});
+export type PreparedDiff = z.infer<typeof PreparedDiff>;
+
+export const CommandView = z.object({
+  command: z.string(),
+  args: z.array(z.string()).nullable(),
+  cwd: z.string().nullable(),
+  /** Where the command was read: the agent's raw input, or its title (Gemini CLI sends no raw input). */
+  source: z.enum(['rawInput', 'title']),
+});
+export type CommandView = z.infer<typeof CommandView>;
+
+export const VoteTally = z.object({
+  votesNeeded: z.number().int().nonnegative(),
+  voters: z.number().int().nonnegative(),
+  perOption: z.record(z.string(), z.number().int().nonnegative()),
+});
+export type VoteTally = z.infer<typeof VoteTally>;
+
+/** A permission request waiting for a decision, as every client sees it. */
+export const PendingApproval = z.object({
+  requestId: Uuid,
+  sessionId: Id,
+  agentId: Id,
+  agentName: z.string(),
+  cwd: z.string(),
+  toolCall: ToolCallSnapshot,
+  options: z.array(PermissionOption),
+  policy: PermissionPolicy,
+  issuedAt: z.number(),
+  expiresAt: z.number(),
+  warnings: z.array(Warning),
+  diffs: z.array(PreparedDiff),
+  command: CommandView.nullable(),
+  tally: VoteTally.nullable(),
+});
+export type PendingApproval = z.infer<typeof PendingApproval>;
+
+/** Who or what decided a request. Every decision in the audit names one. */
+export const Decider = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('person'), clientId: z.string().nullable(), surface: Surface }),
+  z.object({ type: z.literal('consensus'), clientIds: z.array(z.string()) }),
+  z.object({ type: z.literal('rule'), ruleId: z.string() }),
+  z.object({ type: z.literal('grant'), grantId: z.string() }),
+  z.object({ type: z.literal('mode'), mode: PermissionMode }),
+  z.object({ type: z.literal('timeout') }),
+  z.object({ type: z.literal('split_vote') }),
+  z.object({ type: z.literal('voter_cancelled'), clientId: z.string().nullable() }),
+  z.object({ type: z.literal('turn_cancelled') }),
+  z.object({ type: z.literal('session_closed') }),
+  z.object({ type: z.literal('agent_exit') }),
+  z.object({ type: z.literal('invalid_request') }),
+  z.object({ type: z.literal('shutdown') }),
+]);
+export type Decider = z.infer<typeof Decider>;
+export const DeciderType = z.enum(Decider.options.map((o) => o.shape.type.value));
+export type DeciderType = Decider['type'];
+
+/** What the agent was told. `cancelled` is only ever sent for a cancelled turn or a dead session. */
+export const AgentReply = z.discriminatedUnion('outcome', [
+  z.object({
+    outcome: z.literal('selected'),
+    optionId: z.string(),
+    optionKind: PermissionOptionKind,
+  }),
+  z.object({ outcome: z.literal('cancelled') }),
+]);
+export type AgentReply = z.infer<typeof AgentReply>;
+
+export const Decision = z.object({
+  requestId: Uuid,
+  sessionId: Id,
+  agentId: Id,
+  reply: AgentReply,
+  decider: Decider,
+  decidedAt: z.number(),
+  /** Mediator reason (first-responder, consensus-quorum, timeout, ...) or rule layer reason. */
+  reason: z.string(),
+});
+export type Decision = z.infer<typeof Decision>;
+
+export const AgentInfo = z.object({
+  id: Id,
+  name: z.string(),
+  command: z.string(),
+  args: z.array(z.string()),
+  cwd: z.string().nullable(),
+  mode: PermissionMode,
+  policy: PermissionPolicy,
+});
+export type AgentInfo = z.infer<typeof AgentInfo>;
+
+export const SessionInfo = z.object({
+  sessionId: Id,
+  agentId: Id,
+  cwd: z.string(),
+  createdAt: z.number(),
+  state: z.enum(['starting', 'idle', 'prompting', 'closed']),
+  mode: PermissionMode,
+});
+export type SessionInfo = z.infer<typeof SessionInfo>;
+
+export const StopReason = z.enum(['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled']);
+export type StopReason = z.infer<typeof StopReason>;

@@ -1,0 +1,93 @@
+// History: what was asked, who or what decided it, and how. Queries are cursor-paginated.
+import { z } from 'zod';
+import {
+  AgentReply,
+  CommandView,
+  Decider,
+  DeciderType,
+  Id,
+  PermissionOption,
+  PermissionPolicy,
+  PreparedDiff,
+  Surface,
+  ToolCallSnapshot,
+  ToolKind,
+  Uuid,
+  Warning,
+  WarningCode,
+} from './domain';
+
+const QueryBool = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean());
+
+export const HistoryFilter = z
+  .object({
+    agentId: Id.optional(),
+    sessionId: Id.optional(),
+    toolKind: ToolKind.optional(),
+    /** allow = an allow_* option was selected; deny = a reject_* option; cancelled = no option. */
+    decision: z.enum(['allow', 'deny', 'cancelled']).optional(),
+    decider: DeciderType.optional(),
+    from: z.coerce.number().int().optional(),
+    to: z.coerce.number().int().optional(),
+    hasWarnings: QueryBool.optional(),
+    /** Full-text search over titles, commands and paths. */
+    q: z.string().max(500).optional(),
+  })
+  .strict();
+export type HistoryFilter = z.infer<typeof HistoryFilter>;
+
+export const HistoryQuery = HistoryFilter.extend({
+  /** Opaque cursor from the previous page. */
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+}).strict();
+export type HistoryQuery = z.input<typeof HistoryQuery>;
+
+export const HistoryItem = z.object({
+  requestId: Uuid,
+  sessionId: Id,
+  agentId: Id,
+  toolKind: ToolKind,
+  title: z.string(),
+  commandText: z.string().nullable(),
+  paths: z.array(z.string()),
+  warningCodes: z.array(WarningCode),
+  issuedAt: z.number(),
+  decidedAt: z.number(),
+  reply: AgentReply,
+  optionName: z.string().nullable(),
+  decider: Decider,
+  reason: z.string(),
+});
+export type HistoryItem = z.infer<typeof HistoryItem>;
+
+export const HistoryPage = z.object({
+  items: z.array(HistoryItem),
+  nextCursor: z.string().nullable(),
+});
+export type HistoryPage = z.infer<typeof HistoryPage>;
+
+export const VoteRecord = z.object({
+  clientId: z.string().nullable(),
+  surface: Surface.nullable(),
+  identityProven: z.boolean(),
+  /** null for a cancel vote. */
+  optionId: z.string().nullable(),
+  outcome: z.string(),
+  at: z.number(),
+});
+export type VoteRecord = z.infer<typeof VoteRecord>;
+
+export const HistoryDetail = HistoryItem.extend({
+  cwd: z.string(),
+  policy: PermissionPolicy,
+  toolCall: ToolCallSnapshot,
+  options: z.array(PermissionOption),
+  warnings: z.array(Warning),
+  diffs: z.array(PreparedDiff),
+  command: CommandView.nullable(),
+  votes: z.array(VoteRecord),
+  displayed: z.boolean(),
+  expiresAt: z.number(),
+});
+export type HistoryDetail = z.infer<typeof HistoryDetail>;

@@ -1,0 +1,65 @@
+// The one settings file ($GATEHOUSE_HOME/settings.json). Its JSON schema is generated from this.
+import { z } from 'zod';
+import { PermissionMode, PermissionPolicy } from './domain';
+
+export const AgentIdKey = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'agent id: letters, digits, . _ -');
+
+export const AgentConfig = z
+  .object({
+    /** Display name; defaults to the id. */
+    name: z.string().min(1).max(100).optional(),
+    command: z.string().min(1),
+    args: z.array(z.string()).default([]),
+    /** Added to Gatehouse's own environment when the agent is spawned. */
+    env: z.record(z.string(), z.string()).default({}),
+    /** Working directory of the agent process; defaults to the session folder. */
+    cwd: z.string().min(1).optional(),
+    /** Permission mode for new sessions of this agent. */
+    mode: PermissionMode.default('default'),
+    /** Seed 001's per-agent trust: allow everything but explicit deny rules. */
+    bypassPermissions: z.boolean().default(false),
+    /** Mediator policy for this agent's requests; defaults to policy.permissionStrategy. */
+    policy: PermissionPolicy.optional(),
+  })
+  .strict();
+export type AgentConfig = z.infer<typeof AgentConfig>;
+
+export const Settings = z
+  .object({
+    $schema: z.string().optional(),
+    agents: z.record(AgentIdKey, AgentConfig).default({}),
+    policy: z
+      .object({
+        /** Checked at start against the supported policies (the mediator owns that list). */
+        permissionStrategy: z.string().optional(),
+        consensusQuorum: z.number().optional(),
+      })
+      .strict()
+      .default({}),
+    approvals: z
+      .object({
+        /** Fail-closed timeout: an unanswered request is denied after this many seconds. */
+        timeoutSeconds: z.number().int().min(1).max(86_400).default(300),
+      })
+      .strict()
+      .default({ timeoutSeconds: 300 }),
+    server: z
+      .object({
+        host: z.string().default('127.0.0.1'),
+        port: z.number().int().min(0).max(65_535).default(7878),
+      })
+      .strict()
+      .default({ host: '127.0.0.1', port: 7878 }),
+    desktop: z
+      .object({
+        /** Raise the approval dialog on a new request (otherwise notification and tray carry it). */
+        raiseOnRequest: z.boolean().default(false),
+        /** Start Gatehouse (in the tray, no window) when the person logs in. */
+        startAtLogin: z.boolean().default(false),
+      })
+      .strict()
+      .default({ raiseOnRequest: false, startAtLogin: false }),
+  })
+  .strict();
+export type Settings = z.infer<typeof Settings>;
+export type SettingsInput = z.input<typeof Settings>;

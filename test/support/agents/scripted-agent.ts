@@ -1,0 +1,493 @@
+// A small, deterministic ACP agent for tests, built on the SDK's agent side.
+//
+//   SCRIPTED_AGENT_SCRIPT='{"prompts":[[...steps...]]}' SCRIPTED_AGENT_LOG=/tmp/x.jsonl \
+//     node test/support/agents/scripted-agent.ts
+//
+// Each prompt of a session runs the next list of steps of the script (see ScriptedAgentScript).
+// Every message read from stdin and written to stdout is appended to SCRIPTED_AGENT_LOG as one JSON
+// line ({ t, dir: 'in' | 'out', msg }), so a test can assert what the agent was told.
+//
+// Runs under plain `node` (type stripping): erasable syntax only, no relative imports.
+
+import { randomUUID } from 'node:crypto';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import {
+  PROTOCOL_VERSION,
+  RequestError,
+  agent,
+  methods,
+  ndJsonStream,
+} from '@agentclientprotocol/sdk';
+import type {
+  AgentContext,
+  ClientCapabilities,
+  PermissionOption,
+  PermissionOptionKind,
+  RequestPermissionResponse,
+  SessionMode,
+  SessionUpdate,
+  StopReason,
+  ToolCallContent,
+  ToolCallLocation,
+  ToolCallUpdate,
+  ToolKind,
+} from '@agentclientprotocol/sdk';
+
+// ---------------------------------------------------------------------------------------------
+// Script format
+
+export type JsonValue =
+  string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** Asks the client for permission, then runs the branch matching the outcome. */
+export interface RequestPermissionStep {
+  type: 'requestPermission';
+  toolCall: ToolCallUpdate;
+  options: PermissionOption[];
+  /** Send a `tool_call` update (status pending) before asking, and a final `tool_call_update`
+   *  (completed after allow, failed otherwise) after the branch. Default true. */
+  announce?: boolean;
+  /** false: send the request and go on without waiting (e.g. followed by `exit`). Default true. */
+  wait?: boolean;
+  /** After an option of kind allow_once / allow_always (or a mode that auto-approves). */
+  onAllow?: ScriptStep[];
+  /** After an option of kind reject_once / reject_always, an unknown option id, or an error. */
+  onReject?: ScriptStep[];
+  /** After the outcome `cancelled` (only runs if the turn itself was not cancelled). */
+  onCancelled?: ScriptStep[];
+}
+
+export type ScriptStep =
+  /** `agent_message_chunk` with this text. */
+  | { type: 'text'; text: string }
+  /** A `tool_call` session update. */
+  | {
+      type: 'toolCall';
+      toolCallId: string;
+      title: string;
+      kind?: ToolKind;
+      status?: 'pending' | 'in_progress' | 'completed' | 'failed';
+      content?: ToolCallContent[];
+      locations?: ToolCallLocation[];
+      rawInput?: JsonValue;
+    }
+  /** A `tool_call_update` session update. */
+  | { type: 'toolCallUpdate'; update: ToolCallUpdate }
+  | RequestPermissionStep
+  /** Writes a file through `fs/write_text_file` when the client advertised it (via 'auto', the
+   *  default), or always through the client / always with node:fs. Relative paths are resolved
+   *  against the session cwd. Reports the result as a text chunk. */
+  | { type: 'writeFile'; path: string; content: string; via?: 'auto' | 'client' | 'fs' }
+  /** Runs the branches at the same time (e.g. several permission requests in flight). */
+  | { type: 'concurrent'; branches: ScriptStep[][] }
+  /** Sends a request the client should refuse (default method session/request_permission; the
+   *  sessionId is added unless `params` has one or `withSessionId` is false). Reports the answer. */
+  | {
+      type: 'malformedRequest';
+      method?: string;
+      params: { [key: string]: JsonValue };
+      withSessionId?: boolean;
+    }
+  /** Waits (cut short by session/cancel). */
+  | { type: 'sleep'; ms: number }
+  /** Ends the prompt now with this stop reason. */
+  | { type: 'end'; stopReason: StopReason }
+  /** Exits the process (after flushing what was written), e.g. while a request is pending. */
+  | { type: 'exit'; code?: number; delayMs?: number };
+
+export interface ScriptedAgentScript {
+  /** Reported in initialize's agentInfo. Default "scripted-agent". */
+  name?: string;
+  /** Advertised in session/new. Default: default, acceptEdits, plan, bypassPermissions. */
+  modes?: SessionMode[];
+  /** Mode of a new session. Default: the first mode. */
+  initialModeId?: string;
+  /** Tool kinds a mode approves without asking. Default: acceptEdits → edit/delete/move,
+   *  bypassPermissions → every kind. */
+  autoApprove?: { [modeId: string]: ToolKind[] | 'all' };
+  /** Steps for a prompt whose whole text equals the key (checked first). */
+  onPrompt?: { [promptText: string]: ScriptStep[] };
+  /** Steps of the 1st, 2nd, … prompt of each session. Past the end: a text chunk only. */
+  prompts?: ScriptStep[][];
+}
+
+export const DEFAULT_MODES: SessionMode[] = [
+  { id: 'default', name: 'Default', description: 'Ask before edits and commands' },
+  { id: 'acceptEdits', name: 'Accept edits', description: 'Edit files without asking' },
+  { id: 'plan', name: 'Plan', description: 'Read only' },
+  { id: 'bypassPermissions', name: 'Bypass permissions', description: 'Never ask' },
+];
+
+const DEFAULT_AUTO_APPROVE: { [modeId: string]: ToolKind[] | 'all' } = {
+  acceptEdits: ['edit', 'delete', 'move'],
+  bypassPermissions: 'all',
+};
+
+/** The command line and environment that run this agent as a subprocess. */
+export function scriptedAgentLaunch(
+  script: ScriptedAgentScript,
+  options: { logFile?: string } = {},
+): { command: string; args: string[]; env: NodeJS.ProcessEnv } {
+  const env: NodeJS.ProcessEnv = { ...process.env, SCRIPTED_AGENT_SCRIPT: JSON.stringify(script) };
+  if (options.logFile) env['SCRIPTED_AGENT_LOG'] = options.logFile;
+  else delete env['SCRIPTED_AGENT_LOG'];
+  return { command: process.execPath, args: [fileURLToPath(import.meta.url)], env };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Runtime
+
+interface PromptRun {
+  sessionId: string;
+  cancelled: boolean;
+  /** Set by an `end` step. */
+  stopReason?: StopReason;
+  /** Wakes sleeping steps on cancel. */
+  onCancel: Set<() => void>;
+}
+
+interface SessionState {
+  id: string;
+  cwd: string;
+  modeId: string;
+  prompts: number;
+  run?: PromptRun;
+}
+
+type Branch = 'allow' | 'reject' | 'cancelled';
+
+function main(): void {
+  const startedAt = Date.now();
+  const logFile = process.env['SCRIPTED_AGENT_LOG'];
+  const script = JSON.parse(process.env['SCRIPTED_AGENT_SCRIPT'] ?? '{}') as ScriptedAgentScript;
+  const modes = script.modes ?? DEFAULT_MODES;
+  const autoApprove = script.autoApprove ?? DEFAULT_AUTO_APPROVE;
+  const sessions = new Map<string, SessionState>();
+  let clientCapabilities: ClientCapabilities = {};
+
+  if (logFile) mkdirSync(dirname(logFile), { recursive: true });
+  const log = (dir: 'in' | 'out', line: string): void => {
+    if (!logFile) return;
+    let msg: unknown = line;
+    try {
+      msg = JSON.parse(line);
+    } catch {
+      // keep the raw line
+    }
+    appendFileSync(logFile, `${JSON.stringify({ t: Date.now() - startedAt, dir, msg })}\n`);
+  };
+
+  /** Splits a byte stream into lines and logs each complete one. */
+  const lineLogger = (dir: 'in' | 'out'): ((chunk: Uint8Array) => void) => {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    return (chunk) => {
+      buffer += decoder.decode(chunk, { stream: true });
+      let newline = buffer.indexOf('\n');
+      while (newline >= 0) {
+        const line = buffer.slice(0, newline).trim();
+        buffer = buffer.slice(newline + 1);
+        if (line) log(dir, line);
+        newline = buffer.indexOf('\n');
+      }
+    };
+  };
+  // stdin → (log) → SDK
+  const logIn = lineLogger('in');
+  const input = (Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>).pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        logIn(chunk);
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+  // SDK → (log) → stdout; a write resolves once stdout has taken the bytes.
+  const logOut = lineLogger('out');
+  const output = new WritableStream<Uint8Array>({
+    write(chunk) {
+      logOut(chunk);
+      return new Promise<void>((done, fail) => {
+        process.stdout.write(chunk, (error) => (error ? fail(error) : done()));
+      });
+    },
+  });
+
+  const update = (client: AgentContext, sessionId: string, u: SessionUpdate): Promise<void> =>
+    client.notify(methods.client.session.update, { sessionId, update: u });
+  const say = (client: AgentContext, sessionId: string, text: string): Promise<void> =>
+    update(client, sessionId, {
+      sessionUpdate: 'agent_message_chunk',
+      content: { type: 'text', text },
+    });
+
+  const flushAndExit = (code: number): void => {
+    process.stdout.write('', () => process.exit(code));
+  };
+
+  function branchOf(step: RequestPermissionStep, response: RequestPermissionResponse): Branch {
+    if (response.outcome.outcome === 'cancelled') return 'cancelled';
+    const chosenId = response.outcome.optionId;
+    const kind: PermissionOptionKind | undefined = step.options.find(
+      (o) => o.optionId === chosenId,
+    )?.kind;
+    return kind === 'allow_once' || kind === 'allow_always' ? 'allow' : 'reject';
+  }
+
+  function describe(step: RequestPermissionStep, response: RequestPermissionResponse): string {
+    if (response.outcome.outcome === 'cancelled') return 'cancelled';
+    const chosenId = response.outcome.optionId;
+    const option = step.options.find((o) => o.optionId === chosenId);
+    return option ? `selected ${chosenId} (${option.kind})` : `selected unknown option ${chosenId}`;
+  }
+
+  async function requestPermission(
+    step: RequestPermissionStep,
+    client: AgentContext,
+    session: SessionState,
+    run: PromptRun,
+  ): Promise<void> {
+    const { toolCall } = step;
+    const id = toolCall.toolCallId;
+    const announce = step.announce ?? true;
+    if (announce) {
+      await update(client, session.id, {
+        sessionUpdate: 'tool_call',
+        toolCallId: id,
+        title: toolCall.title ?? id,
+        kind: toolCall.kind ?? 'other',
+        status: 'pending',
+        content: toolCall.content ?? [],
+        locations: toolCall.locations ?? [],
+        rawInput: toolCall.rawInput,
+      });
+    }
+    let branch: Branch;
+    const approvedKinds = autoApprove[session.modeId];
+    const kind = toolCall.kind ?? 'other';
+    if (approvedKinds === 'all' || approvedKinds?.includes(kind)) {
+      branch = 'allow';
+      await say(client, session.id, `permission ${id}: auto-approved by mode ${session.modeId}`);
+    } else {
+      const pending = client.request(methods.client.session.requestPermission, {
+        sessionId: session.id,
+        toolCall,
+        options: step.options,
+      });
+      if (step.wait === false) {
+        pending.catch(() => undefined);
+        return;
+      }
+      try {
+        const response = await pending;
+        branch = branchOf(step, response);
+        if (run.cancelled && branch !== 'cancelled') {
+          // The client must answer `cancelled` once the turn is cancelled; never act on it.
+          await say(
+            client,
+            session.id,
+            `permission ${id}: ignored ${describe(step, response)} after cancel`,
+          );
+          return;
+        }
+        await say(client, session.id, `permission ${id}: ${describe(step, response)}`);
+      } catch (error) {
+        branch = 'reject';
+        const message = error instanceof Error ? error.message : String(error);
+        await say(client, session.id, `permission ${id}: error ${message}`);
+      }
+    }
+    if (run.cancelled) return;
+    const steps =
+      branch === 'allow' ? step.onAllow : branch === 'reject' ? step.onReject : step.onCancelled;
+    await runSteps(steps ?? [], client, session, run);
+    if (announce && !run.cancelled) {
+      await update(client, session.id, {
+        sessionUpdate: 'tool_call_update',
+        toolCallId: id,
+        status: branch === 'allow' ? 'completed' : 'failed',
+      });
+    }
+  }
+
+  async function writeFile(
+    step: { path: string; content: string; via?: 'auto' | 'client' | 'fs' },
+    client: AgentContext,
+    session: SessionState,
+  ): Promise<void> {
+    const path = isAbsolute(step.path) ? step.path : resolve(session.cwd, step.path);
+    const via = step.via ?? 'auto';
+    const throughClient =
+      via === 'client' || (via === 'auto' && clientCapabilities.fs?.writeTextFile === true);
+    try {
+      if (throughClient) {
+        await client.request(methods.client.fs.writeTextFile, {
+          sessionId: session.id,
+          path,
+          content: step.content,
+        });
+      } else {
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path, step.content);
+      }
+      await say(client, session.id, `wrote ${path} via ${throughClient ? 'client' : 'fs'}`);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      await say(client, session.id, `write ${path} failed: ${message}`);
+    }
+  }
+
+  async function runSteps(
+    steps: ScriptStep[],
+    client: AgentContext,
+    session: SessionState,
+    run: PromptRun,
+  ): Promise<void> {
+    for (const step of steps) {
+      if (run.cancelled || run.stopReason) return;
+      switch (step.type) {
+        case 'text':
+          await say(client, session.id, step.text);
+          break;
+        case 'toolCall': {
+          const { type: _type, ...toolCall } = step;
+          await update(client, session.id, { sessionUpdate: 'tool_call', ...toolCall });
+          break;
+        }
+        case 'toolCallUpdate':
+          await update(client, session.id, { sessionUpdate: 'tool_call_update', ...step.update });
+          break;
+        case 'requestPermission':
+          await requestPermission(step, client, session, run);
+          break;
+        case 'writeFile':
+          await writeFile(step, client, session);
+          break;
+        case 'concurrent':
+          await Promise.all(step.branches.map((branch) => runSteps(branch, client, session, run)));
+          break;
+        case 'malformedRequest': {
+          const params: { [key: string]: JsonValue } = { ...step.params };
+          if (step.withSessionId !== false && !('sessionId' in params))
+            params['sessionId'] = session.id;
+          const method: string = step.method ?? methods.client.session.requestPermission;
+          try {
+            const answer = await client.request<unknown, { [key: string]: JsonValue }>(
+              method,
+              params,
+            );
+            await say(
+              client,
+              session.id,
+              `malformed ${method} accepted: ${JSON.stringify(answer)}`,
+            );
+          } catch (error) {
+            const code = error instanceof RequestError ? error.code : 'none';
+            const message = error instanceof Error ? error.message : String(error);
+            await say(client, session.id, `malformed ${method} refused: ${code} ${message}`);
+          }
+          break;
+        }
+        case 'sleep':
+          await new Promise<void>((done) => {
+            const wake = (): void => {
+              clearTimeout(timer);
+              run.onCancel.delete(wake);
+              done();
+            };
+            const timer = setTimeout(wake, step.ms);
+            run.onCancel.add(wake);
+          });
+          break;
+        case 'end':
+          run.stopReason = step.stopReason;
+          return;
+        case 'exit':
+          // Let queued messages reach the SDK's writer first.
+          await new Promise((done) => setTimeout(done, step.delayMs ?? 20));
+          flushAndExit(step.code ?? 0);
+          await new Promise(() => undefined);
+          return;
+        default: {
+          const unknownStep: never = step;
+          throw new Error(`unknown step ${JSON.stringify(unknownStep)}`);
+        }
+      }
+    }
+  }
+
+  function sessionOf(sessionId: string): SessionState {
+    const session = sessions.get(sessionId);
+    if (!session) throw RequestError.invalidParams({ sessionId }, `Unknown session ${sessionId}`);
+    return session;
+  }
+
+  const app = agent({ name: script.name ?? 'scripted-agent' })
+    .onRequest(methods.agent.initialize, ({ params }) => {
+      clientCapabilities = params.clientCapabilities ?? {};
+      return {
+        protocolVersion: Math.min(params.protocolVersion, PROTOCOL_VERSION),
+        agentInfo: { name: script.name ?? 'scripted-agent', version: '0.0.0' },
+        agentCapabilities: { loadSession: false, promptCapabilities: { embeddedContext: true } },
+        authMethods: [],
+      };
+    })
+    .onRequest(methods.agent.session.new, ({ params }) => {
+      const id = randomUUID();
+      const modeId = script.initialModeId ?? modes[0]?.id ?? 'default';
+      sessions.set(id, { id, cwd: params.cwd, modeId, prompts: 0 });
+      return { sessionId: id, modes: { currentModeId: modeId, availableModes: modes } };
+    })
+    .onRequest(methods.agent.session.setMode, async ({ params, client }) => {
+      const session = sessionOf(params.sessionId);
+      if (!modes.some((m) => m.id === params.modeId)) {
+        throw RequestError.invalidParams(
+          { modeId: params.modeId },
+          `Unknown mode ${params.modeId}`,
+        );
+      }
+      session.modeId = params.modeId;
+      await update(client, session.id, {
+        sessionUpdate: 'current_mode_update',
+        currentModeId: params.modeId,
+      });
+      return {};
+    })
+    .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
+      const session = sessionOf(params.sessionId);
+      if (session.run)
+        throw RequestError.invalidRequest({ sessionId: session.id }, 'A prompt is already running');
+      const text = params.prompt
+        .map((block) => (block.type === 'text' ? block.text : ''))
+        .join('')
+        .trim();
+      const index = session.prompts;
+      session.prompts += 1;
+      const steps = script.onPrompt?.[text] ?? script.prompts?.[index];
+      const run: PromptRun = { sessionId: session.id, cancelled: false, onCancel: new Set() };
+      session.run = run;
+      try {
+        if (steps) await runSteps(steps, client, session, run);
+        else await say(client, session.id, `no script for prompt ${index + 1}`);
+      } finally {
+        session.run = undefined;
+      }
+      return { stopReason: run.cancelled ? 'cancelled' : (run.stopReason ?? 'end_turn') };
+    })
+    .onNotification(methods.agent.session.cancel, ({ params }) => {
+      const run = sessions.get(params.sessionId)?.run;
+      if (!run) return;
+      run.cancelled = true;
+      for (const wake of [...run.onCancel]) wake();
+    });
+
+  const connection = app.connect(ndJsonStream(output, input));
+  void connection.closed.finally(() => flushAndExit(0));
+}
+
+const invokedDirectly =
+  process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (invokedDirectly) main();

@@ -1,0 +1,109 @@
+// A real Gatehouse core + HTTP server in the test process, and the renderer's own HTTP client.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { GatehouseEvent } from '../../src/shared/contract';
+import type { PendingApproval } from '../../src/shared/domain';
+import { Settings, type SettingsInput } from '../../src/shared/settings';
+import { createCore, type Core } from '../../src/main/core/core';
+import { startHttpServer, type HttpServerOptions, type RunningServer } from '../../src/main/server/http-server';
+import { HttpApi } from '../../src/renderer/src/api/http-client';
+
+export interface TestGatehouse {
+  core: Core;
+  server: RunningServer;
+  token: string;
+  home: string;
+  /** A registered API client (proven identity). */
+  api: HttpApi;
+  /** Every event seen since start, in order. */
+  events: GatehouseEvent[];
+  /** Another client of the same server, registered or not. */
+  client(options?: { register?: boolean; label?: string }): Promise<HttpApi>;
+  /** Resolves with the next pending approval matching `predicate` (or one already pending). */
+  nextApproval(predicate?: (a: PendingApproval) => boolean, timeoutMs?: number): Promise<PendingApproval>;
+  waitForEvent<T extends GatehouseEvent['type']>(
+    type: T,
+    predicate?: (e: Extract<GatehouseEvent, { type: T }>) => boolean,
+    timeoutMs?: number,
+  ): Promise<Extract<GatehouseEvent, { type: T }>>;
+  close(): Promise<void>;
+}
+
+export async function startGatehouse(
+  settings: SettingsInput,
+  serverOptions: Partial<HttpServerOptions> = {},
+): Promise<TestGatehouse> {
+  const home = mkdtempSync(join(tmpdir(), 'gatehouse-home-'));
+  const core = createCore({ home, settings: Settings.parse(settings) });
+  const token = randomBytes(16).toString('hex');
+  const server = await startHttpServer({ core, token, port: 0, ...serverOptions });
+  const events: GatehouseEvent[] = [];
+  const waiters = new Set<(event: GatehouseEvent) => void>();
+  core.bus.subscribe((event) => {
+    events.push(event);
+    for (const waiter of waiters) waiter(event);
+  });
+  const apis: HttpApi[] = [];
+
+  const client = async ({ register = true, label = 'test' } = {}) => {
+    const api = new HttpApi(server.url, token);
+    apis.push(api);
+    if (register) await api.connect(label, 'api');
+    return api;
+  };
+
+  const waitFor = <R>(match: (e: GatehouseEvent) => R | undefined, timeoutMs: number, what: string) =>
+    new Promise<R>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        waiters.delete(waiter);
+        reject(new Error(`timed out waiting for ${what}`));
+      }, timeoutMs);
+      const waiter = (event: GatehouseEvent) => {
+        const hit = match(event);
+        if (!hit) return;
+        clearTimeout(timer);
+        waiters.delete(waiter);
+        resolve(hit);
+      };
+      waiters.add(waiter);
+    });
+
+  return {
+    core,
+    server,
+    token,
+    home,
+    api: await client(),
+    events,
+    client,
+    nextApproval(predicate: (a: PendingApproval) => boolean = () => true, timeoutMs = 30_000) {
+      const already = core.pipeline.pending.list().find(predicate);
+      if (already) return Promise.resolve(already);
+      return waitFor<PendingApproval>(
+        (e) => (e.type === 'permission_requested' && predicate(e.approval) ? e.approval : undefined),
+        timeoutMs,
+        'a permission request',
+      );
+    },
+    waitForEvent<T extends GatehouseEvent['type']>(
+      type: T,
+      predicate: (e: Extract<GatehouseEvent, { type: T }>) => boolean = () => true,
+      timeoutMs = 30_000,
+    ) {
+      type E = Extract<GatehouseEvent, { type: T }>;
+      return waitFor<E>(
+        (e) => (e.type === type && predicate(e as E) ? (e as E) : undefined),
+        timeoutMs,
+        `event ${type}`,
+      );
+    },
+    async close() {
+      for (const api of apis) api.close();
+      await server.close();
+      await core.close();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
