@@ -1,0 +1,187 @@
+// The mediator's policies over the real HTTP server: identity is proven by token, locality by the
+// socket address — never by what a client says about itself.
+import { request as httpRequest } from 'node:http';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { scriptedAgentLaunch, type ScriptStep } from '../support/agents/scripted-agent';
+import { startGatehouse, type TestGatehouse } from '../support/gatehouse';
+
+const ASK: ScriptStep = {
+  type: 'requestPermission',
+  toolCall: { toolCallId: 'w', kind: 'edit', title: 'Write a.txt', locations: [{ path: '/tmp/a.txt' }] },
+  options: [
+    { optionId: 'yes', name: 'Yes', kind: 'allow_once' },
+    { optionId: 'no', name: 'No', kind: 'reject_once' },
+  ],
+};
+
+/** A raw POST, optionally from a given local address, with whatever headers the test wants. */
+function post(url: string, path: string, headers: Record<string, string>, body: unknown, localAddress?: string) {
+  return new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+    const req = httpRequest(
+      `${url}${path}`,
+      { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, localAddress },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+describe('mediator policies over HTTP', () => {
+  let gh: TestGatehouse | undefined;
+  let folder: string;
+  afterEach(async () => {
+    await gh?.close();
+    gh = undefined;
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  async function start(policy: string, serverOptions = {}) {
+    folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-med-')));
+    const launch = scriptedAgentLaunch({ prompts: [[ASK]] });
+    gh = await startGatehouse(
+      {
+        agents: { a: { command: launch.command, args: launch.args, env: launch.env as Record<string, string> } },
+        policy: { permissionStrategy: policy },
+      },
+      serverOptions,
+    );
+    const { sessionId } = await gh.api.call('createSession', { agentId: 'a', cwd: folder });
+    return { gh, sessionId };
+  }
+
+  it('consensus with two proven clients: the first vote is recorded, the second decides', async () => {
+    const { gh, sessionId } = await start('consensus');
+    const second = await gh.client({ label: 'second' });
+    expect((await gh.api.call('health', {})).policy).toBe('consensus');
+    const turn = gh.api.call('prompt', { sessionId, text: 'go' });
+    const approval = await gh.nextApproval();
+    expect(approval.tally).toMatchObject({ votesNeeded: 2, voters: 2 });
+
+    const first = await gh.api.call('vote', { requestId: approval.requestId, optionId: 'yes' });
+    expect(first).toMatchObject({ kind: 'recorded', votesNeeded: 1 });
+    const progress = gh.events.find((e) => e.type === 'permission_partial_vote');
+    expect(progress).toMatchObject({ requestId: approval.requestId, tally: { perOption: { yes: 1 } } });
+    expect(gh.core.pipeline.pending.get(approval.requestId)?.tally?.perOption).toMatchObject({ yes: 1 });
+
+    expect(await second.call('vote', { requestId: approval.requestId, optionId: 'yes' })).toEqual({
+      kind: 'resolved',
+      resolvedOptionId: 'yes',
+    });
+    expect(await turn).toEqual({ stopReason: 'end_turn' });
+    await gh.core.store.flush();
+    const detail = gh.core.store.historyDetail(approval.requestId)!;
+    expect(detail.decider).toMatchObject({ type: 'consensus' });
+    expect(detail.votes.filter((v) => v.outcome === 'counted')).toHaveLength(2);
+  });
+
+  it('consensus refuses a spoofed client id without its token (403 identity_unproven), and a stranger', async () => {
+    const { gh, sessionId } = await start('consensus');
+    const victim = await gh.client({ register: false });
+    const { clientId: victimId } = await victim.connect('victim', 'api');
+    const turn = gh.api.call('prompt', { sessionId, text: 'go' });
+    const approval = await gh.nextApproval();
+
+    const spoofed = await post(
+      gh.server.url,
+      `/api/approvals/${approval.requestId}/vote`,
+      { authorization: `Bearer ${gh.token}`, 'x-gatehouse-client-id': victimId },
+      { optionId: 'yes' },
+    );
+    expect(spoofed).toEqual({ status: 403, body: { kind: 'forbidden', reason: 'identity_unproven' } });
+    const wrongToken = await post(
+      gh.server.url,
+      `/api/approvals/${approval.requestId}/vote`,
+      { authorization: `Bearer ${gh.token}`, 'x-gatehouse-client-id': victimId, 'x-gatehouse-client-token': 'guess' },
+      { optionId: 'yes' },
+    );
+    expect(wrongToken.status).toBe(403);
+    // Registered after the request was issued: not in the voter snapshot.
+    const late = await gh.client({ label: 'late' });
+    await expect(late.call('vote', { requestId: approval.requestId, optionId: 'yes' })).resolves.toEqual({
+      kind: 'forbidden',
+      reason: 'not_a_voter',
+    });
+    expect(gh.core.pipeline.pending.size).toBe(1);
+    await gh.api.call('cancelTurn', { sessionId });
+    await turn;
+  });
+
+  it('local-only refuses a voter whose socket is not loopback, whatever its headers say', async () => {
+    // This machine's only interface is loopback; treat 127.0.0.2 as "elsewhere" for the test.
+    const { gh, sessionId } = await start('local-only', { isLoopback: (a: string) => /(^|:)127\.0\.0\.1$/.test(a) });
+    const turn = gh.api.call('prompt', { sessionId, text: 'go' });
+    const approval = await gh.nextApproval();
+    const remote = await post(
+      gh.server.url,
+      `/api/approvals/${approval.requestId}/vote`,
+      { authorization: `Bearer ${gh.token}`, 'x-forwarded-for': '127.0.0.1', forwarded: 'for=127.0.0.1' },
+      { optionId: 'yes' },
+      '127.0.0.2',
+    );
+    expect(remote).toEqual({ status: 403, body: { kind: 'forbidden', reason: 'remote_not_allowed' } });
+    expect(gh.core.pipeline.pending.size).toBe(1);
+    const local = await post(
+      gh.server.url,
+      `/api/approvals/${approval.requestId}/vote`,
+      { authorization: `Bearer ${gh.token}` },
+      { optionId: 'no' },
+      '127.0.0.1',
+    );
+    expect(local).toEqual({ status: 200, body: { kind: 'resolved', resolvedOptionId: 'no' } });
+    expect(await turn).toEqual({ stopReason: 'end_turn' });
+  });
+
+  it('designated: only the prompt\'s originator decides, and only with its token', async () => {
+    const { gh, sessionId } = await start('designated');
+    const other = await gh.client({ label: 'other' });
+    const turn = gh.api.call('prompt', { sessionId, text: 'go' });
+    const approval = await gh.nextApproval();
+    expect(await other.call('vote', { requestId: approval.requestId, optionId: 'yes' })).toEqual({
+      kind: 'forbidden',
+      reason: 'designated_mismatch',
+    });
+    expect(await gh.api.call('vote', { requestId: approval.requestId, optionId: 'yes' })).toEqual({
+      kind: 'resolved',
+      resolvedOptionId: 'yes',
+    });
+    expect(await turn).toEqual({ stopReason: 'end_turn' });
+  });
+
+  it('rejects requests without the bearer token, from another Host, and with a non-JSON body', async () => {
+    const { gh } = await start('first-responder');
+    expect((await fetch(`${gh.server.url}/api/approvals`)).status).toBe(401);
+    expect(
+      (await fetch(`${gh.server.url}/api/approvals`, { headers: { authorization: 'Bearer wrong' } })).status,
+    ).toBe(401);
+    const rebind = await new Promise<number>((resolve) => {
+      const req = httpRequest(`${gh!.server.url}/api/health`, {
+        headers: { host: 'evil.example:80', authorization: `Bearer ${gh!.token}` },
+      });
+      req.on('response', (res) => resolve(res.statusCode ?? 0));
+      req.end();
+    });
+    expect(rebind).toBe(421);
+    const form = await fetch(`${gh.server.url}/api/sessions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gh.token}`, 'content-type': 'text/plain' },
+      body: 'agentId=a',
+    });
+    expect(form.status).toBe(415);
+    const bad = await fetch(`${gh.server.url}/api/sessions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gh.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ agentId: 'a', cwd: 'relative/path', extra: 1 }),
+    });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { name: string } }).error.name).toBe('ValidationError');
+    expect(gh.core.sessions.list()).toHaveLength(1);
+  });
+});
