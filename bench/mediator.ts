@@ -1,0 +1,121 @@
+// Mediator throughput: 100 sessions × 100 requests, first-responder and consensus (M = 3), alone
+// (the baseline) and with every decision committed to SQLite before it counts as answered — the
+// pipeline's promise. Figures are ratios against the baseline measured in the same run.
+//   npx tsx bench/mediator.ts
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { v7 as uuidv7 } from 'uuid';
+import type { Decision, PendingApproval } from '../src/shared/domain';
+import { MultiClientPermissionMediator, type PermissionPolicy } from '../src/main/core/mediator';
+import { openStore, type Store } from '../src/main/core/store';
+import { quantiles, round, type Report } from './report';
+
+const SESSIONS = 100;
+const PER_SESSION = 100;
+const VOTERS = ['alice', 'bob', 'carol'];
+const OPTIONS = [
+  { optionId: 'yes', name: 'Allow', kind: 'allow_once' as const },
+  { optionId: 'no', name: 'Reject', kind: 'reject_once' as const },
+];
+
+function approval(requestId: string, sessionId: string, now: number): PendingApproval {
+  return {
+    requestId,
+    sessionId,
+    agentId: 'bench',
+    agentName: 'Bench',
+    cwd: '/work',
+    toolCall: { toolCallId: requestId, kind: 'edit', title: 'Write a.txt', locations: [{ path: '/work/a.txt' }], content: [] },
+    options: OPTIONS,
+    policy: 'first-responder',
+    issuedAt: now,
+    expiresAt: now + 300_000,
+    warnings: [],
+    diffs: [],
+    command: null,
+    tally: null,
+  };
+}
+
+interface RunResult {
+  decisionsPerSecond: number;
+  voteLatencyUs: { p50: number; p99: number };
+}
+
+async function run(policy: PermissionPolicy, store: Store | null): Promise<RunResult> {
+  const mediator = new MultiClientPermissionMediator(policy, {
+    emit: () => {},
+    audit: () => {},
+    votersForSession: () => VOTERS,
+  });
+  const voteNs: number[] = [];
+  const sessions = Array.from({ length: SESSIONS }, () => uuidv7());
+  const started = performance.now();
+  // Every session keeps one request in flight, as an agent turn does; 100 in flight overall.
+  await Promise.all(
+    sessions.map(async (sessionId) => {
+      for (let i = 0; i < PER_SESSION; i++) {
+        const requestId = uuidv7();
+        const now = Date.now();
+        store?.recordRequest(approval(requestId, sessionId, now));
+        const resolution = mediator.request(
+          { requestId, sessionId, allowedOptionIds: ['yes', 'no'], issuedAtMs: now },
+          300_000,
+        );
+        const voters = policy === 'consensus' ? VOTERS.slice(0, 2) : VOTERS.slice(0, 1);
+        for (const clientId of voters) {
+          const t = process.hrtime.bigint();
+          mediator.vote({ requestId, clientId, optionId: 'yes', fromLoopback: true, identityProven: true, receivedAtMs: now });
+          voteNs.push(Number(process.hrtime.bigint() - t));
+        }
+        const outcome = await resolution;
+        if (store) {
+          const decision: Decision = {
+            requestId,
+            sessionId,
+            agentId: 'bench',
+            reply: { outcome: 'selected', optionId: outcome.kind === 'option' ? outcome.optionId : 'no', optionKind: 'allow_once' },
+            decider: { type: 'person', clientId: 'alice', surface: 'api' },
+            decidedAt: Date.now(),
+            reason: policy,
+          };
+          await store.recordDecision(decision, { latencyMs: 0 });
+        }
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const q = quantiles(voteNs.map((ns) => ns / 1000));
+  return { decisionsPerSecond: (SESSIONS * PER_SESSION) / seconds, voteLatencyUs: { p50: q.p50, p99: q.p99 } };
+}
+
+export async function benchMediator(report: Report): Promise<void> {
+  for (const policy of ['first-responder', 'consensus'] as const) {
+    await run(policy, null); // warm-up
+    const alone = await run(policy, null);
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-mediator-'));
+    const store = openStore({ path: join(dir, 'bench.db') });
+    try {
+      const audited = await run(policy, store);
+      report(`mediator ${policy}: ${SESSIONS} sessions × ${PER_SESSION} requests`, {
+        baseline_decisions_per_s: Math.round(alone.decisionsPerSecond),
+        audited_decisions_per_s: Math.round(audited.decisionsPerSecond),
+        audited_vs_baseline: round(audited.decisionsPerSecond / alone.decisionsPerSecond, 3),
+        vote_p50_us: round(alone.voteLatencyUs.p50, 2),
+        vote_p99_us: round(alone.voteLatencyUs.p99, 2),
+        audited_vote_p50_us: round(audited.voteLatencyUs.p50, 2),
+        audited_vote_p99_us: round(audited.voteLatencyUs.p99, 2),
+      });
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const { printReport } = await import('./report');
+  await benchMediator(printReport);
+}
