@@ -10,7 +10,7 @@ import { startHttpServer } from './server/http-server';
 
 async function main(): Promise<void> {
   const home = resolveHome(process.env);
-  const core = createCore({ home });
+  const core = await createCore({ home });
   const token = process.env.GATEHOUSE_TOKEN || randomBytes(24).toString('base64url');
   const port = process.env.GATEHOUSE_PORT ? Number(process.env.GATEHOUSE_PORT) : core.settings.server.port;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {

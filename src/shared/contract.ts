@@ -16,7 +16,11 @@ import {
   Uuid,
   VoteTally,
 } from './domain';
-import { HistoryDetail, HistoryPage, HistoryQuery } from './history';
+import { AuditVerdict, HistoryDetail, HistoryFilter, HistoryItem, HistoryPage, HistoryQuery, QueryBool } from './history';
+import { GrantSchema, RuleSchema } from './rules';
+
+/** Rows one export carries; a larger history is exported filter by filter (or by date range). */
+export const EXPORT_MAX_ROWS = 50_000;
 
 export const ClientId = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'client id: 1–128 of A-Z a-z 0-9 . _ : -');
 
@@ -189,6 +193,69 @@ export const commands = {
     output: HistoryPage,
     http: { method: 'GET', path: '/api/history' },
     summary: 'Decided requests, newest first, filtered, cursor-paginated.',
+  }),
+  exportHistory: command({
+    input: HistoryFilter.extend({ format: z.enum(['jsonl', 'csv']) }).strict(),
+    output: z.object({
+      filename: z.string(),
+      mimeType: z.string(),
+      content: z.string(),
+      /** True when the filter matched more than an export holds (EXPORT_MAX_ROWS); narrow it. */
+      truncated: z.boolean(),
+    }),
+    http: { method: 'GET', path: '/api/history/export' },
+    summary: 'The current filter of the history as JSONL or CSV.',
+  }),
+  verifyAudit: command({
+    input: Empty,
+    output: AuditVerdict,
+    http: { method: 'POST', path: '/api/audit/verify' },
+    summary: 'Check the hash chain of the audit; names the first broken row.',
+  }),
+  listGrants: command({
+    input: z.object({ includeInactive: QueryBool.optional() }).strict(),
+    output: z.array(z.object({ grant: GrantSchema, active: z.boolean(), revokeReason: z.string().nullable() })),
+    http: { method: 'GET', path: '/api/grants' },
+    summary: 'Remembered "always" decisions, newest first.',
+  }),
+  revokeGrant: command({
+    input: z.object({ grantId: Id }).strict(),
+    output: Ok,
+    http: { method: 'DELETE', path: '/api/grants/:grantId' },
+    summary: 'Revoke a grant; it stops applying at once.',
+  }),
+  listRules: command({
+    input: Empty,
+    output: z.array(RuleSchema),
+    http: { method: 'GET', path: '/api/rules' },
+    summary: 'The rules of settings.json, in order.',
+  }),
+  saveRule: command({
+    input: z.object({ ruleId: Id, rule: RuleSchema }).strict(),
+    output: z.array(RuleSchema),
+    http: { method: 'PUT', path: '/api/rules/:ruleId' },
+    summary: 'Add or replace a rule (validated: a rule that can never match is refused); saved in settings.',
+  }),
+  deleteRule: command({
+    input: z.object({ ruleId: Id }).strict(),
+    output: z.array(RuleSchema),
+    http: { method: 'DELETE', path: '/api/rules/:ruleId' },
+    summary: 'Remove a rule from settings.',
+  }),
+  previewRule: command({
+    input: z.object({ rule: RuleSchema, limit: z.number().int().min(1).max(2000).default(500) }).strict(),
+    output: z.object({
+      scanned: z.number().int(),
+      matches: z.array(z.object({ item: HistoryItem, match: z.enum(['full', 'partial', 'maybe']) })),
+    }),
+    http: { method: 'POST', path: '/api/rules/preview' },
+    summary: 'Which recent decided requests a rule would have matched.',
+  }),
+  suggestRules: command({
+    input: Empty,
+    output: z.array(z.object({ rule: RuleSchema, count: z.number().int(), message: z.string() })),
+    http: { method: 'GET', path: '/api/rules/suggestions' },
+    summary: 'Rules suggested by repeated decisions ("you approved npm test here 20 times").',
   }),
   historyDetail: command({
     input: RequestRef,

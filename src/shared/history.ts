@@ -17,7 +17,7 @@ import {
   WarningCode,
 } from './domain';
 
-const QueryBool = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean());
+export const QueryBool = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean());
 
 export const HistoryFilter = z
   .object({
@@ -91,3 +91,22 @@ export const HistoryDetail = HistoryItem.extend({
   expiresAt: z.number(),
 });
 export type HistoryDetail = z.infer<typeof HistoryDetail>;
+
+/** What `npm run audit:verify` and the history window's check report. */
+export const AuditVerdict = z.discriminatedUnion('ok', [
+  z.object({
+    ok: z.literal(true),
+    rows: z.number().int(),
+    /** Where verification started after retention pruned the head of the chain. */
+    checkpoint: z
+      .object({ seq: z.number().int(), hash: z.string(), at: z.number(), prunedRows: z.number().int() })
+      .optional(),
+  }),
+  z.object({
+    ok: z.literal(false),
+    firstBrokenSeq: z.number().int(),
+    requestId: z.string().optional(),
+    reason: z.string(),
+  }),
+]);
+export type AuditVerdict = z.infer<typeof AuditVerdict>;

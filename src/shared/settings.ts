@@ -1,6 +1,7 @@
 // The one settings file ($GATEHOUSE_HOME/settings.json). Its JSON schema is generated from this.
 import { z } from 'zod';
 import { PermissionMode, PermissionPolicy } from './domain';
+import { RuleSchema } from './rules';
 
 export const AgentIdKey = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'agent id: letters, digits, . _ -');
 
@@ -36,6 +37,8 @@ export const Settings = z
       })
       .strict()
       .default({}),
+    /** Allow / ask / deny before a person is asked; deny > ask > allow, then the most specific. */
+    rules: z.array(RuleSchema).default([]),
     approvals: z
       .object({
         /** Fail-closed timeout: an unanswered request is denied after this many seconds. */

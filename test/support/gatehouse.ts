@@ -36,7 +36,7 @@ export async function startGatehouse(
   serverOptions: Partial<HttpServerOptions> = {},
 ): Promise<TestGatehouse> {
   const home = mkdtempSync(join(tmpdir(), 'gatehouse-home-'));
-  const core = createCore({ home, settings: Settings.parse(settings) });
+  const core = await createCore({ home, settings: Settings.parse(settings) });
   const token = randomBytes(16).toString('hex');
   const server = await startHttpServer({ core, token, port: 0, ...serverOptions });
   const events: GatehouseEvent[] = [];

@@ -5,7 +5,10 @@ import { ClientRegistry } from './approvals/clients';
 import { ApprovalPipeline } from './approvals/pipeline';
 import { createHandlers } from './commands/handlers';
 import type { Handlers } from './commands/dispatch';
-import { loadSettings, updateSettingsFile } from './config/settings-file';
+import { loadSettings, settingsPath, SettingsError, updateSettingsFile } from './config/settings-file';
+import { GrantBook } from './approvals/grant-book';
+import { createRulesGate, factsOf } from './approvals/rules-gate';
+import { initShellParser, validateRules } from './rules';
 import { EventBus } from './events/bus';
 import {
   MultiClientPermissionMediator,
@@ -32,6 +35,7 @@ export interface Core {
   readonly pipeline: ApprovalPipeline;
   readonly sessions: SessionManager;
   readonly clients: ClientRegistry;
+  readonly grants: GrantBook;
   readonly handlers: Handlers;
   now(): number;
   /**
@@ -44,13 +48,20 @@ export interface Core {
 }
 
 /** The composition root: everything that decides, with no Electron and no transport. */
-export function createCore(options: CoreOptions): Core {
+export async function createCore(options: CoreOptions): Promise<Core> {
   const now = options.now ?? Date.now;
   const settings = options.settings ?? loadSettings(options.home);
   const policy = validatePolicyConfig(settings.policy);
+  const checked = validateRules(settings.rules);
+  if (!checked.ok) {
+    throw new SettingsError(settingsPath(options.home), checked.errors.map((e) => `rules: ${e.message}`));
+  }
+  // Shell commands are judged part by part; the parser must be ready before the first request.
+  await initShellParser();
   const bus = new EventBus();
   const store = openStore({ path: join(options.home, 'gatehouse.db'), now });
   const clients = new ClientRegistry(now);
+  const grants = new GrantBook(store, now);
 
   // The mediator and the pipeline call each other; neither callback runs before both exist.
   const mediator = new MultiClientPermissionMediator(policy.policy, {
@@ -66,6 +77,11 @@ export function createCore(options: CoreOptions): Core {
     bus,
     now,
     timeoutMs: () => settings.approvals.timeoutSeconds * 1000,
+    decideBefore: createRulesGate({ rules: () => settings.rules, grants, now }),
+    remember: async (approval, session, choice) => {
+      const result = await grants.remember(factsOf(approval, session.cwd), choice);
+      return result.ok ? `remembered as grant ${result.grant.id} (${choice.scope})` : result.error;
+    },
   });
   const sessions = new SessionManager({
     agents: () => settings.agents,
@@ -75,6 +91,7 @@ export function createCore(options: CoreOptions): Core {
     store,
     bus,
     now,
+    onEnd: (sessionId) => void grants.endSession(sessionId),
   });
 
   function forward(event: PermissionMediatorEvent): void {
@@ -114,6 +131,7 @@ export function createCore(options: CoreOptions): Core {
     pipeline,
     sessions,
     clients,
+    grants,
     handlers: undefined as unknown as Handlers,
     now,
     saveSettings(change) {

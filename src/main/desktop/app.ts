@@ -77,7 +77,7 @@ class Desktop {
     registerAppProtocol(paths.renderer);
     let core: Core;
     try {
-      core = createCore({ home: this.home });
+      core = await createCore({ home: this.home });
     } catch (error) {
       const known = error instanceof SettingsError || error instanceof InvalidPolicyConfigError;
       dialog.showErrorBox(

@@ -16,6 +16,7 @@ import type { EventBus } from '../events/bus';
 import type { MultiClientPermissionMediator } from '../mediator';
 import type { Store } from '../store';
 import { AgentProcess } from './agent-process';
+import { resolveMode } from '../rules';
 import { mergeToolCallUpdate } from '../safety';
 import { readInside, writeInside } from './fs-access';
 
@@ -27,6 +28,8 @@ export interface SessionManagerOptions {
   store: Pick<Store, 'recordEvent'>;
   bus: EventBus;
   now?: () => number;
+  /** Runs once when a session ends, whatever ended it (session grants end here). */
+  onEnd?: (sessionId: string) => void;
 }
 
 class Session implements SessionContext {
@@ -45,10 +48,17 @@ class Session implements SessionContext {
     readonly agentName: string,
     readonly cwd: string,
     readonly policy: PermissionPolicy,
-    public mode: PermissionMode,
+    private readonly agentConfig: () => AgentConfig | undefined,
     readonly createdAt: number,
     public process: AgentProcess | null = null,
   ) {}
+
+  /** Set when a person switches this session's mode; otherwise the agent's settings decide. */
+  modeOverride: PermissionMode | null = null;
+
+  get mode(): PermissionMode {
+    return resolveMode({ session: this.modeOverride ?? undefined, agent: this.agentConfig() });
+  }
 
   toolCallState(toolCallId: string): unknown {
     return this.toolCalls.get(toolCallId);
@@ -79,6 +89,14 @@ class Session implements SessionContext {
 }
 
 const MAX_TRACKED_TOOL_CALLS = 256;
+
+/** The agent's own id for a Gatehouse mode, matched by id or name (Gemini: default/plan). */
+function agentModeFor(modes: acp.SessionModeState | null, mode: 'default' | 'plan'): string | null {
+  const match = modes?.availableModes.find(
+    (m) => m.id.toLowerCase() === mode || m.name.toLowerCase() === mode,
+  );
+  return match?.id ?? null;
+}
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -119,7 +137,7 @@ export class SessionManager {
       config.name ?? agentId,
       cwd,
       config.policy ?? this.options.defaultPolicy(),
-      config.bypassPermissions ? 'bypassPermissions' : config.mode,
+      () => this.options.agents()[agentId],
       this.now(),
     );
     this.sessions.set(session.sessionId, session);
@@ -178,6 +196,30 @@ export class SessionManager {
         this.options.bus.publish({ type: 'session_state', session: session.info() });
       }
     }
+  }
+
+  /**
+   * Switches the session's permission mode. The agent is told only about modes that make it ask
+   * at least as much as before (default, plan): in acceptEdits or bypass the agent keeps asking and
+   * Gatehouse answers, so deny rules still apply and every decision is audited.
+   */
+  async setMode(sessionId: string, mode: PermissionMode): Promise<SessionInfo> {
+    const session = this.get(sessionId);
+    session.modeOverride = mode;
+    const agentModeId = agentModeFor(session.agentModes, mode === 'plan' ? 'plan' : 'default');
+    if (agentModeId && agentModeId !== session.agentModes?.currentModeId && session.process) {
+      await session.process.agent.request('session/set_mode', { sessionId: session.acpSessionId, modeId: agentModeId });
+      if (session.agentModes) session.agentModes = { ...session.agentModes, currentModeId: agentModeId };
+    }
+    this.options.store.recordEvent({
+      type: 'session_mode',
+      sessionId,
+      agentId: session.agentId,
+      at: this.now(),
+      payload: { mode, agentModeId: agentModeId ?? null },
+    });
+    this.options.bus.publish({ type: 'session_state', session: session.info() });
+    return session.info();
   }
 
   /** Cancels the running turn: ACP wants every pending permission request answered `cancelled`. */
@@ -241,6 +283,7 @@ export class SessionManager {
   private end(session: Session): void {
     if (session.state === 'closed') return;
     session.state = 'closed';
+    this.options.onEnd?.(session.sessionId);
     this.options.bus.publish({ type: 'session_state', session: session.info() });
   }
 

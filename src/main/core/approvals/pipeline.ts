@@ -6,8 +6,10 @@ import type {
   Decider,
   Decision,
   PendingApproval,
+  PermissionMode,
   PermissionPolicy,
 } from '../../../shared/domain';
+import { GrantChoice } from '../../../shared/contract';
 import type { VoteRecord } from '../../../shared/history';
 import type { EventBus } from '../events/bus';
 import {
@@ -21,7 +23,7 @@ import { computeWarnings, extractCommand, mergeToolCallUpdate, normalizeToolCall
 import type { Store } from '../store';
 import { AcpPermissionRequest } from './acp-request';
 import { PendingQueue } from './pending';
-import { replyForResolution } from './reply';
+import { allowReply, replyForResolution } from './reply';
 
 /** What the pipeline needs to know about the session a request came from. */
 export interface SessionContext {
@@ -31,6 +33,8 @@ export interface SessionContext {
   readonly agentName: string;
   readonly cwd: string;
   readonly policy: PermissionPolicy;
+  /** Effective permission mode: the session's own, else the agent's (bypass included). */
+  readonly mode: PermissionMode;
   readonly promptId: string | null;
   readonly promptClientId: string | null;
   /** Why the session ended, once it has; decides how an interrupted request is audited. */
@@ -54,6 +58,8 @@ export interface PipelineOptions {
   timeoutMs: () => number;
   /** Rules, modes and grants; absent means every request asks. */
   decideBefore?: (approval: PendingApproval, session: SessionContext) => PreDecision;
+  /** Keeps a person's "always" as a grant; resolves with a note for the audit. */
+  remember?: (approval: PendingApproval, session: SessionContext, choice: GrantChoice) => Promise<string>;
   now?: () => number;
 }
 
@@ -177,14 +183,17 @@ export class ApprovalPipeline {
     this.audits.delete(approval.requestId);
     const displayed = this.pending.wasDisplayed(approval.requestId);
     const current = this.pending.get(approval.requestId) ?? shown;
-    return this.conclude(
-      current,
-      replyForResolution(current.options, outcome),
-      deciderFor(outcome, audit, session),
-      audit?.reason ?? (outcome.kind === 'option' ? outcome.decidedBy.reason : outcome.reason),
-      votesOf(audit),
-      displayed,
-    );
+    let reply = replyForResolution(current.options, outcome);
+    let reason: string = audit?.reason ?? (outcome.kind === 'option' ? outcome.decidedBy.reason : outcome.reason);
+    if (reply.outcome === 'selected' && reply.optionKind === 'allow_always' && this.options.remember) {
+      // The agent's own "always" often reaches further than what was shown (Gemini CLI then allows
+      // every edit of the session). Gatehouse keeps the grant, scoped as chosen, and tells the
+      // agent "once": its next request is asked again and answered by the grant.
+      const note = await this.options.remember(current, session, grantChoiceOf(audit, reply.optionId));
+      reason = `${reason}; ${note}`;
+      reply = allowReply(current.options);
+    }
+    return this.conclude(current, reply, deciderFor(outcome, audit, session), reason, votesOf(audit), displayed);
   }
 
   private async conclude(
@@ -238,6 +247,16 @@ export class ApprovalPipeline {
       payload: { problems, request: boundedJson(raw) },
     });
   }
+}
+
+/** The scope the deciding voter chose for an "always"; the narrowest (session) when none was given. */
+function grantChoiceOf(audit: PermissionDecisionAudit | undefined, optionId: string): GrantChoice {
+  for (const vote of audit?.votes ?? []) {
+    if (vote.optionId !== optionId) continue;
+    const parsed = GrantChoice.safeParse(vote.metadata?.grant);
+    if (parsed.success) return parsed.data;
+  }
+  return { scope: 'session' };
 }
 
 function surfaceOf(metadata: Readonly<Record<string, unknown>> | undefined): VoteRecord['surface'] {

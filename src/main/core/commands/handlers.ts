@@ -1,4 +1,8 @@
-import type { VoteOutcome } from '../../../shared/contract';
+import { EXPORT_MAX_ROWS, type VoteOutcome } from '../../../shared/contract';
+import type { HistoryItem } from '../../../shared/history';
+import type { Rule } from '../../../shared/rules';
+import { factsOf } from '../approvals/rules-gate';
+import { preview, suggestRules, validateRules } from '../rules';
 import type { AgentInfo } from '../../../shared/domain';
 import type { Core } from '../core';
 import { assertWireOptionId, CANCEL_VOTE_SENTINEL, SUPPORTED_POLICIES, type PermissionVoteOutcome } from '../mediator';
@@ -31,6 +35,33 @@ export function createHandlers(core: Core): Handlers {
       policy: a.policy ?? core.policy.policy,
     };
   };
+  /** Validated as a whole (ids unique, every rule can match), saved, then in force. */
+  const replaceRules = (rules: Rule[]): Rule[] => {
+    const checked = validateRules(rules);
+    if (!checked.ok) throw new BadRequestError(checked.errors.map((e) => e.message).join('; '), checked.errors);
+    core.saveSettings((json) => {
+      json.rules = checked.rules;
+    });
+    core.settings.rules = checked.rules;
+    return checked.rules;
+  };
+
+  /** The newest decided requests with the facts the rule layer judges, for preview and suggestions. */
+  const recentDecisions = (limit: number) => {
+    const items: HistoryItem[] = [];
+    let cursor: string | undefined;
+    while (items.length < limit) {
+      const page = store.history({ limit: Math.min(500, limit - items.length), ...(cursor ? { cursor } : {}) });
+      items.push(...page.items);
+      if (!page.nextCursor) break;
+      cursor = page.nextCursor;
+    }
+    return items.flatMap((item) => {
+      const detail = store.historyDetail(item.requestId);
+      return detail ? [{ item, facts: factsOf(detail, detail.cwd) }] : [];
+    });
+  };
+
   return {
     health: () => ({
       ok: true,
@@ -84,11 +115,7 @@ export function createHandlers(core: Core): Handlers {
       return { ok: true };
     },
 
-    setSessionMode: (input) => {
-      const session = sessions.get(input.sessionId);
-      session.mode = input.mode;
-      return session.info();
-    },
+    setSessionMode: (input) => sessions.setMode(input.sessionId, input.mode),
 
     listApprovals: () => pipeline.pending.list(),
 
@@ -103,7 +130,7 @@ export function createHandlers(core: Core): Handlers {
         fromLoopback: caller.fromLoopback,
         identityProven: caller.identityProven,
         receivedAtMs: core.now(),
-        metadata: { surface: caller.surface },
+        metadata: { surface: caller.surface, ...('grant' in input && input.grant ? { grant: input.grant } : {}) },
       });
       return toWire(outcome, mediator.progress(input.requestId)?.voters ?? null);
     },
@@ -123,6 +150,86 @@ export function createHandlers(core: Core): Handlers {
     },
 
     history: (input) => store.history(input),
+
+    exportHistory: (input) => {
+      const { format, ...filter } = input;
+      const pages = store.exportHistory(filter, format);
+      // One chunk per page of 500 rows (CSV adds a header chunk first).
+      const maxChunks = EXPORT_MAX_ROWS / 500 + (format === 'csv' ? 1 : 0);
+      const chunks: string[] = [];
+      let truncated = false;
+      for (const chunk of pages) {
+        if (chunks.length === maxChunks) {
+          truncated = true;
+          break;
+        }
+        chunks.push(chunk);
+      }
+      const stamp = new Date(core.now()).toISOString().slice(0, 19).replace(/[:T]/g, '-');
+      return {
+        filename: `gatehouse-history-${stamp}.${format}`,
+        mimeType: format === 'csv' ? 'text/csv' : 'application/x-ndjson',
+        content: chunks.join(''),
+        truncated,
+      };
+    },
+
+    verifyAudit: async () => {
+      await store.flush();
+      return store.verifyChain();
+    },
+
+    listGrants: (input) => core.grants.list(input.includeInactive ?? false),
+
+    revokeGrant: async (input) => {
+      if (!(await core.grants.revoke(input.grantId, 'revoked by a person'))) {
+        throw new NotFoundError(`no grant ${input.grantId} in force`);
+      }
+      return { ok: true };
+    },
+
+    listRules: () => core.settings.rules,
+
+    saveRule: (input) => {
+      if (input.rule.id !== input.ruleId) throw new BadRequestError('the rule id differs from the path');
+      const rules = core.settings.rules.some((r) => r.id === input.ruleId)
+        ? core.settings.rules.map((r) => (r.id === input.ruleId ? input.rule : r))
+        : [...core.settings.rules, input.rule];
+      return replaceRules(rules);
+    },
+
+    deleteRule: (input) => {
+      if (!core.settings.rules.some((r) => r.id === input.ruleId)) {
+        throw new NotFoundError(`no rule ${input.ruleId}`);
+      }
+      return replaceRules(core.settings.rules.filter((r) => r.id !== input.ruleId));
+    },
+
+    previewRule: (input) => {
+      const decided = recentDecisions(input.limit);
+      const hits = preview(input.rule, decided.map((d) => d.facts));
+      return {
+        scanned: decided.length,
+        matches: hits.map((hit) => ({ item: decided[hit.index]!.item, match: hit.match })),
+      };
+    },
+
+    suggestRules: () =>
+      suggestRules(
+        recentDecisions(2000).flatMap(({ item, facts }) =>
+          item.reply.outcome === 'selected'
+            ? [
+                {
+                  ...facts,
+                  paths: facts.paths ?? [],
+                  decision: item.reply.optionKind.startsWith('allow') ? ('allow' as const) : ('deny' as const),
+                  decidedBy: item.decider.type,
+                },
+              ]
+            : [],
+        ),
+        { existingRules: core.settings.rules, now: core.now() },
+      ).map((s) => ({ rule: s.rule, count: s.count, message: s.message })),
 
     historyDetail: (input) => {
       const detail = store.historyDetail(input.requestId);

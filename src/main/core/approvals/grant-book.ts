@@ -1,0 +1,86 @@
+import type { GrantChoice } from '../../../shared/contract';
+import type { Grant } from '../../../shared/rules';
+import { GrantSchema } from '../../../shared/rules';
+import { grantFromRequest, isGrantActive, type RequestFacts } from '../rules';
+import type { Store } from '../store';
+
+export interface GrantView {
+  grant: Grant;
+  active: boolean;
+  revokeReason: string | null;
+}
+
+/**
+ * The grants in force, kept in memory for the rule layer (evaluate is synchronous) and written to
+ * the audit store, which is their record across restarts. A revoked or expired grant stops
+ * applying at once: evaluation checks `revokedAt`/`expiresAt` against the clock on every request.
+ */
+export class GrantBook {
+  private readonly grants = new Map<string, Grant>();
+
+  constructor(
+    private readonly store: Pick<Store, 'saveGrant' | 'revokeGrant' | 'listGrants'>,
+    private readonly now: () => number,
+  ) {
+    for (const record of store.listGrants()) {
+      const parsed = GrantSchema.safeParse(record.grant);
+      if (parsed.success) this.grants.set(parsed.data.id, parsed.data);
+    }
+  }
+
+  /** Grants of an agent that may apply now; evaluate checks scope, kind and match. */
+  activeFor(agentId: string): Grant[] {
+    const now = this.now();
+    return [...this.grants.values()].filter((g) => g.agentId === agentId && isGrantActive(g, now));
+  }
+
+  list(includeInactive = false): GrantView[] {
+    const records = this.store.listGrants({ includeInactive });
+    return records.flatMap((record) => {
+      const parsed = GrantSchema.safeParse(record.grant);
+      if (!parsed.success) return [];
+      const grant = { ...parsed.data, ...(record.revokedAt != null ? { revokedAt: record.revokedAt } : {}) };
+      return [{ grant, active: isGrantActive(grant, this.now()), revokeReason: record.revokeReason }];
+    });
+  }
+
+  /** Remembers a person's "always", scoped as chosen and never wider than the request shown. */
+  async remember(
+    facts: RequestFacts,
+    choice: GrantChoice,
+  ): Promise<{ ok: true; grant: Grant } | { ok: false; error: string }> {
+    const now = this.now();
+    const result = grantFromRequest(facts, {
+      scope: choice.scope,
+      agentId: facts.agentId,
+      sessionId: facts.sessionId,
+      projectRoot: facts.projectRoot ?? facts.sessionCwd,
+      now,
+      ...(choice.expiresInMinutes ? { expiresAt: now + choice.expiresInMinutes * 60_000 } : {}),
+    });
+    if (!result.ok) return result;
+    await this.store.saveGrant(result.grant);
+    this.grants.set(result.grant.id, result.grant);
+    return result;
+  }
+
+  async revoke(grantId: string, reason: string): Promise<boolean> {
+    const grant = this.grants.get(grantId);
+    // Stop applying before the audit write completes: revocation must not wait on the disk.
+    if (grant) this.grants.set(grantId, { ...grant, revokedAt: this.now() });
+    return this.store.revokeGrant(grantId, { reason });
+  }
+
+  /** A grant of scope 'once' is used up by the request it decided. */
+  async used(grantId: string): Promise<void> {
+    if (this.grants.get(grantId)?.scope === 'once') await this.revoke(grantId, 'used once');
+  }
+
+  /** Session grants end with their session. */
+  async endSession(sessionId: string): Promise<void> {
+    const ending = [...this.grants.values()].filter(
+      (g) => g.scope === 'session' && g.sessionId === sessionId && g.revokedAt === undefined,
+    );
+    await Promise.all(ending.map((g) => this.revoke(g.id, 'session ended')));
+  }
+}

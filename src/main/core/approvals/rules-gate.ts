@@ -1,0 +1,70 @@
+import type { Decider, PendingApproval, PermissionMode } from '../../../shared/domain';
+import type { Rule } from '../../../shared/rules';
+import { evaluate, type DecidedBy, type RequestFacts } from '../rules';
+import type { GrantBook } from './grant-book';
+import type { PreDecision, SessionContext } from './pipeline';
+import { allowReply, rejectReply } from './reply';
+
+/** What the rule layer looks at: kind, every path the request touches, the command as it runs. */
+export function factsOf(
+  approval: Pick<PendingApproval, 'agentId' | 'sessionId' | 'toolCall' | 'diffs' | 'command'>,
+  sessionCwd: string,
+): RequestFacts {
+  const paths = new Set<string>();
+  for (const location of approval.toolCall.locations) paths.add(location.path);
+  for (const diff of approval.diffs) {
+    paths.add(diff.path);
+    if (diff.oldPath) paths.add(diff.oldPath);
+  }
+  return {
+    agentId: approval.agentId,
+    sessionId: approval.sessionId,
+    sessionCwd,
+    projectRoot: sessionCwd,
+    toolKind: approval.toolCall.kind,
+    paths: [...paths],
+    ...(approval.command ? { command: approval.command.command } : {}),
+  };
+}
+
+function deciderOf(decidedBy: DecidedBy, mode: PermissionMode): Decider {
+  switch (decidedBy.type) {
+    case 'rule':
+      return { type: 'rule', ruleId: decidedBy.ruleId };
+    case 'grant':
+      return { type: 'grant', grantId: decidedBy.grantId };
+    case 'mode':
+      return { type: 'mode', mode: decidedBy.mode };
+    case 'default':
+      return { type: 'mode', mode };
+  }
+}
+
+/**
+ * Rules, modes and grants, before a person is asked. An allow answers with the agent's allow_once
+ * option (a standing permission is Gatehouse's to keep, not the agent's); a deny with its reject
+ * option; anything the layer cannot prove safe asks.
+ */
+export function createRulesGate(options: {
+  rules: () => readonly Rule[];
+  grants: GrantBook;
+  now: () => number;
+}): (approval: PendingApproval, session: SessionContext) => PreDecision {
+  return (approval, session) => {
+    const evaluation = evaluate(factsOf(approval, session.cwd), {
+      mode: session.mode,
+      rules: options.rules(),
+      grants: options.grants.activeFor(approval.agentId),
+      now: options.now(),
+    });
+    if (evaluation.verdict === 'ask') return { verdict: 'ask', reason: evaluation.reason };
+    const decider = deciderOf(evaluation.decidedBy, session.mode);
+    if (evaluation.verdict === 'allow') {
+      for (const d of evaluation.deciders ?? [evaluation.decidedBy]) {
+        if (d.type === 'grant') void options.grants.used(d.grantId);
+      }
+      return { verdict: 'allow', reply: allowReply(approval.options), decider, reason: evaluation.reason };
+    }
+    return { verdict: 'deny', reply: rejectReply(approval.options), decider, reason: evaluation.reason };
+  };
+}
