@@ -18,6 +18,7 @@ import {
 } from './domain';
 import { AuditVerdict, HistoryDetail, HistoryFilter, HistoryItem, HistoryPage, HistoryQuery, QueryBool } from './history';
 import { GrantSchema, RuleSchema } from './rules';
+import { Settings } from './settings';
 
 /** Rows one export carries; a larger history is exported filter by filter (or by date range). */
 export const EXPORT_MAX_ROWS = 50_000;
@@ -123,6 +124,18 @@ export const commands = {
     output: AgentInfo,
     http: { method: 'POST', path: '/api/agents/:agentId/bypass' },
     summary: "Trust an agent (seed 001's Bypass): allow all but explicit deny rules; saved in settings.",
+  }),
+  getSettings: command({
+    input: Empty,
+    output: z.object({ settings: Settings, path: z.string(), restartNeeded: z.array(z.string()) }),
+    http: { method: 'GET', path: '/api/settings' },
+    summary: 'The settings in force, where they live, and which saved changes wait for a restart.',
+  }),
+  updateSettings: command({
+    input: z.object({ settings: Settings }).strict(),
+    output: z.object({ settings: Settings, path: z.string(), restartNeeded: z.array(z.string()) }),
+    http: { method: 'PUT', path: '/api/settings' },
+    summary: 'Replace settings.json (validated whole); most keys apply at once, policy and server at restart.',
   }),
   listSessions: command({
     input: Empty,

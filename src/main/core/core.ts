@@ -43,6 +43,14 @@ export interface Core {
    * (tests, embedding) change in memory only.
    */
   saveSettings(change: (json: Record<string, unknown>) => void): void;
+  /**
+   * Replaces the settings (validated whole, saved). Agents, rules, approvals and desktop apply at
+   * once; the mediator policy and the server address are fixed for the life of the process.
+   * Returns the keys that wait for a restart.
+   */
+  replaceSettings(next: Settings): string[];
+  /** Saved changes that wait for a restart. */
+  restartNeeded(): string[];
   /** Ends every session; pending requests are answered fail-closed and audited before it returns. */
   close(): Promise<void>;
 }
@@ -121,6 +129,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     }
   }
 
+  let savedForRestart: Pick<Settings, 'policy' | 'server'> = { policy: settings.policy, server: settings.server };
   const core: Core = {
     home: options.home,
     settings,
@@ -136,6 +145,25 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     now,
     saveSettings(change) {
       if (!options.settings) updateSettingsFile(options.home, change);
+    },
+    replaceSettings(next) {
+      validatePolicyConfig(next.policy, () => {});
+      const checkedRules = validateRules(next.rules);
+      if (!checkedRules.ok) {
+        throw new SettingsError(settingsPath(options.home), checkedRules.errors.map((e) => `rules: ${e.message}`));
+      }
+      core.saveSettings((json) => {
+        for (const key of Object.keys(json)) delete json[key];
+        Object.assign(json, next);
+      });
+      savedForRestart = { policy: next.policy, server: next.server };
+      Object.assign(settings, { agents: next.agents, rules: checkedRules.rules, approvals: next.approvals, desktop: next.desktop });
+      return core.restartNeeded();
+    },
+    restartNeeded() {
+      return (['policy', 'server'] as const).filter(
+        (key) => JSON.stringify(savedForRestart[key]) !== JSON.stringify(settings[key]),
+      );
     },
     async close() {
       await sessions.closeAll('shutdown');

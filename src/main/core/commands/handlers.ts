@@ -2,10 +2,17 @@ import { EXPORT_MAX_ROWS, type VoteOutcome } from '../../../shared/contract';
 import type { HistoryItem } from '../../../shared/history';
 import type { Rule } from '../../../shared/rules';
 import { factsOf } from '../approvals/rules-gate';
+import { settingsPath, SettingsError } from '../config/settings-file';
 import { preview, suggestRules, validateRules } from '../rules';
 import type { AgentInfo } from '../../../shared/domain';
 import type { Core } from '../core';
-import { assertWireOptionId, CANCEL_VOTE_SENTINEL, SUPPORTED_POLICIES, type PermissionVoteOutcome } from '../mediator';
+import {
+  assertWireOptionId,
+  CANCEL_VOTE_SENTINEL,
+  InvalidPolicyConfigError,
+  SUPPORTED_POLICIES,
+  type PermissionVoteOutcome,
+} from '../mediator';
 import { BadRequestError, NotFoundError } from './errors';
 import type { Handlers } from './dispatch';
 
@@ -92,6 +99,25 @@ export function createHandlers(core: Core): Handlers {
       });
       agent.bypassPermissions = input.enabled;
       return agentInfo(input.agentId);
+    },
+
+    getSettings: () => ({
+      settings: core.settings,
+      path: settingsPath(core.home),
+      restartNeeded: core.restartNeeded(),
+    }),
+
+    updateSettings: (input) => {
+      let restartNeeded: string[];
+      try {
+        restartNeeded = core.replaceSettings(input.settings);
+      } catch (error) {
+        if (error instanceof SettingsError || error instanceof InvalidPolicyConfigError) {
+          throw new BadRequestError(error.message);
+        }
+        throw error;
+      }
+      return { settings: input.settings, path: settingsPath(core.home), restartNeeded };
     },
 
     listSessions: () => sessions.list(),
