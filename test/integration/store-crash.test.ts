@@ -1,5 +1,6 @@
 // A killed main process loses no decision an agent already received: the child prints "replied <id>"
-// only after recordDecision resolved; whatever it printed must be in the database after SIGKILL.
+// when the pipeline hands the reply to the agent (after the audit commit); whatever it printed must be
+// in the database after SIGKILL.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -7,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/main/core/store';
 import { tempDir, type TempDir } from '../unit/store/helpers';
 
-const CHILD = fileURLToPath(new URL('../unit/store/fixtures/crash-child.ts', import.meta.url));
+const CHILD = fileURLToPath(new URL('./fixtures/pipeline-crash-child.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 interface Run {
@@ -16,9 +17,9 @@ interface Run {
   stderr: string;
 }
 
-function runAndKill(dbPath: string, killAfter: number): Promise<Run> {
+function runAndKill(home: string, killAfter: number): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dbPath], {
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, home], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -33,7 +34,7 @@ function runAndKill(dbPath: string, killAfter: number): Promise<Run> {
       while ((newline = buffered.indexOf('\n')) >= 0) {
         const line = buffered.slice(0, newline);
         buffered = buffered.slice(newline + 1);
-        const match = /^replied (\S+) (allow|deny)$/.exec(line);
+        const match = /^replied (\S+) (yes|no)$/.exec(line);
         if (match) replied.set(match[1]!, match[2]!);
         // Lines after the kill point in the same chunk were printed before the kill: they count too.
         if (!killed && replied.size >= killAfter) {
@@ -64,22 +65,24 @@ describe('store crash safety', () => {
   for (const killAfter of killPoints) {
     it(`keeps every decision the agent heard after SIGKILL at ~${killAfter} replies`, async () => {
       tmp = tempDir();
-      const run = await runAndKill(tmp.dbPath, killAfter);
+      const run = await runAndKill(tmp.dir, killAfter);
+      const dbPath = tmp.dbPath;
       expect(run.signal, run.stderr).toBe('SIGKILL');
       expect(run.replied.size).toBeGreaterThanOrEqual(killAfter);
       expect(run.replied.size).toBeLessThan(1000);
 
-      const raw = new Database(tmp.dbPath);
+      const raw = new Database(dbPath);
       expect(raw.pragma('integrity_check', { simple: true })).toBe('ok');
       raw.close();
 
-      const store = openStore({ path: tmp.dbPath });
+      const store = openStore({ path: dbPath });
       try {
         expect(store.verifyChain()).toMatchObject({ ok: true });
         for (const [requestId, verdict] of run.replied) {
           const detail = store.historyDetail(requestId);
           expect(detail, requestId).not.toBeNull();
           expect(detail!.reply).toMatchObject({ outcome: 'selected', optionId: verdict });
+          expect(detail!.decider).toMatchObject({ type: 'person', clientId: 'desktop', surface: 'dialog' });
           expect(detail!.votes).toHaveLength(1);
         }
         // The store keeps working on the recovered chain.
