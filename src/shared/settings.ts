@@ -46,6 +46,14 @@ export const Settings = z
       })
       .strict()
       .default({ timeoutSeconds: 300 }),
+    /** How much history to keep; older decisions are pruned, the audit chain stays verifiable. */
+    retention: z
+      .object({
+        days: z.number().int().min(1).optional(),
+        rows: z.number().int().min(100).optional(),
+      })
+      .strict()
+      .default({}),
     server: z
       .object({
         host: z.string().default('127.0.0.1'),

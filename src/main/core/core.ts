@@ -67,7 +67,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // Shell commands are judged part by part; the parser must be ready before the first request.
   await initShellParser();
   const bus = new EventBus();
-  const store = openStore({ path: join(options.home, 'gatehouse.db'), now });
+  const store = openStore({ path: join(options.home, 'gatehouse.db'), now, retention: settings.retention });
   const clients = new ClientRegistry(now);
   const grants = new GrantBook(store, now);
 
