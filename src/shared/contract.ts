@@ -94,7 +94,13 @@ interface CommandSpec<I extends z.ZodType, O extends z.ZodType> {
   input: I;
   output: O;
   /** Route; `:name` segments fill the input field of that name. GET reads the rest from the query. */
-  http: { method: HttpMethod; path: `/api/${string}`; status?: (output: z.output<O>) => number };
+  http: {
+    method: HttpMethod;
+    path: `/api/${string}`;
+    status?: (output: z.output<O>) => number;
+    /** 'link': callable with a single-use approval link (`Authorization: Link <token>`) only. */
+    auth?: 'bearer' | 'link';
+  };
   /** What it changes, for the docs and the settings of who may call it. */
   summary: string;
 }
@@ -188,6 +194,29 @@ export const commands = {
       status: (outcome) => VOTE_STATUS[outcome.kind],
     },
     summary: 'Vote for one of the options the agent offered, or cancel the request.',
+  }),
+  createApprovalLink: command({
+    input: RequestRef,
+    output: z.object({ token: z.string(), path: z.string(), expiresAt: z.number() }),
+    http: { method: 'POST', path: '/api/approvals/:requestId/link' },
+    summary: 'A single-use link bound to this request, for approving from another device.',
+  }),
+  linkedApproval: command({
+    input: Empty,
+    output: PendingApproval,
+    http: { method: 'GET', path: '/api/link', auth: 'link' },
+    summary: 'The request an approval link is bound to.',
+  }),
+  voteByLink: command({
+    input: z.object({ optionId: z.string().min(1).max(200) }).strict(),
+    output: VoteOutcome,
+    http: {
+      method: 'POST',
+      path: '/api/link/vote',
+      auth: 'link',
+      status: (outcome) => VOTE_STATUS[outcome.kind],
+    },
+    summary: 'Vote once with an approval link; the link is spent.',
   }),
   extendApproval: command({
     input: z.object({ requestId: Uuid, seconds: z.number().int().min(1).max(3600) }).strict(),
@@ -360,3 +389,5 @@ export const IPC_EVENT_CHANNEL = 'gatehouse:event';
 /** Headers a client sends to identify itself and prove it. */
 export const CLIENT_ID_HEADER = 'x-gatehouse-client-id';
 export const CLIENT_TOKEN_HEADER = 'x-gatehouse-client-token';
+/** `Authorization: Link <token>`: a single-use approval link in place of the bearer token. */
+export const LINK_AUTH_SCHEME = 'Link';

@@ -7,6 +7,7 @@ import { createHandlers } from './commands/handlers';
 import type { Handlers } from './commands/dispatch';
 import { loadSettings, settingsPath, SettingsError, updateSettingsFile } from './config/settings-file';
 import { GrantBook } from './approvals/grant-book';
+import { ApprovalLinks } from './approvals/links';
 import { createRulesGate, factsOf } from './approvals/rules-gate';
 import { initShellParser, validateRules } from './rules';
 import { EventBus } from './events/bus';
@@ -36,6 +37,7 @@ export interface Core {
   readonly sessions: SessionManager;
   readonly clients: ClientRegistry;
   readonly grants: GrantBook;
+  readonly links: ApprovalLinks;
   readonly handlers: Handlers;
   now(): number;
   /**
@@ -70,6 +72,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const store = openStore({ path: join(options.home, 'gatehouse.db'), now, retention: settings.retention });
   const clients = new ClientRegistry(now);
   const grants = new GrantBook(store, now);
+  const links = new ApprovalLinks(now);
+  bus.subscribe((event) => {
+    if (event.type === 'permission_resolved') links.forget(event.requestId);
+  });
 
   // The mediator and the pipeline call each other; neither callback runs before both exist.
   const mediator = new MultiClientPermissionMediator(policy.policy, {
@@ -141,6 +147,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     sessions,
     clients,
     grants,
+    links,
     handlers: undefined as unknown as Handlers,
     now,
     saveSettings(change) {

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CLIENT_ID_HEADER, CLIENT_TOKEN_HEADER, ClientId, commands } from '../../shared/contract';
+import { CLIENT_ID_HEADER, CLIENT_TOKEN_HEADER, ClientId, commands, LINK_AUTH_SCHEME } from '../../shared/contract';
 import type { Caller } from '../core/approvals/clients';
 import { dispatch } from '../core/commands/dispatch';
 import type { Core } from '../core/core';
@@ -117,6 +117,20 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
     };
   };
 
+  const linkCallerOf = (req: IncomingMessage): Caller | 'unauthorized' => {
+    const match = new RegExp(`^${LINK_AUTH_SCHEME} (.+)$`).exec(req.headers.authorization ?? '');
+    const link = match ? core.links.resolve(match[1]!) : null;
+    if (!match || !link) return 'unauthorized';
+    return {
+      clientId: `link-${link.linkId}`,
+      identityProven: true,
+      fromLoopback: isLoopback(req.socket.remoteAddress ?? ''),
+      surface: 'link',
+      transport: 'http',
+      link: { token: match[1]!, requestId: link.requestId },
+    };
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     // DNS rebinding: a page on another name that resolves here must not reach the API.
@@ -127,17 +141,27 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
       if (req.method !== 'GET' && req.method !== 'HEAD') return fail(res, 405, 'MethodNotAllowed', 'GET only');
       return serveStatic(options.staticDir ?? '', url.pathname, res);
     }
-    if (!authorized(req)) {
-      return fail(res, 401, 'Unauthorized', 'missing or wrong bearer token', { 'www-authenticate': 'Bearer' });
+    const route = matchRoute(req.method ?? 'GET', url.pathname);
+    const viaLink = route.kind === 'found' && commands[route.name].http.auth === 'link';
+    let caller: Caller | string;
+    if (viaLink) {
+      // The link is the whole credential, for its one request; the bearer token is not accepted here.
+      caller = linkCallerOf(req);
+      if (caller === 'unauthorized') {
+        return fail(res, 401, 'Unauthorized', 'missing, used or expired approval link', { 'www-authenticate': 'Link' });
+      }
+    } else {
+      if (!authorized(req)) {
+        return fail(res, 401, 'Unauthorized', 'missing or wrong bearer token', { 'www-authenticate': 'Bearer' });
+      }
+      caller = callerOf(req);
     }
-    const caller = callerOf(req);
     if (typeof caller === 'string') return fail(res, 400, 'BadRequest', caller);
 
     if (url.pathname === '/api/events') {
       if (req.method !== 'GET') return fail(res, 405, 'MethodNotAllowed', 'GET only', { allow: 'GET' });
       return openEventStream(core, req, res, streams);
     }
-    const route = matchRoute(req.method ?? 'GET', url.pathname);
     if (route.kind === 'not_found') return fail(res, 404, 'NotFound', `no route ${req.method} ${url.pathname}`);
     if (route.kind === 'method_not_allowed') {
       return fail(res, 405, 'MethodNotAllowed', `use ${route.allowed.join(', ')}`, { allow: route.allowed.join(', ') });

@@ -12,6 +12,8 @@ export interface Caller {
   surface: Surface;
   /** How the call arrived: over HTTP (browsers, remote), over IPC (desktop windows), or in-process. */
   transport: 'http' | 'ipc' | 'internal';
+  /** Set when the caller holds a single-use approval link instead of the bearer token. */
+  link?: { token: string; requestId: string };
 }
 
 interface RegisteredClient {

@@ -13,7 +13,7 @@ import {
   SUPPORTED_POLICIES,
   type PermissionVoteOutcome,
 } from '../mediator';
-import { BadRequestError, NotFoundError } from './errors';
+import { BadRequestError, ForbiddenError, NotFoundError } from './errors';
 import type { Handlers } from './dispatch';
 
 const VERSION = '0.1.0';
@@ -159,6 +159,42 @@ export function createHandlers(core: Core): Handlers {
         metadata: { surface: caller.surface, ...('grant' in input && input.grant ? { grant: input.grant } : {}) },
       });
       return toWire(outcome, mediator.progress(input.requestId)?.voters ?? null);
+    },
+
+    createApprovalLink: (input) => {
+      const approval = pipeline.pending.get(input.requestId);
+      if (!approval) throw new NotFoundError(`no pending request ${input.requestId}`);
+      const token = core.links.issue(input.requestId, approval.expiresAt);
+      return { token, path: `/#/link/${token}`, expiresAt: approval.expiresAt };
+    },
+
+    linkedApproval: (_input, caller) => {
+      if (!caller.link) throw new ForbiddenError('this command needs an approval link');
+      const approval = pipeline.pending.get(caller.link.requestId);
+      if (!approval) throw new NotFoundError('the request of this link has been decided');
+      return approval;
+    },
+
+    voteByLink: (input, caller) => {
+      if (!caller.link) throw new ForbiddenError('this command needs an approval link');
+      const { requestId, token } = caller.link;
+      const approval = pipeline.pending.get(requestId);
+      if (!approval) throw new NotFoundError('the request of this link has been decided');
+      // A bad option must not burn the link; a good one spends it before the vote counts.
+      if (!approval.options.some((o) => o.optionId === input.optionId)) {
+        throw new BadRequestError(`unknown option ${input.optionId}`);
+      }
+      if (!core.links.consume(token)) throw new ForbiddenError('this approval link has been used');
+      const outcome = mediator.vote({
+        requestId,
+        clientId: caller.clientId ?? undefined,
+        optionId: input.optionId,
+        fromLoopback: caller.fromLoopback,
+        identityProven: true,
+        receivedAtMs: core.now(),
+        metadata: { surface: 'link' },
+      });
+      return toWire(outcome, mediator.progress(requestId)?.voters ?? null);
     },
 
     extendApproval: (input) => {
