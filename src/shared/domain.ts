@@ -103,6 +103,9 @@ export const CommandView = z.object({
 export type CommandView = z.infer<typeof CommandView>;
 
 export const VoteTally = z.object({
+  /** Votes one option needs to win (N of the consensus N-of-M). */
+  quorum: z.number().int().nonnegative(),
+  /** Votes the leading option still needs. */
   votesNeeded: z.number().int().nonnegative(),
   voters: z.number().int().nonnegative(),
   perOption: z.record(z.string(), z.number().int().nonnegative()),

@@ -111,7 +111,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   function forward(event: PermissionMediatorEvent): void {
     switch (event.type) {
       case 'permission_partial_vote': {
-        const tally = { votesNeeded: event.votesNeeded, voters: event.voters, perOption: { ...event.tally } };
+        const tally = {
+          quorum: event.quorum,
+          votesNeeded: event.votesNeeded,
+          voters: event.voters,
+          perOption: { ...event.tally },
+        };
         pipeline.pending.update(event.requestId, { tally });
         bus.publish({ type: 'permission_partial_vote', requestId: event.requestId, sessionId: event.sessionId, tally });
         return;

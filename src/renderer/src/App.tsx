@@ -1,15 +1,27 @@
 import { useEffect, useState } from 'react';
 import { ApprovalDialog } from './approvals/ApprovalDialog';
 import { useApprovals } from './approvals/use-approvals';
+import { HistoryView } from './history/HistoryView';
 import { SessionView } from './sessions/SessionView';
+import { SettingsView } from './settings/SettingsView';
 
-type View = 'sessions' | 'approvals';
+type View = 'sessions' | 'approvals' | 'history' | 'settings';
 
-const viewOf = (hash: string): View => (hash.startsWith('#/approvals') ? 'approvals' : 'sessions');
+const viewOf = (hash: string): View =>
+  hash.startsWith('#/approvals')
+    ? 'approvals'
+    : hash.startsWith('#/history')
+      ? 'history'
+      : hash.startsWith('#/settings')
+        ? 'settings'
+        : 'sessions';
 
 export function App() {
   const approvals = useApprovals();
   const [view, setView] = useState<View>(() => viewOf(window.location.hash));
+  const pending = approvals.items.length;
+  // Over the sessions page the dialog is modal: the page behind it takes no input meanwhile.
+  const modal = view === 'sessions' && pending > 0;
 
   useEffect(() => {
     const onHash = () => setView(viewOf(window.location.hash));
@@ -19,22 +31,30 @@ export function App() {
 
   return (
     <div className="app">
-      <header className="topbar">
+      <header className="topbar" inert={modal}>
         <h1>Gatehouse</h1>
         <nav aria-label="views">
           <a href="#/sessions" aria-current={view === 'sessions' ? 'page' : undefined}>
             Sessions
           </a>
           <a href="#/approvals" aria-current={view === 'approvals' ? 'page' : undefined}>
-            Approvals{approvals.length > 0 && <span className="count"> {approvals.length}</span>}
+            Approvals{pending > 0 && <span className="count"> {pending}</span>}
+          </a>
+          <a href="#/history" aria-current={view === 'history' ? 'page' : undefined}>
+            History
+          </a>
+          <a href="#/settings" aria-current={view === 'settings' ? 'page' : undefined}>
+            Settings
           </a>
         </nav>
       </header>
-      <main>
+      <main className={view === 'approvals' ? 'wide' : undefined} inert={modal}>
         {view === 'sessions' && <SessionView />}
-        {view === 'approvals' && approvals.length === 0 && <p className="hint">Nothing is waiting for you.</p>}
+        {view === 'approvals' && <ApprovalDialog queue={approvals} variant="page" />}
+        {view === 'history' && <HistoryView />}
+        {view === 'settings' && <SettingsView />}
       </main>
-      <ApprovalDialog approvals={approvals} />
+      {view === 'sessions' && <ApprovalDialog queue={approvals} variant="modal" />}
     </div>
   );
 }

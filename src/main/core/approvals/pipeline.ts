@@ -173,7 +173,12 @@ export class ApprovalPipeline {
     const shown: PendingApproval = {
       ...approval,
       expiresAt,
-      tally: tally && { votesNeeded: tally.votesNeeded, voters: tally.voters, perOption: { ...tally.tally } },
+      tally: tally && {
+        quorum: tally.quorum,
+        votesNeeded: tally.votesNeeded,
+        voters: tally.voters,
+        perOption: { ...tally.tally },
+      },
     };
     this.pending.add(shown);
     this.options.bus.publish({ type: 'permission_requested', approval: shown });

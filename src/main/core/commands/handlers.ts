@@ -11,6 +11,7 @@ import {
   CANCEL_VOTE_SENTINEL,
   InvalidPolicyConfigError,
   SUPPORTED_POLICIES,
+  type ConsensusProgress,
   type PermissionVoteOutcome,
 } from '../mediator';
 import { BadRequestError, ForbiddenError, NotFoundError } from './errors';
@@ -18,12 +19,17 @@ import type { Handlers } from './dispatch';
 
 const VERSION = '0.1.0';
 
-function toWire(outcome: PermissionVoteOutcome, voters: number | null): VoteOutcome {
+function toWire(outcome: PermissionVoteOutcome, progress: ConsensusProgress | null): VoteOutcome {
   if (outcome.kind !== 'recorded') return outcome;
   return {
     kind: 'recorded',
     votesNeeded: outcome.votesNeeded,
-    tally: voters == null ? null : { votesNeeded: outcome.votesNeeded, voters, perOption: { ...outcome.tally } },
+    tally: progress && {
+      quorum: progress.quorum,
+      votesNeeded: outcome.votesNeeded,
+      voters: progress.voters,
+      perOption: { ...outcome.tally },
+    },
   };
 }
 
@@ -158,7 +164,7 @@ export function createHandlers(core: Core): Handlers {
         receivedAtMs: core.now(),
         metadata: { surface: caller.surface, ...('grant' in input && input.grant ? { grant: input.grant } : {}) },
       });
-      return toWire(outcome, mediator.progress(input.requestId)?.voters ?? null);
+      return toWire(outcome, mediator.progress(input.requestId));
     },
 
     createApprovalLink: (input) => {
@@ -194,7 +200,7 @@ export function createHandlers(core: Core): Handlers {
         receivedAtMs: core.now(),
         metadata: { surface: 'link' },
       });
-      return toWire(outcome, mediator.progress(requestId)?.voters ?? null);
+      return toWire(outcome, mediator.progress(requestId));
     },
 
     extendApproval: (input) => {

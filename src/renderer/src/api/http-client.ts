@@ -121,16 +121,21 @@ export class HttpApi implements GatehouseApi {
         this.setConnected(true);
         delay = 500;
         const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+        // Only the part not searched yet is searched for the blank line that ends a frame, so a
+        // multi-megabyte event (a large diff) costs linear time, not quadratic.
         let buffer = '';
+        let scanFrom = 0;
         for (;;) {
           const { value, done } = await reader.read();
           if (done) break;
           buffer += value;
           let end: number;
-          while ((end = buffer.indexOf('\n\n')) >= 0) {
+          while ((end = buffer.indexOf('\n\n', scanFrom)) >= 0) {
             this.dispatchFrame(buffer.slice(0, end));
             buffer = buffer.slice(end + 2);
+            scanFrom = 0;
           }
+          scanFrom = Math.max(0, buffer.length - 1);
         }
       } catch {
         // fall through to reconnect

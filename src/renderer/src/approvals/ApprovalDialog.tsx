@@ -1,126 +1,485 @@
-import { useEffect, useState } from 'react';
+// The approval dialog: one request at a time, the queue beside it, every action on the keyboard.
+// Runs as a modal over the sessions page (browser) and as the whole #/approvals view (the
+// Electron dialog window); `useApprovals` owns the queue, this component only what is on screen.
+import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import type { GrantChoice } from '../../../shared/contract';
 import type { PendingApproval, PermissionOption } from '../../../shared/domain';
-import { useApi } from '../api/context';
+import {
+  ChevronLeft,
+  ChevronRight,
+  ExternalIcon,
+  KeyboardIcon,
+  ShieldIcon,
+} from '../components/icons';
+import { useNow } from '../components/use-now';
+import { warmDiffWorker } from '../diff/diff-engine';
+import { useDiffMode } from '../diff/use-diff-mode';
+import { ActionBar, BypassConfirm, DEFAULT_GRANT, grantOf, type GrantDraft } from './ActionBar';
+import { ARIA, actionOf, isTypingTarget } from './keyboard';
+import { markArmed, markReady } from './perf';
+import { QueueList } from './QueueList';
+import { approveOption, denyOption, likeThis, orderQueue, orderedOptions } from './queue-order';
+import { RequestDetails } from './RequestDetails';
+import { ShortcutHelp } from './ShortcutHelp';
+import type { ApprovalQueue, VoteResult } from './use-approvals';
+import './approvals.css';
 
-const KIND_CLASS: Record<PermissionOption['kind'], string> = {
-  allow_once: 'allow',
-  allow_always: 'allow-always',
-  reject_once: 'reject',
-  reject_always: 'reject',
-};
+/** Clicks and keys are ignored this long after a request appears (a click aimed at the last one). */
+export const GUARD_MS = 600;
+const EXTEND_SECONDS = 300;
 
-function secondsLeft(expiresAt: number, now: number): number {
-  return Math.max(0, Math.round((expiresAt - now) / 1000));
+/** True until `ms` after `key` last changed. */
+function useGuard(key: string, ms: number): boolean {
+  const [released, setReleased] = useState<string | null>(null);
+  useEffect(() => {
+    if (!key) return;
+    const timer = setTimeout(() => setReleased(key), ms);
+    return () => clearTimeout(timer);
+  }, [key, ms]);
+  return released !== key;
 }
 
-/** One pending request: what the agent asked, in its own words and in the raw, and its options. */
-export function ApprovalDialog({ approvals }: { approvals: PendingApproval[] }) {
-  const api = useApi();
-  const [error, setError] = useState<string | null>(null);
-  const [now, setNow] = useState(() => Date.now());
-  const current = approvals[0];
+interface Status {
+  tone: 'info' | 'error';
+  text: string;
+}
+
+const hasDanger = (a: PendingApproval) => a.warnings.some((w) => w.severity === 'danger');
+
+function without(set: ReadonlySet<string>, ids: Iterable<string>): ReadonlySet<string> {
+  const next = new Set(set);
+  for (const id of ids) next.delete(id);
+  return next;
+}
+
+export function ApprovalDialog({
+  queue,
+  variant,
+}: {
+  queue: ApprovalQueue;
+  variant: 'modal' | 'page';
+}) {
+  const now = useNow(1000);
+  const ordered = useMemo(() => orderQueue(queue.items, now), [queue.items, now]);
+
+  // The request on screen stays put by id while the queue reorders around it; when it leaves,
+  // the one that takes its place in the list is shown.
+  const [cursor, setCursor] = useState<{ id: string | null; index: number }>({
+    id: null,
+    index: 0,
+  });
+  const found = ordered.findIndex((a) => a.requestId === cursor.id);
+  const index = found >= 0 ? found : Math.min(cursor.index, ordered.length - 1);
+  const current: PendingApproval | null = index >= 0 ? (ordered[index] ?? null) : null;
+  if (current && (cursor.id !== current.requestId || cursor.index !== index)) {
+    setCursor({ id: current.requestId, index });
+  }
+  const currentId = current?.requestId ?? '';
+
+  const guarded = useGuard(currentId, GUARD_MS);
+  const [readyId, setReadyId] = useState<string | null>(null);
+  const diffReady = !current || current.diffs.length === 0 || readyId === currentId;
+  const myVote = current ? queue.myVotes.get(current.requestId) : undefined;
+
+  const [selected, setSelected] = useState<ReadonlySet<string>>(() => new Set());
+  const liveSelected = useMemo(
+    () => new Set(ordered.filter((a) => selected.has(a.requestId)).map((a) => a.requestId)),
+    [ordered, selected],
+  );
+  const [batchConfirm, setBatchConfirm] = useState<'approve' | 'deny' | null>(null);
+  const [status, setStatus] = useState<Status | null>(null);
+  const [helpOpen, setHelpOpen] = useState(false);
+  const [bypassFor, setBypassFor] = useState<string | null>(null);
+  const bypassOpen = !!current && bypassFor === currentId;
+  const bypassGuarded = useGuard(bypassOpen ? `bypass:${currentId}` : '', GUARD_MS);
+  const [grantState, setGrantState] = useState<{ id: string; draft: GrantDraft } | null>(null);
+  const grant = grantState?.id === currentId ? grantState.draft : DEFAULT_GRANT;
+  const [diffMode, setDiffMode] = useDiffMode();
+  const rootRef = useRef<HTMLElement>(null);
+  const hasDiffs = queue.items.some((a) => a.diffs.length > 0);
+  useEffect(() => {
+    if (hasDiffs) warmDiffWorker();
+  }, [hasDiffs]);
+
+  // The audit records whether a person ever saw a request: only when it is on a visible screen.
+  const { markDisplayed } = queue;
+  useEffect(() => {
+    if (!currentId) return;
+    const mark = () => {
+      if (document.visibilityState === 'visible') markDisplayed(currentId);
+    };
+    mark();
+    document.addEventListener('visibilitychange', mark);
+    return () => document.removeEventListener('visibilitychange', mark);
+  }, [currentId, markDisplayed]);
 
   useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, []);
-
+    if (currentId && diffReady) markReady(currentId);
+  }, [currentId, diffReady]);
   useEffect(() => {
-    if (current) api.call('markDisplayed', { requestId: current.requestId }).catch(() => {});
-  }, [api, current]);
+    if (currentId && diffReady && !guarded) markArmed(currentId);
+  }, [currentId, diffReady, guarded]);
 
-  if (!current) return null;
+  // A new request on screen takes the focus (its safe default), unless the person is busy elsewhere;
+  // so does one the person jumps to from the queue.
+  const [focusTick, setFocusTick] = useState(0);
+  useEffect(() => {
+    const root = rootRef.current;
+    if (!root || !currentId) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && !root.contains(active)) return;
+    const target = root.querySelector<HTMLElement>('[data-default-option]') ?? root;
+    target.focus({ preventScroll: true });
+  }, [currentId, focusTick]);
 
-  const vote = async (optionId: string) => {
-    setError(null);
-    try {
-      const outcome = await api.call('vote', { requestId: current.requestId, optionId });
-      if (outcome.kind === 'forbidden') setError(`Your vote was refused: ${outcome.reason}`);
-    } catch (e) {
-      setError((e as Error).message);
-    }
+  const report = (result: VoteResult, decided: PendingApproval) => {
+    if (!result.ok) setStatus({ tone: 'error', text: result.message });
+    else if (result.kind === 'recorded')
+      setStatus({ tone: 'info', text: 'Vote recorded; waiting for the other voters.' });
+    else if (result.kind === 'gone')
+      setStatus({ tone: 'info', text: `“${decided.toolCall.title}” was already decided.` });
   };
 
-  const { toolCall } = current;
-  return (
-    <div className="backdrop">
-      <section className="dialog" role="dialog" aria-modal="true" aria-labelledby="approval-title">
-        <header className="dialog-header">
-          <span className="badge">{toolCall.kind}</span>
-          <h2 id="approval-title">{toolCall.title}</h2>
-          <span className="queue-position" aria-label="queue position">
-            1 of {approvals.length}
-          </span>
-        </header>
-        <p className="meta">
-          <strong>{current.agentName}</strong> in <code>{current.cwd}</code> ·{' '}
-          <span aria-label="time left">{secondsLeft(current.expiresAt, now)} s left</span>
-        </p>
-        {current.warnings.length > 0 && (
-          <ul className="warnings" aria-label="warnings">
-            {current.warnings.map((w, i) => (
-              <li key={i} className={`warning ${w.severity}`}>
-                {w.message} <span className="where">({w.where})</span>
-              </li>
-            ))}
-          </ul>
-        )}
-        {current.command && (
-          <section aria-label="command">
-            <h3>Command</h3>
-            <pre className="command">{current.command.command}</pre>
-            {current.command.cwd && <p className="meta">in {current.command.cwd}</p>}
-          </section>
-        )}
-        {toolCall.locations.length > 0 && (
-          <section aria-label="paths">
-            <h3>Paths</h3>
-            <ul className="paths">
-              {toolCall.locations.map((l, i) => (
-                <li key={i}>
-                  <code>{l.path}</code>
-                </li>
-              ))}
-            </ul>
-          </section>
-        )}
-        {current.diffs.map((d) => (
-          <section key={d.path} aria-label={`diff of ${d.path}`} className="diff">
-            <h3>
-              {d.change} <code>{d.path}</code>
-            </h3>
-            {d.binary ? (
-              <p>Binary content ({d.newBytes} bytes) — not shown.</p>
-            ) : (
-              <div className="diff-sides">
-                <pre className="old" aria-label="before">{d.oldText ?? ''}</pre>
-                <pre className="new" aria-label="after">{d.newText ?? ''}</pre>
-              </div>
-            )}
-          </section>
-        ))}
-        <details>
-          <summary>Raw input</summary>
-          <pre className="raw">{JSON.stringify(toolCall.rawInput, null, 2)}</pre>
-        </details>
-        {error && (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        )}
-        <footer className="options">
-          {current.options.map((option) => (
-            <button
-              key={option.optionId}
-              type="button"
-              className={KIND_CLASS[option.kind]}
-              onClick={() => void vote(option.optionId)}
-            >
-              {option.name}
-            </button>
-          ))}
-        </footer>
+  /** Moves the cursor past `leaving` to what takes their place, before the votes are sent. */
+  const advancePast = (leaving: ReadonlySet<string>) => {
+    if (!current || !leaving.has(current.requestId)) return;
+    const rest = ordered.filter((a) => !leaving.has(a.requestId));
+    const at = Math.max(0, Math.min(index, rest.length - 1));
+    setCursor({ id: rest[at]?.requestId ?? null, index: at });
+  };
+
+  const decide = async (
+    a: PendingApproval,
+    option: PermissionOption,
+    grantChoice?: GrantChoice,
+  ) => {
+    const at = ordered.findIndex((x) => x.requestId === a.requestId);
+    advancePast(new Set([a.requestId]));
+    setSelected((s) => without(s, [a.requestId]));
+    setStatus(null);
+    const result = await queue.vote(a.requestId, option.optionId, grantChoice);
+    if (!result.ok) setCursor({ id: a.requestId, index: Math.max(0, at) });
+    report(result, a);
+  };
+
+  const canUse = (option: PermissionOption) =>
+    !guarded && myVote === undefined && (!option.kind.startsWith('allow') || diffReady);
+
+  const choose = (option: PermissionOption | undefined) => {
+    if (!current || !option || !canUse(option)) return;
+    void decide(current, option, option.kind === 'allow_always' ? grantOf(grant) : undefined);
+  };
+
+  const confirmBypass = async () => {
+    if (!current || bypassGuarded) return;
+    const a = current;
+    const option = approveOption(a) ?? a.options.find((o) => o.kind === 'allow_always');
+    setBypassFor(null);
+    if (!option) return;
+    try {
+      await queue.setAgentBypass(a.agentId);
+    } catch (error) {
+      setStatus({
+        tone: 'error',
+        text: `Bypass was not saved (${(error as Error).message}); the request is still waiting.`,
+      });
+      return;
+    }
+    await decide(a, option);
+    setStatus({
+      tone: 'info',
+      text: `${a.agentName} is trusted now: its requests are allowed without asking. Turn it off in settings.`,
+    });
+  };
+
+  const runBatch = async (kind: 'approve' | 'deny') => {
+    const targets = ordered.filter(
+      (a) => liveSelected.has(a.requestId) && !queue.myVotes.has(a.requestId),
+    );
+    if (targets.length === 0) return;
+    if (kind === 'approve' && batchConfirm !== 'approve' && targets.some(hasDanger)) {
+      setBatchConfirm('approve');
+      return;
+    }
+    setBatchConfirm(null);
+    const plan = targets.map((a) => ({
+      a,
+      option: kind === 'approve' ? approveOption(a) : denyOption(a),
+    }));
+    const doable = plan.filter(
+      (p): p is { a: PendingApproval; option: PermissionOption } => !!p.option,
+    );
+    const ids = new Set(doable.map((p) => p.a.requestId));
+    advancePast(ids);
+    setSelected((s) => without(s, ids));
+    setStatus(null);
+    // One vote per request: each is decided, audited and answered on its own.
+    for (const p of doable) markDisplayed(p.a.requestId);
+    const results = await Promise.all(
+      doable.map((p) => queue.vote(p.a.requestId, p.option.optionId)),
+    );
+    const failed = results.filter((r): r is Extract<VoteResult, { ok: false }> => !r.ok);
+    const skipped = plan.length - doable.length;
+    const done = results.length - failed.length;
+    const verb = kind === 'approve' ? 'Approved' : 'Denied';
+    const parts = [`${verb} ${done} request${done === 1 ? '' : 's'}.`];
+    if (skipped > 0) {
+      parts.push(
+        `${skipped} skipped: the agent offered no ${kind === 'approve' ? 'allow-once' : 'reject'} option.`,
+      );
+    }
+    if (failed.length > 0) parts.push(`${failed.length} failed: ${failed[0]!.message}`);
+    setStatus({ tone: failed.length > 0 ? 'error' : 'info', text: parts.join(' ') });
+  };
+
+  const go = (delta: number) => {
+    if (ordered.length === 0) return;
+    const at = (index + delta + ordered.length) % ordered.length;
+    setCursor({ id: ordered[at]!.requestId, index: at });
+  };
+  const jump = (requestId: string) => {
+    const at = ordered.findIndex((a) => a.requestId === requestId);
+    if (at < 0) return;
+    setCursor({ id: requestId, index: at });
+    setFocusTick((n) => n + 1);
+  };
+  const toggle = (requestId: string) => {
+    setBatchConfirm(null);
+    setSelected((s) => (s.has(requestId) ? without(s, [requestId]) : new Set(s).add(requestId)));
+  };
+  const like = current ? likeThis(ordered, current) : [];
+  const selectLike = () => {
+    setBatchConfirm(null);
+    setSelected((s) => new Set([...s, ...like.map((a) => a.requestId)]));
+  };
+  const extend = async () => {
+    if (!current) return;
+    const result = await queue.extend(current.requestId, EXTEND_SECONDS);
+    if (!result.ok) setStatus({ tone: 'error', text: result.message });
+  };
+
+  // Keys: the handler is rebuilt each render (it reads current state) and called through a ref.
+  const onKey = (event: KeyboardEvent) => {
+    const root = rootRef.current;
+    if (!root || event.defaultPrevented || isTypingTarget(event.target)) return;
+    const target = event.target instanceof Node ? event.target : null;
+    const inside = !!target && root.contains(target);
+    // Over the sessions page only keys typed in the dialog count; the dialog window also takes
+    // keys that reach the page itself.
+    if (!inside && (variant === 'modal' || target !== document.body)) return;
+    if (event.key === 'Escape') {
+      if (bypassOpen) setBypassFor(null);
+      else if (batchConfirm) setBatchConfirm(null);
+      else if (helpOpen) setHelpOpen(false);
+      return;
+    }
+    if (bypassOpen) return;
+    const hit = actionOf(event);
+    if (!hit) return;
+    event.preventDefault();
+    if (hit.action === 'help') return setHelpOpen((open) => !open);
+    if (!current) return;
+    switch (hit.action) {
+      case 'option':
+        return choose(orderedOptions(current)[hit.index ?? -1]);
+      case 'allow':
+        return choose(approveOption(current));
+      case 'deny':
+        return choose(denyOption(current));
+      case 'next':
+        return go(1);
+      case 'previous':
+        return go(-1);
+      case 'toggle-select':
+        return toggle(current.requestId);
+      case 'select-like':
+        return selectLike();
+      case 'batch-approve':
+        return void runBatch('approve');
+      case 'batch-deny':
+        return void runBatch('deny');
+      case 'extend':
+        return void extend();
+      case 'diff-mode':
+        return setDiffMode(diffMode === 'unified' ? 'split' : 'unified');
+      case 'bypass':
+        if (current.options.some((o) => o.kind.startsWith('allow')) && myVote === undefined)
+          setBypassFor(currentId);
+        return;
+    }
+  };
+  const keyHandler = useRef(onKey);
+  useEffect(() => {
+    keyHandler.current = onKey;
+  });
+  useEffect(() => {
+    const listener = (event: KeyboardEvent) => keyHandler.current(event);
+    document.addEventListener('keydown', listener);
+    return () => document.removeEventListener('keydown', listener);
+  }, []);
+
+  if (!current) {
+    if (variant === 'modal') return null;
+    return (
+      <section className="gh-approvals page empty" aria-label="Permission requests">
+        <div className="gh-empty">
+          <ShieldIcon />
+          <h2>Nothing is waiting for you</h2>
+          <p>When an agent asks to edit a file or run a command, the request shows up here.</p>
+          {status && <p className={`gh-status ${status.tone}`}>{status.text}</p>}
+        </div>
       </section>
+    );
+  }
+
+  const titleId = 'gh-request-title';
+  const content = (
+    <>
+      <div className="gh-topbar">
+        <span className="gh-brand" id="gh-dialog-label">
+          <ShieldIcon /> Permission request
+        </span>
+        <span className="gh-position" role="status" aria-label="Queue position">
+          {index + 1} of {ordered.length}
+        </span>
+        <span className="gh-nav">
+          <button
+            type="button"
+            aria-label="Previous request"
+            aria-keyshortcuts={ARIA.previous}
+            onClick={() => go(-1)}
+          >
+            <ChevronLeft />
+          </button>
+          <button
+            type="button"
+            aria-label="Next request"
+            aria-keyshortcuts={ARIA.next}
+            onClick={() => go(1)}
+          >
+            <ChevronRight />
+          </button>
+        </span>
+        <span className="gh-spacer" />
+        <button
+          type="button"
+          className="gh-help-toggle"
+          aria-expanded={helpOpen}
+          aria-controls="gh-shortcuts"
+          aria-keyshortcuts={ARIA.help}
+          onClick={() => setHelpOpen((open) => !open)}
+        >
+          <KeyboardIcon /> Shortcuts
+        </button>
+        {variant === 'modal' && (
+          <a className="gh-open-full" href="#/approvals">
+            <ExternalIcon /> Full view
+          </a>
+        )}
+      </div>
+      <div className="gh-layout">
+        <QueueList
+          ordered={ordered}
+          currentId={currentId}
+          now={now}
+          selected={liveSelected}
+          myVotes={queue.myVotes}
+          likeCount={like.length}
+          likeLabel={
+            current.command
+              ? 'program'
+              : current.diffs.length || current.toolCall.locations.length
+                ? 'folder'
+                : 'title'
+          }
+          batchConfirm={batchConfirm}
+          onJump={jump}
+          onToggle={toggle}
+          onSelectLike={selectLike}
+          onBatch={(kind) => void runBatch(kind)}
+          onBatchCancel={() => setBatchConfirm(null)}
+          onClear={() => {
+            setBatchConfirm(null);
+            setSelected(new Set());
+          }}
+        />
+        <div className="gh-main">
+          {helpOpen && <ShortcutHelp onClose={() => setHelpOpen(false)} />}
+          <div className="gh-scroll">
+            <RequestDetails
+              key={currentId}
+              approval={current}
+              titleId={titleId}
+              now={now}
+              diffMode={diffMode}
+              onDiffMode={setDiffMode}
+              onDiffsReady={() => setReadyId(currentId)}
+              onExtend={() => void extend()}
+              myVote={myVote}
+            />
+          </div>
+          <div className="gh-status-line" role="status">
+            {status?.tone === 'info' && <p className="gh-status info">{status.text}</p>}
+          </div>
+          {status?.tone === 'error' && (
+            <p className="gh-status error" role="alert">
+              {status.text}
+            </p>
+          )}
+          {bypassOpen ? (
+            <BypassConfirm
+              approval={current}
+              armed={!bypassGuarded}
+              onConfirm={() => void confirmBypass()}
+              onCancel={() => setBypassFor(null)}
+            />
+          ) : (
+            <ActionBar
+              key={currentId}
+              approval={current}
+              armed={!guarded}
+              diffReady={diffReady}
+              myVote={myVote}
+              grant={grant}
+              onGrant={(draft) => setGrantState({ id: currentId, draft })}
+              onDecide={(option) => choose(option)}
+              onBypass={() => setBypassFor(currentId)}
+            />
+          )}
+          <p className="gh-hints" aria-hidden="true">
+            <kbd>1</kbd>–<kbd>{Math.min(9, current.options.length)}</kbd> choose · <kbd>A</kbd>{' '}
+            allow once · <kbd>D</kbd> deny · <kbd>J</kbd>/<kbd>K</kbd> next/previous · <kbd>X</kbd>{' '}
+            select · <kbd>?</kbd> all shortcuts
+          </p>
+        </div>
+      </div>
+    </>
+  );
+
+  if (variant === 'page') {
+    return (
+      <section
+        ref={rootRef}
+        className="gh-approvals page"
+        aria-labelledby={`gh-dialog-label ${titleId}`}
+        tabIndex={-1}
+      >
+        {content}
+      </section>
+    );
+  }
+  return (
+    <div className="gh-backdrop">
+      <div
+        ref={rootRef as RefObject<HTMLDivElement>}
+        className="gh-approvals modal"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={`gh-dialog-label ${titleId}`}
+        tabIndex={-1}
+      >
+        {content}
+      </div>
     </div>
   );
 }

@@ -1,36 +1,87 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { GrantChoice } from '../../../shared/contract';
 import type { PendingApproval } from '../../../shared/domain';
 import { useApi } from '../api/context';
+import { markReceived } from './perf';
 
-/** The pending queue as the core sees it, kept live by events and re-read on every (re)connect. */
-export function useApprovals(): PendingApproval[] {
+/** What became of one vote, as the dialog tells it. */
+export type VoteResult =
+  { ok: true; kind: 'resolved' | 'recorded' | 'gone' } | { ok: false; message: string };
+
+export interface ApprovalQueue {
+  /** Pending requests in arrival order, minus those this client has just decided. */
+  items: PendingApproval[];
+  /** Consensus: the option this client voted for, while the request waits for other voters. */
+  myVotes: ReadonlyMap<string, string>;
+  vote(requestId: string, optionId: string, grant?: GrantChoice): Promise<VoteResult>;
+  extend(requestId: string, seconds: number): Promise<VoteResult>;
+  /** Records once per request that a person has seen it (the audit keeps it with a timeout). */
+  markDisplayed(requestId: string): void;
+  setAgentBypass(agentId: string): Promise<void>;
+}
+
+const FORBIDDEN: Record<string, string> = {
+  designated_mismatch: 'another client is designated to decide this request',
+  not_a_voter: 'this window is not one of the voters of this request',
+  identity_unproven: 'this window could not prove its identity',
+  remote_not_allowed: 'this policy only accepts votes from this machine',
+  anonymous_not_allowed: 'this policy does not accept anonymous votes',
+  already_voted: 'you have already voted on this request',
+};
+
+/**
+ * The pending queue as the core sees it, kept live by events and re-read on every (re)connect.
+ * The single source of queue state for the dialog, the tab badge and anything else that counts.
+ * A request leaves `items` as soon as this client decides it (before the core confirms), and
+ * comes back if the vote fails.
+ */
+export function useApprovals(): ApprovalQueue {
   const api = useApi();
   const [approvals, setApprovals] = useState<PendingApproval[]>([]);
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
+  const [myVotes, setMyVotes] = useState<ReadonlyMap<string, string>>(() => new Map());
+  const displayed = useRef(new Set<string>());
 
   useEffect(() => {
     let alive = true;
     const refresh = () => {
       api
         .call('listApprovals', {})
-        .then((list) => alive && setApprovals(list))
+        .then((list) => {
+          if (!alive) return;
+          setApprovals(list);
+          // Requests decided here while the stream was down are gone from the list: forget them.
+          const ids = new Set(list.map((a) => a.requestId));
+          setHidden((set) => new Set([...set].filter((id) => ids.has(id))));
+        })
         .catch(() => {});
     };
     const offEvents = api.subscribe((event) => {
       switch (event.type) {
         case 'permission_requested':
+          markReceived(event.approval.requestId);
           setApprovals((list) =>
-            list.some((a) => a.requestId === event.approval.requestId) ? list : [...list, event.approval],
+            list.some((a) => a.requestId === event.approval.requestId)
+              ? list
+              : [...list, event.approval],
           );
           break;
         case 'permission_resolved':
           setApprovals((list) => list.filter((a) => a.requestId !== event.requestId));
+          setHidden((set) => without(set, event.requestId));
+          setMyVotes((map) => withoutKey(map, event.requestId));
+          displayed.current.delete(event.requestId);
           break;
         case 'permission_partial_vote':
-          setApprovals((list) => list.map((a) => (a.requestId === event.requestId ? { ...a, tally: event.tally } : a)));
+          setApprovals((list) =>
+            list.map((a) => (a.requestId === event.requestId ? { ...a, tally: event.tally } : a)),
+          );
           break;
         case 'permission_extended':
           setApprovals((list) =>
-            list.map((a) => (a.requestId === event.requestId ? { ...a, expiresAt: event.expiresAt } : a)),
+            list.map((a) =>
+              a.requestId === event.requestId ? { ...a, expiresAt: event.expiresAt } : a,
+            ),
           );
           break;
       }
@@ -44,5 +95,96 @@ export function useApprovals(): PendingApproval[] {
     };
   }, [api]);
 
-  return approvals;
+  const vote = useCallback(
+    async (requestId: string, optionId: string, grant?: GrantChoice): Promise<VoteResult> => {
+      setHidden((set) => new Set(set).add(requestId));
+      const restore = () => setHidden((set) => without(set, requestId));
+      try {
+        const outcome = await api.call(
+          'vote',
+          grant ? { requestId, optionId, grant } : { requestId, optionId },
+        );
+        switch (outcome.kind) {
+          case 'resolved':
+          case 'cancelled':
+            return { ok: true, kind: 'resolved' };
+          case 'already_resolved':
+          case 'unknown_request':
+            return { ok: true, kind: 'gone' };
+          case 'recorded':
+            // Consensus: the request still waits for others; it stays, marked with this vote.
+            setMyVotes((map) => new Map(map).set(requestId, optionId));
+            restore();
+            return { ok: true, kind: 'recorded' };
+          case 'forbidden':
+            restore();
+            return {
+              ok: false,
+              message: `Your vote was refused: ${FORBIDDEN[outcome.reason] ?? outcome.reason}.`,
+            };
+        }
+      } catch (error) {
+        restore();
+        return {
+          ok: false,
+          message: `Your vote did not reach Gatehouse: ${(error as Error).message}`,
+        };
+      }
+    },
+    [api],
+  );
+
+  const extend = useCallback(
+    async (requestId: string, seconds: number): Promise<VoteResult> => {
+      try {
+        const { expiresAt } = await api.call('extendApproval', { requestId, seconds });
+        setApprovals((list) =>
+          list.map((a) => (a.requestId === requestId ? { ...a, expiresAt } : a)),
+        );
+        return { ok: true, kind: 'recorded' };
+      } catch (error) {
+        return { ok: false, message: `Could not extend: ${(error as Error).message}` };
+      }
+    },
+    [api],
+  );
+
+  const markDisplayed = useCallback(
+    (requestId: string) => {
+      if (displayed.current.has(requestId)) return;
+      displayed.current.add(requestId);
+      api.call('markDisplayed', { requestId }).catch(() => displayed.current.delete(requestId));
+    },
+    [api],
+  );
+
+  const setAgentBypass = useCallback(
+    async (agentId: string) => {
+      await api.call('setAgentBypass', { agentId, enabled: true });
+    },
+    [api],
+  );
+
+  const items = useMemo(
+    () => approvals.filter((a) => !hidden.has(a.requestId)),
+    [approvals, hidden],
+  );
+  return useMemo(
+    () => ({ items, myVotes, vote, extend, markDisplayed, setAgentBypass }),
+    [items, myVotes, vote, extend, markDisplayed, setAgentBypass],
+  );
+}
+
+function without(set: ReadonlySet<string>, id: string): ReadonlySet<string> {
+  if (!set.has(id)) return set;
+  const next = new Set(set);
+  next.delete(id);
+  return next;
+}
+
+function withoutKey(map: ReadonlyMap<string, string>, id: string): ReadonlyMap<string, string> {
+  if (!map.has(id)) return map;
+  const next = new Map(map);
+  next.delete(id);
+  return next;
 }

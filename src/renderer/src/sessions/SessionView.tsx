@@ -1,6 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import type { AgentInfo, StopReason } from '../../../shared/domain';
+import type { AgentInfo, PermissionMode, StopReason } from '../../../shared/domain';
+import { PERMISSION_MODES } from '../../../shared/rules';
 import { useApi } from '../api/context';
+import { MODE_HINT, MODE_LABEL } from '../history/words';
+import './sessions.css';
 
 interface Turn {
   prompt: string;
@@ -19,6 +22,8 @@ export function SessionView() {
   const [turns, setTurns] = useState<Turn[]>([]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [mode, setMode] = useState<PermissionMode | null>(null);
+  const [modeBusy, setModeBusy] = useState(false);
 
   useEffect(() => {
     api
@@ -33,11 +38,20 @@ export function SessionView() {
   useEffect(
     () =>
       api.subscribe((event) => {
+        // The mode can change from anywhere (another window, the API): the switch shows what is true.
+        if (event.type === 'session_state' && event.session.sessionId === sessionId)
+          setMode(event.session.mode);
         if (event.type !== 'session_update' || event.sessionId !== sessionId) return;
-        const update = event.update as { sessionUpdate: string; content?: { type?: string; text?: string } };
-        if (update.sessionUpdate !== 'agent_message_chunk' || update.content?.type !== 'text') return;
+        const update = event.update as {
+          sessionUpdate: string;
+          content?: { type?: string; text?: string };
+        };
+        if (update.sessionUpdate !== 'agent_message_chunk' || update.content?.type !== 'text')
+          return;
         const chunk = update.content.text ?? '';
-        setTurns((list) => list.map((t, i) => (i === list.length - 1 ? { ...t, reply: t.reply + chunk } : t)));
+        setTurns((list) =>
+          list.map((t, i) => (i === list.length - 1 ? { ...t, reply: t.reply + chunk } : t)),
+        );
       }),
     [api, sessionId],
   );
@@ -50,10 +64,25 @@ export function SessionView() {
       const created = await api.call('createSession', { agentId, cwd });
       setSessionId(created.sessionId);
       setTurns([]);
+      const sessions = await api.call('listSessions', {});
+      setMode(sessions.find((s) => s.sessionId === created.sessionId)?.mode ?? null);
     } catch (err) {
       setError((err as Error).message);
     } finally {
       setBusy(false);
+    }
+  };
+
+  const switchMode = async (next: PermissionMode) => {
+    if (!sessionId) return;
+    setError(null);
+    setModeBusy(true);
+    try {
+      setMode((await api.call('setSessionMode', { sessionId, mode: next })).mode);
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setModeBusy(false);
     }
   };
 
@@ -107,6 +136,27 @@ export function SessionView() {
       )}
       {sessionId && (
         <>
+          <div className="session-mode">
+            <label>
+              Permission mode
+              <select
+                value={mode ?? ''}
+                disabled={mode === null || modeBusy}
+                onChange={(e) => void switchMode(e.target.value as PermissionMode)}
+                aria-describedby="session-mode-hint"
+              >
+                {mode === null && <option value="">…</option>}
+                {PERMISSION_MODES.map((m) => (
+                  <option key={m} value={m}>
+                    {MODE_LABEL[m]}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <p id="session-mode-hint" className="hint">
+              {mode ? `${MODE_HINT[mode]} For this session only.` : ''}
+            </p>
+          </div>
           <ol className="transcript" aria-label="transcript">
             {turns.map((turn, i) => (
               <li key={i}>

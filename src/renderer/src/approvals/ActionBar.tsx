@@ -1,0 +1,239 @@
+import { useEffect, useRef } from 'react';
+import type { GrantChoice } from '../../../shared/contract';
+import type { PendingApproval, PermissionOption } from '../../../shared/domain';
+import { ShieldIcon } from '../components/icons';
+import { ARIA } from './keyboard';
+import { defaultOption, orderedOptions } from './queue-order';
+import { quorumOf } from './RequestDetails';
+
+export type GrantScope = GrantChoice['scope'];
+/** '' = until revoked; 'tomorrow' = until the next local midnight; otherwise minutes. */
+export type GrantExpiry = '' | '30' | '60' | '480' | 'tomorrow';
+
+export interface GrantDraft {
+  scope: GrantScope;
+  expiry: GrantExpiry;
+}
+
+export const DEFAULT_GRANT: GrantDraft = { scope: 'session', expiry: '' };
+
+/** The grant sent with an allow_always vote; "until tomorrow" is counted at the moment of the vote. */
+export function grantOf(draft: GrantDraft, now = Date.now()): GrantChoice {
+  if (draft.expiry === '') return { scope: draft.scope };
+  if (draft.expiry === 'tomorrow') {
+    const midnight = new Date(now);
+    midnight.setHours(24, 0, 0, 0);
+    return {
+      scope: draft.scope,
+      expiresInMinutes: Math.max(1, Math.ceil((midnight.getTime() - now) / 60_000)),
+    };
+  }
+  return { scope: draft.scope, expiresInMinutes: Number(draft.expiry) };
+}
+
+const KIND_LABEL: Record<PermissionOption['kind'], string> = {
+  allow_once: 'Allow once',
+  allow_always: 'Allow always',
+  reject_once: 'Reject',
+  reject_always: 'Reject always',
+};
+
+interface Props {
+  approval: PendingApproval;
+  /** The click guard is over for this request. */
+  armed: boolean;
+  /** Every diff is on screen (allow buttons wait for it). */
+  diffReady: boolean;
+  myVote: string | undefined;
+  grant: GrantDraft;
+  onGrant: (grant: GrantDraft) => void;
+  onDecide: (option: PermissionOption) => void;
+  onBypass: () => void;
+}
+
+/** One button per option the agent offered, in its words, grouped allow / reject. */
+export function ActionBar({
+  approval,
+  armed,
+  diffReady,
+  myVote,
+  grant,
+  onGrant,
+  onDecide,
+  onBypass,
+}: Props) {
+  const options = orderedOptions(approval);
+  const focus = defaultOption(approval);
+  const danger = approval.warnings.some((w) => w.severity === 'danger');
+  const hasAlways = options.some((o) => o.kind === 'allow_always');
+  const canAllow = options.some((o) => o.kind === 'allow_once' || o.kind === 'allow_always');
+  const voted = myVote !== undefined;
+  const guardText = voted
+    ? 'You have voted on this request.'
+    : !armed
+      ? 'Take a look first — the buttons unlock in a moment.'
+      : !diffReady
+        ? 'Allow unlocks once the diff is drawn.'
+        : '';
+  const numbered = options.map((option, i) => ({ option, n: i + 1 }));
+  const group = (kinds: PermissionOption['kind'][]) =>
+    numbered.filter(({ option }) => kinds.includes(option.kind));
+
+  const button = ({ option, n }: { option: PermissionOption; n: number }) => {
+    const allow = option.kind.startsWith('allow');
+    const enabled = armed && !voted && (!allow || diffReady);
+    const isDefault = focus?.optionId === option.optionId;
+    const votes = approval.tally ? (approval.tally.perOption[option.optionId] ?? 0) : null;
+    return (
+      <button
+        key={option.optionId}
+        type="button"
+        className={`gh-option kind-${option.kind}${isDefault ? ' emphasis' : ''}`}
+        data-kind={option.kind}
+        data-default-option={isDefault ? 'true' : undefined}
+        aria-disabled={enabled ? undefined : 'true'}
+        aria-describedby={guardText ? 'gh-guard-text' : undefined}
+        aria-keyshortcuts={n <= 9 ? String(n) : undefined}
+        onClick={() => enabled && onDecide(option)}
+      >
+        <span className="gh-option-label">{option.name.trim() || KIND_LABEL[option.kind]}</span>
+        {votes !== null && (
+          <span className="gh-option-votes">
+            {votes}/{quorumOf(approval.tally!)}
+          </span>
+        )}
+        {n <= 9 && <kbd aria-hidden="true">{n}</kbd>}
+      </button>
+    );
+  };
+
+  return (
+    <footer className={`gh-actions${armed ? '' : ' guarded'}${danger ? ' danger' : ''}`}>
+      <div className="gh-guard-bar" aria-hidden="true" />
+      {hasAlways && (
+        <div className="gh-grant" role="group" aria-label="How far “always” reaches">
+          <label>
+            <span>Always applies to</span>
+            <select
+              value={grant.scope}
+              onChange={(e) => onGrant({ ...grant, scope: e.target.value as GrantScope })}
+            >
+              <option value="session">this session</option>
+              <option value="project">this project folder</option>
+              <option value="agent">{approval.agentName} everywhere</option>
+            </select>
+          </label>
+          <label>
+            <span>for</span>
+            <select
+              value={grant.expiry}
+              onChange={(e) => onGrant({ ...grant, expiry: e.target.value as GrantExpiry })}
+            >
+              <option value="">
+                {grant.scope === 'session' ? 'as long as the session' : 'until revoked'}
+              </option>
+              <option value="30">30 minutes</option>
+              <option value="60">1 hour</option>
+              <option value="480">8 hours</option>
+              <option value="tomorrow">until tomorrow</option>
+            </select>
+          </label>
+        </div>
+      )}
+      <div className="gh-actions-row">
+        {canAllow && (
+          <button
+            type="button"
+            className="gh-bypass"
+            onClick={onBypass}
+            aria-haspopup="dialog"
+            aria-keyshortcuts={ARIA.bypass}
+            disabled={voted}
+          >
+            <ShieldIcon />
+            <span className="gh-bypass-text">Bypass for this agent…</span>
+          </button>
+        )}
+        <p
+          id="gh-guard-text"
+          className="gh-guard-text"
+          aria-live="polite"
+          title={guardText || undefined}
+        >
+          {guardText}
+        </p>
+        <div className="gh-option-groups">
+          {group(['allow_once', 'allow_always']).length > 0 && (
+            <div className="gh-option-group allow" role="group" aria-label="Allow">
+              {group(['allow_once', 'allow_always']).map(button)}
+            </div>
+          )}
+          {group(['reject_once', 'reject_always']).length > 0 && (
+            <div className="gh-option-group reject" role="group" aria-label="Reject">
+              {group(['reject_once', 'reject_always']).map(button)}
+            </div>
+          )}
+        </div>
+      </div>
+    </footer>
+  );
+}
+
+/** Seed 001's "Bypass": a big grant, so it is explained and confirmed first. */
+export function BypassConfirm({
+  approval,
+  armed,
+  onConfirm,
+  onCancel,
+}: {
+  approval: PendingApproval;
+  armed: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const cancel = useRef<HTMLButtonElement>(null);
+  useEffect(() => cancel.current?.focus(), []);
+  const agent = approval.agentName;
+  return (
+    <section
+      className="gh-confirm"
+      role="alertdialog"
+      aria-labelledby="gh-bypass-title"
+      aria-describedby="gh-bypass-desc"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.stopPropagation();
+          onCancel();
+        }
+      }}
+    >
+      <div className="gh-confirm-icon">
+        <ShieldIcon />
+      </div>
+      <div className="gh-confirm-text">
+        <h3 id="gh-bypass-title">Bypass permissions for {agent}?</h3>
+        <div id="gh-bypass-desc">
+          <p>
+            From now on, every request from <strong>{agent}</strong> is allowed without asking — in
+            every session and every folder — except what an explicit deny rule blocks. It is saved
+            in settings and stays until you turn it off there.
+          </p>
+          <p>This request is allowed once, now.</p>
+        </div>
+      </div>
+      <div className="gh-confirm-actions">
+        <button type="button" ref={cancel} onClick={onCancel}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className="gh-danger-button"
+          aria-disabled={armed ? undefined : 'true'}
+          onClick={() => armed && onConfirm()}
+        >
+          Bypass {agent}
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,227 @@
+import { useMemo } from 'react';
+import type { PendingApproval } from '../../../shared/domain';
+import { formatCount } from '../components/format';
+import { UsersIcon } from '../components/icons';
+import { Revealed } from '../components/Revealed';
+import { DiffList, DiffModeToggle } from '../diff/DiffList';
+import type { DiffMode } from '../diff/use-diff-mode';
+import { CommandBlock } from './CommandBlock';
+import { Countdown } from './Countdown';
+import { KIND_VERB, KindBadge } from './KindBadge';
+import { WarningList } from './WarningList';
+
+/** Display copy of rawInput; the audit keeps the value itself. */
+const RAW_INPUT_MAX_CHARS = 20_000;
+/** Locations listed at once. */
+const MAX_PATHS = 50;
+
+/** The random tail of the id (a UUIDv7 starts with the time, the same for sessions opened together). */
+export const shortSession = (sessionId: string) => sessionId.slice(-8);
+
+interface Props {
+  approval: PendingApproval;
+  titleId: string;
+  now: number;
+  diffMode: DiffMode;
+  onDiffMode: (mode: DiffMode) => void;
+  onDiffsReady: () => void;
+  onExtend: () => void;
+  myVote: string | undefined;
+}
+
+/** Everything the agent asked, as it asked it and as it will run. */
+export function RequestDetails({
+  approval,
+  titleId,
+  now,
+  diffMode,
+  onDiffMode,
+  onDiffsReady,
+  onExtend,
+  myVote,
+}: Props) {
+  const { toolCall, diffs } = approval;
+  const raw = useMemo(() => rawInputText(toolCall.rawInput), [toolCall.rawInput]);
+  const notes = useMemo(() => agentNotes(toolCall.content), [toolCall.content]);
+  const diffPaths = new Set(diffs.flatMap((d) => [d.path, d.oldPath ?? '']));
+  const paths = toolCall.locations.filter((l) => !diffPaths.has(l.path));
+  const canSplit = diffs.some(
+    (d) => !d.binary && d.oldText && d.newText !== null && d.change !== 'delete',
+  );
+
+  return (
+    <article className="gh-request" aria-labelledby={titleId}>
+      <header className="gh-request-head">
+        <div className="gh-request-eyebrow">
+          <KindBadge kind={toolCall.kind} />
+          <span>
+            <strong>{approval.agentName}</strong> asks to {KIND_VERB[toolCall.kind]}
+          </span>
+        </div>
+        <h2 id={titleId} className="gh-request-title" title="The title, as the agent wrote it">
+          <Revealed text={toolCall.title} />
+        </h2>
+        <div className="gh-request-meta">
+          <span>
+            session <code title={approval.sessionId}>{shortSession(approval.sessionId)}</code>
+          </span>
+          <span aria-hidden="true">·</span>
+          <span className="gh-request-cwd">
+            in <code title={approval.cwd}>{<Revealed text={approval.cwd} />}</code>
+          </span>
+          <Countdown approval={approval} now={now} onExtend={onExtend} />
+        </div>
+      </header>
+
+      {approval.tally && <Consensus approval={approval} myVote={myVote} />}
+      <WarningList warnings={approval.warnings} />
+      {approval.command && <CommandBlock command={approval.command} sessionCwd={approval.cwd} />}
+
+      {diffs.length > 0 && (
+        <section className="gh-section" aria-labelledby="gh-changes-title">
+          <div className="gh-section-head">
+            <h3 id="gh-changes-title">
+              Changes{' '}
+              <span className="gh-dim">
+                · {diffs.length} file{diffs.length === 1 ? '' : 's'}
+              </span>
+            </h3>
+            {canSplit && <DiffModeToggle mode={diffMode} onChange={onDiffMode} />}
+          </div>
+          <DiffList diffs={diffs} mode={diffMode} onReady={onDiffsReady} />
+        </section>
+      )}
+
+      {paths.length > 0 && (
+        <section className="gh-section" aria-labelledby="gh-paths-title">
+          <div className="gh-section-head">
+            <h3 id="gh-paths-title">
+              Paths <span className="gh-dim">· {paths.length}</span>
+            </h3>
+          </div>
+          <ul className="gh-paths">
+            {paths.slice(0, MAX_PATHS).map((l, i) => (
+              <li key={i}>
+                <code>
+                  <Revealed text={l.path} />
+                  {l.line != null && <span className="gh-dim">:{l.line}</span>}
+                </code>
+              </li>
+            ))}
+            {paths.length > MAX_PATHS && (
+              <li className="gh-dim">and {paths.length - MAX_PATHS} more</li>
+            )}
+          </ul>
+        </section>
+      )}
+
+      {notes && (
+        <section className="gh-section" aria-labelledby="gh-notes-title">
+          <div className="gh-section-head">
+            <h3 id="gh-notes-title">The agent&apos;s description</h3>
+            <span className="gh-section-note">unverified text from the agent</span>
+          </div>
+          <pre className="gh-notes">
+            <Revealed text={notes} />
+          </pre>
+        </section>
+      )}
+
+      <details className="gh-raw">
+        <summary>Raw input, as the agent sent it</summary>
+        <pre tabIndex={0} aria-label="Raw input">
+          {raw.text === null ? (
+            <span className="gh-dim">The agent sent no raw input.</span>
+          ) : (
+            <Revealed text={raw.text} />
+          )}
+        </pre>
+        {raw.cut > 0 && <p className="gh-dim">{formatCount(raw.cut)} more characters not shown.</p>}
+      </details>
+    </article>
+  );
+}
+
+/**
+ * The core sends votesNeeded = quorum − the leading option's votes, so the quorum an option must
+ * reach is that plus the leading count.
+ */
+export function quorumOf(tally: NonNullable<PendingApproval['tally']>): number {
+  return tally.votesNeeded + Math.max(0, ...Object.values(tally.perOption));
+}
+
+function Consensus({
+  approval,
+  myVote,
+}: {
+  approval: PendingApproval;
+  myVote: string | undefined;
+}) {
+  const tally = approval.tally!;
+  const cast = Object.values(tally.perOption).reduce((sum, n) => sum + n, 0);
+  const quorum = quorumOf(tally);
+  const mine = approval.options.find((o) => o.optionId === myVote);
+  return (
+    <section className="gh-consensus" aria-labelledby="gh-consensus-title">
+      <h3 id="gh-consensus-title">
+        <UsersIcon /> Consensus · {cast} of {tally.voters} voter{tally.voters === 1 ? '' : 's'}{' '}
+        voted · {quorum} {quorum === 1 ? 'vote decides' : 'votes decide'} · {tally.votesNeeded} more
+        needed
+      </h3>
+      <ul>
+        {approval.options.map((o) => {
+          const votes = tally.perOption[o.optionId] ?? 0;
+          const name = o.name || o.kind;
+          return (
+            <li key={o.optionId}>
+              <span>{name}</span>
+              <meter
+                min={0}
+                max={quorum}
+                value={votes}
+                aria-label={`${name}: ${votes} of ${quorum} votes`}
+              />
+              <span className="gh-dim">
+                {votes}/{quorum}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+      {mine && (
+        <p role="status">You voted “{mine.name}”. The request waits for the other voters.</p>
+      )}
+    </section>
+  );
+}
+
+function rawInputText(rawInput: unknown): { text: string | null; cut: number } {
+  if (rawInput === undefined) return { text: null, cut: 0 };
+  let text: string;
+  try {
+    text = JSON.stringify(rawInput, null, 2) ?? String(rawInput);
+  } catch {
+    text = String(rawInput);
+  }
+  if (text.length <= RAW_INPUT_MAX_CHARS) return { text, cut: 0 };
+  return { text: text.slice(0, RAW_INPUT_MAX_CHARS), cut: text.length - RAW_INPUT_MAX_CHARS };
+}
+
+/** Text items of the tool call content (Gemini's "[in dir] (description)"), bounded. */
+function agentNotes(content: unknown[]): string | null {
+  const texts: string[] = [];
+  for (const item of content) {
+    if (typeof item !== 'object' || item === null) continue;
+    const record = item as { type?: unknown; content?: { type?: unknown; text?: unknown } };
+    if (
+      record.type === 'content' &&
+      record.content?.type === 'text' &&
+      typeof record.content.text === 'string'
+    ) {
+      texts.push(record.content.text);
+    }
+  }
+  if (texts.length === 0) return null;
+  const joined = texts.join('\n\n');
+  return joined.length > 4000 ? `${joined.slice(0, 4000)}…` : joined;
+}

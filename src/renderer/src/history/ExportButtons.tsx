@@ -1,0 +1,69 @@
+// Export of the current filter as JSONL or CSV: the core writes the file, the browser saves it.
+import { useState } from 'react';
+import { EXPORT_MAX_ROWS } from '../../../shared/contract';
+import type { HistoryFilter } from '../../../shared/history';
+import { useApi } from '../api/context';
+import { formatCount } from '../components/format';
+
+type Status =
+  | { kind: 'busy'; format: string }
+  | { kind: 'done'; text: string; truncated: boolean }
+  | { kind: 'error'; text: string };
+
+/** Saves `content` as a file through a Blob link (works in the browser and in Electron). */
+function download(content: string, filename: string, mimeType: string): void {
+  const url = URL.createObjectURL(new Blob([content], { type: mimeType }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+export function ExportButtons({ filter }: { filter: HistoryFilter }) {
+  const api = useApi();
+  const [status, setStatus] = useState<Status | null>(null);
+
+  const run = async (format: 'jsonl' | 'csv') => {
+    setStatus({ kind: 'busy', format });
+    try {
+      const out = await api.call('exportHistory', { ...filter, format });
+      download(out.content, out.filename, out.mimeType);
+      const rows = format === 'jsonl' ? out.content.split('\n').filter(Boolean).length : null;
+      setStatus({
+        kind: 'done',
+        truncated: out.truncated,
+        text: out.truncated
+          ? `Exported only the first ${formatCount(EXPORT_MAX_ROWS)} rows to ${out.filename}: narrow the filter (a date range) for the rest.`
+          : `Exported ${rows === null ? '' : `${formatCount(rows)} row${rows === 1 ? '' : 's'} `}to ${out.filename}.`,
+      });
+    } catch (error) {
+      setStatus({ kind: 'error', text: `Export failed: ${(error as Error).message}` });
+    }
+  };
+
+  const busy = status?.kind === 'busy';
+  return (
+    <div className="hv-export">
+      <div className="hv-button-group" role="group" aria-label="Export the current filter">
+        <button type="button" onClick={() => void run('jsonl')} disabled={busy}>
+          Export JSONL
+        </button>
+        <button type="button" onClick={() => void run('csv')} disabled={busy}>
+          Export CSV
+        </button>
+      </div>
+      <p
+        className={`hv-tool-status${status?.kind === 'error' || (status?.kind === 'done' && status.truncated) ? ' warn' : ''}`}
+        role="status"
+      >
+        {status?.kind === 'busy'
+          ? `Exporting ${status.format.toUpperCase()}…`
+          : (status?.text ?? '')}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,405 @@
+// The rule editor (history's "Make this a rule", suggestions, the settings' rule list): every field
+// of a rule, a live preview of the past requests it would have matched, and Save, which shows the
+// core's validation errors as the core wrote them.
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import type { CommandOutput } from '../../../shared/contract';
+import type { AgentInfo } from '../../../shared/domain';
+import { TOOL_KINDS, type Rule, type ToolKind } from '../../../shared/rules';
+import { useApi } from '../api/context';
+import { KindBadge } from '../approvals/KindBadge';
+import { Revealed } from '../components/Revealed';
+import { DECISION_LABEL, decisionOf, formatDateTime } from '../history/words';
+import { ruleOfDraft, suggestId, type RuleDraft, type RuleTarget } from './rule-draft';
+import './rules.css';
+
+type Preview = CommandOutput<'previewRule'>;
+
+const PREVIEW_DELAY_MS = 300;
+const PREVIEW_SHOWN = 50;
+
+const MATCH_LABEL: Record<Preview['matches'][number]['match'], string> = {
+  full: 'full',
+  partial: 'partial',
+  maybe: 'maybe',
+};
+const MATCH_HINT: Record<Preview['matches'][number]['match'], string> = {
+  full: 'the rule alone would have decided it',
+  partial: 'the rule covers only part of it',
+  maybe: 'the rule might match, depending on run-time values',
+};
+
+interface Props {
+  /** Heading of the editor ("Make this a rule", "New rule", "Edit rule"). */
+  title: string;
+  initial: RuleDraft;
+  /** Editing a saved rule: its id stays. */
+  editing?: boolean;
+  /** A line over the form saying where the draft came from. */
+  origin?: string;
+  onSaved(rules: Rule[], saved: Rule): void;
+  onClose(): void;
+}
+
+export function RuleEditor({ title, initial, editing = false, origin, onSaved, onClose }: Props) {
+  const api = useApi();
+  const uid = useId();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [draft, setDraft] = useState<RuleDraft>(initial);
+  const [idTouched, setIdTouched] = useState(editing || initial.id !== '');
+  const [agents, setAgents] = useState<AgentInfo[]>([]);
+  const [takenIds, setTakenIds] = useState<ReadonlySet<string>>(new Set());
+  const [preview, setPreview] = useState<{
+    key: string;
+    result: Preview | null;
+    error: string | null;
+  } | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [saveError, setSaveError] = useState<string | null>(null);
+
+  useEffect(() => {
+    const el = dialog.current;
+    if (el && !el.open) el.showModal();
+    return () => el?.close();
+  }, []);
+
+  useEffect(() => {
+    api.call('listAgents', {}).then(setAgents, () => undefined);
+    api.call('listRules', {}).then(
+      (rules) =>
+        setTakenIds(new Set(rules.map((r) => r.id).filter((id) => !editing || id !== initial.id))),
+      () => undefined,
+    );
+  }, [api, editing, initial.id]);
+
+  const id = idTouched ? draft.id : suggestId(draft, takenIds);
+  const rule = useMemo(() => ruleOfDraft({ ...draft, id }), [draft, id]);
+  // The preview does not depend on the id or the reason.
+  const previewKey = JSON.stringify({
+    ...rule,
+    id: 'preview',
+    reason: undefined,
+    createdAt: undefined,
+  });
+
+  useEffect(() => {
+    let stale = false;
+    const timer = setTimeout(() => {
+      const asked = JSON.parse(previewKey) as Rule;
+      api.call('previewRule', { rule: asked, limit: 500 }).then(
+        (result) => {
+          if (!stale) setPreview({ key: previewKey, result, error: null });
+        },
+        (error: Error) => {
+          if (!stale) setPreview({ key: previewKey, result: null, error: error.message });
+        },
+      );
+    }, PREVIEW_DELAY_MS);
+    return () => {
+      stale = true;
+      clearTimeout(timer);
+    };
+  }, [api, previewKey]);
+
+  const set = <K extends keyof RuleDraft>(key: K, value: RuleDraft[K]) =>
+    setDraft((d) => ({ ...d, [key]: value }));
+
+  const setTarget = (target: RuleTarget) =>
+    setDraft((d) => ({
+      ...d,
+      target,
+      // A command is only ever a shell command; a path never is.
+      toolKind:
+        target === 'command'
+          ? 'execute'
+          : target === 'path' && d.toolKind === 'execute'
+            ? ''
+            : d.toolKind,
+    }));
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    setSaving(true);
+    setSaveError(null);
+    try {
+      const rules = await api.call('saveRule', { ruleId: rule.id, rule });
+      onSaved(rules, rule);
+    } catch (error) {
+      setSaveError((error as Error).message);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const agentChoices =
+    agents.some((a) => a.id === draft.agent) || !draft.agent
+      ? agents
+      : [...agents, { id: draft.agent, name: draft.agent } as AgentInfo];
+  const kindValue = Array.isArray(draft.toolKind) ? draft.toolKind.join(',') : draft.toolKind;
+  const current = preview && preview.key === previewKey ? preview : null;
+
+  return (
+    <dialog
+      ref={dialog}
+      className="re-dialog"
+      aria-labelledby={`${uid}-title`}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+    >
+      <form className="re-form" onSubmit={(e) => void save(e)} noValidate>
+        <header className="re-head">
+          <h2 id={`${uid}-title`}>{title}</h2>
+          {origin && <p className="re-origin">{origin}</p>}
+        </header>
+        <div className="re-body">
+          <div className="re-fields">
+            <fieldset className="re-segmented">
+              <legend>Action</legend>
+              {(['allow', 'ask', 'deny'] as const).map((action) => (
+                <label
+                  key={action}
+                  className={`re-seg ${action}${draft.action === action ? ' on' : ''}`}
+                >
+                  <input
+                    type="radio"
+                    name={`${uid}-action`}
+                    value={action}
+                    checked={draft.action === action}
+                    onChange={() => set('action', action)}
+                  />
+                  {action === 'allow' ? 'Allow' : action === 'ask' ? 'Ask' : 'Deny'}
+                </label>
+              ))}
+            </fieldset>
+
+            <label className="re-field">
+              <span>Tool kind</span>
+              <select
+                value={kindValue}
+                onChange={(e) =>
+                  set(
+                    'toolKind',
+                    e.target.value.includes(',')
+                      ? draft.toolKind
+                      : (e.target.value as ToolKind | ''),
+                  )
+                }
+              >
+                <option value="">Any kind</option>
+                {Array.isArray(draft.toolKind) && (
+                  <option value={kindValue}>Several: {draft.toolKind.join(', ')}</option>
+                )}
+                {TOOL_KINDS.map((k) => (
+                  <option key={k} value={k}>
+                    {k}
+                  </option>
+                ))}
+              </select>
+            </label>
+
+            <fieldset className="re-segmented">
+              <legend>Matches</legend>
+              {(
+                [
+                  ['any', 'Any request'],
+                  ['command', 'A command'],
+                  ['path', 'A path'],
+                ] as const
+              ).map(([target, label]) => (
+                <label key={target} className={`re-seg${draft.target === target ? ' on' : ''}`}>
+                  <input
+                    type="radio"
+                    name={`${uid}-target`}
+                    value={target}
+                    checked={draft.target === target}
+                    onChange={() => setTarget(target)}
+                  />
+                  {label}
+                </label>
+              ))}
+            </fieldset>
+
+            {draft.target === 'command' && (
+              <div className="re-row">
+                <label className="re-field grow">
+                  <span>Command</span>
+                  <input
+                    className="mono"
+                    value={draft.command}
+                    onChange={(e) => set('command', e.target.value)}
+                    spellCheck={false}
+                    autoComplete="off"
+                    aria-describedby={`${uid}-command-hint`}
+                  />
+                </label>
+                <label className="re-field">
+                  <span>Match</span>
+                  <select
+                    value={draft.commandMatch}
+                    onChange={(e) =>
+                      set('commandMatch', e.target.value as RuleDraft['commandMatch'])
+                    }
+                  >
+                    <option value="exact">exactly these words</option>
+                    <option value="prefix">these words, then anything</option>
+                  </select>
+                </label>
+                {draft.commandParts && draft.commandParts.length > 1 && (
+                  <div className="re-parts" role="group" aria-label="Commands of the original line">
+                    <span className="re-parts-label">
+                      The line ran {draft.commandParts.length} commands; a rule matches one at a
+                      time:
+                    </span>
+                    {draft.commandParts.map((part, i) => (
+                      <button
+                        key={i}
+                        type="button"
+                        className="re-part"
+                        aria-pressed={draft.command === part}
+                        onClick={() => set('command', part)}
+                      >
+                        <code>{part}</code>
+                      </button>
+                    ))}
+                  </div>
+                )}
+                <p id={`${uid}-command-hint`} className="re-hint">
+                  One simple command, matched against every part of a shell line. Quote like the
+                  shell; an unquoted <code>*</code> matches within one word.
+                </p>
+              </div>
+            )}
+            {draft.target === 'path' && (
+              <label className="re-field">
+                <span>Path (glob)</span>
+                <input
+                  className="mono"
+                  value={draft.path}
+                  onChange={(e) => set('path', e.target.value)}
+                  spellCheck={false}
+                  autoComplete="off"
+                  aria-describedby={`${uid}-path-hint`}
+                />
+                <small id={`${uid}-path-hint`} className="re-hint">
+                  Relative globs are relative to the session folder; <code>**</code> crosses
+                  folders.
+                </small>
+              </label>
+            )}
+
+            <div className="re-row">
+              <label className="re-field">
+                <span>Agent</span>
+                <select value={draft.agent} onChange={(e) => set('agent', e.target.value)}>
+                  <option value="">Any agent</option>
+                  {agentChoices.map((a) => (
+                    <option key={a.id} value={a.id}>
+                      {a.name === a.id ? a.id : `${a.name} (${a.id})`}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label className="re-field grow">
+                <span>Project folder</span>
+                <input
+                  className="mono"
+                  value={draft.project}
+                  onChange={(e) => set('project', e.target.value)}
+                  placeholder="any folder"
+                  spellCheck={false}
+                  autoComplete="off"
+                />
+              </label>
+            </div>
+
+            <div className="re-row">
+              <label className="re-field grow">
+                <span>Reason</span>
+                <input
+                  value={draft.reason}
+                  onChange={(e) => set('reason', e.target.value)}
+                  placeholder="optional"
+                />
+              </label>
+              <label className="re-field">
+                <span>Rule id</span>
+                <input
+                  className="mono"
+                  value={id}
+                  readOnly={editing}
+                  onChange={(e) => {
+                    setIdTouched(true);
+                    set('id', e.target.value);
+                  }}
+                  spellCheck={false}
+                  autoComplete="off"
+                />
+              </label>
+            </div>
+          </div>
+
+          <section
+            className="re-preview"
+            aria-labelledby={`${uid}-preview-title`}
+            aria-busy={!current || undefined}
+          >
+            <h3 id={`${uid}-preview-title`}>Would have matched</h3>
+            <div role="status" className={`re-preview-status${current?.error ? ' re-warn' : ''}`}>
+              {!current
+                ? 'Checking past requests…'
+                : current.error
+                  ? `Cannot preview this rule: ${current.error}`
+                  : current.result!.matches.length === 0
+                    ? `None of the last ${current.result!.scanned} decided requests.`
+                    : `${current.result!.matches.length} of the last ${current.result!.scanned} decided requests.`}
+            </div>
+            {current?.result && current.result.matches.length > 0 && (
+              <ul className="re-matches" aria-label="Matching past requests">
+                {current.result.matches.slice(0, PREVIEW_SHOWN).map(({ item, match }) => {
+                  const decision = decisionOf(item.reply);
+                  return (
+                    <li key={item.requestId} data-request-id={item.requestId}>
+                      <span className={`re-match ${match}`} title={MATCH_HINT[match]}>
+                        {MATCH_LABEL[match]}
+                      </span>
+                      <span className="re-match-title">
+                        <Revealed text={item.commandText ?? item.title} />
+                      </span>
+                      <span className="re-match-meta">
+                        <KindBadge kind={item.toolKind} />
+                        <span className={`re-was ${decision}`}>
+                          was {DECISION_LABEL[decision].toLowerCase()}
+                        </span>
+                        <span>{formatDateTime(item.decidedAt)}</span>
+                      </span>
+                    </li>
+                  );
+                })}
+                {current.result.matches.length > PREVIEW_SHOWN && (
+                  <li className="re-more">
+                    and {current.result.matches.length - PREVIEW_SHOWN} more
+                  </li>
+                )}
+              </ul>
+            )}
+          </section>
+        </div>
+
+        {saveError && (
+          <p className="re-error re-save-error" role="alert">
+            {saveError}
+          </p>
+        )}
+        <footer className="re-foot">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="re-save" disabled={saving}>
+            {saving ? 'Saving…' : 'Save rule'}
+          </button>
+        </footer>
+      </form>
+    </dialog>
+  );
+}

@@ -1,0 +1,159 @@
+// Each configured agent: how it is started, the permission mode of its new sessions, seed 001's
+// Bypass (trust), and the mediator policy its requests follow.
+import { useState } from 'react';
+import type { AgentInfo, PermissionMode } from '../../../shared/domain';
+import { PERMISSION_MODES } from '../../../shared/rules';
+import type { Settings } from '../../../shared/settings';
+import { useApi } from '../api/context';
+import { MODE_HINT, MODE_LABEL } from '../history/words';
+
+interface Props {
+  settings: Settings;
+  agents: AgentInfo[];
+  /** Saves settings changed by `patch` (applied to the settings in force); throws the core's error. */
+  update(patch: (settings: Settings) => void): Promise<void>;
+  onBypassChanged(): void;
+}
+
+type Status = { agentId: string; text: string; error: boolean };
+
+export function AgentsSection({ settings, agents, update, onBypassChanged }: Props) {
+  const api = useApi();
+  const [status, setStatus] = useState<Status | null>(null);
+  const ids = Object.keys(settings.agents);
+
+  const setMode = async (agentId: string, mode: PermissionMode) => {
+    setStatus(null);
+    try {
+      await update((s) => {
+        s.agents[agentId]!.mode = mode;
+      });
+      setStatus({
+        agentId,
+        text: `New sessions of ${agentId} start in ${MODE_LABEL[mode]}.`,
+        error: false,
+      });
+    } catch (e) {
+      setStatus({ agentId, text: (e as Error).message, error: true });
+    }
+  };
+
+  const setBypass = async (agentId: string, enabled: boolean) => {
+    setStatus(null);
+    try {
+      await api.call('setAgentBypass', { agentId, enabled });
+      onBypassChanged();
+      setStatus({
+        agentId,
+        text: enabled
+          ? `${agentId} is trusted: its requests are allowed without asking.`
+          : `${agentId} asks again.`,
+        error: false,
+      });
+    } catch (e) {
+      setStatus({ agentId, text: (e as Error).message, error: true });
+    }
+  };
+
+  return (
+    <section className="sv-card" aria-labelledby="sv-agents-title" id="sv-agents">
+      <div className="sv-card-head">
+        <div>
+          <h3 id="sv-agents-title">Agents</h3>
+          <p className="sv-desc">
+            The agents Gatehouse can start, and how much each one is trusted.
+          </p>
+        </div>
+      </div>
+      {ids.length === 0 ? (
+        <p className="sv-empty">No agents yet: add one under “agents” in settings.json.</p>
+      ) : (
+        <ul className="sv-agents">
+          {ids.map((id) => {
+            const config = settings.agents[id]!;
+            const info = agents.find((a) => a.id === id);
+            const name = config.name ?? id;
+            const bypass = config.bypassPermissions;
+            const line = [config.command, ...config.args].join(' ');
+            return (
+              <li
+                key={id}
+                className="sv-agent"
+                aria-labelledby={`sv-agent-${id}`}
+                data-agent-id={id}
+              >
+                <div className="sv-agent-head">
+                  <h4 id={`sv-agent-${id}`}>
+                    {name} {name !== id && <span className="sv-dim">({id})</span>}
+                  </h4>
+                  <span className="sv-policy" title="Mediator policy for this agent's requests">
+                    Policy:{' '}
+                    <strong>
+                      {info?.policy ??
+                        config.policy ??
+                        settings.policy.permissionStrategy ??
+                        'first-responder'}
+                    </strong>
+                  </span>
+                </div>
+                <p className="sv-command">
+                  <code title={line}>{line}</code>
+                  {config.cwd && <span className="sv-dim"> in {config.cwd}</span>}
+                </p>
+                <div className="sv-agent-controls">
+                  <label className="sv-field">
+                    <span>Mode of new sessions</span>
+                    <select
+                      value={config.mode}
+                      onChange={(e) => void setMode(id, e.target.value as PermissionMode)}
+                      aria-describedby={`sv-agent-${id}-mode`}
+                    >
+                      {PERMISSION_MODES.map((m) => (
+                        <option key={m} value={m}>
+                          {MODE_LABEL[m]}
+                        </option>
+                      ))}
+                    </select>
+                    <small id={`sv-agent-${id}-mode`} className="sv-hint">
+                      {MODE_HINT[config.mode]}
+                    </small>
+                  </label>
+                  <div className="sv-bypass">
+                    <button
+                      type="button"
+                      role="switch"
+                      aria-checked={bypass}
+                      className={`sv-switch${bypass ? ' on' : ''}`}
+                      aria-labelledby={`sv-agent-${id}-bypass`}
+                      aria-describedby={`sv-agent-${id}-bypass-hint`}
+                      onClick={() => void setBypass(id, !bypass)}
+                    >
+                      <span className="sv-switch-thumb" aria-hidden="true" />
+                    </button>
+                    <div>
+                      <span id={`sv-agent-${id}-bypass`} className="sv-bypass-label">
+                        Bypass permissions for {name}
+                      </span>
+                      <small id={`sv-agent-${id}-bypass-hint`} className="sv-hint">
+                        Every request from {name} is allowed without asking, except what a deny rule
+                        refuses. Decisions are still recorded in the history.
+                      </small>
+                    </div>
+                  </div>
+                </div>
+                {status?.agentId === id && (
+                  <p
+                    className={status.error ? 'sv-error' : 'sv-saved'}
+                    role={status.error ? 'alert' : 'status'}
+                  >
+                    {status.text}
+                  </p>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,220 @@
+// Timeouts, desktop behaviour and the mediator policy, edited as a form and saved whole; the
+// core's validation errors are shown as it wrote them, and keys that wait for a restart say so.
+import { useId, useState, type FormEvent } from 'react';
+import type { PermissionPolicy } from '../../../shared/domain';
+import type { Settings } from '../../../shared/settings';
+
+interface Props {
+  settings: Settings;
+  supportedPolicies: PermissionPolicy[];
+  restartNeeded: string[];
+  update(patch: (settings: Settings) => void): Promise<void>;
+}
+
+interface Form {
+  timeoutSeconds: string;
+  raiseOnRequest: boolean;
+  startAtLogin: boolean;
+  permissionStrategy: string;
+  consensusQuorum: string;
+}
+
+const formOf = (s: Settings): Form => ({
+  timeoutSeconds: String(s.approvals.timeoutSeconds),
+  raiseOnRequest: s.desktop.raiseOnRequest,
+  startAtLogin: s.desktop.startAtLogin,
+  permissionStrategy: s.policy.permissionStrategy ?? '',
+  consensusQuorum: s.policy.consensusQuorum === undefined ? '' : String(s.policy.consensusQuorum),
+});
+
+/** What was typed, as the number it says; anything else goes to the core as is, to be refused there. */
+const numberOf = (text: string): number => (text.trim() === '' ? Number.NaN : Number(text));
+
+function RestartFlag({ show }: { show: boolean }) {
+  return show ? <span className="sv-restart">Saved — applies after restart</span> : null;
+}
+
+export function GeneralSection({ settings, supportedPolicies, restartNeeded, update }: Props) {
+  const uid = useId();
+  const [saved, setSaved] = useState<Form>(() => formOf(settings));
+  const [form, setForm] = useState<Form>(saved);
+  const [status, setStatus] = useState<{ text: string; error: boolean } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const dirty = JSON.stringify(form) !== JSON.stringify(saved);
+  const set = <K extends keyof Form>(key: K, value: Form[K]) =>
+    setForm((f) => ({ ...f, [key]: value }));
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setStatus(null);
+    try {
+      await update((s) => {
+        s.approvals = { ...s.approvals, timeoutSeconds: numberOf(form.timeoutSeconds) };
+        s.desktop = {
+          ...s.desktop,
+          raiseOnRequest: form.raiseOnRequest,
+          startAtLogin: form.startAtLogin,
+        };
+        const policy: Settings['policy'] = { ...s.policy };
+        if (form.permissionStrategy) policy.permissionStrategy = form.permissionStrategy;
+        else delete policy.permissionStrategy;
+        if (form.consensusQuorum.trim()) policy.consensusQuorum = numberOf(form.consensusQuorum);
+        else delete policy.consensusQuorum;
+        s.policy = policy;
+      });
+      setSaved(form);
+      setStatus({ text: 'Saved.', error: false });
+    } catch (error) {
+      setStatus({ text: (error as Error).message, error: true });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const strategies = [...supportedPolicies];
+  if (
+    form.permissionStrategy &&
+    !strategies.includes(form.permissionStrategy as PermissionPolicy)
+  ) {
+    strategies.push(form.permissionStrategy as PermissionPolicy);
+  }
+
+  return (
+    <section className="sv-card" aria-labelledby="sv-general-title" id="sv-general">
+      <div className="sv-card-head">
+        <div>
+          <h3 id="sv-general-title">General</h3>
+          <p className="sv-desc">
+            Saved to the settings file as a whole; most changes apply at once.
+          </p>
+        </div>
+      </div>
+      <form
+        className="sv-form"
+        onSubmit={(e) => void save(e)}
+        noValidate
+        aria-label="General settings"
+      >
+        <fieldset>
+          <legend>Approvals</legend>
+          <label className="sv-field">
+            <span>Timeout (seconds)</span>
+            <input
+              type="number"
+              inputMode="numeric"
+              className="sv-number"
+              value={form.timeoutSeconds}
+              onChange={(e) => set('timeoutSeconds', e.target.value)}
+              aria-describedby={`${uid}-timeout`}
+            />
+            <small id={`${uid}-timeout`} className="sv-hint">
+              A request nobody answers is denied after this long (fail-closed). 1 to 86,400.
+            </small>
+          </label>
+        </fieldset>
+
+        <fieldset>
+          <legend>Desktop</legend>
+          <label className="sv-check">
+            <input
+              type="checkbox"
+              checked={form.raiseOnRequest}
+              onChange={(e) => set('raiseOnRequest', e.target.checked)}
+            />
+            <span>
+              Raise the approval dialog on a new request
+              <small className="sv-hint">Otherwise the notification and the tray carry it.</small>
+            </span>
+          </label>
+          <label className="sv-check">
+            <input
+              type="checkbox"
+              checked={form.startAtLogin}
+              onChange={(e) => set('startAtLogin', e.target.checked)}
+            />
+            <span>
+              Start Gatehouse at login
+              <small className="sv-hint">In the tray, without a window.</small>
+            </span>
+          </label>
+        </fieldset>
+
+        <fieldset>
+          <legend>
+            Policy <RestartFlag show={restartNeeded.includes('policy')} />
+          </legend>
+          <div className="sv-row">
+            <label className="sv-field">
+              <span>Strategy</span>
+              <select
+                value={form.permissionStrategy}
+                onChange={(e) => set('permissionStrategy', e.target.value)}
+              >
+                <option value="">Default (first-responder)</option>
+                {strategies.map((p) => (
+                  <option key={p} value={p}>
+                    {p}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="sv-field">
+              <span>Consensus quorum</span>
+              <input
+                type="number"
+                inputMode="numeric"
+                className="sv-number"
+                value={form.consensusQuorum}
+                placeholder="default"
+                onChange={(e) => set('consensusQuorum', e.target.value)}
+                aria-describedby={`${uid}-quorum`}
+              />
+            </label>
+          </div>
+          <small id={`${uid}-quorum`} className="sv-hint">
+            Who decides a request: the first person to answer, a designated client, a quorum of
+            voters (consensus), or only this machine. Applies after a restart.
+          </small>
+        </fieldset>
+
+        <fieldset>
+          <legend>
+            Server <RestartFlag show={restartNeeded.includes('server')} />
+          </legend>
+          <p className="sv-readonly">
+            Address in settings{' '}
+            <code>
+              {settings.server.host}:{settings.server.port}
+            </code>{' '}
+            <span className="sv-dim">(edit settings.json; applies after restart)</span>
+          </p>
+        </fieldset>
+
+        {status && (
+          <p
+            className={status.error ? 'sv-error' : 'sv-saved'}
+            role={status.error ? 'alert' : 'status'}
+          >
+            {status.text}
+          </p>
+        )}
+        <div className="sv-form-actions">
+          <button
+            type="button"
+            disabled={!dirty || busy}
+            onClick={() => {
+              setForm(saved);
+              setStatus(null);
+            }}
+          >
+            Discard changes
+          </button>
+          <button type="submit" className="sv-primary" disabled={busy}>
+            {busy ? 'Saving…' : 'Save settings'}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,232 @@
+// Remembered "always" decisions: what each covers, where, until when; revoke one and it stops
+// applying at once. Refreshed when a decision lands (a vote for an "always" option makes a grant).
+import { useCallback, useEffect, useState } from 'react';
+import type { CommandOutput } from '../../../shared/contract';
+import type { Grant, GrantCommand } from '../../../shared/rules';
+import { useApi } from '../api/context';
+import { KindBadge } from '../approvals/KindBadge';
+import { Revealed } from '../components/Revealed';
+import { useNow } from '../components/use-now';
+import { formatDateTime, relative, shortId } from '../history/words';
+
+type GrantView = CommandOutput<'listGrants'>[number];
+
+/** A token as the shell would need it written. */
+const shellWord = (token: string) =>
+  /^[A-Za-z0-9_@%+=:,./-]+$/.test(token) ? token : `'${token.replaceAll("'", "'\\''")}'`;
+
+export function commandText(c: GrantCommand): string {
+  const env = Object.entries(c.env).map(([k, v]) => `${k}=${shellWord(v)}`);
+  const argv = c.argv.map((token, i) => (c.dynamic.includes(i) ? token : shellWord(token)));
+  const writes = c.writes.map((w) => `> ${w}`);
+  return [...env, ...argv, ...writes].join(' ') + (c.match === 'prefix' ? ' …' : '');
+}
+
+function scopeText(grant: Grant): { label: string; detail: string | null } {
+  switch (grant.scope) {
+    case 'once':
+      return { label: 'Once', detail: null };
+    case 'session':
+      return { label: 'This session', detail: grant.sessionId ?? null };
+    case 'project':
+      return { label: 'This project', detail: grant.projectRoot ?? null };
+    case 'agent':
+      return { label: 'Everywhere', detail: null };
+  }
+}
+
+export function GrantsSection() {
+  const api = useApi();
+  const now = useNow(15_000);
+  const [showInactive, setShowInactive] = useState(false);
+  const [grants, setGrants] = useState<GrantView[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+
+  const load = useCallback(() => {
+    api.call('listGrants', { includeInactive: showInactive }).then(
+      (list) => {
+        setGrants(list);
+        setError(null);
+      },
+      (e: Error) => setError(e.message),
+    );
+  }, [api, showInactive]);
+  useEffect(load, [load]);
+
+  // A vote for an "always" option creates a grant; a closed session ends its grants.
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const unsubscribe = api.subscribe((event) => {
+      if ((event.type !== 'permission_resolved' && event.type !== 'session_state') || timer) return;
+      timer = setTimeout(() => {
+        timer = null;
+        load();
+      }, 120);
+    });
+    return () => {
+      unsubscribe();
+      if (timer) clearTimeout(timer);
+    };
+  }, [api, load]);
+
+  const revoke = async (grantId: string) => {
+    setBusy(grantId);
+    try {
+      await api.call('revokeGrant', { grantId });
+      load();
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const rows = (grants ?? []).map((g) => ({
+    ...g,
+    // Lapsed since the list was read: shown as expired without waiting for the next read.
+    active: g.active && (g.grant.expiresAt === undefined || g.grant.expiresAt > now),
+  }));
+
+  return (
+    <section className="sv-card" aria-labelledby="sv-grants-title" id="sv-grants">
+      <div className="sv-card-head">
+        <div>
+          <h3 id="sv-grants-title">Grants</h3>
+          <p className="sv-desc">
+            What someone allowed “always” in the approval dialog, scoped as they chose. A revoked
+            grant stops applying at once: the next such request asks again.
+          </p>
+        </div>
+        <label className="sv-toggle-label">
+          <input
+            type="checkbox"
+            checked={showInactive}
+            onChange={(e) => setShowInactive(e.target.checked)}
+          />
+          Show inactive
+        </label>
+      </div>
+      {error && (
+        <p className="sv-error" role="alert">
+          {error}
+        </p>
+      )}
+      {grants === null ? (
+        <p className="sv-dim">Loading…</p>
+      ) : rows.length === 0 ? (
+        <p className="sv-empty">
+          {showInactive ? 'No grants yet.' : 'No grants in force.'} Choose an “always” option in the
+          approval dialog to make one.
+        </p>
+      ) : (
+        <div className="sv-table-wrap">
+          <table className="sv-table" aria-label="Grants">
+            <thead>
+              <tr>
+                <th scope="col">Agent</th>
+                <th scope="col">Scope</th>
+                <th scope="col">Covers</th>
+                <th scope="col">Created</th>
+                <th scope="col">Expires</th>
+                <th scope="col">Status</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map(({ grant, active, revokeReason }) => {
+                const scope = scopeText(grant);
+                const covers = grant.commands
+                  ? grant.commands.map(commandText)
+                  : (grant.paths ?? []);
+                const expired = grant.expiresAt !== undefined && grant.expiresAt <= now;
+                return (
+                  <tr
+                    key={grant.id}
+                    data-grant-id={grant.id}
+                    className={active ? undefined : 'inactive'}
+                  >
+                    <td>{grant.agentId}</td>
+                    <td>
+                      <span className="sv-scope">{scope.label}</span>
+                      {scope.detail && (
+                        <code className="sv-scope-detail" title={scope.detail}>
+                          {grant.scope === 'session' ? shortId(scope.detail) : scope.detail}
+                        </code>
+                      )}
+                    </td>
+                    <td className="sv-covers">
+                      <KindBadge kind={grant.toolKind} />
+                      <ul aria-label={grant.commands ? 'Commands' : 'Paths'}>
+                        {covers.map((c, i) => (
+                          <li key={i}>
+                            <code>
+                              <Revealed text={c} />
+                            </code>
+                          </li>
+                        ))}
+                      </ul>
+                    </td>
+                    <td>
+                      <time
+                        dateTime={new Date(grant.createdAt).toISOString()}
+                        title={formatDateTime(grant.createdAt)}
+                      >
+                        {relative(grant.createdAt, now)}
+                      </time>
+                    </td>
+                    <td>
+                      {grant.expiresAt === undefined ? (
+                        <span className="sv-dim">
+                          {grant.scope === 'session' ? 'with the session' : 'never'}
+                        </span>
+                      ) : (
+                        <time
+                          dateTime={new Date(grant.expiresAt).toISOString()}
+                          title={formatDateTime(grant.expiresAt)}
+                        >
+                          {relative(grant.expiresAt, now)}
+                        </time>
+                      )}
+                    </td>
+                    <td>
+                      {active ? (
+                        <span className="sv-status active">Active</span>
+                      ) : (
+                        <span className="sv-status inactive" title={revokeReason ?? undefined}>
+                          {grant.revokedAt !== undefined
+                            ? 'Revoked'
+                            : expired
+                              ? 'Expired'
+                              : 'Inactive'}
+                          {revokeReason && (
+                            <span className="sv-status-reason"> — {revokeReason}</span>
+                          )}
+                        </span>
+                      )}
+                    </td>
+                    <td className="sv-actions">
+                      {active && (
+                        <button
+                          type="button"
+                          className="sv-danger"
+                          disabled={busy === grant.id}
+                          aria-label={`Revoke the grant for ${covers.join(', ')}`}
+                          onClick={() => void revoke(grant.id)}
+                        >
+                          Revoke
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,230 @@
+// The headless server with scripted agents, for the dialog specs and the dialog benchmark: craft
+// any permission request (kinds, titles, raw input, diffs, several at once, several agents), then
+// read what each agent was answered and what the audit recorded.
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from '@playwright/test';
+import type { PendingApproval, PermissionOption } from '../../../src/shared/domain';
+import { HistoryPage } from '../../../src/shared/history';
+import type { SettingsInput } from '../../../src/shared/settings';
+import type { ScriptStep, ScriptedAgentScript } from '../../support/agents/scripted-agent';
+import { startHeadless, type Headless } from '../headless';
+
+const AGENT_ENTRY = fileURLToPath(new URL('./file-script-agent.ts', import.meta.url));
+
+export const OPTIONS: PermissionOption[] = [
+  { optionId: 'opt-once', name: 'Allow', kind: 'allow_once' },
+  { optionId: 'opt-always', name: 'Always allow', kind: 'allow_always' },
+  { optionId: 'opt-reject', name: 'Reject', kind: 'reject_once' },
+];
+
+export interface AgentSpec {
+  id: string;
+  name: string;
+  /** Steps of the first prompt; the later prompts say what `prompts` says. */
+  script: ScriptedAgentScript;
+}
+
+let toolCallCounter = 0;
+const nextToolCallId = (prefix: string) => `${prefix}-${++toolCallCounter}`;
+
+/** A permission request; on allow the agent says so (and writes `writes`, when given). */
+export function ask(
+  toolCall: {
+    kind: string;
+    title: string;
+    rawInput?: unknown;
+    locations?: { path: string; line?: number }[];
+    content?: unknown[];
+    toolCallId?: string;
+  },
+  options: PermissionOption[] = OPTIONS,
+  writes?: { path: string; content: string },
+): ScriptStep {
+  return {
+    type: 'requestPermission',
+    toolCall: { toolCallId: toolCall.toolCallId ?? nextToolCallId(toolCall.kind), ...toolCall },
+    options,
+    onAllow: writes
+      ? [{ type: 'writeFile', path: writes.path, content: writes.content, via: 'fs' }]
+      : [],
+  } as ScriptStep;
+}
+
+/** An edit of `path` from `oldText` (null: a new file) to `newText`. */
+export function edit(
+  path: string,
+  oldText: string | null,
+  newText: string,
+  extra: { title?: string; options?: PermissionOption[]; write?: boolean } = {},
+): ScriptStep {
+  return ask(
+    {
+      kind: 'edit',
+      title: extra.title ?? `${oldText === null ? 'Create' : 'Edit'} ${path.split('/').pop()}`,
+      locations: [{ path }],
+      content: [{ type: 'diff', path, oldText, newText }],
+      rawInput: { file_path: path },
+    },
+    extra.options,
+    extra.write ? { path, content: newText } : undefined,
+  );
+}
+
+/** A shell command, with the raw command in rawInput (as claude-agent-acp sends it). */
+export function run(command: string, title = command, options?: PermissionOption[]): ScriptStep {
+  return ask({ kind: 'execute', title, rawInput: { command } }, options);
+}
+
+export const concurrently = (...steps: ScriptStep[]): ScriptStep => ({
+  type: 'concurrent',
+  branches: steps.map((s) => [s]),
+});
+
+export interface DialogHarness {
+  headless: Headless;
+  /** The session folder (real path). */
+  folder: string;
+  /** Opens a session of `agentId` in the folder and sends its first prompt (not awaited). */
+  startTurn(agentId: string, text?: string): Promise<string>;
+  pending(): Promise<PendingApproval[]>;
+  /** Polls the API until `count` requests are pending. */
+  waitForPending(count: number, timeoutMs?: number): Promise<PendingApproval[]>;
+  history(): Promise<HistoryPage>;
+  /** What the agent was answered to each of its permission requests, in order. */
+  replies(agentId: string): { toolCallId: string; outcome: string; optionId?: string }[];
+  /** Opens the UI at `#/approvals` (default) or on the sessions page. */
+  open(page: Page, view?: 'approvals' | 'sessions'): Promise<void>;
+  stop(): Promise<void>;
+}
+
+interface LogLine {
+  dir: 'in' | 'out';
+  msg: {
+    id?: number;
+    method?: string;
+    params?: { toolCall?: { toolCallId?: string } };
+    result?: { outcome?: { outcome: string; optionId?: string } };
+  };
+}
+
+/** `agents` may be built from the session folder, so scripts can name paths inside it. */
+export async function startDialogHarness(
+  agentsOf: AgentSpec[] | ((folder: string) => AgentSpec[]),
+  settings: Partial<SettingsInput> = {},
+): Promise<DialogHarness> {
+  const scratch = mkdtempSync(join(tmpdir(), 'gatehouse-dialog-'));
+  const folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-dialog-work-')));
+  const agents = typeof agentsOf === 'function' ? agentsOf(folder) : agentsOf;
+  const logs: Record<string, string> = {};
+  const agentSettings: Record<
+    string,
+    { name: string; command: string; args: string[]; env: Record<string, string> }
+  > = {};
+  for (const agent of agents) {
+    const scriptFile = join(scratch, `${agent.id}.json`);
+    writeFileSync(scriptFile, JSON.stringify(agent.script));
+    logs[agent.id] = join(scratch, `${agent.id}.log.jsonl`);
+    agentSettings[agent.id] = {
+      name: agent.name,
+      command: process.execPath,
+      args: [AGENT_ENTRY],
+      env: { SCRIPTED_AGENT_SCRIPT_FILE: scriptFile, SCRIPTED_AGENT_LOG: logs[agent.id]! },
+    };
+  }
+  const headless = await startHeadless({ ...settings, agents: agentSettings });
+  const json = async <T>(response: Response): Promise<T> => {
+    const body = (await response.json()) as T;
+    if (!response.ok) throw new Error(`HTTP ${response.status}: ${JSON.stringify(body)}`);
+    return body;
+  };
+  const pending = () => headless.api('/api/approvals').then((r) => json<PendingApproval[]>(r));
+
+  return {
+    headless,
+    folder,
+    async startTurn(agentId, text = 'go') {
+      const { sessionId } = await json<{ sessionId: string }>(
+        await headless.api('/api/sessions', {
+          method: 'POST',
+          body: JSON.stringify({ agentId, cwd: folder }),
+        }),
+      );
+      // The turn ends when its requests are decided; nobody waits for it here.
+      headless
+        .api(`/api/sessions/${sessionId}/prompt`, {
+          method: 'POST',
+          body: JSON.stringify({ text }),
+        })
+        .catch(() => undefined);
+      return sessionId;
+    },
+    pending,
+    async waitForPending(count, timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const list = await pending();
+        if (list.length >= count) return list;
+        if (Date.now() > deadline)
+          throw new Error(`expected ${count} pending requests, have ${list.length}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    async history() {
+      return HistoryPage.parse(await json(await headless.api('/api/history?limit=500')));
+    },
+    replies(agentId) {
+      const lines = readFileSync(logs[agentId]!, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as LogLine);
+      const asked = new Map<number, string>();
+      for (const l of lines) {
+        if (
+          l.dir === 'out' &&
+          l.msg.method === 'session/request_permission' &&
+          l.msg.id !== undefined
+        ) {
+          asked.set(l.msg.id, l.msg.params?.toolCall?.toolCallId ?? '');
+        }
+      }
+      return lines
+        .filter(
+          (l) => l.dir === 'in' && l.msg.id !== undefined && asked.has(l.msg.id) && l.msg.result,
+        )
+        .map((l) => ({
+          toolCallId: asked.get(l.msg.id!)!,
+          outcome: l.msg.result!.outcome!.outcome,
+          optionId: l.msg.result!.outcome!.optionId,
+        }));
+    },
+    async open(page, view = 'approvals') {
+      await page.goto(headless.url);
+      // The header goes inert under the modal, so the view is switched by its address.
+      await page
+        .locator('.topbar')
+        .waitFor({ timeout: 20_000 })
+        .catch(async (error: Error) => {
+          const shown = await page
+            .locator('body')
+            .innerText()
+            .catch(() => '');
+          throw new Error(
+            `the app did not load (is out/ being rebuilt?): ${shown.slice(0, 300)}\n${error.message}`,
+          );
+        });
+      if (view === 'approvals') await page.evaluate("location.hash = '#/approvals'");
+    },
+    async stop() {
+      await headless.stop();
+      rmSync(scratch, { recursive: true, force: true });
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The dialog as the whole #/approvals view. */
+export const approvalsView = (page: Page) =>
+  page.getByRole('region', { name: /^Permission request/ });
