@@ -16,14 +16,24 @@ import {
   Uuid,
   VoteTally,
 } from './domain';
-import { AuditVerdict, HistoryDetail, HistoryFilter, HistoryItem, HistoryPage, HistoryQuery, QueryBool } from './history';
+import {
+  AuditVerdict,
+  HistoryDetail,
+  HistoryFilter,
+  HistoryItem,
+  HistoryPage,
+  HistoryQuery,
+  QueryBool,
+} from './history';
 import { GrantSchema, RuleSchema } from './rules';
 import { Settings } from './settings';
 
 /** Rows one export carries; a larger history is exported filter by filter (or by date range). */
 export const EXPORT_MAX_ROWS = 50_000;
 
-export const ClientId = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'client id: 1–128 of A-Z a-z 0-9 . _ : -');
+export const ClientId = z
+  .string()
+  .regex(/^[A-Za-z0-9._:-]{1,128}$/, 'client id: 1–128 of A-Z a-z 0-9 . _ : -');
 
 /**
  * How far an "always" choice reaches. The agent's own allow_always often reaches further than what
@@ -34,20 +44,35 @@ export const GrantChoice = z
   .object({
     scope: z.enum(['session', 'project', 'agent']),
     /** Minutes until the grant lapses; absent = until revoked (or the session ends, for session). */
-    expiresInMinutes: z.number().int().min(1).max(60 * 24 * 365).optional(),
+    expiresInMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(60 * 24 * 365)
+      .optional(),
   })
   .strict();
 export type GrantChoice = z.infer<typeof GrantChoice>;
 
 export const VoteInput = z.union([
-  z.object({ requestId: Uuid, optionId: z.string().min(1).max(200), grant: GrantChoice.optional() }).strict(),
+  z
+    .object({
+      requestId: Uuid,
+      optionId: z.string().min(1).max(200),
+      grant: GrantChoice.optional(),
+    })
+    .strict(),
   z.object({ requestId: Uuid, outcome: z.literal('cancelled') }).strict(),
 ]);
 export type VoteInput = z.infer<typeof VoteInput>;
 
 export const VoteOutcome = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('resolved'), resolvedOptionId: z.string().nullable() }),
-  z.object({ kind: z.literal('recorded'), votesNeeded: z.number().int(), tally: VoteTally.nullable() }),
+  z.object({
+    kind: z.literal('recorded'),
+    votesNeeded: z.number().int(),
+    tally: VoteTally.nullable(),
+  }),
   /** This vote ended the request without an option: a cancel, or the vote that made a split. */
   z.object({ kind: z.literal('cancelled'), reason: z.enum(['voter_cancelled', 'split_vote']) }),
   z.object({ kind: z.literal('already_resolved'), resolvedOptionId: z.string().nullable() }),
@@ -129,7 +154,8 @@ export const commands = {
     input: z.object({ agentId: Id, enabled: z.boolean() }).strict(),
     output: AgentInfo,
     http: { method: 'POST', path: '/api/agents/:agentId/bypass' },
-    summary: "Trust an agent (seed 001's Bypass): allow all but explicit deny rules; saved in settings.",
+    summary:
+      "Trust an agent (seed 001's Bypass): allow all but explicit deny rules; saved in settings.",
   }),
   getSettings: command({
     input: Empty,
@@ -141,7 +167,8 @@ export const commands = {
     input: z.object({ settings: Settings }).strict(),
     output: z.object({ settings: Settings, path: z.string(), restartNeeded: z.array(z.string()) }),
     http: { method: 'PUT', path: '/api/settings' },
-    summary: 'Replace settings.json (validated whole); most keys apply at once, policy and server at restart.',
+    summary:
+      'Replace settings.json (validated whole); most keys apply at once, policy and server at restart.',
   }),
   listSessions: command({
     input: Empty,
@@ -256,7 +283,9 @@ export const commands = {
   }),
   listGrants: command({
     input: z.object({ includeInactive: QueryBool.optional() }).strict(),
-    output: z.array(z.object({ grant: GrantSchema, active: z.boolean(), revokeReason: z.string().nullable() })),
+    output: z.array(
+      z.object({ grant: GrantSchema, active: z.boolean(), revokeReason: z.string().nullable() }),
+    ),
     http: { method: 'GET', path: '/api/grants' },
     summary: 'Remembered "always" decisions, newest first.',
   }),
@@ -276,7 +305,8 @@ export const commands = {
     input: z.object({ ruleId: Id, rule: RuleSchema }).strict(),
     output: z.array(RuleSchema),
     http: { method: 'PUT', path: '/api/rules/:ruleId' },
-    summary: 'Add or replace a rule (validated: a rule that can never match is refused); saved in settings.',
+    summary:
+      'Add or replace a rule (validated: a rule that can never match is refused); saved in settings.',
   }),
   deleteRule: command({
     input: z.object({ ruleId: Id }).strict(),
@@ -285,10 +315,14 @@ export const commands = {
     summary: 'Remove a rule from settings.',
   }),
   previewRule: command({
-    input: z.object({ rule: RuleSchema, limit: z.number().int().min(1).max(2000).default(500) }).strict(),
+    input: z
+      .object({ rule: RuleSchema, limit: z.number().int().min(1).max(2000).default(500) })
+      .strict(),
     output: z.object({
       scanned: z.number().int(),
-      matches: z.array(z.object({ item: HistoryItem, match: z.enum(['full', 'partial', 'maybe']) })),
+      matches: z.array(
+        z.object({ item: HistoryItem, match: z.enum(['full', 'partial', 'maybe']) }),
+      ),
     }),
     http: { method: 'POST', path: '/api/rules/preview' },
     summary: 'Which recent decided requests a rule would have matched.',
@@ -344,6 +378,8 @@ export const Event = z.discriminatedUnion('type', [
     update: z.looseObject({ sessionUpdate: z.string() }),
   }),
   z.object({ type: z.literal('session_state'), session: SessionInfo }),
+  /** A grant was created, revoked, used up or ended with its session. */
+  z.object({ type: z.literal('grants_changed') }),
   z.object({ type: z.literal('turn_ended'), sessionId: Id, stopReason: StopReason }),
   z.object({
     type: z.literal('agent_exited'),

@@ -29,7 +29,13 @@ describe('rules, modes and grants with the real Gemini CLI', () => {
   beforeEach(async () => {
     folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-rules-')));
     gh = await startGatehouse({
-      agents: { gemini: { command: gemini.command, args: gemini.args, env: gemini.env as Record<string, string> } },
+      agents: {
+        gemini: {
+          command: gemini.command,
+          args: gemini.args,
+          env: gemini.env as Record<string, string>,
+        },
+      },
     });
   });
   afterEach(async () => {
@@ -37,13 +43,16 @@ describe('rules, modes and grants with the real Gemini CLI', () => {
     rmSync(folder, { recursive: true, force: true });
   });
 
-  const session = async () => (await gh.api.call('createSession', { agentId: 'gemini', cwd: folder })).sessionId;
+  const session = async () =>
+    (await gh.api.call('createSession', { agentId: 'gemini', cwd: folder })).sessionId;
   const write = (sessionId: string, path: string, content: string) => {
     model.enqueue({ functionCalls: [{ name: 'write_file', args: { file_path: path, content } }] });
     return gh.api.call('prompt', { sessionId, text: `write ${path}` });
   };
   const shell = (sessionId: string, command: string) => {
-    model.enqueue({ functionCalls: [{ name: 'run_shell_command', args: { command, description: 'run it' } }] });
+    model.enqueue({
+      functionCalls: [{ name: 'run_shell_command', args: { command, description: 'run it' } }],
+    });
     return gh.api.call('prompt', { sessionId, text: `run ${command}` });
   };
   const lastDecision = async (sessionId: string) => {
@@ -66,26 +75,43 @@ describe('rules, modes and grants with the real Gemini CLI', () => {
     // Gemini was told "once": its own "always" would cover every later edit of the session.
     expect((await lastDecision(first)).reply).toMatchObject({ optionKind: 'allow_once' });
     const [grant] = await gh.api.call('listGrants', {});
-    expect(grant!.grant).toMatchObject({ scope: 'session', sessionId: first, toolKind: 'edit', paths: [target] });
+    expect(gh.events.some((e) => e.type === 'grants_changed')).toBe(true);
+    expect(grant!.grant).toMatchObject({
+      scope: 'session',
+      sessionId: first,
+      toolKind: 'edit',
+      paths: [target],
+    });
 
     const before = gh.events.filter((e) => e.type === 'permission_requested').length;
     await write(first, target, 'two\n');
     expect(readFileSync(target, 'utf8')).toBe('two\n');
     expect(gh.events.filter((e) => e.type === 'permission_requested').length).toBe(before);
-    expect((await lastDecision(first)).decider).toEqual({ type: 'grant', grantId: grant!.grant.id });
+    expect((await lastDecision(first)).decider).toEqual({
+      type: 'grant',
+      grantId: grant!.grant.id,
+    });
 
     const second = await session();
     turn = write(second, target, 'three\n');
     const again = await gh.nextApproval((a) => a.sessionId === second);
-    await gh.api.call('vote', { requestId: again.requestId, optionId: optionOfKind(again, 'reject_once') });
+    await gh.api.call('vote', {
+      requestId: again.requestId,
+      optionId: optionOfKind(again, 'reject_once'),
+    });
     await turn;
     expect(readFileSync(target, 'utf8')).toBe('two\n');
 
     await gh.api.call('revokeGrant', { grantId: grant!.grant.id });
     expect(await gh.api.call('listGrants', {})).toEqual([]);
     turn = write(first, target, 'four\n');
-    const afterRevoke = await gh.nextApproval((a) => a.sessionId === first && a.requestId !== asked.requestId);
-    await gh.api.call('vote', { requestId: afterRevoke.requestId, optionId: optionOfKind(afterRevoke, 'reject_once') });
+    const afterRevoke = await gh.nextApproval(
+      (a) => a.sessionId === first && a.requestId !== asked.requestId,
+    );
+    await gh.api.call('vote', {
+      requestId: afterRevoke.requestId,
+      optionId: optionOfKind(afterRevoke, 'reject_once'),
+    });
     await turn;
     expect(readFileSync(target, 'utf8')).toBe('two\n');
   });
@@ -118,7 +144,10 @@ describe('rules, modes and grants with the real Gemini CLI', () => {
     const turn = shell(sessionId, 'touch made-by-shell');
     const asked = await gh.nextApproval((a) => a.toolCall.kind === 'execute');
     expect(asked.command).toMatchObject({ command: 'touch made-by-shell', source: 'title' });
-    await gh.api.call('vote', { requestId: asked.requestId, optionId: optionOfKind(asked, 'reject_once') });
+    await gh.api.call('vote', {
+      requestId: asked.requestId,
+      optionId: optionOfKind(asked, 'reject_once'),
+    });
     await turn;
     expect(existsSync(join(folder, 'made-by-shell'))).toBe(false);
   });

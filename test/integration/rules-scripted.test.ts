@@ -14,7 +14,12 @@ const OPTIONS = [
 ];
 const run = (command: string): ScriptStep => ({
   type: 'requestPermission',
-  toolCall: { toolCallId: `sh-${command.length}`, kind: 'execute', title: command, rawInput: { command } },
+  toolCall: {
+    toolCallId: `sh-${command.length}`,
+    kind: 'execute',
+    title: command,
+    rawInput: { command },
+  },
   options: OPTIONS,
 });
 const edit = (path: string): ScriptStep => ({
@@ -38,12 +43,23 @@ describe('rules in the pipeline', () => {
     rmSync(folder, { recursive: true, force: true });
   });
 
-  async function start(steps: ScriptStep[], agent: Record<string, unknown> = {}, rules: Rule[] = []) {
+  async function start(
+    steps: ScriptStep[],
+    agent: Record<string, unknown> = {},
+    rules: Rule[] = [],
+  ) {
     folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-rules-s-')));
     const logFile = join(folder, '..', `${folder.split('/').pop()}-agent.jsonl`);
     const launch = scriptedAgentLaunch({ prompts: [steps] }, { logFile });
     gh = await startGatehouse({
-      agents: { s: { command: launch.command, args: launch.args, env: launch.env as Record<string, string>, ...agent } },
+      agents: {
+        s: {
+          command: launch.command,
+          args: launch.args,
+          env: launch.env as Record<string, string>,
+          ...agent,
+        },
+      },
       rules,
     });
     const { sessionId } = await gh.api.call('createSession', { agentId: 's', cwd: folder });
@@ -94,16 +110,20 @@ describe('rules in the pipeline', () => {
     const { gh, sessionId } = await start([edit('/tmp/x.txt'), run('ls')], { mode: 'plan' });
     await gh.api.call('prompt', { sessionId, text: 'go' });
     const items = await decisions(gh);
-    expect(items.map((i) => [i.decider, i.reply.outcome === 'selected' && i.reply.optionKind])).toEqual([
+    expect(
+      items.map((i) => [i.decider, i.reply.outcome === 'selected' && i.reply.optionKind]),
+    ).toEqual([
       [{ type: 'mode', mode: 'plan' }, 'reject_once'],
       [{ type: 'mode', mode: 'plan' }, 'reject_once'],
     ]);
   });
 
   it("an agent's bypass allows everything but an explicit deny rule; the Bypass switch is saved", async () => {
-    const { gh, sessionId } = await start([run('make build'), run('rm -rf /')], { bypassPermissions: true }, [
-      { id: 'never-rm', action: 'deny', command: 'rm' },
-    ]);
+    const { gh, sessionId } = await start(
+      [run('make build'), run('rm -rf /')],
+      { bypassPermissions: true },
+      [{ id: 'never-rm', action: 'deny', command: 'rm' }],
+    );
     await gh.api.call('prompt', { sessionId, text: 'go' });
     expect((await decisions(gh)).map((i) => i.decider)).toEqual([
       { type: 'mode', mode: 'bypassPermissions' },
@@ -119,13 +139,23 @@ describe('rules in the pipeline', () => {
     expect((await gh.api.call('listSessions', {}))[0]?.mode).toBe('acceptEdits');
     const inside = await gh.core.pipeline.handle(gh.core.sessions.get(sessionId), {
       sessionId: gh.core.sessions.get(sessionId).acpSessionId,
-      toolCall: { toolCallId: 'e1', kind: 'edit', title: 'Edit', locations: [{ path: join(folder, 'a.ts') }] },
+      toolCall: {
+        toolCallId: 'e1',
+        kind: 'edit',
+        title: 'Edit',
+        locations: [{ path: join(folder, 'a.ts') }],
+      },
       options: OPTIONS,
     });
     expect(inside).toEqual({ outcome: { outcome: 'selected', optionId: 'go' } });
     const outside = gh.core.pipeline.handle(gh.core.sessions.get(sessionId), {
       sessionId: gh.core.sessions.get(sessionId).acpSessionId,
-      toolCall: { toolCallId: 'e2', kind: 'edit', title: 'Edit', locations: [{ path: '/etc/hosts' }] },
+      toolCall: {
+        toolCallId: 'e2',
+        kind: 'edit',
+        title: 'Edit',
+        locations: [{ path: '/etc/hosts' }],
+      },
       options: OPTIONS,
     });
     const asked = await gh.nextApproval();
@@ -145,9 +175,18 @@ describe('rules in the pipeline', () => {
     await gh.core.store.flush();
 
     await expect(
-      gh.api.call('saveRule', { ruleId: 'bad', rule: { id: 'bad', action: 'allow', command: 'npm test', toolKind: 'edit' } }),
+      gh.api.call('saveRule', {
+        ruleId: 'bad',
+        rule: { id: 'bad', action: 'allow', command: 'npm test', toolKind: 'edit' },
+      }),
     ).rejects.toMatchObject({ status: 400 });
     expect(await gh.api.call('listRules', {})).toEqual([]);
+    await expect(
+      gh.api.call('previewRule', {
+        rule: { id: 'bad', action: 'allow', path: 'src/**', toolKind: 'execute' },
+        limit: 10,
+      }),
+    ).rejects.toMatchObject({ status: 400 });
 
     const rule: Rule = { id: 'npm-test', action: 'allow', command: 'npm test' };
     const preview = await gh.api.call('previewRule', { rule, limit: 100 });

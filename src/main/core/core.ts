@@ -5,7 +5,12 @@ import { ClientRegistry } from './approvals/clients';
 import { ApprovalPipeline } from './approvals/pipeline';
 import { createHandlers } from './commands/handlers';
 import type { Handlers } from './commands/dispatch';
-import { loadSettings, settingsPath, SettingsError, updateSettingsFile } from './config/settings-file';
+import {
+  loadSettings,
+  settingsPath,
+  SettingsError,
+  updateSettingsFile,
+} from './config/settings-file';
 import { GrantBook } from './approvals/grant-book';
 import { ApprovalLinks } from './approvals/links';
 import { createRulesGate, factsOf } from './approvals/rules-gate';
@@ -53,6 +58,8 @@ export interface Core {
   replaceSettings(next: Settings): string[];
   /** Saved changes that wait for a restart. */
   restartNeeded(): string[];
+  /** The settings as saved: those in force, with policy and server as they will be after a restart. */
+  savedSettings(): Settings;
   /** Ends every session; pending requests are answered fail-closed and audited before it returns. */
   close(): Promise<void>;
 }
@@ -64,14 +71,21 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const policy = validatePolicyConfig(settings.policy);
   const checked = validateRules(settings.rules);
   if (!checked.ok) {
-    throw new SettingsError(settingsPath(options.home), checked.errors.map((e) => `rules: ${e.message}`));
+    throw new SettingsError(
+      settingsPath(options.home),
+      checked.errors.map((e) => `rules: ${e.message}`),
+    );
   }
   // Shell commands are judged part by part; the parser must be ready before the first request.
   await initShellParser();
   const bus = new EventBus();
-  const store = openStore({ path: join(options.home, 'gatehouse.db'), now, retention: settings.retention });
+  const store = openStore({
+    path: join(options.home, 'gatehouse.db'),
+    now,
+    retention: settings.retention,
+  });
   const clients = new ClientRegistry(now);
-  const grants = new GrantBook(store, now);
+  const grants = new GrantBook(store, now, () => bus.publish({ type: 'grants_changed' }));
   const links = new ApprovalLinks(now);
   bus.subscribe((event) => {
     if (event.type === 'permission_resolved') links.forget(event.requestId);
@@ -118,7 +132,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
           perOption: { ...event.tally },
         };
         pipeline.pending.update(event.requestId, { tally });
-        bus.publish({ type: 'permission_partial_vote', requestId: event.requestId, sessionId: event.sessionId, tally });
+        bus.publish({
+          type: 'permission_partial_vote',
+          requestId: event.requestId,
+          sessionId: event.sessionId,
+          tally,
+        });
         return;
       }
       case 'permission_forbidden':
@@ -132,7 +151,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         return;
       case 'permission_timeout_extended':
         pipeline.pending.update(event.requestId, { expiresAt: event.expiresAtMs });
-        bus.publish({ type: 'permission_extended', requestId: event.requestId, expiresAt: event.expiresAtMs });
+        bus.publish({
+          type: 'permission_extended',
+          requestId: event.requestId,
+          expiresAt: event.expiresAtMs,
+        });
         return;
       case 'permission_resolved':
         // Published by the pipeline once the decision is committed, with its decider.
@@ -140,7 +163,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     }
   }
 
-  let savedForRestart: Pick<Settings, 'policy' | 'server'> = { policy: settings.policy, server: settings.server };
+  let savedForRestart: Pick<Settings, 'policy' | 'server'> = {
+    policy: settings.policy,
+    server: settings.server,
+  };
   const core: Core = {
     home: options.home,
     settings,
@@ -162,15 +188,26 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       validatePolicyConfig(next.policy, () => {});
       const checkedRules = validateRules(next.rules);
       if (!checkedRules.ok) {
-        throw new SettingsError(settingsPath(options.home), checkedRules.errors.map((e) => `rules: ${e.message}`));
+        throw new SettingsError(
+          settingsPath(options.home),
+          checkedRules.errors.map((e) => `rules: ${e.message}`),
+        );
       }
       core.saveSettings((json) => {
         for (const key of Object.keys(json)) delete json[key];
         Object.assign(json, next);
       });
       savedForRestart = { policy: next.policy, server: next.server };
-      Object.assign(settings, { agents: next.agents, rules: checkedRules.rules, approvals: next.approvals, desktop: next.desktop });
+      Object.assign(settings, {
+        agents: next.agents,
+        rules: checkedRules.rules,
+        approvals: next.approvals,
+        desktop: next.desktop,
+      });
       return core.restartNeeded();
+    },
+    savedSettings() {
+      return { ...settings, ...savedForRestart };
     },
     restartNeeded() {
       return (['policy', 'server'] as const).filter(

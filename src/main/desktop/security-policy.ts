@@ -165,6 +165,15 @@ export function navigationAllowed(url: string, devServerUrl?: string): boolean {
   return isAppUrl(url, devServerUrl);
 }
 
+/**
+ * will-download: only files the app itself made (a history export, a blob: URL of an app page)
+ * may be saved, through the system save dialog. Nothing from the network is ever downloaded.
+ */
+export function downloadAllowed(url: string, devServerUrl?: string): boolean {
+  if (!url.startsWith('blob:')) return false;
+  return isAppUrl(url.slice('blob:'.length), devServerUrl);
+}
+
 export type WindowOpenDecision = { action: 'deny'; openExternal: string | null };
 
 /** setWindowOpenHandler: no new windows, ever; allowlisted https links go to the system browser. */

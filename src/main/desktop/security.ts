@@ -4,6 +4,7 @@
 import { shell, type App, type Session, type WebContents } from 'electron';
 import {
   contentSecurityPolicy,
+  downloadAllowed,
   navigationAllowed,
   permissionDecision,
   windowOpenDecision,
@@ -42,7 +43,9 @@ export function restrictSession(session: Session, devServerUrl?: string): void {
   );
   session.setDevicePermissionHandler(() => false);
   session.setDisplayMediaRequestHandler((_request, callback) => callback({}));
-  session.on('will-download', (event) => event.preventDefault());
+  session.on('will-download', (event, item) => {
+    if (!downloadAllowed(item.getURL(), devServerUrl)) event.preventDefault();
+  });
   const csp = contentSecurityPolicy(devServerUrl);
   session.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp] } });

@@ -5,6 +5,7 @@ import {
   WINDOWS,
   appProtocolPath,
   contentSecurityPolicy,
+  downloadAllowed,
   ipcSenderAllowed,
   isAllowedExternal,
   isAppUrl,
@@ -184,5 +185,17 @@ describe('app protocol', () => {
     expect(appProtocolPath(`${APP_ORIGIN}/%E0%A4%A`)).toBeNull();
     expect(appProtocolPath('gatehouse://approve/0190f0a0-0000-7000-8000-000000000001')).toBeNull();
     expect(appProtocolPath('https://app/index.html')).toBeNull();
+  });
+});
+
+describe('downloads', () => {
+  it('saves only blob: files made by an app page (history export), never anything from the network', () => {
+    expect(downloadAllowed(`blob:${APP_ORIGIN}/8f1c`)).toBe(true);
+    expect(downloadAllowed(`blob:${DEV}/8f1c`, DEV)).toBe(true);
+    expect(downloadAllowed(`blob:${DEV}/8f1c`)).toBe(false);
+    expect(downloadAllowed('blob:https://evil.example/8f1c')).toBe(false);
+    expect(downloadAllowed('https://evil.example/payload.exe')).toBe(false);
+    expect(downloadAllowed(`${APP_ORIGIN}/index.html`)).toBe(false);
+    expect(downloadAllowed('data:text/plain,hi')).toBe(false);
   });
 });

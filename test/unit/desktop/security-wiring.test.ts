@@ -154,7 +154,16 @@ describe('the session', () => {
     const streams: unknown[] = [];
     s.display!({}, (x) => streams.push(x));
     expect(streams).toEqual([{}]);
-    expect(prevented((e) => s.events.emit('will-download', e))).toBe(true);
+    const item = (url: string) => ({ getURL: () => url });
+    expect(
+      prevented((e) => s.events.emit('will-download', e, item('https://evil.example/x.exe'))),
+    ).toBe(true);
+    expect(
+      prevented((e) => s.events.emit('will-download', e, item('blob:https://evil.example/1'))),
+    ).toBe(true);
+    expect(prevented((e) => s.events.emit('will-download', e, item(`blob:${APP_ORIGIN}/1`)))).toBe(
+      false,
+    );
 
     const responses: Array<{ responseHeaders: Record<string, string[]> }> = [];
     s.headers!({ responseHeaders: { 'content-type': ['text/html'] } }, (r) => responses.push(r));

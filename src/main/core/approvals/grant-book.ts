@@ -21,6 +21,7 @@ export class GrantBook {
   constructor(
     private readonly store: Pick<Store, 'saveGrant' | 'revokeGrant' | 'listGrants'>,
     private readonly now: () => number,
+    private readonly onChange: () => void = () => {},
   ) {
     for (const record of store.listGrants()) {
       const parsed = GrantSchema.safeParse(record.grant);
@@ -39,8 +40,13 @@ export class GrantBook {
     return records.flatMap((record) => {
       const parsed = GrantSchema.safeParse(record.grant);
       if (!parsed.success) return [];
-      const grant = { ...parsed.data, ...(record.revokedAt != null ? { revokedAt: record.revokedAt } : {}) };
-      return [{ grant, active: isGrantActive(grant, this.now()), revokeReason: record.revokeReason }];
+      const grant = {
+        ...parsed.data,
+        ...(record.revokedAt != null ? { revokedAt: record.revokedAt } : {}),
+      };
+      return [
+        { grant, active: isGrantActive(grant, this.now()), revokeReason: record.revokeReason },
+      ];
     });
   }
 
@@ -61,6 +67,7 @@ export class GrantBook {
     if (!result.ok) return result;
     await this.store.saveGrant(result.grant);
     this.grants.set(result.grant.id, result.grant);
+    this.onChange();
     return result;
   }
 
@@ -68,7 +75,9 @@ export class GrantBook {
     const grant = this.grants.get(grantId);
     // Stop applying before the audit write completes: revocation must not wait on the disk.
     if (grant) this.grants.set(grantId, { ...grant, revokedAt: this.now() });
-    return this.store.revokeGrant(grantId, { reason });
+    const revoked = await this.store.revokeGrant(grantId, { reason });
+    if (revoked) this.onChange();
+    return revoked;
   }
 
   /** A grant of scope 'once' is used up by the request it decided. */

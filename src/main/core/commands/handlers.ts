@@ -51,11 +51,13 @@ export function createHandlers(core: Core): Handlers {
   /** Validated as a whole (ids unique, every rule can match), saved, then in force. */
   const replaceRules = (rules: Rule[]): Rule[] => {
     const checked = validateRules(rules);
-    if (!checked.ok) throw new BadRequestError(checked.errors.map((e) => e.message).join('; '), checked.errors);
+    if (!checked.ok)
+      throw new BadRequestError(checked.errors.map((e) => e.message).join('; '), checked.errors);
     core.saveSettings((json) => {
       json.rules = checked.rules;
     });
     core.settings.rules = checked.rules;
+    suggestions = null;
     return checked.rules;
   };
 
@@ -64,7 +66,10 @@ export function createHandlers(core: Core): Handlers {
     const items: HistoryItem[] = [];
     let cursor: string | undefined;
     while (items.length < limit) {
-      const page = store.history({ limit: Math.min(500, limit - items.length), ...(cursor ? { cursor } : {}) });
+      const page = store.history({
+        limit: Math.min(500, limit - items.length),
+        ...(cursor ? { cursor } : {}),
+      });
       items.push(...page.items);
       if (!page.nextCursor) break;
       cursor = page.nextCursor;
@@ -74,6 +79,30 @@ export function createHandlers(core: Core): Handlers {
       return detail ? [{ item, facts: factsOf(detail, detail.cwd) }] : [];
     });
   };
+
+  // Suggestions read up to 2,000 decisions: computed once, again after a new decision or rule.
+  let suggestions: { rule: Rule; count: number; message: string }[] | null = null;
+  core.bus.subscribe((event) => {
+    if (event.type === 'permission_resolved') suggestions = null;
+  });
+  const computeSuggestions = () =>
+    suggestRules(
+      recentDecisions(2000).flatMap(({ item, facts }) =>
+        item.reply.outcome === 'selected'
+          ? [
+              {
+                ...facts,
+                paths: facts.paths ?? [],
+                decision: item.reply.optionKind.startsWith('allow')
+                  ? ('allow' as const)
+                  : ('deny' as const),
+                decidedBy: item.decider.type,
+              },
+            ]
+          : [],
+      ),
+      { existingRules: core.settings.rules, now: core.now() },
+    ).map((s) => ({ rule: s.rule, count: s.count, message: s.message }));
 
   return {
     health: () => ({
@@ -88,7 +117,9 @@ export function createHandlers(core: Core): Handlers {
     registerClient: (input, caller) => {
       // Over HTTP a client is a browser or an API client; it cannot pass for a desktop surface.
       if (caller.transport === 'http' && input.surface !== 'browser' && input.surface !== 'api') {
-        throw new BadRequestError(`an HTTP client registers as browser or api, not ${input.surface}`);
+        throw new BadRequestError(
+          `an HTTP client registers as browser or api, not ${input.surface}`,
+        );
       }
       return clients.register(input.surface, input.label);
     },
@@ -108,7 +139,7 @@ export function createHandlers(core: Core): Handlers {
     },
 
     getSettings: () => ({
-      settings: core.settings,
+      settings: core.savedSettings(),
       path: settingsPath(core.home),
       restartNeeded: core.restartNeeded(),
     }),
@@ -134,7 +165,11 @@ export function createHandlers(core: Core): Handlers {
     },
 
     prompt: async (input, caller) => ({
-      stopReason: await sessions.prompt(input.sessionId, input.text, caller.identityProven ? caller.clientId : null),
+      stopReason: await sessions.prompt(
+        input.sessionId,
+        input.text,
+        caller.identityProven ? caller.clientId : null,
+      ),
     }),
 
     cancelTurn: async (input) => {
@@ -162,7 +197,10 @@ export function createHandlers(core: Core): Handlers {
         fromLoopback: caller.fromLoopback,
         identityProven: caller.identityProven,
         receivedAtMs: core.now(),
-        metadata: { surface: caller.surface, ...('grant' in input && input.grant ? { grant: input.grant } : {}) },
+        metadata: {
+          surface: caller.surface,
+          ...('grant' in input && input.grant ? { grant: input.grant } : {}),
+        },
       });
       return toWire(outcome, mediator.progress(input.requestId));
     },
@@ -259,7 +297,8 @@ export function createHandlers(core: Core): Handlers {
     listRules: () => core.settings.rules,
 
     saveRule: (input) => {
-      if (input.rule.id !== input.ruleId) throw new BadRequestError('the rule id differs from the path');
+      if (input.rule.id !== input.ruleId)
+        throw new BadRequestError('the rule id differs from the path');
       const rules = core.settings.rules.some((r) => r.id === input.ruleId)
         ? core.settings.rules.map((r) => (r.id === input.ruleId ? input.rule : r))
         : [...core.settings.rules, input.rule];
@@ -274,30 +313,21 @@ export function createHandlers(core: Core): Handlers {
     },
 
     previewRule: (input) => {
+      const checked = validateRules([input.rule]);
+      if (!checked.ok)
+        throw new BadRequestError(checked.errors.map((e) => e.message).join('; '), checked.errors);
       const decided = recentDecisions(input.limit);
-      const hits = preview(input.rule, decided.map((d) => d.facts));
+      const hits = preview(
+        input.rule,
+        decided.map((d) => d.facts),
+      );
       return {
         scanned: decided.length,
         matches: hits.map((hit) => ({ item: decided[hit.index]!.item, match: hit.match })),
       };
     },
 
-    suggestRules: () =>
-      suggestRules(
-        recentDecisions(2000).flatMap(({ item, facts }) =>
-          item.reply.outcome === 'selected'
-            ? [
-                {
-                  ...facts,
-                  paths: facts.paths ?? [],
-                  decision: item.reply.optionKind.startsWith('allow') ? ('allow' as const) : ('deny' as const),
-                  decidedBy: item.decider.type,
-                },
-              ]
-            : [],
-        ),
-        { existingRules: core.settings.rules, now: core.now() },
-      ).map((s) => ({ rule: s.rule, count: s.count, message: s.message })),
+    suggestRules: () => (suggestions ??= computeSuggestions()),
 
     historyDetail: (input) => {
       const detail = store.historyDetail(input.requestId);
