@@ -2,26 +2,43 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { connectApi } from './api';
 import { ApiProvider } from './api/context';
+import { HttpApi } from './api/http-client';
+import { LinkPage } from './link/LinkPage';
 import { App } from './App';
 import './styles.css';
 
 const root = createRoot(document.getElementById('root')!);
 
-connectApi()
-  .then((api) =>
-    root.render(
-      <StrictMode>
-        <ApiProvider api={api}>
-          <App />
-        </ApiProvider>
-      </StrictMode>,
-    ),
-  )
-  .catch((error: unknown) => {
-    root.render(
-      <main className="fatal" role="alert">
-        <h1>Gatehouse cannot connect</h1>
-        <p>{(error as Error).message}</p>
-      </main>,
-    );
-  });
+// An approval link opens its one request and nothing else; its token never reaches storage.
+const link = /^#\/link\/([A-Za-z0-9_-]+)$/.exec(window.location.hash);
+if (link) {
+  history.replaceState(null, '', `${window.location.pathname}#/link`);
+  root.render(
+    <StrictMode>
+      <LinkPage api={new HttpApi(window.location.origin, link[1]!, 'Link')} />
+    </StrictMode>,
+  );
+} else {
+  void start();
+}
+
+function start() {
+  return connectApi()
+    .then((api) =>
+      root.render(
+        <StrictMode>
+          <ApiProvider api={api}>
+            <App />
+          </ApiProvider>
+        </StrictMode>,
+      ),
+    )
+    .catch((error: unknown) => {
+      root.render(
+        <main className="fatal" role="alert">
+          <h1>Gatehouse cannot connect</h1>
+          <p>{(error as Error).message}</p>
+        </main>,
+      );
+    });
+}

@@ -40,6 +40,8 @@ export class HttpApi implements GatehouseApi {
   constructor(
     private readonly base: string,
     private readonly token: string,
+    /** 'Link' for a single-use approval link (see LinkPage); 'Bearer' for the full API. */
+    private readonly scheme: 'Bearer' | 'Link' = 'Bearer',
   ) {}
 
   /** Registers this tab as a voter; the token proves its votes are its own. */
@@ -54,7 +56,7 @@ export class HttpApi implements GatehouseApi {
   }
 
   private headers(json: boolean): Record<string, string> {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.token}` };
+    const headers: Record<string, string> = { authorization: `${this.scheme} ${this.token}` };
     if (json) headers['content-type'] = 'application/json';
     if (this.identity) {
       headers[CLIENT_ID_HEADER] = this.identity.clientId;

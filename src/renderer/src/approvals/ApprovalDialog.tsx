@@ -11,6 +11,7 @@ import {
   KeyboardIcon,
   ShieldIcon,
 } from '../components/icons';
+import { useApi } from '../api/context';
 import { useNow } from '../components/use-now';
 import { warmDiffWorker } from '../diff/diff-engine';
 import { useDiffMode } from '../diff/use-diff-mode';
@@ -87,6 +88,7 @@ export function ApprovalDialog({
     [ordered, selected],
   );
   const [batchConfirm, setBatchConfirm] = useState<'approve' | 'deny' | null>(null);
+  const api = useApi();
   const [status, setStatus] = useState<Status | null>(null);
   const [helpOpen, setHelpOpen] = useState(false);
   const [bypassFor, setBypassFor] = useState<string | null>(null);
@@ -252,6 +254,22 @@ export function ApprovalDialog({
     setBatchConfirm(null);
     setSelected((s) => new Set([...s, ...like.map((a) => a.requestId)]));
   };
+  // Remote approval: a single-use link bound to this request (only meaningful over HTTP).
+  const copyLink = async () => {
+    if (!current) return;
+    try {
+      const link = await api.call('createApprovalLink', { requestId: current.requestId });
+      const url = `${window.location.origin}${link.path}`;
+      await navigator.clipboard.writeText(url).catch(() => {});
+      setStatus({
+        tone: 'info',
+        text: `Link copied: ${url} — it works once, for this request only.`,
+      });
+    } catch (error) {
+      setStatus({ tone: 'error', text: (error as Error).message });
+    }
+  };
+
   const extend = async () => {
     if (!current) return;
     const result = await queue.extend(current.requestId, EXTEND_SECONDS);
@@ -361,6 +379,11 @@ export function ApprovalDialog({
           </button>
         </span>
         <span className="gh-spacer" />
+        {api.surface === 'browser' && current && (
+          <button type="button" className="gh-help-toggle" onClick={() => void copyLink()}>
+            <ExternalIcon /> Copy approval link
+          </button>
+        )}
         <button
           type="button"
           className="gh-help-toggle"
