@@ -27,7 +27,13 @@ function approval(requestId: string, sessionId: string, now: number): PendingApp
     agentId: 'bench',
     agentName: 'Bench',
     cwd: '/work',
-    toolCall: { toolCallId: requestId, kind: 'edit', title: 'Write a.txt', locations: [{ path: '/work/a.txt' }], content: [] },
+    toolCall: {
+      toolCallId: requestId,
+      kind: 'edit',
+      title: 'Write a.txt',
+      locations: [{ path: '/work/a.txt' }],
+      content: [],
+    },
     options: OPTIONS,
     policy: 'first-responder',
     issuedAt: now,
@@ -59,7 +65,7 @@ async function run(policy: PermissionPolicy, store: Store | null): Promise<RunRe
       for (let i = 0; i < PER_SESSION; i++) {
         const requestId = uuidv7();
         const now = Date.now();
-        store?.recordRequest(approval(requestId, sessionId, now));
+        store?.recordRequest(approval(requestId, sessionId, now), {}, { trusted: true });
         const resolution = mediator.request(
           { requestId, sessionId, allowedOptionIds: ['yes', 'no'], issuedAtMs: now },
           300_000,
@@ -67,7 +73,14 @@ async function run(policy: PermissionPolicy, store: Store | null): Promise<RunRe
         const voters = policy === 'consensus' ? VOTERS.slice(0, 2) : VOTERS.slice(0, 1);
         for (const clientId of voters) {
           const t = process.hrtime.bigint();
-          mediator.vote({ requestId, clientId, optionId: 'yes', fromLoopback: true, identityProven: true, receivedAtMs: now });
+          mediator.vote({
+            requestId,
+            clientId,
+            optionId: 'yes',
+            fromLoopback: true,
+            identityProven: true,
+            receivedAtMs: now,
+          });
           voteNs.push(Number(process.hrtime.bigint() - t));
         }
         const outcome = await resolution;
@@ -76,19 +89,26 @@ async function run(policy: PermissionPolicy, store: Store | null): Promise<RunRe
             requestId,
             sessionId,
             agentId: 'bench',
-            reply: { outcome: 'selected', optionId: outcome.kind === 'option' ? outcome.optionId : 'no', optionKind: 'allow_once' },
+            reply: {
+              outcome: 'selected',
+              optionId: outcome.kind === 'option' ? outcome.optionId : 'no',
+              optionKind: 'allow_once',
+            },
             decider: { type: 'person', clientId: 'alice', surface: 'api' },
             decidedAt: Date.now(),
             reason: policy,
           };
-          await store.recordDecision(decision, { latencyMs: 0 });
+          await store.recordDecision(decision, { latencyMs: 0 }, { trusted: true });
         }
       }
     }),
   );
   const seconds = (performance.now() - started) / 1000;
   const q = quantiles(voteNs.map((ns) => ns / 1000));
-  return { decisionsPerSecond: (SESSIONS * PER_SESSION) / seconds, voteLatencyUs: { p50: q.p50, p99: q.p99 } };
+  return {
+    decisionsPerSecond: (SESSIONS * PER_SESSION) / seconds,
+    voteLatencyUs: { p50: q.p50, p99: q.p99 },
+  };
 }
 
 export async function benchMediator(report: Report): Promise<void> {

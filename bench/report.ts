@@ -9,7 +9,8 @@ export const printReport: Report = (name, figures) => {
 
 export function quantiles(samples: number[]): { p50: number; p95: number; p99: number } {
   const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+  const at = (q: number) =>
+    sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
   return { p50: at(0.5), p95: at(0.95), p99: at(0.99) };
 }
 

@@ -1,14 +1,31 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { GatehouseEvent } from '../../shared/contract';
 import type { Core } from '../core/core';
 import { SECURITY_HEADERS } from './static-files';
 
 const HEARTBEAT_MS = 15_000;
 
+/** Each event is serialised once, however many streams are open (every browser tab has one). */
+const frames = new WeakMap<GatehouseEvent, string>();
+function frameOf(event: GatehouseEvent): string {
+  let frame = frames.get(event);
+  if (frame === undefined) {
+    frame = `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+    frames.set(event, frame);
+  }
+  return frame;
+}
+
 /**
  * Server-sent events: every core event, as `event: <type>` with the JSON payload. A client that
  * reconnects re-reads GET /api/approvals, so nothing is replayed here.
  */
-export function openEventStream(core: Core, req: IncomingMessage, res: ServerResponse, streams: Set<ServerResponse>): void {
+export function openEventStream(
+  core: Core,
+  req: IncomingMessage,
+  res: ServerResponse,
+  streams: Set<ServerResponse>,
+): void {
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-store',
@@ -21,7 +38,7 @@ export function openEventStream(core: Core, req: IncomingMessage, res: ServerRes
   streams.add(res);
   let seq = 0;
   const unsubscribe = core.bus.subscribe((event) => {
-    res.write(`id: ${++seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    res.write(`id: ${++seq}\n${frameOf(event)}`);
   });
   const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
   heartbeat.unref();

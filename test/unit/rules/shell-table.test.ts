@@ -240,6 +240,20 @@ describe('shell analysis details', () => {
     await initShellParser();
   });
 
+  it('gives the same text the same analysis, frozen, so it can be shared', () => {
+    const a = analyzeCommand('npm test -- --grep cached');
+    expect(analyzeCommand('npm test -- --grep cached')).toBe(a);
+    expect(Object.isFrozen(a)).toBe(true);
+    if (a.kind !== 'simple') throw new Error('expected a simple command');
+    expect(Object.isFrozen(a.commands[0]!.argv)).toBe(true);
+    expect(() => (a.commands[0]!.argv as string[]).push('x')).toThrow(TypeError);
+    // The cache is bounded (512 texts): the first of 600 others is analysed anew, equal but not shared.
+    for (let i = 0; i < 600; i++) analyzeCommand(`echo ${i}`);
+    const again = analyzeCommand('npm test -- --grep cached');
+    expect(again).not.toBe(a);
+    expect(again).toEqual(a);
+  });
+
   it('separates env assignments and keeps the original text', () => {
     const a = analyzeCommand('FOO="a b" BAR=2 npm test');
     expect(a).toEqual({

@@ -132,7 +132,8 @@ export class ApprovalPipeline {
       command,
       tally: null,
     };
-    this.options.store.recordRequest(approval, { promptId: session.promptId });
+    // Built here from the validated request and typed enrichment: not validated a second time.
+    this.options.store.recordRequest(approval, { promptId: session.promptId }, { trusted: true });
 
     if (session.endReason) {
       // The session ended while the agent was still asking: nobody is left to decide.
@@ -220,11 +221,11 @@ export class ApprovalPipeline {
       reason,
     };
     try {
-      await this.options.store.recordDecision(decision, {
-        latencyMs: decidedAt - approval.issuedAt,
-        votes,
-        displayed,
-      });
+      await this.options.store.recordDecision(
+        decision,
+        { latencyMs: decidedAt - approval.issuedAt, votes, displayed },
+        { trusted: true },
+      );
     } finally {
       // Whatever happens to the audit, the request is no longer waiting for anyone.
       this.pending.remove(approval.requestId);

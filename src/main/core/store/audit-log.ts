@@ -95,26 +95,33 @@ function macMatches(key: Buffer, name: 'head' | 'checkpoint', a: Anchor): boolea
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-/** Appends entries inside a write transaction; begin() re-reads the head so other writers are respected. */
+/** audit_log rows per INSERT statement, largest first: a commit inserts its entries in a few statements. */
+const INSERT_CHUNKS = [64, 16, 4, 1] as const;
+const ENTRY_COLUMNS = 6;
+
+/**
+ * Appends entries inside a write transaction; begin() re-reads the head so other writers are
+ * respected. Entries are hashed as they are appended and inserted together by finish(), a few
+ * multi-row statements per commit instead of one statement per entry: nothing reads audit_log
+ * between append() and finish() inside the transaction.
+ */
 export class ChainWriter {
   private seq = 0;
   private hash = GENESIS_HASH;
   private at = 0;
-  private appended = false;
+  /** seq, kind, ref, at, prev_hash, hash of each entry appended since begin(), flat. */
+  private rows: (string | number)[] = [];
   private readonly lastEntry: Statement;
   private readonly checkpoint: Statement;
-  private readonly insert: Statement;
+  private readonly inserts = new Map<number, Statement>();
   private readonly upsertHead: Statement;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly key: Buffer,
   ) {
     this.lastEntry = db.prepare('SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1');
     this.checkpoint = db.prepare("SELECT seq, hash FROM chain_anchor WHERE name = 'checkpoint'");
-    this.insert = db.prepare(
-      'INSERT INTO audit_log (seq, kind, ref, at, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?)',
-    );
     this.upsertHead = db.prepare(
       `INSERT INTO chain_anchor (name, seq, hash, at, pruned_rows, mac) VALUES ('head', ?, ?, ?, 0, ?)
        ON CONFLICT (name) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, at = excluded.at, mac = excluded.mac`,
@@ -127,7 +134,7 @@ export class ChainWriter {
     this.seq = last?.seq ?? 0;
     this.hash = last?.hash ?? GENESIS_HASH;
     this.at = at;
-    this.appended = false;
+    this.rows = [];
   }
 
   get nextSeq(): number {
@@ -137,16 +144,24 @@ export class ChainWriter {
   append(kind: AuditKind, ref: string, row: object): number {
     const seq = this.seq + 1;
     const hash = entryHash(this.hash, { seq, kind, ref, at: this.at, row });
-    this.insert.run(seq, kind, ref, this.at, this.hash, hash);
+    this.rows.push(seq, kind, ref, this.at, this.hash, hash);
     this.seq = seq;
     this.hash = hash;
-    this.appended = true;
     return seq;
   }
 
-  /** Signs the new head, in the same transaction as the entries it covers. */
+  /** Inserts the entries and signs the new head, in the same transaction as the rows they cover. */
   finish(): void {
-    if (!this.appended) return;
+    const rows = this.rows;
+    if (rows.length === 0) return;
+    this.rows = [];
+    let offset = 0;
+    while (offset < rows.length) {
+      const left = (rows.length - offset) / ENTRY_COLUMNS;
+      const size = INSERT_CHUNKS.find((n) => n <= left)!;
+      this.insertStatement(size).run(rows.slice(offset, offset + size * ENTRY_COLUMNS));
+      offset += size * ENTRY_COLUMNS;
+    }
     const payload = anchorPayload('head', {
       seq: this.seq,
       hash: this.hash,
@@ -154,6 +169,18 @@ export class ChainWriter {
       prunedRows: 0,
     });
     this.upsertHead.run(this.seq, this.hash, this.at, sign(this.key, payload));
+  }
+
+  private insertStatement(size: number): Statement {
+    let stmt = this.inserts.get(size);
+    if (!stmt) {
+      const values = Array.from({ length: size }, () => '(?, ?, ?, ?, ?, ?)').join(', ');
+      stmt = this.db.prepare(
+        `INSERT INTO audit_log (seq, kind, ref, at, prev_hash, hash) VALUES ${values}`,
+      );
+      this.inserts.set(size, stmt);
+    }
+    return stmt;
   }
 }
 

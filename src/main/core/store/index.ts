@@ -15,5 +15,6 @@ export type { AgentEntry, EventQuery, EventRecord, SessionEntry } from './histor
 export { MIGRATIONS, SCHEMA_VERSION } from './migrations';
 export { databasePath, defaultHome, resolveHome } from './paths';
 export { AuditEventInput, DecisionMeta, GrantInput, RequestMeta } from './records';
+export type { RecordOptions } from './records';
 export type { PruneResult, RetentionPolicy } from './retention';
 export type { WriterStats } from './writer';

@@ -102,16 +102,29 @@ export const TABLE_OF: Record<AuditKind, string> = {
   grant_revoke: 'grants',
 };
 
-const SORTED_KEYS = Object.fromEntries(
-  Object.entries(CONTENT_COLUMNS).map(([kind, cols]) => [
-    kind,
-    [...cols].sort().map((c) => [c, JSON.stringify(c) + ':'] as const),
-  ]),
-) as unknown as Record<AuditKind, readonly (readonly [string, string])[]>;
+type EntryWriter = (seq: number, kind: string, ref: string, at: number, row: object) => string;
 
 /**
- * canonicalJson({ seq, kind, ref, at, row: rowContent(kind, row) }) without building the objects or
- * sorting keys per call: this runs for every audited row inside the commit. Tested equal to the generic one.
+ * One writer per kind, generated once from CONTENT_COLUMNS: an object literal with the keys already in
+ * canonical (sorted) order, written by a single JSON.stringify call. An object literal of fixed shape
+ * is several times faster to build and stringify than one grown key by key. The column names are our
+ * own constants (quoted with JSON.stringify), never data. No key is integer-like, so JSON.stringify
+ * keeps the literal's order.
+ */
+const ENTRY_WRITERS = Object.fromEntries(
+  Object.entries(CONTENT_COLUMNS).map(([kind, cols]) => {
+    const members = [...cols]
+      .sort()
+      .map((c) => `${JSON.stringify(c)}: r[${JSON.stringify(c)}] ?? null`)
+      .join(', ');
+    const body = `return JSON.stringify({ at, kind, ref, row: { ${members} }, seq });`;
+    return [kind, new Function('seq', 'kind', 'ref', 'at', 'r', body) as EntryWriter];
+  }),
+) as Record<AuditKind, EntryWriter>;
+
+/**
+ * canonicalJson({ seq, kind, ref, at, row: rowContent(kind, row) }) without sorting keys per call:
+ * this runs for every audited row inside the commit. Tested equal to the generic one.
  */
 export function canonicalEntry(
   seq: number,
@@ -120,14 +133,7 @@ export function canonicalEntry(
   at: number,
   row: object,
 ): string {
-  const source = row as Record<string, SqlValue | undefined>;
-  let out = `{"at":${JSON.stringify(at)},"kind":${JSON.stringify(kind)},"ref":${JSON.stringify(ref)},"row":{`;
-  let first = true;
-  for (const [column, quoted] of SORTED_KEYS[kind]) {
-    out += (first ? '' : ',') + quoted + (JSON.stringify(source[column] ?? null) ?? 'null');
-    first = false;
-  }
-  return out + `},"seq":${JSON.stringify(seq)}}`;
+  return ENTRY_WRITERS[kind](seq, kind, ref, at, row);
 }
 
 /** Bind values for insertSql(table, ['seq', ...CONTENT_COLUMNS[kind]]). */

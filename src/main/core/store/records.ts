@@ -169,12 +169,22 @@ export const RequestMeta = z.object({
 });
 export type RequestMeta = z.input<typeof RequestMeta>;
 
+/**
+ * `trusted`: the caller built the record from parts that were validated where they entered (the
+ * pipeline: the agent's request against AcpPermissionRequest, then typed, defensive enrichment), so
+ * it is not parsed a second time. Every other caller's input is validated here.
+ */
+export interface RecordOptions {
+  trusted?: boolean;
+}
+
 export function prepareRequest(
   input: PendingApproval,
   metaInput: RequestMeta = {},
+  options: RecordOptions = {},
 ): PreparedRequest {
-  const request = parse(PendingApproval, input, 'request');
-  const meta = parse(RequestMeta, metaInput, 'request meta');
+  const request = options.trusted ? input : parse(PendingApproval, input, 'request');
+  const meta = options.trusted ? metaInput : parse(RequestMeta, metaInput, 'request meta');
   const blobs = new BlobSet();
   const toolCall = externalize(request.toolCall, blobs);
   const diffs: StoredDiff[] = request.diffs.map(({ oldText, newText, ...rest }) => ({
@@ -254,9 +264,13 @@ export interface PreparedDecision {
   votes: VoteRow[];
 }
 
-export function prepareDecision(input: Decision, metaInput: DecisionMeta): PreparedDecision {
-  const decision = parse(Decision, input, 'decision');
-  const meta = parse(DecisionMeta, metaInput, 'decision meta');
+export function prepareDecision(
+  input: Decision,
+  metaInput: DecisionMeta,
+  options: RecordOptions = {},
+): PreparedDecision {
+  const decision = options.trusted ? input : parse(Decision, input, 'decision');
+  const meta = options.trusted ? metaInput : parse(DecisionMeta, metaInput, 'decision meta');
   if (Math.abs(decision.decidedAt) > MAX_DECIDED_AT) {
     throw new StoreInputError(
       `Invalid decision: decidedAt ${decision.decidedAt} is not a plausible time`,

@@ -29,6 +29,7 @@ import {
   type AuditEventInput,
   type DecisionMeta,
   type GrantInput,
+  type RecordOptions,
   type RequestMeta,
 } from './records';
 import { Pruner, pruneTarget, type PruneResult, type RetentionPolicy } from './retention';
@@ -54,8 +55,11 @@ export interface StoreOptions {
 
 export interface Store {
   readonly path: string;
-  /** Queues a request; committed with the next batch. Throws StoreInputError on a malformed request. */
-  recordRequest(request: PendingApproval, meta?: RequestMeta): void;
+  /**
+   * Queues a request; committed with the next batch. Throws StoreInputError on a malformed request
+   * (not checked again with `trusted`: see RecordOptions).
+   */
+  recordRequest(request: PendingApproval, meta?: RequestMeta, options?: RecordOptions): void;
   recordVote(requestId: string, vote: VoteRecord): void;
   recordEvent(event: AuditEventInput): void;
   /** Records that a client showed the request to a person (HistoryDetail.displayed). */
@@ -68,7 +72,7 @@ export interface Store {
    * committed. Rejects (the pipeline must fail closed) with StoreInputError, RecordRejectedError
    * (unknown request, option not offered, already decided) or StoreWriteError (the commit failed).
    */
-  recordDecision(decision: Decision, meta: DecisionMeta): Promise<void>;
+  recordDecision(decision: Decision, meta: DecisionMeta, options?: RecordOptions): Promise<void>;
   /** Saves a grant (the rules layer's Grant object); resolves once committed. */
   saveGrant(grant: GrantInput): Promise<GrantRecord>;
   /** Resolves false when the grant does not exist or was already revoked. */
@@ -169,9 +173,9 @@ export function openStore(options: StoreOptions): Store {
 
   const store: Store = {
     path: options.path,
-    recordRequest(request, meta) {
+    recordRequest(request, meta, recordOptions) {
       open();
-      writer.enqueue({ kind: 'request', prepared: prepareRequest(request, meta) });
+      writer.enqueue({ kind: 'request', prepared: prepareRequest(request, meta, recordOptions) });
     },
     recordVote(requestId, vote) {
       open();
@@ -189,12 +193,12 @@ export function openStore(options: StoreOptions): Store {
         payload: { clientId: by.clientId ?? null, surface: by.surface ?? null },
       });
     },
-    recordDecision(decision, meta) {
+    recordDecision(decision, meta, recordOptions) {
       return new Promise((resolve, reject) => {
         open();
         writer.enqueue({
           kind: 'decision',
-          prepared: prepareDecision(decision, meta),
+          prepared: prepareDecision(decision, meta, recordOptions),
           waiter: { resolve, reject },
         });
       });

@@ -2,7 +2,7 @@
 // in ONE transaction, then the promises of the decisions in it resolve. A decision's promise therefore
 // resolves only after the commit that holds it (and everything queued before it), and concurrent
 // decisions share one commit (one fsync with durability 'full').
-import Database from 'better-sqlite3';
+import Database, { type Statement } from 'better-sqlite3';
 import { v7 as uuidv7 } from 'uuid';
 import { ChainWriter } from './audit-log';
 import { encodeBlob } from './blobs';
@@ -66,6 +66,10 @@ interface RequestFacts {
   paths: string;
 }
 
+/** Full-text rows per INSERT statement, largest first. */
+const TEXT_CHUNKS = [64, 16, 4, 1] as const;
+const TEXT_COLUMNS = 4;
+
 /** Requests recorded by this process and not decided yet; saves a lookup per decision. Bounded. */
 const FACTS_CACHE_LIMIT = 50_000;
 
@@ -111,6 +115,9 @@ export class Writer {
   private readonly knownAgents = new Map<string, string>();
   private readonly knownSessions = new Set<string>();
   private readonly facts = new Map<string, RequestFacts>();
+  /** rowid, title, command, paths of the full-text rows of this batch's decisions, flat. */
+  private texts: (number | bigint | string)[] = [];
+  private readonly textInserts = new Map<number, Statement>();
   readonly stats: WriterStats = {
     commits: 0,
     failedCommits: 0,
@@ -161,9 +168,8 @@ export class Writer {
         )
         .safeIntegers(true),
       // Absent at schema version 1 (migration tests write such databases with this writer; step 2 backfills).
-      insertText: db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'history_fts'").get()
-        ? db.prepare('INSERT INTO history_fts (rowid, title, command, paths) VALUES (?, ?, ?, ?)')
-        : null,
+      hasText:
+        db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'history_fts'").get() !== undefined,
       insertGrant: db.prepare(insertSql('grants', ['seq', ...c.grant])),
       revokeGrant: db.prepare(
         'UPDATE grants SET revoked_at = ?, revoke_reason = ?, revoked_seq = ? WHERE grant_id = ? AND revoked_at IS NULL',
@@ -171,6 +177,7 @@ export class Writer {
     };
     this.batch = db.transaction((ops: Op[], outcomes: Outcome[]) => {
       this.chain.begin(this.now());
+      this.texts = [];
       for (const op of ops) {
         try {
           outcomes.push({ ok: true, value: this.apply(op) });
@@ -179,6 +186,7 @@ export class Writer {
           outcomes.push({ ok: false, error: err });
         }
       }
+      this.insertTexts();
       this.chain.finish();
     }).immediate;
   }
@@ -354,6 +362,31 @@ export class Writer {
     this.chain.append('event', row.request_id ?? '', row);
   }
 
+  /**
+   * The batch's full-text rows in a few multi-row statements: FTS5 pays a fixed cost per statement
+   * (measured at 100 rows a commit: ~10 µs a row this way, ~16 µs with one statement per row). An
+   * error here fails the whole batch, as any error after a decision's first write does.
+   */
+  private insertTexts(): void {
+    const rows = this.texts;
+    this.texts = [];
+    let offset = 0;
+    while (offset < rows.length) {
+      const left = (rows.length - offset) / TEXT_COLUMNS;
+      const size = TEXT_CHUNKS.find((n) => n <= left)!;
+      let stmt = this.textInserts.get(size);
+      if (!stmt) {
+        const values = Array.from({ length: size }, () => '(?, ?, ?, ?)').join(', ');
+        stmt = this.db.prepare(
+          `INSERT INTO history_fts (rowid, title, command, paths) VALUES ${values}`,
+        );
+        this.textInserts.set(size, stmt);
+      }
+      stmt.run(rows.slice(offset, offset + size * TEXT_COLUMNS));
+      offset += size * TEXT_COLUMNS;
+    }
+  }
+
   /** The cache holds only undecided requests; anything else is read from the database. */
   private lookupFacts(requestId: string): RequestFacts | 'unknown' | 'decided' {
     const cached = this.facts.get(requestId);
@@ -414,7 +447,8 @@ export class Writer {
         ...insertValues('decision', decisionSeq, row),
       ),
     );
-    this.stmts.insertText?.run(hid, facts.title, facts.command_text ?? '', facts.paths);
+    if (this.stmts.hasText)
+      this.texts.push(hid, facts.title, facts.command_text ?? '', facts.paths);
     for (const vote of votes) {
       this.stmts.insertVote.run(insertValues('vote', this.chain.nextSeq, vote));
       this.chain.append('vote', vote.request_id, vote);

@@ -1,0 +1,93 @@
+// `npm run bench`: every benchmark in sequence, each printed with printReport. Every figure is shown
+// next to a floor measured in the same run (these machines are shared and noisy: ratios are what we
+// hold, docs/MISSION "Numbers we hold ourselves to"). The load average is printed before and after
+// each benchmark, to read the figures by.
+//
+// Selection:  BENCH_ONLY=mediator,history,sse,memory,dialog   (default: all)
+// Size knobs (defaults keep the whole run under ~10 minutes on a 2-core machine):
+//   BENCH_HISTORY_ROWS=1000000         decisions generated for the page queries (store and HTTP)
+//   BENCH_HISTORY_WRITES=20000         decisions written per write-throughput run (5 runs)
+//   BENCH_SSE_SESSIONS=100             agent processes (one session each) in flight
+//   BENCH_SSE_REQUESTS=12              requests per session (the first of each is not counted)
+//   BENCH_SSE_VOTE_MS=4                the UI client votes on the oldest pending request this often
+//   BENCH_SSE_THINK_MS=2               an agent's pause between an answer and its next request
+//   BENCH_SSE_FLOOR_REQUESTS=2000      round trips measured for the raw ACP floor
+//   BENCH_MEMORY_REQUESTS=100000       requests resolved by votes
+//   BENCH_MEMORY_BASELINE=10000        where the baseline heap sample is taken
+//   BENCH_MEMORY_SESSIONS=100          sessions in flight; BENCH_MEMORY_PER_SESSION=50 requests each
+//   BENCH_DIALOG_RUNS=5                dialog runs per scenario (BENCH_DIALOG_NO_BUILD=1: skip the build)
+import { existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { benchHistory } from './history';
+import { benchMediator } from './mediator';
+import { benchMemory } from './memory';
+import { printReport, round, type Report } from './report';
+import { benchSseLatency } from './sse-latency';
+
+interface Bench {
+  name: string;
+  run: (report: Report) => Promise<void>;
+}
+
+/** bench/dialog.ts belongs to the renderer work; run it when it is there. */
+async function dialog(report: Report): Promise<void> {
+  const file = fileURLToPath(new URL('./dialog.ts', import.meta.url));
+  if (!existsSync(file)) {
+    report('dialog: skipped', { reason: 'bench/dialog.ts is not there' });
+    return;
+  }
+  const module = (await import(pathToFileURL(file).href)) as {
+    benchDialog?: (report: Report) => Promise<void>;
+  };
+  if (typeof module.benchDialog !== 'function') {
+    report('dialog: skipped', { reason: 'bench/dialog.ts exports no benchDialog' });
+    return;
+  }
+  await module.benchDialog(report);
+}
+
+const BENCHES: Bench[] = [
+  { name: 'mediator', run: benchMediator },
+  { name: 'history', run: benchHistory },
+  { name: 'sse', run: benchSseLatency },
+  { name: 'memory', run: benchMemory },
+  { name: 'dialog', run: dialog },
+];
+
+const load = () =>
+  loadavg()
+    .map((l) => round(l, 2))
+    .join(' ');
+
+const only = process.env.BENCH_ONLY?.split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
+const unknown = only?.filter((name) => !BENCHES.some((b) => b.name === name)) ?? [];
+if (unknown.length > 0) {
+  console.error(
+    `BENCH_ONLY: unknown ${unknown.join(', ')} (have ${BENCHES.map((b) => b.name).join(', ')})`,
+  );
+  process.exit(2);
+}
+
+const started = performance.now();
+let failed = 0;
+for (const bench of BENCHES) {
+  if (only && !only.includes(bench.name)) continue;
+  console.log(`\n## ${bench.name}  (load average ${load()})`);
+  const t = performance.now();
+  try {
+    await bench.run(printReport);
+  } catch (error) {
+    failed++;
+    console.error(`${bench.name} failed:`, error);
+  }
+  console.log(
+    `   ${bench.name}: ${round((performance.now() - t) / 1000, 1)} s, load average ${load()}`,
+  );
+}
+console.log(
+  `\nbench: ${round((performance.now() - started) / 1000, 1)} s in all, ${failed} failed`,
+);
+process.exitCode = failed > 0 ? 1 : 0;

@@ -1,0 +1,228 @@
+// Agent request → event at a UI client, over real HTTP + SSE, with many sessions in flight, next to
+// its floor measured in the same run: the raw ACP request/answer round trip over stdio between the
+// same minimal agent (bench/agents/timestamp-agent.ts) and a plain SDK client that answers at once.
+//   npx tsx bench/sse-latency.ts
+// Measured: the agent stamps process.hrtime.bigint() into the request just before sending it; the UI
+// client (bench/sse-client.ts, its own process, the renderer's HttpApi) takes the delta when the
+// permission_requested event has been parsed. Gatehouse runs one agent process per session; the UI
+// client votes on the oldest request every BENCH_SSE_VOTE_MS, so about SESSIONS requests stay
+// pending and new ones arrive one at a time (a latency measurement, not a burst); an agent asks again
+// BENCH_SSE_THINK_MS after its answer (the floor's agent too). The first request of each session is
+// left out (they all start together). Also shown: agent send → the event published on the core's
+// bus (the agent's pipe and the pipeline, before SSE and the client), and the CPU time of the core
+// and HTTP server per request (votes, commits and replies included), which load disturbs less.
+// Target (docs/MISSION): p50 and p99 ≤ 2× the floor.
+import { spawn, fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import * as acp from '@agentclientprotocol/sdk';
+import { Settings } from '../src/shared/settings';
+import { createCore } from '../src/main/core/core';
+import { startHttpServer } from '../src/main/server/http-server';
+import { quantiles, round, type Report } from './report';
+
+const SESSIONS = Number(process.env.BENCH_SSE_SESSIONS ?? 100);
+const PER_SESSION = Number(process.env.BENCH_SSE_REQUESTS ?? 12);
+const VOTE_MS = Number(process.env.BENCH_SSE_VOTE_MS ?? 4);
+const FLOOR_REQUESTS = Number(process.env.BENCH_SSE_FLOOR_REQUESTS ?? 2000);
+/** The agent's work between an answer and its next request (floor and measured alike). */
+const THINK_MS = Number(process.env.BENCH_SSE_THINK_MS ?? 2);
+
+const AGENT = fileURLToPath(new URL('./agents/timestamp-agent.ts', import.meta.url));
+const CLIENT = fileURLToPath(new URL('./sse-client.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+const ms = (ns: number) => ns / 1e6;
+
+/** The floor: one agent, a plain SDK client answering at once; round trips as the agent saw them. */
+async function floor(cwd: string): Promise<number[]> {
+  const child = spawn(process.execPath, [AGENT], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let report = '';
+  const app = acp
+    .client({ name: 'bench-floor' })
+    .onRequest(acp.methods.client.session.requestPermission, ({ params }) => ({
+      outcome: { outcome: 'selected' as const, optionId: params.options[0]!.optionId },
+    }))
+    .onNotification(acp.methods.client.session.update, ({ params }) => {
+      const update = params.update;
+      if (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text') {
+        report += update.content.text;
+      }
+    });
+  const connection = app.connect(
+    acp.ndJsonStream(
+      Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+      Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+    ),
+  );
+  try {
+    await connection.agent.request(acp.methods.agent.initialize, {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      clientCapabilities: {},
+    });
+    const { sessionId } = await connection.agent.request(acp.methods.agent.session.new, {
+      cwd,
+      mcpServers: [],
+    });
+    const prompt = (n: number) =>
+      connection.agent.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text: `${n} ${THINK_MS}` }],
+      });
+    await prompt(Math.min(500, FLOOR_REQUESTS)); // warm-up, both sides
+    report = '';
+    await prompt(FLOOR_REQUESTS);
+    return JSON.parse(report.replace(/^rtt_ns /, '')) as number[];
+  } finally {
+    child.kill();
+  }
+}
+
+interface ClientSample {
+  requestId: string;
+  callId: string;
+  delayNs: number;
+}
+
+function startClient(url: string, token: string): Promise<ChildProcess> {
+  const child = fork(CLIENT, [url, token, String(VOTE_MS)], {
+    cwd: ROOT,
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      reject(new Error(`sse client exited (${code}) before it was ready`)),
+    );
+    child.on('message', (message: { type?: string }) => {
+      if (message.type === 'ready') resolve(child);
+    });
+  });
+}
+
+function collect(child: ChildProcess): Promise<ClientSample[]> {
+  return new Promise((resolve) => {
+    child.on('message', (message: { type?: string; samples?: ClientSample[] }) => {
+      if (message.type === 'samples') resolve(message.samples ?? []);
+    });
+    child.send({ type: 'done' });
+  });
+}
+
+/** Runs `task` on every item with at most `limit` at a time. */
+async function pool<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await task(items[next++]!);
+    }),
+  );
+}
+
+interface Measured {
+  /** Agent send → permission_requested parsed by the UI client. */
+  delays: number[];
+  /** Agent send → the event published on the core's bus (the agent's pipe and the pipeline). */
+  published: number[];
+  resolved: number;
+  /** CPU time of this process (core + HTTP server) per resolved request, µs. */
+  cpuUsPerRequest: number;
+}
+
+async function measured(cwd: string, home: string): Promise<Measured> {
+  const settings = Settings.parse({
+    agents: { ts: { command: process.execPath, args: [AGENT] } },
+    approvals: { timeoutSeconds: 3600 },
+  });
+  const core = await createCore({ home, settings });
+  const token = randomBytes(16).toString('hex');
+  const server = await startHttpServer({ core, token, port: 0 });
+  let client: ChildProcess | null = null;
+  try {
+    const sessionIds: string[] = [];
+    await pool(
+      Array.from({ length: SESSIONS }, (_, i) => i),
+      8,
+      async () => {
+        sessionIds.push((await core.sessions.create('ts', cwd)).sessionId);
+      },
+    );
+    client = await startClient(server.url, token);
+    let resolved = 0;
+    const published: number[] = [];
+    core.bus.subscribe((event) => {
+      if (event.type === 'permission_resolved') resolved++;
+      if (event.type !== 'permission_requested') return;
+      const raw = event.approval.toolCall.rawInput as { sentAtNs?: string } | undefined;
+      if (raw?.sentAtNs && event.approval.toolCall.toolCallId !== 'call-0') {
+        published.push(Number(process.hrtime.bigint() - BigInt(raw.sentAtNs)));
+      }
+    });
+    // Staggered starts: one new session every vote interval, so arrivals never come as a burst.
+    const cpu = process.cpuUsage();
+    await Promise.all(
+      sessionIds.map(async (sessionId, i) => {
+        await new Promise((r) => setTimeout(r, i * VOTE_MS));
+        await core.sessions.prompt(sessionId, `${PER_SESSION} ${THINK_MS}`, null);
+      }),
+    );
+    const used = process.cpuUsage(cpu);
+    const samples = await collect(client);
+    // Each session's first request arrived while sessions were still starting: left out.
+    const delays = samples.filter((s) => s.callId !== 'call-0').map((s) => s.delayNs);
+    return {
+      delays,
+      published,
+      resolved,
+      cpuUsPerRequest: (used.user + used.system) / Math.max(1, resolved),
+    };
+  } finally {
+    client?.kill();
+    await server.close();
+    await core.close();
+  }
+}
+
+export async function benchSseLatency(report: Report): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-sse-'));
+  const cwd = realpathSync(dir);
+  try {
+    const rtt = await floor(cwd);
+    const f = quantiles(rtt);
+    report('sse: floor (raw ACP request/answer round trip over stdio, one agent)', {
+      requests: rtt.length,
+      p50_ms: round(ms(f.p50)),
+      p99_ms: round(ms(f.p99)),
+    });
+    const run = await measured(cwd, join(dir, 'home'));
+    const q = quantiles(run.delays);
+    const p = quantiles(run.published);
+    report(
+      `sse: agent request → permission_requested at an HttpApi subscriber, ${SESSIONS} sessions in flight`,
+      {
+        requests: run.delays.length,
+        resolved: run.resolved,
+        p50_ms: round(ms(q.p50)),
+        p99_ms: round(ms(q.p99)),
+        p50_vs_floor: round(q.p50 / f.p50, 2),
+        p99_vs_floor: round(q.p99 / f.p99, 2),
+        target: '≤ 2',
+        published_p50_ms: round(ms(p.p50)),
+        published_p99_ms: round(ms(p.p99)),
+        gatehouse_cpu_us_per_request: Math.round(run.cpuUsPerRequest),
+      },
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { printReport } = await import('./report');
+  await benchSseLatency(printReport);
+}
