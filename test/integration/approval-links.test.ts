@@ -1,14 +1,16 @@
 // Single-use approval links: bound to one request, good for one vote, worth nothing elsewhere.
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { scriptedAgentLaunch, type ScriptStep } from '../support/agents/scripted-agent';
-import { startGatehouse, type TestGatehouse } from '../support/gatehouse';
+import type { ScriptStep } from '../support/agents/scripted-agent';
+import { startScriptedSession, type ScriptedSession } from '../support/gatehouse';
 
 const ASK = (id: string): ScriptStep => ({
   type: 'requestPermission',
-  toolCall: { toolCallId: id, kind: 'execute', title: 'npm test', rawInput: { command: 'npm test' } },
+  toolCall: {
+    toolCallId: id,
+    kind: 'execute',
+    title: 'npm test',
+    rawInput: { command: 'npm test' },
+  },
   options: [
     { optionId: 'ok', name: 'Run', kind: 'allow_once' },
     { optionId: 'nope', name: 'Skip', kind: 'reject_once' },
@@ -16,21 +18,17 @@ const ASK = (id: string): ScriptStep => ({
 });
 
 describe('approval links', () => {
-  let gh: TestGatehouse | undefined;
-  let folder: string;
+  let session: ScriptedSession | undefined;
   afterEach(async () => {
-    await gh?.close();
-    gh = undefined;
-    rmSync(folder, { recursive: true, force: true });
+    await session?.close();
+    session = undefined;
   });
 
   it('a link shows its one request, refuses a bad option without burning, votes once, then is dead', async () => {
-    folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-links-')));
-    const launch = scriptedAgentLaunch({ prompts: [[{ type: 'concurrent', branches: [[ASK('a')], [ASK('b')]] }]] });
-    gh = await startGatehouse({
-      agents: { s: { command: launch.command, args: launch.args, env: launch.env as Record<string, string> } },
+    session = await startScriptedSession({
+      prompts: [[{ type: 'concurrent', branches: [[ASK('a')], [ASK('b')]] }]],
     });
-    const { sessionId } = await gh.api.call('createSession', { agentId: 's', cwd: folder });
+    const { gh, sessionId } = session;
     const turn = gh.api.call('prompt', { sessionId, text: 'go' });
     const first = await gh.nextApproval((a) => a.toolCall.toolCallId === 'a');
     const other = await gh.nextApproval((a) => a.toolCall.toolCallId === 'b');
@@ -38,7 +36,7 @@ describe('approval links', () => {
     const link = await gh.api.call('createApprovalLink', { requestId: first.requestId });
     expect(link.path).toBe(`/#/link/${link.token}`);
     const withLink = (path: string, body?: unknown) =>
-      fetch(`${gh!.server.url}${path}`, {
+      fetch(`${gh.server.url}${path}`, {
         method: body ? 'POST' : 'GET',
         headers: { authorization: `Link ${link.token}`, 'content-type': 'application/json' },
         body: body ? JSON.stringify(body) : undefined,
@@ -49,9 +47,13 @@ describe('approval links', () => {
     expect(((await shown.json()) as { requestId: string }).requestId).toBe(first.requestId);
     // The link opens nothing else: not the queue, not the other request.
     expect((await withLink('/api/approvals')).status).toBe(401);
-    expect((await withLink(`/api/approvals/${other.requestId}/vote`, { optionId: 'ok' })).status).toBe(401);
+    expect(
+      (await withLink(`/api/approvals/${other.requestId}/vote`, { optionId: 'ok' })).status,
+    ).toBe(401);
     // The bearer token is not a link.
-    const bearer = await fetch(`${gh.server.url}/api/link`, { headers: { authorization: `Bearer ${gh.token}` } });
+    const bearer = await fetch(`${gh.server.url}/api/link`, {
+      headers: { authorization: `Bearer ${gh.token}` },
+    });
     expect(bearer.status).toBe(401);
 
     expect((await withLink('/api/link/vote', { optionId: 'bogus' })).status).toBe(400);
@@ -66,6 +68,10 @@ describe('approval links', () => {
     await gh.core.store.flush();
     const detail = gh.core.store.historyDetail(first.requestId)!;
     expect(detail.decider).toMatchObject({ type: 'person', surface: 'link' });
-    expect(detail.votes[0]).toMatchObject({ surface: 'link', identityProven: true, optionId: 'nope' });
+    expect(detail.votes[0]).toMatchObject({
+      surface: 'link',
+      identityProven: true,
+      optionId: 'nope',
+    });
   });
 });

@@ -1,16 +1,19 @@
 // The mediator's policies over the real HTTP server: identity is proven by token, locality by the
 // socket address — never by what a client says about itself.
 import { request as httpRequest } from 'node:http';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { scriptedAgentLaunch, type ScriptStep } from '../support/agents/scripted-agent';
-import { startGatehouse, type TestGatehouse } from '../support/gatehouse';
+import type { HttpServerOptions } from '../../src/main/server/http-server';
+import type { ScriptStep } from '../support/agents/scripted-agent';
+import { startScriptedSession, type ScriptedSession } from '../support/gatehouse';
 
 const ASK: ScriptStep = {
   type: 'requestPermission',
-  toolCall: { toolCallId: 'w', kind: 'edit', title: 'Write a.txt', locations: [{ path: '/tmp/a.txt' }] },
+  toolCall: {
+    toolCallId: 'w',
+    kind: 'edit',
+    title: 'Write a.txt',
+    locations: [{ path: '/tmp/a.txt' }],
+  },
   options: [
     { optionId: 'yes', name: 'Yes', kind: 'allow_once' },
     { optionId: 'no', name: 'No', kind: 'reject_once' },
@@ -18,7 +21,13 @@ const ASK: ScriptStep = {
 };
 
 /** A raw POST, optionally from a given local address, with whatever headers the test wants. */
-function post(url: string, path: string, headers: Record<string, string>, body: unknown, localAddress?: string) {
+function post(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+  body: unknown,
+  localAddress?: string,
+) {
   return new Promise<{ status: number; body: unknown }>((resolve, reject) => {
     const req = httpRequest(
       `${url}${path}`,
@@ -35,26 +44,18 @@ function post(url: string, path: string, headers: Record<string, string>, body: 
 }
 
 describe('mediator policies over HTTP', () => {
-  let gh: TestGatehouse | undefined;
-  let folder: string;
+  let session: ScriptedSession | undefined;
   afterEach(async () => {
-    await gh?.close();
-    gh = undefined;
-    rmSync(folder, { recursive: true, force: true });
+    await session?.close();
+    session = undefined;
   });
 
-  async function start(policy: string, serverOptions = {}) {
-    folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-med-')));
-    const launch = scriptedAgentLaunch({ prompts: [[ASK]] });
-    gh = await startGatehouse(
-      {
-        agents: { a: { command: launch.command, args: launch.args, env: launch.env as Record<string, string> } },
-        policy: { permissionStrategy: policy },
-      },
-      serverOptions,
+  async function start(policy: string, server: Partial<HttpServerOptions> = {}) {
+    session = await startScriptedSession(
+      { prompts: [[ASK]] },
+      { settings: { policy: { permissionStrategy: policy } }, server },
     );
-    const { sessionId } = await gh.api.call('createSession', { agentId: 'a', cwd: folder });
-    return { gh, sessionId };
+    return session;
   }
 
   it('consensus with two proven clients: the first vote is recorded, the second decides', async () => {
@@ -68,8 +69,13 @@ describe('mediator policies over HTTP', () => {
     const first = await gh.api.call('vote', { requestId: approval.requestId, optionId: 'yes' });
     expect(first).toMatchObject({ kind: 'recorded', votesNeeded: 1 });
     const progress = gh.events.find((e) => e.type === 'permission_partial_vote');
-    expect(progress).toMatchObject({ requestId: approval.requestId, tally: { perOption: { yes: 1 } } });
-    expect(gh.core.pipeline.pending.get(approval.requestId)?.tally?.perOption).toMatchObject({ yes: 1 });
+    expect(progress).toMatchObject({
+      requestId: approval.requestId,
+      tally: { perOption: { yes: 1 } },
+    });
+    expect(gh.core.pipeline.pending.get(approval.requestId)?.tally?.perOption).toMatchObject({
+      yes: 1,
+    });
 
     expect(await second.call('vote', { requestId: approval.requestId, optionId: 'yes' })).toEqual({
       kind: 'resolved',
@@ -95,17 +101,26 @@ describe('mediator policies over HTTP', () => {
       { authorization: `Bearer ${gh.token}`, 'x-gatehouse-client-id': victimId },
       { optionId: 'yes' },
     );
-    expect(spoofed).toEqual({ status: 403, body: { kind: 'forbidden', reason: 'identity_unproven' } });
+    expect(spoofed).toEqual({
+      status: 403,
+      body: { kind: 'forbidden', reason: 'identity_unproven' },
+    });
     const wrongToken = await post(
       gh.server.url,
       `/api/approvals/${approval.requestId}/vote`,
-      { authorization: `Bearer ${gh.token}`, 'x-gatehouse-client-id': victimId, 'x-gatehouse-client-token': 'guess' },
+      {
+        authorization: `Bearer ${gh.token}`,
+        'x-gatehouse-client-id': victimId,
+        'x-gatehouse-client-token': 'guess',
+      },
       { optionId: 'yes' },
     );
     expect(wrongToken.status).toBe(403);
     // Registered after the request was issued: not in the voter snapshot.
     const late = await gh.client({ label: 'late' });
-    await expect(late.call('vote', { requestId: approval.requestId, optionId: 'yes' })).resolves.toEqual({
+    await expect(
+      late.call('vote', { requestId: approval.requestId, optionId: 'yes' }),
+    ).resolves.toEqual({
       kind: 'forbidden',
       reason: 'not_a_voter',
     });
@@ -116,17 +131,26 @@ describe('mediator policies over HTTP', () => {
 
   it('local-only refuses a voter whose socket is not loopback, whatever its headers say', async () => {
     // This machine's only interface is loopback; treat 127.0.0.2 as "elsewhere" for the test.
-    const { gh, sessionId } = await start('local-only', { isLoopback: (a: string) => /(^|:)127\.0\.0\.1$/.test(a) });
+    const { gh, sessionId } = await start('local-only', {
+      isLoopback: (a: string) => /(^|:)127\.0\.0\.1$/.test(a),
+    });
     const turn = gh.api.call('prompt', { sessionId, text: 'go' });
     const approval = await gh.nextApproval();
     const remote = await post(
       gh.server.url,
       `/api/approvals/${approval.requestId}/vote`,
-      { authorization: `Bearer ${gh.token}`, 'x-forwarded-for': '127.0.0.1', forwarded: 'for=127.0.0.1' },
+      {
+        authorization: `Bearer ${gh.token}`,
+        'x-forwarded-for': '127.0.0.1',
+        forwarded: 'for=127.0.0.1',
+      },
       { optionId: 'yes' },
       '127.0.0.2',
     );
-    expect(remote).toEqual({ status: 403, body: { kind: 'forbidden', reason: 'remote_not_allowed' } });
+    expect(remote).toEqual({
+      status: 403,
+      body: { kind: 'forbidden', reason: 'remote_not_allowed' },
+    });
     expect(gh.core.pipeline.pending.size).toBe(1);
     const local = await post(
       gh.server.url,
@@ -139,7 +163,7 @@ describe('mediator policies over HTTP', () => {
     expect(await turn).toEqual({ stopReason: 'end_turn' });
   });
 
-  it('designated: only the prompt\'s originator decides, and only with its token', async () => {
+  it("designated: only the prompt's originator decides, and only with its token", async () => {
     const { gh, sessionId } = await start('designated');
     const other = await gh.client({ label: 'other' });
     const turn = gh.api.call('prompt', { sessionId, text: 'go' });
@@ -159,11 +183,15 @@ describe('mediator policies over HTTP', () => {
     const { gh } = await start('first-responder');
     expect((await fetch(`${gh.server.url}/api/approvals`)).status).toBe(401);
     expect(
-      (await fetch(`${gh.server.url}/api/approvals`, { headers: { authorization: 'Bearer wrong' } })).status,
+      (
+        await fetch(`${gh.server.url}/api/approvals`, {
+          headers: { authorization: 'Bearer wrong' },
+        })
+      ).status,
     ).toBe(401);
     const rebind = await new Promise<number>((resolve) => {
-      const req = httpRequest(`${gh!.server.url}/api/health`, {
-        headers: { host: 'evil.example:80', authorization: `Bearer ${gh!.token}` },
+      const req = httpRequest(`${gh.server.url}/api/health`, {
+        headers: { host: 'evil.example:80', authorization: `Bearer ${gh.token}` },
       });
       req.on('response', (res) => resolve(res.statusCode ?? 0));
       req.end();

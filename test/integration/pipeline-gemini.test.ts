@@ -1,6 +1,13 @@
 // Gatehouse with the real Gemini CLI (offline, against a fake model server): the agent's own
 // permission requests travel through the pipeline, the vote comes over HTTP, the agent acts on it.
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -33,7 +40,14 @@ describe('pipeline with the real Gemini CLI', () => {
   beforeEach(async () => {
     folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-gemini-work-')));
     gh = await startGatehouse({
-      agents: { gemini: { name: 'Gemini CLI', command: gemini.command, args: gemini.args, env: gemini.env as Record<string, string> } },
+      agents: {
+        gemini: {
+          name: 'Gemini CLI',
+          command: gemini.command,
+          args: gemini.args,
+          env: gemini.env as Record<string, string>,
+        },
+      },
     });
     sessionId = (await gh.api.call('createSession', { agentId: 'gemini', cwd: folder })).sessionId;
   });
@@ -43,7 +57,10 @@ describe('pipeline with the real Gemini CLI', () => {
   });
 
   const askToWrite = (path: string, content: string) => {
-    model.enqueue({ functionCalls: [{ name: 'write_file', args: { file_path: path, content } }], finalText: 'Done.' });
+    model.enqueue({
+      functionCalls: [{ name: 'write_file', args: { file_path: path, content } }],
+      finalText: 'Done.',
+    });
     return gh.api.call('prompt', { sessionId, text: `write ${path}` });
   };
 
@@ -52,8 +69,15 @@ describe('pipeline with the real Gemini CLI', () => {
     let turn = askToWrite(fresh, 'brand new\n');
     let approval = await gh.nextApproval();
     expect(approval.toolCall.kind).toBe('edit');
-    expect(approval.diffs[0]).toMatchObject({ path: fresh, change: 'create', newText: 'brand new\n' });
-    await gh.api.call('vote', { requestId: approval.requestId, optionId: optionOfKind(approval, 'allow_once') });
+    expect(approval.diffs[0]).toMatchObject({
+      path: fresh,
+      change: 'create',
+      newText: 'brand new\n',
+    });
+    await gh.api.call('vote', {
+      requestId: approval.requestId,
+      optionId: optionOfKind(approval, 'allow_once'),
+    });
     expect(await turn).toEqual({ stopReason: 'end_turn' });
     expect(readFileSync(fresh, 'utf8')).toBe('brand new\n');
 
@@ -61,8 +85,15 @@ describe('pipeline with the real Gemini CLI', () => {
     writeFileSync(existing, 'before\n');
     turn = askToWrite(existing, 'after\n');
     const second = await gh.nextApproval((a) => a.requestId !== approval.requestId);
-    expect(second.diffs[0]).toMatchObject({ change: 'modify', oldText: 'before\n', newText: 'after\n' });
-    await gh.api.call('vote', { requestId: second.requestId, optionId: optionOfKind(second, 'allow_once') });
+    expect(second.diffs[0]).toMatchObject({
+      change: 'modify',
+      oldText: 'before\n',
+      newText: 'after\n',
+    });
+    await gh.api.call('vote', {
+      requestId: second.requestId,
+      optionId: optionOfKind(second, 'allow_once'),
+    });
     expect(await turn).toEqual({ stopReason: 'end_turn' });
     expect(readFileSync(existing, 'utf8')).toBe('after\n');
 
@@ -79,7 +110,10 @@ describe('pipeline with the real Gemini CLI', () => {
     const path = join(folder, 'denied.txt');
     const turn = askToWrite(path, 'nope');
     const approval = await gh.nextApproval();
-    await gh.api.call('vote', { requestId: approval.requestId, optionId: optionOfKind(approval, 'reject_once') });
+    await gh.api.call('vote', {
+      requestId: approval.requestId,
+      optionId: optionOfKind(approval, 'reject_once'),
+    });
     expect(await turn).toEqual({ stopReason: 'end_turn' });
     expect(existsSync(path)).toBe(false);
     expect(JSON.stringify(model.lastFunctionResponse()?.response)).toMatch(/cancel/i);
@@ -110,7 +144,9 @@ describe('pipeline with the real Gemini CLI', () => {
     await gh.core.store.flush();
     expect(gh.core.pipeline.pending.size).toBe(0);
     expect(gh.core.mediator.pendingCount()).toBe(0);
-    expect(gh.core.store.historyDetail(approval.requestId)?.decider).toEqual({ type: 'agent_exit' });
+    expect(gh.core.store.historyDetail(approval.requestId)?.decider).toEqual({
+      type: 'agent_exit',
+    });
     expect(existsSync(path)).toBe(false);
   });
 });

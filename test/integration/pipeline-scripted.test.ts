@@ -4,8 +4,9 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { scriptedAgentLaunch, type ScriptStep, type ScriptedAgentScript } from '../support/agents/scripted-agent';
-import { startGatehouse, type TestGatehouse } from '../support/gatehouse';
+import type { SettingsInput } from '../../src/shared/settings';
+import type { ScriptStep, ScriptedAgentScript } from '../support/agents/scripted-agent';
+import { startScriptedSession, type ScriptedSession } from '../support/gatehouse';
 
 const OPTIONS = [
   { optionId: 'opt-always', name: 'Always', kind: 'allow_always' as const },
@@ -30,40 +31,22 @@ function writeRequest(path: string, content: string, extra: Partial<ScriptStep> 
   } as ScriptStep;
 }
 
-interface AgentLogLine {
-  dir: 'in' | 'out';
-  msg: { id?: number; method?: string; result?: { outcome?: { outcome: string; optionId?: string } } };
-}
-
-function permissionReplies(logFile: string) {
-  const lines = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as AgentLogLine);
-  const asked = new Set(lines.filter((l) => l.dir === 'out' && l.msg.method === 'session/request_permission').map((l) => l.msg.id));
-  return lines.filter((l) => l.dir === 'in' && asked.has(l.msg.id) && l.msg.result).map((l) => l.msg.result!.outcome!);
-}
-
 describe('pipeline with a scripted agent', () => {
   let folder: string;
-  let logFile: string;
-  let gh: TestGatehouse | undefined;
+  let session: ScriptedSession | undefined;
 
   beforeEach(() => {
     folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-work-')));
-    logFile = join(mkdtempSync(join(tmpdir(), 'gatehouse-agentlog-')), 'agent.jsonl');
   });
   afterEach(async () => {
-    await gh?.close();
-    gh = undefined;
+    await session?.close();
+    session = undefined;
     rmSync(folder, { recursive: true, force: true });
   });
 
-  async function start(script: ScriptedAgentScript, settings: Record<string, unknown> = {}) {
-    const launch = scriptedAgentLaunch(script, { logFile });
-    gh = await startGatehouse({
-      agents: { scripted: { command: launch.command, args: launch.args, env: launch.env as Record<string, string> } },
-      ...settings,
-    });
-    const { sessionId } = await gh.api.call('createSession', { agentId: 'scripted', cwd: folder });
-    return { gh, sessionId };
+  async function start(script: ScriptedAgentScript, settings: Partial<SettingsInput> = {}) {
+    session = await startScriptedSession(script, { settings, folder });
+    return session;
   }
 
   it('allow once: the agent hears the allow_once option by kind, writes through Gatehouse, all audited', async () => {
@@ -73,17 +56,28 @@ describe('pipeline with a scripted agent', () => {
     const approval = await gh.nextApproval();
     expect(approval.toolCall.kind).toBe('edit');
     expect(approval.diffs[0]).toMatchObject({ path: target, change: 'create', newText: 'hello\n' });
-    expect(approval.options.map((o) => o.kind)).toEqual(['allow_always', 'allow_once', 'reject_once']);
+    expect(approval.options.map((o) => o.kind)).toEqual([
+      'allow_always',
+      'allow_once',
+      'reject_once',
+    ]);
 
-    const outcome = await gh.api.call('vote', { requestId: approval.requestId, optionId: 'opt-yes' });
+    const outcome = await gh.api.call('vote', {
+      requestId: approval.requestId,
+      optionId: 'opt-yes',
+    });
     expect(outcome).toEqual({ kind: 'resolved', resolvedOptionId: 'opt-yes' });
     expect(await turn).toEqual({ stopReason: 'end_turn' });
     expect(readFileSync(target, 'utf8')).toBe('hello\n');
-    expect(permissionReplies(logFile)).toEqual([{ outcome: 'selected', optionId: 'opt-yes' }]);
+    expect(session!.replies()).toEqual([{ outcome: 'selected', optionId: 'opt-yes' }]);
 
     await gh.core.store.flush();
     const detail = gh.core.store.historyDetail(approval.requestId)!;
-    expect(detail.reply).toEqual({ outcome: 'selected', optionId: 'opt-yes', optionKind: 'allow_once' });
+    expect(detail.reply).toEqual({
+      outcome: 'selected',
+      optionId: 'opt-yes',
+      optionKind: 'allow_once',
+    });
     expect(detail.decider).toMatchObject({ type: 'person', surface: 'api' });
     expect(detail.votes).toHaveLength(1);
     expect(detail.votes[0]).toMatchObject({ identityProven: true, optionId: 'opt-yes' });
@@ -98,14 +92,18 @@ describe('pipeline with a scripted agent', () => {
     await gh.api.call('vote', { requestId: approval.requestId, optionId: 'opt-no' });
     expect(await turn).toEqual({ stopReason: 'end_turn' });
     expect(existsSync(target)).toBe(false);
-    expect(permissionReplies(logFile)).toEqual([{ outcome: 'selected', optionId: 'opt-no' }]);
+    expect(session!.replies()).toEqual([{ outcome: 'selected', optionId: 'opt-no' }]);
   });
 
   it('a second vote on a decided request is 409 already_resolved, a bogus option 400, an unknown id 404', async () => {
-    const { gh, sessionId } = await start({ prompts: [[writeRequest(join(folder, 'a.txt'), 'a')]] });
+    const { gh, sessionId } = await start({
+      prompts: [[writeRequest(join(folder, 'a.txt'), 'a')]],
+    });
     const turn = gh.api.call('prompt', { sessionId, text: 'go' });
     const approval = await gh.nextApproval();
-    await expect(gh.api.call('vote', { requestId: approval.requestId, optionId: 'nope' })).rejects.toMatchObject({
+    await expect(
+      gh.api.call('vote', { requestId: approval.requestId, optionId: 'nope' }),
+    ).rejects.toMatchObject({
       status: 400,
     });
     await expect(
@@ -120,30 +118,39 @@ describe('pipeline with a scripted agent', () => {
     });
     expect(late.status).toBe(409);
     expect(await late.json()).toEqual({ kind: 'already_resolved', resolvedOptionId: 'opt-yes' });
-    const unknown = await fetch(`${gh.server.url}/api/approvals/0190f5d2-0000-7000-8000-000000000000/vote`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${gh.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ optionId: 'opt-no' }),
-    });
+    const unknown = await fetch(
+      `${gh.server.url}/api/approvals/0190f5d2-0000-7000-8000-000000000000/vote`,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${gh.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ optionId: 'opt-no' }),
+      },
+    );
     expect(unknown.status).toBe(404);
     await turn;
   });
 
   it('cancelling the turn answers the pending request cancelled and the prompt stops cancelled', async () => {
-    const { gh, sessionId } = await start({ prompts: [[writeRequest(join(folder, 'c.txt'), 'c')]] });
+    const { gh, sessionId } = await start({
+      prompts: [[writeRequest(join(folder, 'c.txt'), 'c')]],
+    });
     const turn = gh.api.call('prompt', { sessionId, text: 'go' });
     const approval = await gh.nextApproval();
     await gh.api.call('cancelTurn', { sessionId });
     expect(await turn).toEqual({ stopReason: 'cancelled' });
-    expect(permissionReplies(logFile)).toEqual([{ outcome: 'cancelled' }]);
+    expect(session!.replies()).toEqual([{ outcome: 'cancelled' }]);
     await gh.core.store.flush();
-    expect(gh.core.store.historyDetail(approval.requestId)?.decider).toEqual({ type: 'turn_cancelled' });
+    expect(gh.core.store.historyDetail(approval.requestId)?.decider).toEqual({
+      type: 'turn_cancelled',
+    });
     expect(gh.core.pipeline.pending.size).toBe(0);
   });
 
   it('an agent that dies while a request is pending leaves nothing pending, and its end is audited', async () => {
     const step = writeRequest(join(folder, 'd.txt'), 'd', { wait: false } as Partial<ScriptStep>);
-    const { gh, sessionId } = await start({ prompts: [[step, { type: 'exit', code: 3, delayMs: 300 }]] });
+    const { gh, sessionId } = await start({
+      prompts: [[step, { type: 'exit', code: 3, delayMs: 300 }]],
+    });
     const turn = gh.api.call('prompt', { sessionId, text: 'go' }).catch((e: Error) => e);
     const approval = await gh.nextApproval();
     await gh.waitForEvent('agent_exited');
@@ -153,18 +160,26 @@ describe('pipeline with a scripted agent', () => {
     const detail = gh.core.store.historyDetail(approval.requestId)!;
     expect(detail.decider).toEqual({ type: 'agent_exit' });
     expect(detail.reply).toEqual({ outcome: 'cancelled' });
-    expect((await gh.api.call('listSessions', {})).map((s) => s.sessionId)).not.toContain(sessionId);
+    expect((await gh.api.call('listSessions', {})).map((s) => s.sessionId)).not.toContain(
+      sessionId,
+    );
   });
 
   it('a malformed permission request is refused with an error and audited', async () => {
     const { gh, sessionId } = await start({
-      prompts: [[{ type: 'malformedRequest', params: { toolCall: { toolCallId: 'x', title: 'no options' } } }]],
+      prompts: [
+        [
+          {
+            type: 'malformedRequest',
+            params: { toolCall: { toolCallId: 'x', title: 'no options' } },
+          },
+        ],
+      ],
     });
     await gh.api.call('prompt', { sessionId, text: 'go' });
-    const lines = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    const errors = lines.filter((l) => l.dir === 'in' && l.msg.error);
+    const errors = session!.log().filter((l) => l.dir === 'in' && l.msg.error);
     expect(errors).toHaveLength(1);
-    expect(errors[0].msg.error.code).toBe(-32602);
+    expect(errors[0]!.msg.error!.code).toBe(-32602);
     await gh.core.store.flush();
     const refused = gh.core.store.events({ type: 'malformed_request' });
     expect(refused).toHaveLength(1);
@@ -173,12 +188,15 @@ describe('pipeline with a scripted agent', () => {
 
   it('fails closed on timeout: the agent hears its reject option, audited as timeout and never displayed', async () => {
     const target = join(folder, 't.txt');
-    const { gh, sessionId } = await start({ prompts: [[writeRequest(target, 't')]] }, { approvals: { timeoutSeconds: 1 } });
+    const { gh, sessionId } = await start(
+      { prompts: [[writeRequest(target, 't')]] },
+      { approvals: { timeoutSeconds: 1 } },
+    );
     const turn = gh.api.call('prompt', { sessionId, text: 'go' });
     const approval = await gh.nextApproval();
     expect(await turn).toEqual({ stopReason: 'end_turn' });
     expect(existsSync(target)).toBe(false);
-    expect(permissionReplies(logFile)).toEqual([{ outcome: 'selected', optionId: 'opt-no' }]);
+    expect(session!.replies()).toEqual([{ outcome: 'selected', optionId: 'opt-no' }]);
     await gh.core.store.flush();
     const detail = gh.core.store.historyDetail(approval.requestId)!;
     expect(detail.decider).toEqual({ type: 'timeout' });
@@ -209,7 +227,11 @@ describe('pipeline with a scripted agent', () => {
     const turn = gh.api.call('prompt', { sessionId, text: 'go' });
     const approval = await gh.nextApproval();
     expect(approval.toolCall).toMatchObject({ kind: 'execute', title: 'Run the tests' });
-    expect(approval.command).toMatchObject({ command: 'npm test', cwd: folder, source: 'rawInput' });
+    expect(approval.command).toMatchObject({
+      command: 'npm test',
+      cwd: folder,
+      source: 'rawInput',
+    });
     await gh.api.call('vote', { requestId: approval.requestId, optionId: 'opt-no' });
     await turn;
   });

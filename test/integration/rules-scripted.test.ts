@@ -1,12 +1,15 @@
 // The rule layer in the pipeline, with our scripted agent: rules from settings, plan mode, agent
 // bypass, compound commands, and rules edited through the API (validated, saved, previewed).
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Rule } from '../../src/shared/rules';
-import { scriptedAgentLaunch, type ScriptStep } from '../support/agents/scripted-agent';
-import { startGatehouse, type TestGatehouse } from '../support/gatehouse';
+import type { AgentConfig } from '../../src/shared/settings';
+import type { ScriptStep } from '../support/agents/scripted-agent';
+import {
+  startScriptedSession,
+  type ScriptedSession,
+  type TestGatehouse,
+} from '../support/gatehouse';
 
 const OPTIONS = [
   { optionId: 'go', name: 'Go', kind: 'allow_once' as const },
@@ -35,42 +38,15 @@ const edit = (path: string): ScriptStep => ({
 });
 
 describe('rules in the pipeline', () => {
-  let gh: TestGatehouse | undefined;
-  let folder: string;
+  let session: ScriptedSession | undefined;
   afterEach(async () => {
-    await gh?.close();
-    gh = undefined;
-    rmSync(folder, { recursive: true, force: true });
+    await session?.close();
+    session = undefined;
   });
 
-  async function start(
-    steps: ScriptStep[],
-    agent: Record<string, unknown> = {},
-    rules: Rule[] = [],
-  ) {
-    folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-rules-s-')));
-    const logFile = join(folder, '..', `${folder.split('/').pop()}-agent.jsonl`);
-    const launch = scriptedAgentLaunch({ prompts: [steps] }, { logFile });
-    gh = await startGatehouse({
-      agents: {
-        s: {
-          command: launch.command,
-          args: launch.args,
-          env: launch.env as Record<string, string>,
-          ...agent,
-        },
-      },
-      rules,
-    });
-    const { sessionId } = await gh.api.call('createSession', { agentId: 's', cwd: folder });
-    const replies = () =>
-      readFileSync(logFile, 'utf8')
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l))
-        .filter((l) => l.dir === 'in' && l.msg.result?.outcome)
-        .map((l) => l.msg.result.outcome);
-    return { gh, sessionId, replies };
+  async function start(steps: ScriptStep[], agent: Partial<AgentConfig> = {}, rules: Rule[] = []) {
+    session = await startScriptedSession({ prompts: [steps] }, { agent, settings: { rules } });
+    return session;
   }
 
   const decisions = async (t: TestGatehouse) => {
@@ -134,7 +110,7 @@ describe('rules in the pipeline', () => {
   });
 
   it('acceptEdits allows an edit inside the folder and asks for one outside it', async () => {
-    const { gh, sessionId } = await start([], {}, []);
+    const { gh, sessionId, folder } = await start([], {}, []);
     await gh.api.call('setSessionMode', { sessionId, mode: 'acceptEdits' });
     expect((await gh.api.call('listSessions', {}))[0]?.mode).toBe('acceptEdits');
     const inside = await gh.core.pipeline.handle(gh.core.sessions.get(sessionId), {

@@ -82,7 +82,11 @@ describe('store crash safety', () => {
           const detail = store.historyDetail(requestId);
           expect(detail, requestId).not.toBeNull();
           expect(detail!.reply).toMatchObject({ outcome: 'selected', optionId: verdict });
-          expect(detail!.decider).toMatchObject({ type: 'person', clientId: 'desktop', surface: 'dialog' });
+          expect(detail!.decider).toMatchObject({
+            type: 'person',
+            clientId: 'desktop',
+            surface: 'dialog',
+          });
           expect(detail!.votes).toHaveLength(1);
         }
         // The store keeps working on the recovered chain.

@@ -1,13 +1,18 @@
 // A real Gatehouse core + HTTP server in the test process, and the renderer's own HTTP client.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GatehouseEvent } from '../../src/shared/contract';
 import type { PendingApproval } from '../../src/shared/domain';
-import { Settings, type SettingsInput } from '../../src/shared/settings';
+import { Settings, type AgentConfig, type SettingsInput } from '../../src/shared/settings';
+import { scriptedAgentLaunch, type ScriptedAgentScript } from './agents/scripted-agent';
 import { createCore, type Core } from '../../src/main/core/core';
-import { startHttpServer, type HttpServerOptions, type RunningServer } from '../../src/main/server/http-server';
+import {
+  startHttpServer,
+  type HttpServerOptions,
+  type RunningServer,
+} from '../../src/main/server/http-server';
 import { HttpApi } from '../../src/renderer/src/api/http-client';
 
 export interface TestGatehouse {
@@ -22,7 +27,10 @@ export interface TestGatehouse {
   /** Another client of the same server, registered or not. */
   client(options?: { register?: boolean; label?: string }): Promise<HttpApi>;
   /** Resolves with the next pending approval matching `predicate` (or one already pending). */
-  nextApproval(predicate?: (a: PendingApproval) => boolean, timeoutMs?: number): Promise<PendingApproval>;
+  nextApproval(
+    predicate?: (a: PendingApproval) => boolean,
+    timeoutMs?: number,
+  ): Promise<PendingApproval>;
   waitForEvent<T extends GatehouseEvent['type']>(
     type: T,
     predicate?: (e: Extract<GatehouseEvent, { type: T }>) => boolean,
@@ -54,7 +62,11 @@ export async function startGatehouse(
     return api;
   };
 
-  const waitFor = <R>(match: (e: GatehouseEvent) => R | undefined, timeoutMs: number, what: string) =>
+  const waitFor = <R>(
+    match: (e: GatehouseEvent) => R | undefined,
+    timeoutMs: number,
+    what: string,
+  ) =>
     new Promise<R>((resolve, reject) => {
       const timer = setTimeout(() => {
         waiters.delete(waiter);
@@ -82,7 +94,8 @@ export async function startGatehouse(
       const already = core.pipeline.pending.list().find(predicate);
       if (already) return Promise.resolve(already);
       return waitFor<PendingApproval>(
-        (e) => (e.type === 'permission_requested' && predicate(e.approval) ? e.approval : undefined),
+        (e) =>
+          e.type === 'permission_requested' && predicate(e.approval) ? e.approval : undefined,
         timeoutMs,
         'a permission request',
       );
@@ -105,5 +118,89 @@ export async function startGatehouse(
       await core.close();
       rmSync(home, { recursive: true, force: true });
     },
+  };
+}
+
+export interface ScriptedSession {
+  gh: TestGatehouse;
+  sessionId: string;
+  /** The session folder (real path). */
+  folder: string;
+  /** What the agent was answered to each of its permission requests, in order. */
+  replies(): { outcome: string; optionId?: string }[];
+  /** Every message the agent read ('in') or wrote ('out'). */
+  log(): AgentLogLine[];
+  close(): Promise<void>;
+}
+
+/**
+ * A Gatehouse with one scripted agent (id `s`) and one open session in a fresh folder — the setup of
+ * most pipeline tests. The agent logs every message, so tests can check what it was told.
+ */
+export async function startScriptedSession(
+  script: ScriptedAgentScript,
+  options: {
+    settings?: Partial<SettingsInput>;
+    agent?: Partial<AgentConfig>;
+    server?: Partial<HttpServerOptions>;
+    /** A folder the test made (and removes); default: a fresh one removed by close(). */
+    folder?: string;
+  } = {},
+): Promise<ScriptedSession> {
+  const folder = options.folder ?? realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-work-')));
+  const logDir = mkdtempSync(join(tmpdir(), 'gatehouse-agentlog-'));
+  const logFile = join(logDir, 'agent.jsonl');
+  const launch = scriptedAgentLaunch(script, { logFile });
+  const gh = await startGatehouse(
+    {
+      ...options.settings,
+      agents: {
+        s: {
+          command: launch.command,
+          args: launch.args,
+          env: launch.env as Record<string, string>,
+          ...options.agent,
+        },
+      },
+    },
+    options.server,
+  );
+  const { sessionId } = await gh.api.call('createSession', { agentId: 's', cwd: folder });
+  const log = () =>
+    readFileSync(logFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as AgentLogLine);
+  return {
+    gh,
+    sessionId,
+    folder,
+    log,
+    replies() {
+      const lines = log();
+      const asked = new Set(
+        lines
+          .filter((l) => l.dir === 'out' && l.msg.method === 'session/request_permission')
+          .map((l) => l.msg.id),
+      );
+      return lines
+        .filter((l) => l.dir === 'in' && asked.has(l.msg.id) && l.msg.result?.outcome)
+        .map((l) => l.msg.result!.outcome!);
+    },
+    async close() {
+      await gh.close();
+      if (!options.folder) rmSync(folder, { recursive: true, force: true });
+      rmSync(logDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface AgentLogLine {
+  dir: 'in' | 'out';
+  msg: {
+    id?: number;
+    method?: string;
+    result?: { outcome?: { outcome: string; optionId?: string } };
+    error?: { code: number; message: string };
   };
 }
