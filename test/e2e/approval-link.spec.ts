@@ -1,12 +1,7 @@
 // Remote approval with a single-use link: copied from the dialog, opened in another browser
 // context (a phone), answered once; the link is then dead.
 import { expect, test } from '@playwright/test';
-import {
-  approvalsView,
-  run,
-  startDialogHarness,
-  type DialogHarness,
-} from './support/dialog-harness';
+import { oneAgent, run, startDialogHarness, type DialogHarness } from './support/dialog-harness';
 
 let h: DialogHarness;
 test.afterEach(async () => h?.stop());
@@ -15,17 +10,10 @@ test('a copied approval link shows its one request elsewhere and answers it once
   page,
   browser,
 }) => {
-  h = await startDialogHarness([
-    {
-      id: 'agent',
-      name: 'Build agent',
-      script: { prompts: [[run('make deploy', 'Deploy the site')]] },
-    },
-  ]);
-  await h.startTurn('agent');
-  await h.waitForPending(1);
-  await h.open(page);
-  const view = approvalsView(page);
+  h = await startDialogHarness(
+    oneAgent([run('make deploy', 'Deploy the site')], { id: 'agent', name: 'Build agent' }),
+  );
+  const { view } = await h.showTurn(page, 1, 'agent');
   await view.getByRole('button', { name: 'Copy approval link' }).click();
   const status = view.getByText(/Link copied: /);
   await expect(status).toBeVisible();

@@ -3,10 +3,9 @@
 import { join } from 'node:path';
 import { expect, test, type Locator } from '@playwright/test';
 import {
-  approvalsView,
   ask,
-  concurrently,
   edit,
+  oneAgent,
   startDialogHarness,
   type DialogHarness,
 } from './support/dialog-harness';
@@ -32,73 +31,58 @@ const SOURCE = lines(60, (i) =>
 );
 
 test('new file, edit, delete and move, each drawn for what it is', async ({ page }) => {
-  h = await startDialogHarness((folder) => [
-    {
-      id: 'claude',
-      name: 'Claude Code',
-      script: {
-        prompts: [
-          [
-            concurrently(
-              edit(join(folder, 'src/new.py'), null, 'def hello():\n    return "hi"\n', {
-                title: 'New python file',
-              }),
-              edit(join(folder, 'src/empty-old.md'), '', '# Title\n', {
-                title: 'New file from empty',
-              }),
-              edit(
-                join(folder, 'src/total.ts'),
-                SOURCE,
-                SOURCE.replace('line 30', 'line thirty').replace('v45', 'w45'),
-                {
-                  title: 'Edit total',
-                },
-              ),
-              ask({
-                kind: 'delete',
-                title: 'Delete old config',
-                locations: [{ path: join(folder, 'old.json') }],
-                content: [
-                  {
-                    type: 'diff',
-                    path: join(folder, 'old.json'),
-                    oldText: '{ "legacy": true }\n',
-                    newText: '',
-                  },
-                ],
-              }),
-              ask({
-                kind: 'delete',
-                title: 'Delete a file without content',
-                locations: [{ path: join(folder, 'gone.txt') }],
-              }),
-              ask({
-                kind: 'move',
-                title: 'Move util',
-                rawInput: {
-                  source: join(folder, 'src/util.ts'),
-                  destination: join(folder, 'lib/util.ts'),
-                },
-                locations: [{ path: join(folder, 'lib/util.ts') }],
-                content: [
-                  {
-                    type: 'diff',
-                    path: join(folder, 'lib/util.ts'),
-                    oldText: 'export const one = 1;\n',
-                    newText: 'export const one = 1;\nexport const two = 2;\n',
-                  },
-                ],
-              }),
-            ),
-          ],
+  h = await startDialogHarness((folder) =>
+    oneAgent([
+      edit(join(folder, 'src/new.py'), null, 'def hello():\n    return "hi"\n', {
+        title: 'New python file',
+      }),
+      edit(join(folder, 'src/empty-old.md'), '', '# Title\n', {
+        title: 'New file from empty',
+      }),
+      edit(
+        join(folder, 'src/total.ts'),
+        SOURCE,
+        SOURCE.replace('line 30', 'line thirty').replace('v45', 'w45'),
+        { title: 'Edit total' },
+      ),
+      ask({
+        kind: 'delete',
+        title: 'Delete old config',
+        locations: [{ path: join(folder, 'old.json') }],
+        content: [
+          {
+            type: 'diff',
+            path: join(folder, 'old.json'),
+            oldText: '{ "legacy": true }\n',
+            newText: '',
+          },
         ],
-      },
-    },
-  ]);
-  await h.startTurn('claude');
-  await h.waitForPending(6);
-  await h.open(page);
-  const view = approvalsView(page);
+      }),
+      ask({
+        kind: 'delete',
+        title: 'Delete a file without content',
+        locations: [{ path: join(folder, 'gone.txt') }],
+      }),
+      ask({
+        kind: 'move',
+        title: 'Move util',
+        rawInput: {
+          source: join(folder, 'src/util.ts'),
+          destination: join(folder, 'lib/util.ts'),
+        },
+        locations: [{ path: join(folder, 'lib/util.ts') }],
+        content: [
+          {
+            type: 'diff',
+            path: join(folder, 'lib/util.ts'),
+            oldText: 'export const one = 1;\n',
+            newText: 'export const one = 1;\nexport const two = 2;\n',
+          },
+        ],
+      }),
+    ]),
+  );
+  const { view } = await h.showTurn(page, 6);
 
   await show(view, 'New python file');
   const created = diffOf(view, 'New file', /src\/new\.py/);
@@ -167,30 +151,17 @@ test('binary content is summarised, oversized content is cut with a note and its
 }) => {
   const binary = `\u0089PNG\r\n\u001a\n${'\u0000\u0000\u0000\rIHDR\u0000\u0000\u0001\u0000\ufffd\ufffd'.repeat(64)}`;
   const huge = lines(120_000, (i) => `row ${i}`);
-  h = await startDialogHarness((folder) => [
-    {
-      id: 'claude',
-      name: 'Claude Code',
-      script: {
-        prompts: [
-          [
-            concurrently(
-              edit(join(folder, 'logo.png'), null, binary, { title: 'Write the logo' }),
-              edit(join(folder, 'big.log'), null, huge, { title: 'Write a big log' }),
-            ),
-          ],
-        ],
-      },
-    },
-  ]);
-  await h.startTurn('claude');
-  const pending = await h.waitForPending(2);
+  h = await startDialogHarness((folder) =>
+    oneAgent([
+      edit(join(folder, 'logo.png'), null, binary, { title: 'Write the logo' }),
+      edit(join(folder, 'big.log'), null, huge, { title: 'Write a big log' }),
+    ]),
+  );
+  const { view, pending } = await h.showTurn(page, 2);
   expect(pending.find((a) => a.toolCall.title === 'Write the logo')!.diffs[0]).toMatchObject({
     binary: true,
     newText: null,
   });
-  await h.open(page);
-  const view = approvalsView(page);
 
   await show(view, 'Write the logo');
   const logo = diffOf(view, 'New file', /logo\.png/);
@@ -220,21 +191,12 @@ test('a 10k-line edit: drawn, collapsed around its changes, and the dialog takes
     .replace('value100 = 100;', 'value100 = 101;')
     .replace('value5000 = 5000;', 'value5000 = -1;')
     .replace('value9990 = 9990;', 'value9990 = 0;');
-  h = await startDialogHarness((folder) => [
-    {
-      id: 'claude',
-      name: 'Claude Code',
-      script: {
-        prompts: [
-          [edit(join(folder, 'generated.ts'), before, after, { title: 'Regenerate constants' })],
-        ],
-      },
-    },
-  ]);
-  await h.startTurn('claude');
-  await h.waitForPending(1);
-  await h.open(page);
-  const view = approvalsView(page);
+  h = await startDialogHarness((folder) =>
+    oneAgent([
+      edit(join(folder, 'generated.ts'), before, after, { title: 'Regenerate constants' }),
+    ]),
+  );
+  const { view } = await h.showTurn(page, 1);
   const diff = diffOf(view, 'Modified', /generated\.ts/);
   await expect(diff).toContainText('+3');
   await expect(diff).toContainText('−3');

@@ -3,13 +3,7 @@
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { PermissionOption } from '../../src/shared/domain';
-import {
-  approvalsView,
-  ask,
-  concurrently,
-  startDialogHarness,
-  type DialogHarness,
-} from './support/dialog-harness';
+import { ask, oneAgent, startDialogHarness, type DialogHarness } from './support/dialog-harness';
 
 let h: DialogHarness;
 test.afterEach(async () => h?.stop());
@@ -37,54 +31,41 @@ test('payloads in every field stay inert text', async ({ page }) => {
   });
   page.on('pageerror', (e) => events.push(`error: ${e.message}`));
 
-  h = await startDialogHarness((folder) => [
-    {
-      id: 'claude',
-      name: 'Claude Code',
-      script: {
-        prompts: [
-          [
-            concurrently(
-              ...PAYLOADS.map((payload, i) => {
-                const path = join(folder, `file-${i}-${payload.replace(/\//g, '∕')}.html`);
-                const options: PermissionOption[] = [
-                  { optionId: `yes-${i}`, name: payload, kind: 'allow_once' },
-                  { optionId: `no-${i}`, name: `No ${payload}`, kind: 'reject_once' },
-                ];
-                return ask(
-                  {
-                    kind: i % 2 === 0 ? 'edit' : 'execute',
-                    title: `${i} ${payload}`,
-                    locations: [{ path }],
-                    content:
-                      i % 2 === 0
-                        ? [
-                            {
-                              type: 'diff',
-                              path,
-                              oldText: `<p>${payload}</p>\n`,
-                              newText: `${payload}\n<p>ok</p>\n`,
-                            },
-                          ]
-                        : [{ type: 'content', content: { type: 'text', text: payload } }],
-                    rawInput:
-                      i % 2 === 0
-                        ? { path, note: payload }
-                        : { command: `echo '${payload}'`, description: payload },
-                  },
-                  options,
-                );
-              }),
-            ),
-          ],
-        ],
-      },
-    },
-  ]);
-  await h.startTurn('claude');
-  await h.waitForPending(PAYLOADS.length);
-  await h.open(page);
-  const view = approvalsView(page);
+  h = await startDialogHarness((folder) =>
+    oneAgent(
+      PAYLOADS.map((payload, i) => {
+        const path = join(folder, `file-${i}-${payload.replace(/\//g, '∕')}.html`);
+        const options: PermissionOption[] = [
+          { optionId: `yes-${i}`, name: payload, kind: 'allow_once' },
+          { optionId: `no-${i}`, name: `No ${payload}`, kind: 'reject_once' },
+        ];
+        return ask(
+          {
+            kind: i % 2 === 0 ? 'edit' : 'execute',
+            title: `${i} ${payload}`,
+            locations: [{ path }],
+            content:
+              i % 2 === 0
+                ? [
+                    {
+                      type: 'diff',
+                      path,
+                      oldText: `<p>${payload}</p>\n`,
+                      newText: `${payload}\n<p>ok</p>\n`,
+                    },
+                  ]
+                : [{ type: 'content', content: { type: 'text', text: payload } }],
+            rawInput:
+              i % 2 === 0
+                ? { path, note: payload }
+                : { command: `echo '${payload}'`, description: payload },
+          },
+          options,
+        );
+      }),
+    ),
+  );
+  const { view } = await h.showTurn(page, PAYLOADS.length);
   await expect(
     view.getByRole('navigation', { name: 'Pending requests' }).getByRole('listitem'),
   ).toHaveCount(PAYLOADS.length);

@@ -6,7 +6,7 @@ import { expect, test, type Locator } from '@playwright/test';
 import type { PermissionOption } from '../../src/shared/domain';
 import {
   approvalsView,
-  concurrently,
+  oneAgent,
   run,
   startDialogHarness,
   type DialogHarness,
@@ -27,17 +27,8 @@ const armed = (view: Locator) =>
   expect(view.locator('[data-default-option]')).not.toHaveAttribute('aria-disabled', 'true');
 
 test('one button per option in the agent’s words, grouped by kind, numbered', async ({ page }) => {
-  h = await startDialogHarness([
-    {
-      id: 'claude',
-      name: 'Claude Code',
-      script: { prompts: [[run('npm test', 'Run tests', OPTIONS)]] },
-    },
-  ]);
-  await h.startTurn('claude');
-  await h.waitForPending(1);
-  await h.open(page);
-  const view = approvalsView(page);
+  h = await startDialogHarness(oneAgent([run('npm test', 'Run tests', OPTIONS)]));
+  const { view } = await h.showTurn(page, 1);
   await expect(view.getByRole('group', { name: 'Allow' }).getByRole('button')).toHaveText([
     /^Yes\s*1$/,
     /^Yes, and don't ask again this session\s*2$/,
@@ -58,27 +49,14 @@ test('one button per option in the agent’s words, grouped by kind, numbered', 
 test('allow always sends the chosen grant: scope and expiry (default: this session, no expiry)', async ({
   page,
 }) => {
-  h = await startDialogHarness([
-    {
-      id: 'claude',
-      name: 'Claude Code',
-      script: {
-        prompts: [
-          [
-            concurrently(
-              run('npm test', 'First', OPTIONS),
-              run('npm test', 'Second', OPTIONS),
-              run('npm test', 'Third', OPTIONS),
-            ),
-          ],
-        ],
-      },
-    },
-  ]);
-  await h.startTurn('claude');
-  await h.waitForPending(3);
-  await h.open(page);
-  const view = approvalsView(page);
+  h = await startDialogHarness(
+    oneAgent([
+      run('npm test', 'First', OPTIONS),
+      run('npm test', 'Second', OPTIONS),
+      run('npm test', 'Third', OPTIONS),
+    ]),
+  );
+  const { view } = await h.showTurn(page, 3);
   const grantOfNextVote = async (act: () => Promise<void>) => {
     const request = page.waitForRequest((r) => r.url().endsWith('/vote') && r.method() === 'POST');
     await act();
@@ -129,17 +107,8 @@ test('allow always sends the chosen grant: scope and expiry (default: this sessi
 test('Bypass: explained, confirmed, then the agent is trusted and this request allowed once', async ({
   page,
 }) => {
-  h = await startDialogHarness([
-    {
-      id: 'claude',
-      name: 'Claude Code',
-      script: { prompts: [[run('npm test', 'Run tests', OPTIONS)]] },
-    },
-  ]);
-  await h.startTurn('claude');
-  await h.waitForPending(1);
-  await h.open(page);
-  const view = approvalsView(page);
+  h = await startDialogHarness(oneAgent([run('npm test', 'Run tests', OPTIONS)]));
+  const { view } = await h.showTurn(page, 1);
   await view.getByRole('button', { name: 'Bypass for this agent…' }).click();
   const confirm = view.getByRole('alertdialog', { name: 'Bypass permissions for Claude Code?' });
   await expect(confirm).toContainText('every request from Claude Code is allowed without asking');
@@ -174,16 +143,9 @@ test('Bypass: explained, confirmed, then the agent is trusted and this request a
 test('consensus: votes received and needed per option, then decided by the second voter', async ({
   page,
 }) => {
-  h = await startDialogHarness(
-    [
-      {
-        id: 'claude',
-        name: 'Claude Code',
-        script: { prompts: [[run('npm publish', 'Publish', OPTIONS)]] },
-      },
-    ],
-    { policy: { permissionStrategy: 'consensus' } },
-  );
+  h = await startDialogHarness(oneAgent([run('npm publish', 'Publish', OPTIONS)]), {
+    policy: { permissionStrategy: 'consensus' },
+  });
   const reviewer = (await (
     await h.headless.api('/api/clients', {
       method: 'POST',

@@ -48,7 +48,11 @@ export async function startHeadless(settings: SettingsInput): Promise<Headless> 
     api: (path, init = {}) =>
       fetch(`${parsed.origin}${path}`, {
         ...init,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers },
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          ...init.headers,
+        },
       }),
     async stop() {
       if (child.exitCode === null) {

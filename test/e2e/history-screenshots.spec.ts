@@ -17,7 +17,8 @@ import {
   registerVoter,
 } from './support/history-harness';
 
-const OUT = 'docs/images';
+// Written to test-results/ on every run; to docs/images/ only with GATEHOUSE_SCREENSHOTS=1.
+const OUT = process.env.GATEHOUSE_SCREENSHOTS ? 'docs/images' : 'test-results/screenshots';
 
 const BEFORE = `import { createHash } from 'node:crypto';
 

@@ -25,7 +25,14 @@ test.afterAll(async () => {
 test.beforeEach(async () => {
   folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-e2e-work-')));
   headless = await startHeadless({
-    agents: { gemini: { name: 'Gemini CLI', command: gemini.command, args: gemini.args, env: gemini.env as Record<string, string> } },
+    agents: {
+      gemini: {
+        name: 'Gemini CLI',
+        command: gemini.command,
+        args: gemini.args,
+        env: gemini.env as Record<string, string>,
+      },
+    },
   });
 });
 test.afterEach(async () => {
@@ -34,7 +41,10 @@ test.afterEach(async () => {
 });
 
 async function promptForWrite(page: Page, file: string, content: string) {
-  model.enqueue({ functionCalls: [{ name: 'write_file', args: { file_path: file, content } }], finalText: 'All done.' });
+  model.enqueue({
+    functionCalls: [{ name: 'write_file', args: { file_path: file, content } }],
+    finalText: 'All done.',
+  });
   await page.goto(headless.url);
   await page.getByLabel('Folder').fill(folder);
   await page.getByRole('button', { name: 'Start session' }).click();
@@ -45,7 +55,9 @@ async function promptForWrite(page: Page, file: string, content: string) {
   return dialog;
 }
 
-test('allow: the approval shows its diff, Allow lets the agent write the file', async ({ page }) => {
+test('allow: the approval shows its diff, Allow lets the agent write the file', async ({
+  page,
+}) => {
   const file = join(folder, 'hello.py');
   const dialog = await promptForWrite(page, file, 'print("hello from gemini")\n');
   await expect(dialog.getByRole('heading', { name: /hello\.py/ }).first()).toBeVisible();
@@ -64,7 +76,9 @@ test('allow: the approval shows its diff, Allow lets the agent write the file', 
   });
 });
 
-test('deny: Reject keeps the file from being written and the turn ends normally', async ({ page }) => {
+test('deny: Reject keeps the file from being written and the turn ends normally', async ({
+  page,
+}) => {
   const file = join(folder, 'secret.txt');
   const dialog = await promptForWrite(page, file, 'password=hunter2\n');
   await dialog.getByRole('button', { name: 'Reject' }).click();

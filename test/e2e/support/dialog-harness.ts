@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import type { PendingApproval, PermissionOption } from '../../../src/shared/domain';
 import { HistoryPage } from '../../../src/shared/history';
 import type { SettingsInput } from '../../../src/shared/settings';
@@ -83,6 +83,12 @@ export const concurrently = (...steps: ScriptStep[]): ScriptStep => ({
   branches: steps.map((s) => [s]),
 });
 
+/** One agent (Claude Code unless told) whose first prompt asks all `steps` at once. */
+export const oneAgent = (
+  steps: ScriptStep[],
+  agent: { id: string; name: string } = { id: 'claude', name: 'Claude Code' },
+): AgentSpec[] => [{ ...agent, script: { prompts: [[concurrently(...steps)]] } }];
+
 export interface DialogHarness {
   headless: Headless;
   /** The session folder (real path). */
@@ -97,6 +103,13 @@ export interface DialogHarness {
   replies(agentId: string): { toolCallId: string; outcome: string; optionId?: string }[];
   /** Opens the UI at `#/approvals` (default) or on the sessions page. */
   open(page: Page, view?: 'approvals' | 'sessions'): Promise<void>;
+  /** Starts a turn of `agentId`, waits until `count` requests are pending, opens `#/approvals`:
+   *  the dialog, and the pending requests. */
+  showTurn(
+    page: Page,
+    count: number,
+    agentId?: string,
+  ): Promise<{ view: Locator; pending: PendingApproval[] }>;
   stop(): Promise<void>;
 }
 
@@ -142,7 +155,7 @@ export async function startDialogHarness(
   };
   const pending = () => headless.api('/api/approvals').then((r) => json<PendingApproval[]>(r));
 
-  return {
+  const harness: DialogHarness = {
     headless,
     folder,
     async startTurn(agentId, text = 'go') {
@@ -217,12 +230,19 @@ export async function startDialogHarness(
         });
       if (view === 'approvals') await page.evaluate("location.hash = '#/approvals'");
     },
+    async showTurn(page, count, agentId = 'claude') {
+      await harness.startTurn(agentId);
+      const pending = await harness.waitForPending(count);
+      await harness.open(page);
+      return { view: approvalsView(page), pending };
+    },
     async stop() {
       await headless.stop();
       rmSync(scratch, { recursive: true, force: true });
       rmSync(folder, { recursive: true, force: true });
     },
   };
+  return harness;
 }
 
 /** The dialog as the whole #/approvals view. */
