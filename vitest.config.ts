@@ -8,6 +8,7 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           environment: 'node',
+          setupFiles: ['test/support/audit-key-env.ts'],
         },
       },
       {
@@ -15,6 +16,7 @@ export default defineConfig({
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           environment: 'node',
+          setupFiles: ['test/support/audit-key-env.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           // Real agent subprocesses and servers: keep files from competing for two cores.

@@ -1,13 +1,16 @@
 // npm run audit:verify [-- <database>]: checks the tamper-evident audit chain of a Gatehouse history.
 // Prints one line; exits 0 when the chain verifies, 1 when it is broken, 2 when it cannot be checked.
-// Reads only: it never migrates the database or creates a key.
+// Reads only: it never migrates the database, creates a key or moves one. It finds the key as a
+// headless Gatehouse does (src/main/core/store/audit-key.ts): GATEHOUSE_AUDIT_KEY, then
+// GATEHOUSE_AUDIT_KEY_FILE, then the default file outside the data folder; never beside the database.
 import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { verifyChain } from '../src/main/core/store/audit-log';
 import { openDatabase, type Db } from '../src/main/core/store/database';
 import { DatabaseTooNewError } from '../src/main/core/store/errors';
 import { SCHEMA_VERSION, schemaVersion } from '../src/main/core/store/migrations';
+import { findAuditKey, legacyKeyPath } from '../src/main/core/store/audit-key';
 import { databasePath, resolveHome } from '../src/main/core/store/paths';
-import { keyPathFor, loadKey } from '../src/main/core/store/signing';
 
 function open(path: string): Db {
   try {
@@ -20,7 +23,9 @@ function open(path: string): Db {
 }
 
 function main(): number {
-  const path = process.argv[2] ?? databasePath(resolveHome(process.env));
+  const given = process.argv[2];
+  const home = given ? dirname(given) : resolveHome(process.env);
+  const path = given ?? databasePath(home);
   if (!existsSync(path)) {
     console.error(`audit: no history database at ${path} (set GATEHOUSE_HOME or pass the file)`);
     return 2;
@@ -29,7 +34,8 @@ function main(): number {
   try {
     const version = schemaVersion(db);
     if (version > SCHEMA_VERSION) throw new DatabaseTooNewError(path, version, SCHEMA_VERSION);
-    const key = loadKey(path, process.env.GATEHOUSE_AUDIT_KEY, false);
+    const found = findAuditKey({ home, dbPath: path });
+    const key = found?.key ?? null;
     const result = verifyChain(db, key);
     if (result.ok) {
       const from = result.checkpoint
@@ -39,7 +45,11 @@ function main(): number {
       return 0;
     }
     const request = result.requestId ? ` (request ${result.requestId})` : '';
-    const keyNote = key ? '' : ` [no audit key at ${keyPathFor(path)}]`;
+    const keyNote = found
+      ? ''
+      : existsSync(legacyKeyPath(path))
+        ? ` [the audit key is still beside the database: start Gatehouse once to move it out]`
+        : ' [no audit key found: set GATEHOUSE_AUDIT_KEY or GATEHOUSE_AUDIT_KEY_FILE]';
     console.log(
       `audit: BROKEN at entry ${result.firstBrokenSeq}${request}: ${result.reason}${keyNote}`,
     );

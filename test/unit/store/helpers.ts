@@ -1,7 +1,7 @@
 // Builders and temp folders shared by the store tests.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import type {
   Decision,
@@ -11,6 +11,7 @@ import type {
   ToolKind,
 } from '../../../src/shared/domain';
 import { openStore, type Store, type StoreOptions } from '../../../src/main/core/store';
+import { resolveAuditKey } from '../../../src/main/core/store/audit-key';
 
 export const OPTIONS = [
   { optionId: 'allow', name: 'Allow once', kind: 'allow_once' as const },
@@ -31,6 +32,11 @@ export function tempDir(): TempDir {
     dbPath: join(dir, 'gatehouse.db'),
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/** The key a store opened on `dbPath` without an explicit key signs with. */
+export function storeKey(dbPath: string): Buffer {
+  return resolveAuditKey({ home: dirname(dbPath), dbPath }).key;
 }
 
 /** A store on a fresh temp folder, closed and removed by the returned cleanup. */

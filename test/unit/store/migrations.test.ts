@@ -10,8 +10,7 @@ import { openDatabase } from '../../../src/main/core/store/database';
 import { migrate, schemaVersion } from '../../../src/main/core/store/migrations';
 import { Writer } from '../../../src/main/core/store/writer';
 import { prepareDecision, prepareRequest } from '../../../src/main/core/store/records';
-import { loadKey } from '../../../src/main/core/store/signing';
-import { decision, diff, request, tempDir, type TempDir } from './helpers';
+import { decision, diff, request, tempDir, storeKey, type TempDir } from './helpers';
 
 let tmp: TempDir;
 afterEach(() => tmp?.cleanup());
@@ -27,7 +26,7 @@ async function databaseAtVersion(path: string, version: number, count: number): 
   expect(schemaVersion(db)).toBe(version);
   const writer = new Writer(
     db,
-    loadKey(path)!,
+    storeKey(path),
     () => 1_700_000_000_000,
     () => undefined,
   );

@@ -4,8 +4,7 @@ import { openStore, type Store } from '../../../src/main/core/store';
 import { ChainWriter } from '../../../src/main/core/store/audit-log';
 import { openDatabase } from '../../../src/main/core/store/database';
 import { Pruner } from '../../../src/main/core/store/retention';
-import { loadKey } from '../../../src/main/core/store/signing';
-import { decide, decision, diff, request, tempDir, type TempDir } from './helpers';
+import { decide, decision, diff, request, tempDir, storeKey, type TempDir } from './helpers';
 
 const DAY = 86_400_000;
 let tmp: TempDir;
@@ -184,7 +183,7 @@ describe('retention', () => {
     await store.close();
     store = undefined;
     const db = openDatabase(tmp.dbPath);
-    const key = loadKey(tmp.dbPath)!;
+    const key = storeKey(tmp.dbPath);
     const pruner = new Pruner(db, key, new ChainWriter(db, key));
     const sizes: number[] = [];
     for (let done; (done = pruner.chunk(20, Date.now(), 7));) sizes.push(done.entries);
@@ -203,5 +202,80 @@ describe('retention', () => {
     await new Promise((r) => setImmediate(r));
     await store.prune();
     expect(store.history({}).items).toHaveLength(2);
+  });
+
+  it('keep 100 rows and 1 day: requests overlapping their neighbours, with votes, decisions, grants, events and blobs', async () => {
+    tmp = tempDir();
+    let now = 1_700_000_000_000;
+    store = openStore({ path: tmp.dbPath, now: () => now });
+    // As a busy pipeline writes them: a, b and c of each turn overlap (b is asked before a is
+    // decided, c before b is), so a cut can fall between a request and its decision.
+    const vote = { clientId: 'desktop', surface: 'dialog' as const, identityProven: true };
+    const grants: string[] = [];
+    const ask = (name: string, i: number) => {
+      const req = request({
+        title: `Task ${i}${name}`,
+        paths: [`f${i % 9}.txt`],
+        diffs: [diff(`f${i % 9}.txt`, 'old line\n'.repeat(200), `new ${i % 4}\n`.repeat(200))],
+        issuedAt: now,
+      });
+      req.expiresAt = now + 60_000;
+      store!.recordRequest(req);
+      store!.markDisplayed(req.requestId, { at: now, clientId: 'desktop', surface: 'dialog' });
+      return req;
+    };
+    const answer = async (req: ReturnType<typeof request>) => {
+      store!.recordVote(req.requestId, {
+        ...vote,
+        optionId: 'always',
+        outcome: 'resolved',
+        at: now,
+      });
+      await store!.recordDecision(decision(req, 'always', { decidedAt: now }), { latencyMs: 5 });
+    };
+    for (let i = 0; i < 120; i++) {
+      const a = ask('a', i);
+      const b = ask('b', i);
+      await answer(a);
+      const c = ask('c', i);
+      await answer(b);
+      await answer(c);
+      if (i % 15 === 0) {
+        const saved = await store.saveGrant({
+          agentId: 'gemini',
+          scope: 'agent',
+          toolKind: 'read',
+          paths: [`/p${i}`],
+        });
+        grants.push(saved.id);
+      }
+      if (i % 15 === 7) await store.revokeGrant(grants[grants.length - 1]!, { reason: 'test' });
+      store.recordEvent({ type: 'settings_changed', payload: { i } });
+      now += 30 * 60_000;
+    }
+    store.setRetention({ rows: 100, days: 1 });
+    const result = await store.prune();
+
+    expect(result.requests).toBeGreaterThan(250);
+    expect(result.checkpoint).not.toBeNull();
+    const db = new Database(tmp.dbPath, { readonly: true });
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(db.pragma('foreign_key_check')).toEqual([]);
+    expect(
+      db
+        .prepare(
+          'SELECT count(*) FROM votes WHERE request_id NOT IN (SELECT request_id FROM requests)',
+        )
+        .pluck()
+        .get(),
+    ).toBe(0);
+    db.close();
+    expect(store.verifyChain()).toMatchObject({
+      ok: true,
+      checkpoint: { seq: result.checkpoint!.seq },
+    });
+    // 360 requests: the 100 rows are fewer than a day's 144; a turn is kept whole.
+    expect(store.history({ limit: 500 }).items.length).toBeGreaterThanOrEqual(100);
+    expect(store.history({ limit: 500 }).items.length).toBeLessThanOrEqual(102);
   });
 });

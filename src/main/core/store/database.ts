@@ -1,5 +1,5 @@
 // Opening the SQLite file with the pragmas the store depends on.
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 
@@ -23,9 +23,27 @@ export interface DatabaseOptions {
   readonly?: boolean;
 }
 
+/**
+ * The history is for its user only: the folder is created 0700 and the database with its -wal and
+ * -shm files is 0600. SQLite gives the -wal and -shm files the mode of the database file, so the
+ * database is created 0600 before SQLite opens it; files an older version left 0644 are tightened.
+ */
+function createPrivately(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
+  if (process.platform === 'win32') return;
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      chmodSync(file, 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+}
+
 export function openDatabase(path: string, options: DatabaseOptions = {}): Db {
   const memory = path === ':memory:';
-  if (!memory && !options.readonly) mkdirSync(dirname(path), { recursive: true });
+  if (!memory && !options.readonly) createPrivately(path);
   const db = new Database(path, {
     readonly: options.readonly ?? false,
     fileMustExist: options.readonly ?? false,

@@ -141,7 +141,13 @@ export class Pruner {
       .immediate();
   }
 
-  /** Moves `end` before the first request or grant whose rows continue past it. */
+  /**
+   * The largest cut at or before `end` that splits no request or grant: every entry up to the cut
+   * has its later rows (votes, decision, revocation) up to the cut too, and no undecided request
+   * that has not expired lies before it. Cutting before one entry can strand the rows of an earlier
+   * one (a request whose decision lies past the new cut), so the cut is the last entry at which
+   * everything before it is complete, not the entry before the first incomplete one.
+   */
   private cutBeforeOpenWork(entries: Entry[], end: number, now: number): number {
     const decisionSeq = this.db.prepare('SELECT seq FROM decisions WHERE request_id = ?').pluck();
     const lastVoteSeq = this.db.prepare('SELECT max(seq) FROM votes WHERE request_id = ?').pluck();
@@ -149,19 +155,22 @@ export class Pruner {
       .prepare('SELECT expires_at FROM requests WHERE request_id = ?')
       .pluck();
     const revokedSeq = this.db.prepare('SELECT revoked_seq FROM grants WHERE grant_id = ?').pluck();
+    let reach = 0;
+    let cut = (entries[0]?.seq ?? 1) - 1;
     for (const e of entries) {
       if (e.seq > end) break;
       if (e.kind === 'request') {
         const decided = decisionSeq.get(e.ref) as number | undefined;
         const vote = lastVoteSeq.get(e.ref) as number | null;
-        const open = decided === undefined ? (expiresAt.get(e.ref) as number) > now : decided > end;
-        if (open || (vote !== null && vote > end)) return e.seq - 1;
+        if (decided === undefined && (expiresAt.get(e.ref) as number) > now) return cut;
+        reach = Math.max(reach, decided ?? 0, vote ?? 0);
       } else if (e.kind === 'grant') {
         const revoked = revokedSeq.get(e.ref) as number | null | undefined;
-        if (revoked !== null && revoked !== undefined && revoked > end) return e.seq - 1;
+        reach = Math.max(reach, revoked ?? 0);
       }
+      if (reach <= e.seq) cut = e.seq;
     }
-    return end;
+    return cut;
   }
 
   /** A grant whose entry is pruned: gone if revoked or expired, otherwise re-recorded at the head. */

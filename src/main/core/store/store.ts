@@ -7,6 +7,8 @@ import type {
   HistoryQuery,
   VoteRecord,
 } from '../../../shared/history';
+import { randomBytes } from 'node:crypto';
+import { dirname } from 'node:path';
 import { ChainWriter, readAnchor, verifyChain, type VerifyResult } from './audit-log';
 import { openDatabase, type Db, type Durability } from './database';
 import { StoreClosedError } from './errors';
@@ -33,7 +35,7 @@ import {
   type RequestMeta,
 } from './records';
 import { Pruner, pruneTarget, type PruneResult, type RetentionPolicy } from './retention';
-import { loadKey } from './signing';
+import { resolveAuditKey } from './audit-key';
 import { Writer, newId, type ErrorReporter, type WriterStats } from './writer';
 import { wellFormed } from './canonical';
 
@@ -43,8 +45,12 @@ export interface StoreOptions {
   /** Clock for commit times, default event times, retention and grant expiry. */
   now?: () => number;
   retention?: RetentionPolicy;
-  /** Signs the chain head and the retention checkpoint. Default: a random key in `<path>.audit-key`. */
-  checkpointKey?: string;
+  /**
+   * Signs the chain head and the retention checkpoint (a string is taken as its UTF-8 bytes).
+   * Default: the headless key (audit-key.ts: GATEHOUSE_AUDIT_KEY, GATEHOUSE_AUDIT_KEY_FILE, or the
+   * default file outside the data folder); a random one for ':memory:'.
+   */
+  checkpointKey?: string | Buffer;
   durability?: Durability;
   busyTimeoutMs?: number;
   /** Failures of fire-and-forget records (recordRequest/Vote/Event). Default: console.error. */
@@ -89,6 +95,8 @@ export interface Store {
   verifyChain(): VerifyResult;
   /** Applies the retention policy now (in chunks, yielding between them). */
   prune(): Promise<PruneResult>;
+  /** Replaces the retention policy; pruning runs with it from now on (and once right away). */
+  setRetention(policy: RetentionPolicy): void;
   /** Resolves when everything queued so far is committed. */
   flush(): Promise<void>;
   /** Flushes, then closes the database. */
@@ -99,6 +107,13 @@ export interface Store {
 }
 
 const HOUR_MS = 3_600_000;
+
+function keyFor(options: StoreOptions): Buffer {
+  const given = options.checkpointKey;
+  if (given !== undefined) return typeof given === 'string' ? Buffer.from(given, 'utf8') : given;
+  if (options.path === ':memory:') return randomBytes(32);
+  return resolveAuditKey({ home: dirname(options.path), dbPath: options.path }).key;
+}
 
 export function openStore(options: StoreOptions): Store {
   const now = options.now ?? Date.now;
@@ -112,7 +127,7 @@ export function openStore(options: StoreOptions): Store {
   let key: Buffer;
   try {
     migrate(db, options.path);
-    key = loadKey(options.path, options.checkpointKey)!;
+    key = keyFor(options);
   } catch (err) {
     db.close();
     throw err;
@@ -128,8 +143,9 @@ export function openStore(options: StoreOptions): Store {
     if (closed) throw new StoreClosedError();
   };
 
+  let retention: RetentionPolicy = options.retention ?? {};
   const runPrune = async (): Promise<PruneResult> => {
-    const policy = options.retention ?? {};
+    const policy = retention;
     let entries = 0;
     let requests = 0;
     const target = pruneTarget(db, policy, now());
@@ -159,17 +175,18 @@ export function openStore(options: StoreOptions): Store {
     return pruning;
   };
 
-  if (
-    options.retention &&
-    (options.retention.days !== undefined || options.retention.rows !== undefined)
-  ) {
+  const schedule = () => {
+    if (timer) clearInterval(timer);
+    timer = null;
+    if (retention.days === undefined && retention.rows === undefined) return;
     const background = () => {
-      prune().catch((err: Error) => report(err, 'retention'));
+      if (!closed) prune().catch((err: Error) => report(err, 'retention'));
     };
     setImmediate(background);
     timer = setInterval(background, options.pruneIntervalMs ?? HOUR_MS);
     timer.unref();
-  }
+  };
+  schedule();
 
   const store: Store = {
     path: options.path,
@@ -258,6 +275,11 @@ export function openStore(options: StoreOptions): Store {
       return verifyChain(db, key);
     },
     prune,
+    setRetention(policy) {
+      open();
+      retention = { ...policy };
+      schedule();
+    },
     flush() {
       if (closed) return Promise.resolve();
       return writer.flush();
