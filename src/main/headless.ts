@@ -2,15 +2,17 @@
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { confirmOnTerminal } from './core/commands/settings-confirmation';
 import { SettingsError } from './core/config/settings-file';
 import { createCore } from './core/core';
+import { AuditKeyError } from './core/store/audit-key';
 import { InvalidPolicyConfigError } from './core/mediator';
 import { resolveHome } from './core/store/paths';
 import { startHttpServer } from './server/http-server';
 
 async function main(): Promise<void> {
   const home = resolveHome(process.env);
-  const core = await createCore({ home });
+  const core = await createCore({ home, confirmLocally: confirmOnTerminal((line) => process.stderr.write(`${line}\n`)) });
   const token = process.env.GATEHOUSE_TOKEN || randomBytes(24).toString('base64url');
   const port = process.env.GATEHOUSE_PORT ? Number(process.env.GATEHOUSE_PORT) : core.settings.server.port;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
@@ -39,7 +41,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof SettingsError || error instanceof InvalidPolicyConfigError) {
+  if (error instanceof SettingsError || error instanceof InvalidPolicyConfigError || error instanceof AuditKeyError) {
     console.error(`Gatehouse cannot start: ${error.message}`);
   } else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
     console.error(`Gatehouse cannot start: the port is in use (${(error as Error).message}). Set GATEHOUSE_PORT.`);

@@ -109,6 +109,21 @@ export const Health = z.object({
   capabilities: z.array(z.string()),
 });
 
+const SettingsSaved = z.object({
+  settings: Settings,
+  path: z.string(),
+  restartNeeded: z.array(z.string()),
+});
+
+/** A settings change kept until a person confirms it locally (code in headless, dialog in desktop). */
+export const SettingsConfirmation = z.object({
+  id: Uuid,
+  expiresAt: z.number(),
+  agents: z.array(z.string()),
+  how: z.enum(['code', 'dialog']),
+});
+export type SettingsConfirmation = z.infer<typeof SettingsConfirmation>;
+
 const Empty = z.object({}).strict();
 const SessionRef = z.object({ sessionId: Id }).strict();
 const RequestRef = z.object({ requestId: Uuid }).strict();
@@ -165,10 +180,29 @@ export const commands = {
   }),
   updateSettings: command({
     input: z.object({ settings: Settings }).strict(),
-    output: z.object({ settings: Settings, path: z.string(), restartNeeded: z.array(z.string()) }),
-    http: { method: 'PUT', path: '/api/settings' },
+    output: SettingsSaved.extend({
+      /** Set when nothing was applied: the change waits for a person where Gatehouse runs. */
+      confirmation: SettingsConfirmation.optional(),
+    }),
+    http: {
+      method: 'PUT',
+      path: '/api/settings',
+      status: (output) => (output.confirmation ? 202 : 200),
+    },
     summary:
-      'Replace settings.json (validated whole); most keys apply at once, policy and server at restart.',
+      "Replace settings.json (validated whole); most keys apply at once, policy and server at restart. Over HTTP, a change of an agent's command, args, cwd or env (or a new agent) waits for a local confirmation.",
+  }),
+  confirmSettingsChange: command({
+    input: z
+      .object({
+        id: Uuid,
+        code: z.string().min(1).max(20),
+      })
+      .strict(),
+    output: SettingsSaved,
+    http: { method: 'POST', path: '/api/settings/confirm' },
+    summary:
+      'Apply a waiting settings change with the code shown where Gatehouse runs (five wrong codes discard it).',
   }),
   listSessions: command({
     input: Empty,

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { Settings } from '../../shared/settings';
 import { SessionManager } from './agents/sessions';
 import { ClientRegistry } from './approvals/clients';
@@ -22,6 +21,9 @@ import {
   type PermissionMediatorEvent,
 } from './mediator';
 import { openStore, type Store } from './store';
+import { KEY_ENV, resolveAuditKey, type ResolvedAuditKey } from './store/audit-key';
+import { databasePath } from './store/paths';
+import type { ConfirmLocally } from './commands/settings-confirmation';
 
 export interface CoreOptions {
   /** $GATEHOUSE_HOME: settings.json and the audit database live here. */
@@ -29,6 +31,16 @@ export interface CoreOptions {
   /** Given settings win over the file (tests, embedding). */
   settings?: Settings;
   now?: () => number;
+  /**
+   * The key that signs the audit chain, when the shell keeps it (desktop: the OS keychain).
+   * Otherwise the headless sources apply (store/audit-key.ts).
+   */
+  auditKey?: ResolvedAuditKey;
+  /**
+   * How the shell asks the person where Gatehouse runs to confirm an agent's new command sent over
+   * HTTP. Without it such a change is refused.
+   */
+  confirmLocally?: ConfirmLocally;
 }
 
 export interface Core {
@@ -44,12 +56,15 @@ export interface Core {
   readonly grants: GrantBook;
   readonly links: ApprovalLinks;
   readonly handlers: Handlers;
+  readonly confirmLocally: ConfirmLocally | null;
   now(): number;
   /**
    * Persists a change to settings.json when the settings came from it; settings given in code
    * (tests, embedding) change in memory only.
    */
   saveSettings(change: (json: Record<string, unknown>) => void): void;
+  /** Throws SettingsError or InvalidPolicyConfigError when `next` cannot replace the settings. */
+  checkSettings(next: Settings): void;
   /**
    * Replaces the settings (validated whole, saved). Agents, rules, approvals and desktop apply at
    * once; the mediator policy and the server address are fixed for the life of the process.
@@ -79,11 +94,22 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // Shell commands are judged part by part; the parser must be ready before the first request.
   await initShellParser();
   const bus = new EventBus();
+  const dbPath = databasePath(options.home);
+  const auditKey = options.auditKey ?? resolveAuditKey({ home: options.home, dbPath });
+  // Whatever the source, the agents spawned later must not inherit a key from the environment.
+  delete process.env[KEY_ENV];
   const store = openStore({
-    path: join(options.home, 'gatehouse.db'),
+    path: dbPath,
     now,
     retention: settings.retention,
+    checkpointKey: auditKey.key,
   });
+  if (auditKey.movedFrom) {
+    store.recordEvent({
+      type: 'audit_key_moved',
+      payload: { from: auditKey.movedFrom, to: auditKey.location },
+    });
+  }
   const clients = new ClientRegistry(now);
   const grants = new GrantBook(store, now, () => bus.publish({ type: 'grants_changed' }));
   const links = new ApprovalLinks(now);
@@ -163,6 +189,19 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     }
   }
 
+  /** Validates what replaceSettings would apply; returns the rules as checked. */
+  function checkedSettingsRules(next: Settings): Settings['rules'] {
+    validatePolicyConfig(next.policy, () => {});
+    const checkedRules = validateRules(next.rules);
+    if (!checkedRules.ok) {
+      throw new SettingsError(
+        settingsPath(options.home),
+        checkedRules.errors.map((e) => `rules: ${e.message}`),
+      );
+    }
+    return checkedRules.rules;
+  }
+
   let savedForRestart: Pick<Settings, 'policy' | 'server'> = {
     policy: settings.policy,
     server: settings.server,
@@ -180,19 +219,16 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     grants,
     links,
     handlers: undefined as unknown as Handlers,
+    confirmLocally: options.confirmLocally ?? null,
     now,
     saveSettings(change) {
       if (!options.settings) updateSettingsFile(options.home, change);
     },
+    checkSettings(next) {
+      checkedSettingsRules(next);
+    },
     replaceSettings(next) {
-      validatePolicyConfig(next.policy, () => {});
-      const checkedRules = validateRules(next.rules);
-      if (!checkedRules.ok) {
-        throw new SettingsError(
-          settingsPath(options.home),
-          checkedRules.errors.map((e) => `rules: ${e.message}`),
-        );
-      }
+      const rules = checkedSettingsRules(next);
       core.saveSettings((json) => {
         for (const key of Object.keys(json)) delete json[key];
         Object.assign(json, next);
@@ -200,10 +236,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       savedForRestart = { policy: next.policy, server: next.server };
       Object.assign(settings, {
         agents: next.agents,
-        rules: checkedRules.rules,
+        rules,
         approvals: next.approvals,
+        retention: next.retention,
         desktop: next.desktop,
       });
+      store.setRetention(next.retention);
       return core.restartNeeded();
     },
     savedSettings() {

@@ -29,6 +29,10 @@ export class GrantBook {
     }
   }
 
+  get(grantId: string): Grant | undefined {
+    return this.grants.get(grantId);
+  }
+
   /** Grants of an agent that may apply now; evaluate checks scope, kind and match. */
   activeFor(agentId: string): Grant[] {
     const now = this.now();

@@ -1,6 +1,7 @@
 import { EXPORT_MAX_ROWS, type VoteOutcome } from '../../../shared/contract';
 import type { HistoryItem } from '../../../shared/history';
 import type { Rule } from '../../../shared/rules';
+import type { Settings } from '../../../shared/settings';
 import { factsOf } from '../approvals/rules-gate';
 import { settingsPath, SettingsError } from '../config/settings-file';
 import { preview, suggestRules, validateRules } from '../rules';
@@ -14,8 +15,11 @@ import {
   type ConsensusProgress,
   type PermissionVoteOutcome,
 } from '../mediator';
+import { launchChangedAgents, settingsChanges } from '../config/settings-diff';
+import { actorOf, auditAdmin, type Actor } from './admin-audit';
 import { BadRequestError, ForbiddenError, NotFoundError } from './errors';
 import type { Handlers } from './dispatch';
+import { SettingsConfirmations } from './settings-confirmation';
 
 const VERSION = '0.1.0';
 
@@ -48,6 +52,9 @@ export function createHandlers(core: Core): Handlers {
       policy: a.policy ?? core.policy.policy,
     };
   };
+  const audit = (type: string, by: Actor, payload: Record<string, unknown>, agentId?: string) =>
+    auditAdmin(store, type, by, payload, agentId ? { agentId } : {});
+
   /** Validated as a whole (ids unique, every rule can match), saved, then in force. */
   const replaceRules = (rules: Rule[]): Rule[] => {
     const checked = validateRules(rules);
@@ -60,6 +67,37 @@ export function createHandlers(core: Core): Handlers {
     suggestions = null;
     return checked.rules;
   };
+
+  const asBadRequest = <T>(run: () => T): T => {
+    try {
+      return run();
+    } catch (error) {
+      if (error instanceof SettingsError || error instanceof InvalidPolicyConfigError) {
+        throw new BadRequestError(error.message);
+      }
+      throw error;
+    }
+  };
+
+  /** Replaces the settings and audits what changed, by whom (and who confirmed it, if anyone). */
+  const applySettings = async (next: Settings, by: Actor, confirmedBy?: Actor) => {
+    const before = core.savedSettings();
+    const restartNeeded = asBadRequest(() => core.replaceSettings(next));
+    const changes = settingsChanges(before, core.savedSettings());
+    if (Object.keys(changes).length > 0) {
+      await audit('settings_changed', by, { changes, ...(confirmedBy ? { confirmedBy } : {}) });
+    }
+    return { settings: next, path: settingsPath(core.home), restartNeeded };
+  };
+
+  const confirmations = new SettingsConfirmations({
+    now: core.now,
+    confirmLocally: core.confirmLocally,
+    saved: () => core.savedSettings(),
+    apply: applySettings,
+    audit: (type, by, payload) => audit(type, by, payload),
+    report: (error) => console.error('gatehouse: a confirmed settings change failed:', error),
+  });
 
   /** The newest decided requests with the facts the rule layer judges, for preview and suggestions. */
   const recentDecisions = (limit: number) => {
@@ -126,15 +164,22 @@ export function createHandlers(core: Core): Handlers {
 
     listAgents: () => Object.keys(core.settings.agents).map(agentInfo),
 
-    setAgentBypass: (input) => {
+    setAgentBypass: async (input, caller) => {
       const agent = core.settings.agents[input.agentId];
       if (!agent) throw new NotFoundError(`no agent "${input.agentId}" in settings`);
+      const before = agent.bypassPermissions;
       core.saveSettings((json) => {
         const agents = (json.agents ??= {}) as Record<string, Record<string, unknown>>;
         const entry = agents[input.agentId];
         if (entry) entry.bypassPermissions = input.enabled;
       });
       agent.bypassPermissions = input.enabled;
+      await audit(
+        'bypass_changed',
+        actorOf(caller),
+        { agentId: input.agentId, before, after: input.enabled },
+        input.agentId,
+      );
       return agentInfo(input.agentId);
     },
 
@@ -144,18 +189,26 @@ export function createHandlers(core: Core): Handlers {
       restartNeeded: core.restartNeeded(),
     }),
 
-    updateSettings: (input) => {
-      let restartNeeded: string[];
-      try {
-        restartNeeded = core.replaceSettings(input.settings);
-      } catch (error) {
-        if (error instanceof SettingsError || error instanceof InvalidPolicyConfigError) {
-          throw new BadRequestError(error.message);
-        }
-        throw error;
-      }
-      return { settings: input.settings, path: settingsPath(core.home), restartNeeded };
+    updateSettings: async (input, caller) => {
+      const by = actorOf(caller);
+      // A remote caller may not choose the program Gatehouse spawns: a person confirms it locally.
+      const launches =
+        caller.transport === 'http'
+          ? launchChangedAgents(core.savedSettings(), input.settings)
+          : [];
+      if (launches.length === 0) return applySettings(input.settings, by);
+      asBadRequest(() => core.checkSettings(input.settings));
+      const confirmation = await confirmations.request(input.settings, launches, by);
+      return {
+        settings: core.savedSettings(),
+        path: settingsPath(core.home),
+        restartNeeded: core.restartNeeded(),
+        confirmation,
+      };
     },
+
+    confirmSettingsChange: (input, caller) =>
+      confirmations.confirm(input.id, input.code, actorOf(caller)),
 
     listSessions: () => sessions.list(),
 
@@ -287,29 +340,44 @@ export function createHandlers(core: Core): Handlers {
 
     listGrants: (input) => core.grants.list(input.includeInactive ?? false),
 
-    revokeGrant: async (input) => {
+    revokeGrant: async (input, caller) => {
       if (!(await core.grants.revoke(input.grantId, 'revoked by a person'))) {
         throw new NotFoundError(`no grant ${input.grantId} in force`);
       }
+      const grant = core.grants.get(input.grantId);
+      await audit(
+        'grant_revoked',
+        actorOf(caller),
+        { grantId: input.grantId, scope: grant?.scope ?? null },
+        grant?.agentId,
+      );
       return { ok: true };
     },
 
     listRules: () => core.settings.rules,
 
-    saveRule: (input) => {
+    saveRule: async (input, caller) => {
       if (input.rule.id !== input.ruleId)
         throw new BadRequestError('the rule id differs from the path');
-      const rules = core.settings.rules.some((r) => r.id === input.ruleId)
+      const before = core.settings.rules.find((r) => r.id === input.ruleId) ?? null;
+      const rules = before
         ? core.settings.rules.map((r) => (r.id === input.ruleId ? input.rule : r))
         : [...core.settings.rules, input.rule];
-      return replaceRules(rules);
+      const saved = replaceRules(rules);
+      await audit('rule_saved', actorOf(caller), {
+        ruleId: input.ruleId,
+        before,
+        after: saved.find((r) => r.id === input.ruleId) ?? input.rule,
+      });
+      return saved;
     },
 
-    deleteRule: (input) => {
-      if (!core.settings.rules.some((r) => r.id === input.ruleId)) {
-        throw new NotFoundError(`no rule ${input.ruleId}`);
-      }
-      return replaceRules(core.settings.rules.filter((r) => r.id !== input.ruleId));
+    deleteRule: async (input, caller) => {
+      const removed = core.settings.rules.find((r) => r.id === input.ruleId);
+      if (!removed) throw new NotFoundError(`no rule ${input.ruleId}`);
+      const saved = replaceRules(core.settings.rules.filter((r) => r.id !== input.ruleId));
+      await audit('rule_deleted', actorOf(caller), { ruleId: input.ruleId, rule: removed });
+      return saved;
     },
 
     previewRule: (input) => {

@@ -1,0 +1,53 @@
+// What a settings change changes, as the audit records it: the before and after of each top-level
+// key that differs. Agents' environment values may hold secrets (API keys), so the audit keeps
+// their names and a hash of each value: enough to see that a value changed, not what it is.
+import { createHash } from 'node:crypto';
+import type { AgentConfig, Settings } from '../../../shared/settings';
+import { canonicalJson } from '../store/canonical';
+
+export type SettingsChanges = Record<string, { before: unknown; after: unknown }>;
+
+/** The fields that decide which program an agent is and how it starts. */
+const LAUNCH_FIELDS = ['command', 'args', 'cwd', 'env'] as const;
+
+export function redactEnv(env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).map(([name, value]) => [
+      name,
+      `sha256:${createHash('sha256').update(value).digest('hex').slice(0, 16)}`,
+    ]),
+  );
+}
+
+export function redactAgent(agent: AgentConfig): AgentConfig {
+  return { ...agent, env: redactEnv(agent.env) };
+}
+
+function redactAgents(agents: Settings['agents']): Settings['agents'] {
+  return Object.fromEntries(Object.entries(agents).map(([id, a]) => [id, redactAgent(a)]));
+}
+
+const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
+
+/** The top-level keys that differ, each with its before and after (agents' env values hashed). */
+export function settingsChanges(before: Settings, after: Settings): SettingsChanges {
+  const changes: SettingsChanges = {};
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]) as Set<keyof Settings>;
+  for (const key of keys) {
+    if (same(before[key], after[key])) continue;
+    changes[key] =
+      key === 'agents'
+        ? { before: redactAgents(before.agents), after: redactAgents(after.agents) }
+        : { before: before[key] ?? null, after: after[key] ?? null };
+  }
+  return changes;
+}
+
+/** Agents that are new, or whose command, args, cwd or environment differ: what runs changes. */
+export function launchChangedAgents(before: Settings, after: Settings): string[] {
+  return Object.keys(after.agents).filter((id) => {
+    const old = before.agents[id];
+    const next = after.agents[id]!;
+    return !old || LAUNCH_FIELDS.some((field) => !same(old[field] ?? null, next[field] ?? null));
+  });
+}
