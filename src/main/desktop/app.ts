@@ -13,9 +13,12 @@ import {
   trayModel,
   type TrayAction,
 } from '../core/presence';
-import { resolveHome } from '../core/store/paths';
+import { AuditKeyError } from '../core/store/audit-key';
+import { databasePath, resolveHome } from '../core/store/paths';
 import { registerAppProtocol, registerAppScheme } from './app-protocol';
+import { keychainAuditKey } from './audit-key';
 import { HIDDEN_ARG, setLinuxAutostart } from './autostart';
+import { confirmInDialog } from './confirm-change';
 import { deepLinkFromArgv, parseDeepLink, type DeepLink } from './deep-link';
 import { wireIpc } from './ipc';
 import { createPlatformNotifier, ToastNotifier } from './notifications';
@@ -77,9 +80,17 @@ class Desktop {
     registerAppProtocol(paths.renderer);
     let core: Core;
     try {
-      core = await createCore({ home: this.home });
+      const auditKey = keychainAuditKey(this.home, databasePath(this.home));
+      core = await createCore({
+        home: this.home,
+        ...(auditKey ? { auditKey } : {}),
+        confirmLocally: confirmInDialog,
+      });
     } catch (error) {
-      const known = error instanceof SettingsError || error instanceof InvalidPolicyConfigError;
+      const known =
+        error instanceof SettingsError ||
+        error instanceof InvalidPolicyConfigError ||
+        error instanceof AuditKeyError;
       dialog.showErrorBox(
         'Gatehouse cannot start',
         known ? (error as Error).message : String(error),

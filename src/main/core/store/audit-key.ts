@@ -107,7 +107,7 @@ function assertOutsideHome(file: string, home: string, what: string): void {
   }
 }
 
-function parseKey(text: string, where: string): Buffer {
+export function parseKey(text: string, where: string): Buffer {
   const hex = text.trim();
   if (!KEY_HEX.test(hex)) throw new AuditKeyError(`${where} must hold 64 hex digits (32 bytes).`);
   return Buffer.from(hex, 'hex');
@@ -152,7 +152,7 @@ function createKeyFile(file: string, key: Buffer, platform: NodeJS.Platform): Bu
 }
 
 /** The key beside the database, if an older version left one there. */
-function legacyKey(dbPath: string): Buffer | null {
+export function readLegacyKey(dbPath: string): Buffer | null {
   try {
     return parseKey(readFileSync(legacyKeyPath(dbPath), 'utf8'), legacyKeyPath(dbPath));
   } catch (err) {
@@ -168,7 +168,7 @@ function legacyKey(dbPath: string): Buffer | null {
 function fromFile(file: string, ctx: KeyContext, platform: NodeJS.Platform): ResolvedAuditKey {
   const existing = readKeyFile(file, platform);
   if (existing) return { key: existing, location: file, movedFrom: null };
-  const old = legacyKey(ctx.dbPath);
+  const old = readLegacyKey(ctx.dbPath);
   const key = createKeyFile(file, old ?? randomBytes(32), platform);
   if (!old || !key.equals(old)) return { key, location: file, movedFrom: null };
   unlinkSync(legacyKeyPath(ctx.dbPath));
