@@ -159,3 +159,32 @@ test('the session’s permission mode switch calls setSessionMode and follows se
   });
   await expect(mode).toHaveValue('acceptEdits');
 });
+
+test('an agent’s new command from the browser waits for the code shown where Gatehouse runs', async ({
+  page,
+}) => {
+  await start();
+  await openView(h, page, '#/settings');
+  const agent = page
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('heading', { name: /Claude Code/ }) });
+  const before = onDisk().agents['claude']!.command;
+  await agent.getByText('Change the command').click();
+  const form = agent.getByRole('form', { name: 'Command of Claude Code' });
+  await form.getByRole('textbox', { name: 'Command' }).fill('/bin/sh');
+  await form.getByRole('textbox', { name: 'Arguments, one per line' }).fill('-c\nid');
+  await form.getByRole('button', { name: 'Save command' }).click();
+
+  const waiting = page.getByRole('region', {
+    name: 'Waiting for confirmation: enter the code shown where Gatehouse runs',
+  });
+  await expect(waiting).toBeVisible();
+  await expect(agent.getByRole('alert')).toHaveText(/Not applied yet/);
+  expect(onDisk().agents['claude']!.command).toBe(before);
+  expect((await getJson<Loaded>('/api/settings')).settings.agents['claude']!.command).toBe(before);
+
+  await waiting.getByRole('textbox', { name: 'Code' }).fill('12-345');
+  await waiting.getByRole('button', { name: 'Confirm' }).click();
+  await expect(waiting.getByRole('alert')).toHaveText(/wrong code; 4 tries left/);
+  expect(onDisk().agents['claude']!.command).toBe(before);
+});

@@ -1,6 +1,6 @@
 // Each configured agent: how it is started, the permission mode of its new sessions, seed 001's
 // Bypass (trust), and the mediator policy its requests follow.
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { AgentInfo, PermissionMode } from '../../../shared/domain';
 import { PERMISSION_MODES } from '../../../shared/rules';
 import type { Settings } from '../../../shared/settings';
@@ -35,6 +35,26 @@ export function AgentsSection({ settings, agents, update, onBypassChanged }: Pro
       });
     } catch (e) {
       setStatus({ agentId, text: (e as Error).message, error: true });
+    }
+  };
+
+  /** From a browser this waits for a confirmation where Gatehouse runs (the view shows how). */
+  const setCommand = async (agentId: string, e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    const command = String(form.get('command') ?? '').trim();
+    const args = String(form.get('args') ?? '')
+      .split('\n')
+      .map((a) => a.trim())
+      .filter((a) => a !== '');
+    setStatus(null);
+    try {
+      await update((s) => {
+        Object.assign(s.agents[agentId]!, { command, args });
+      });
+      setStatus({ agentId, text: `${agentId} starts with the new command.`, error: false });
+    } catch (err) {
+      setStatus({ agentId, text: (err as Error).message, error: true });
     }
   };
 
@@ -141,6 +161,20 @@ export function AgentsSection({ settings, agents, update, onBypassChanged }: Pro
                     </div>
                   </div>
                 </div>
+                <details className="sv-agent-edit">
+                  <summary>Change the command</summary>
+                  <form aria-label={`Command of ${name}`} onSubmit={(e) => void setCommand(id, e)}>
+                    <label className="sv-field">
+                      <span>Command</span>
+                      <input name="command" defaultValue={config.command} required />
+                    </label>
+                    <label className="sv-field">
+                      <span>Arguments, one per line</span>
+                      <textarea name="args" rows={3} defaultValue={config.args.join('\n')} />
+                    </label>
+                    <button type="submit">Save command</button>
+                  </form>
+                </details>
                 {status?.agentId === id && (
                   <p
                     className={status.error ? 'sv-error' : 'sv-saved'}

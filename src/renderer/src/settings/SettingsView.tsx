@@ -1,10 +1,11 @@
 // The settings window: grants, rules, agents and the general settings, over one settings file.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { CommandOutput } from '../../../shared/contract';
+import type { CommandOutput, SettingsConfirmation } from '../../../shared/contract';
 import type { AgentInfo, PermissionPolicy } from '../../../shared/domain';
 import type { Settings } from '../../../shared/settings';
 import { useApi } from '../api/context';
 import { AgentsSection } from './AgentsSection';
+import { ConfirmChange } from './ConfirmChange';
 import { GeneralSection } from './GeneralSection';
 import { GrantsSection } from './GrantsSection';
 import { RulesSection } from './RulesSection';
@@ -27,6 +28,7 @@ export function SettingsView() {
   const [agents, setAgents] = useState<AgentInfo[]>([]);
   const [policies, setPolicies] = useState<PermissionPolicy[]>([]);
   const [error, setError] = useState<string | null>(null);
+  const [waiting, setWaiting] = useState<SettingsConfirmation | null>(null);
   const savedForRestart = useRef<Partial<Pick<Settings, RestartKey>>>({});
 
   const reload = useCallback(() => {
@@ -59,6 +61,10 @@ export function SettingsView() {
       }
       patch(next);
       const out = await api.call('updateSettings', { settings: next });
+      if (out.confirmation) {
+        setWaiting(out.confirmation);
+        throw new Error('Not applied yet: it waits for a confirmation where Gatehouse runs.');
+      }
       for (const key of RESTART_KEYS) {
         if (out.restartNeeded.includes(key))
           Object.assign(savedForRestart.current, { [key]: next[key] });
@@ -99,6 +105,20 @@ export function SettingsView() {
         <p className="sv-error" role="alert">
           The settings could not be loaded: {error}
         </p>
+      )}
+      {waiting && (
+        <ConfirmChange
+          confirmation={waiting}
+          onApplied={(out) => {
+            setWaiting(null);
+            setLoaded(out);
+            api.call('listAgents', {}).then(setAgents, () => undefined);
+          }}
+          onDismiss={() => {
+            setWaiting(null);
+            reload();
+          }}
+        />
       )}
       <GrantsSection />
       <RulesSection onChanged={reload} />

@@ -1,0 +1,81 @@
+// A settings change that waits for a person where Gatehouse runs (an agent's new command sent from
+// a browser): headless shows a code on its terminal, to type here; the desktop app asks in its own
+// dialog. Nothing is applied until then.
+import { useState, type FormEvent } from 'react';
+import type { CommandOutput, SettingsConfirmation } from '../../../shared/contract';
+import { useApi } from '../api/context';
+
+interface Props {
+  confirmation: SettingsConfirmation;
+  onApplied(out: CommandOutput<'confirmSettingsChange'>): void;
+  onDismiss(): void;
+}
+
+export function ConfirmChange({ confirmation, onApplied, onDismiss }: Props) {
+  const api = useApi();
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const until = new Date(confirmation.expiresAt).toLocaleTimeString();
+  const agents = confirmation.agents.join(', ');
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      onApplied(await api.call('confirmSettingsChange', { id: confirmation.id, code }));
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="sv-card sv-confirm" aria-labelledby="sv-confirm-title">
+      <h3 id="sv-confirm-title">
+        {confirmation.how === 'code'
+          ? 'Waiting for confirmation: enter the code shown where Gatehouse runs'
+          : 'Waiting for confirmation in the Gatehouse window'}
+      </h3>
+      <p className="sv-desc">
+        The change of {agents} is not applied yet. It expires at {until}.
+      </p>
+      {confirmation.how === 'code' && (
+        <form onSubmit={(e) => void submit(e)} aria-label="Confirm the settings change">
+          <label className="sv-field">
+            <span>Code</span>
+            <input
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              placeholder="123-456"
+              maxLength={20}
+              required
+            />
+          </label>
+          <div className="sv-confirm-actions">
+            <button type="submit" className="sv-primary" disabled={busy || code.trim() === ''}>
+              Confirm
+            </button>
+            <button type="button" onClick={onDismiss}>
+              Close
+            </button>
+          </div>
+        </form>
+      )}
+      {confirmation.how === 'dialog' && (
+        <button type="button" onClick={onDismiss}>
+          Close
+        </button>
+      )}
+      {error && (
+        <p className="sv-error" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}
