@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +13,13 @@ describe('settings.json', () => {
     const settings = loadSettings(dir);
     expect(settings.approvals.timeoutSeconds).toBe(300);
     expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')).agents).toEqual({});
+  });
+
+  it('creates a missing data folder 0700 and the file 0600', () => {
+    const dir = join(home(), 'Gatehouse');
+    loadSettings(dir);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'settings.json')).mode & 0o777).toBe(0o600);
   });
 
   it('refuses an invalid file with every problem named by its path', () => {

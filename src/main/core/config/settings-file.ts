@@ -44,7 +44,7 @@ export function parseSettings(text: string, file = 'settings.json'): Settings {
 export function loadSettings(home: string): Settings {
   const file = settingsPath(home);
   if (!existsSync(file)) {
-    mkdirSync(home, { recursive: true });
+    mkdirSync(home, { recursive: true, mode: 0o700 });
     const defaults = Settings.parse({});
     writeFileSync(file, `${JSON.stringify(defaults, null, 2)}\n`, { mode: 0o600 });
     return defaults;
@@ -62,7 +62,7 @@ export function updateSettingsFile(home: string, change: (json: Record<string, u
   change(json);
   const parsed = Settings.safeParse(json);
   if (!parsed.success) throw new SettingsError(file, describeIssues(parsed.error));
-  mkdirSync(home, { recursive: true });
+  mkdirSync(home, { recursive: true, mode: 0o700 });
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(json, null, 2)}\n`, { mode: 0o600 });
   renameSync(tmp, file);
