@@ -110,6 +110,17 @@ export const Health = z.object({
 });
 
 const Empty = z.object({}).strict();
+/** 32 random bytes, base64url. */
+const PairingSecret = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'pairing secret: 43 base64url characters');
+export const ClientInfo = z.object({
+  clientId: ClientId,
+  label: z.string(),
+  surface: Surface,
+  paired: z.boolean(),
+  registeredAt: z.number(),
+  lastSeenAt: z.number(),
+});
+export type ClientInfo = z.infer<typeof ClientInfo>;
 const SessionRef = z.object({ sessionId: Id }).strict();
 const RequestRef = z.object({ requestId: Uuid }).strict();
 const Ok = z.object({ ok: z.literal(true) });
@@ -143,6 +154,36 @@ export const commands = {
     output: z.object({ clientId: ClientId, clientToken: z.string() }),
     http: { method: 'POST', path: '/api/clients' },
     summary: 'Register a voter; the token proves its identity on later votes.',
+  }),
+  pairClient: command({
+    input: z
+      .object({
+        pairingSecret: PairingSecret,
+        label: z.string().min(1).max(100),
+        surface: z.enum(['browser', 'api']).default('browser'),
+      })
+      .strict(),
+    output: z.object({ clientId: ClientId, clientToken: z.string() }),
+    http: { method: 'POST', path: '/api/clients/pair' },
+    summary: 'Exchange a one-time pairing secret for a paired client: its votes count as a person’s.',
+  }),
+  createPairingCode: command({
+    input: Empty,
+    output: z.object({ secret: PairingSecret, path: z.string(), expiresAt: z.number() }),
+    http: { method: 'POST', path: '/api/clients/pairing-code' },
+    summary: 'A one-time pairing secret (10 minutes) for another device; paired clients only.',
+  }),
+  listClients: command({
+    input: Empty,
+    output: z.array(ClientInfo),
+    http: { method: 'GET', path: '/api/clients' },
+    summary: 'Registered and paired clients, and when each was last seen.',
+  }),
+  revokeClient: command({
+    input: z.object({ clientId: ClientId }).strict(),
+    output: Ok,
+    http: { method: 'DELETE', path: '/api/clients/:clientId' },
+    summary: 'Forget a client; a paired one stays revoked across restarts. Paired clients only.',
   }),
   listAgents: command({
     input: Empty,

@@ -44,15 +44,31 @@ export class HttpApi implements GatehouseApi {
     private readonly scheme: 'Bearer' | 'Link' = 'Bearer',
   ) {}
 
-  /** Registers this tab as a voter; the token proves its votes are its own. */
+  /** Registers an API client: a proven id, but not a person's (votes count as "api (unpaired)"). */
   async connect(label = 'browser', surface: 'browser' | 'api' = 'browser'): Promise<Identity> {
     this.identity = await this.call('registerClient', { surface, label });
     return this.identity;
   }
 
-  /** Speak as a given client (tests: a spoofed id, a stolen id without its token). */
+  /** Pairs with a one-time secret a person handed over; from then on its votes are a person's. */
+  async pair(pairingSecret: string, label: string, surface: 'browser' | 'api' = 'browser'): Promise<Identity> {
+    this.identity = await this.call('pairClient', { pairingSecret, label, surface });
+    return this.identity;
+  }
+
+  /** Speak as a given client (a stored pairing; tests: a spoofed id, a stolen id without its token). */
   actAs(identity: Identity | null): void {
     this.identity = identity;
+  }
+
+  /** The client this API speaks as, if any. */
+  get clientId(): string | null {
+    return this.identity?.clientId ?? null;
+  }
+
+  /** The address another device opens to pair: this server, its bearer token, the one-time secret. */
+  pairingUrl(secret: string): string {
+    return `${this.base}/#token=${encodeURIComponent(this.token)}&pair=${encodeURIComponent(secret)}`;
   }
 
   private headers(json: boolean): Record<string, string> {
