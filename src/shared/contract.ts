@@ -450,6 +450,10 @@ export interface GatehouseApi {
   onConnectionChange(listener: (connected: boolean) => void): () => void;
   /** Which surface this client votes from. */
   readonly surface: z.infer<typeof Surface>;
+  /** Whether this client's votes are a person's (the desktop, or a browser a person paired). */
+  readonly paired: boolean;
+  /** The address another device opens to pair with a code; null where there is none to give. */
+  pairingUrl(secret: string): string | null;
 }
 
 /** What the preload exposes on `window.gatehouse`: one named method per command, and events. */

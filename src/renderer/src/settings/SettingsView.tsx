@@ -5,6 +5,7 @@ import type { AgentInfo, PermissionPolicy } from '../../../shared/domain';
 import type { Settings } from '../../../shared/settings';
 import { useApi } from '../api/context';
 import { AgentsSection } from './AgentsSection';
+import { DevicesSection } from './DevicesSection';
 import { GeneralSection } from './GeneralSection';
 import { GrantsSection } from './GrantsSection';
 import { RulesSection } from './RulesSection';
@@ -19,6 +20,7 @@ const SECTIONS = [
   ['sv-rules', 'Rules'],
   ['sv-agents', 'Agents'],
   ['sv-general', 'General'],
+  ['sv-devices', 'Devices'],
 ] as const;
 
 export function SettingsView() {
@@ -118,6 +120,7 @@ export function SettingsView() {
           />
         </>
       )}
+      <DevicesSection />
     </div>
   );
 }
