@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { confirmOnTerminal } from './core/commands/settings-confirmation';
 import { SettingsError } from './core/config/settings-file';
+import { PRINTED_PAIRING_TTL_MS } from './core/approvals/clients';
 import { createCore } from './core/core';
 import { AuditKeyError } from './core/store/audit-key';
 import { InvalidPolicyConfigError } from './core/mediator';
@@ -11,9 +12,12 @@ import { resolveHome } from './core/store/paths';
 import { startHttpServer } from './server/http-server';
 
 async function main(): Promise<void> {
+  // GATEHOUSE_TOKEN is read once at start and removed from this process's environment, so the
+  // agents spawned later do not inherit it; from here on the token lives in memory only.
+  const token = process.env.GATEHOUSE_TOKEN || randomBytes(24).toString('base64url');
+  delete process.env.GATEHOUSE_TOKEN;
   const home = resolveHome(process.env);
   const core = await createCore({ home, confirmLocally: confirmOnTerminal((line) => process.stderr.write(`${line}\n`)) });
-  const token = process.env.GATEHOUSE_TOKEN || randomBytes(24).toString('base64url');
   const port = process.env.GATEHOUSE_PORT ? Number(process.env.GATEHOUSE_PORT) : core.settings.server.port;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new SettingsError('GATEHOUSE_PORT', [`not a port number: ${process.env.GATEHOUSE_PORT}`]);
@@ -25,8 +29,10 @@ async function main(): Promise<void> {
     port,
     staticDir: join(dirname(fileURLToPath(import.meta.url)), '../renderer'),
   });
-  // One line a person (or a test) can open: the token rides in the fragment, never sent to a server.
-  console.log(`Gatehouse is running at ${server.url}/#token=${token}`);
+  // One line a person (or a test) can open: the token and a one-time pairing secret ride in the
+  // fragment, never sent to a server. The first browser to open it is paired: its votes are a person's.
+  const { secret } = core.clients.issuePairingSecret(PRINTED_PAIRING_TTL_MS, null);
+  console.log(`Gatehouse is running at ${server.url}/#token=${token}&pair=${secret}`);
 
   let stopping = false;
   const stop = async () => {

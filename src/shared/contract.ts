@@ -125,6 +125,17 @@ export const SettingsConfirmation = z.object({
 export type SettingsConfirmation = z.infer<typeof SettingsConfirmation>;
 
 const Empty = z.object({}).strict();
+/** 32 random bytes, base64url. */
+const PairingSecret = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'pairing secret: 43 base64url characters');
+export const ClientInfo = z.object({
+  clientId: ClientId,
+  label: z.string(),
+  surface: Surface,
+  paired: z.boolean(),
+  registeredAt: z.number(),
+  lastSeenAt: z.number(),
+});
+export type ClientInfo = z.infer<typeof ClientInfo>;
 const SessionRef = z.object({ sessionId: Id }).strict();
 const RequestRef = z.object({ requestId: Uuid }).strict();
 const Ok = z.object({ ok: z.literal(true) });
@@ -158,6 +169,36 @@ export const commands = {
     output: z.object({ clientId: ClientId, clientToken: z.string() }),
     http: { method: 'POST', path: '/api/clients' },
     summary: 'Register a voter; the token proves its identity on later votes.',
+  }),
+  pairClient: command({
+    input: z
+      .object({
+        pairingSecret: PairingSecret,
+        label: z.string().min(1).max(100),
+        surface: z.enum(['browser', 'api']).default('browser'),
+      })
+      .strict(),
+    output: z.object({ clientId: ClientId, clientToken: z.string() }),
+    http: { method: 'POST', path: '/api/clients/pair' },
+    summary: 'Exchange a one-time pairing secret for a paired client: its votes count as a person’s.',
+  }),
+  createPairingCode: command({
+    input: Empty,
+    output: z.object({ secret: PairingSecret, path: z.string(), expiresAt: z.number() }),
+    http: { method: 'POST', path: '/api/clients/pairing-code' },
+    summary: 'A one-time pairing secret (10 minutes) for another device; paired clients only.',
+  }),
+  listClients: command({
+    input: Empty,
+    output: z.array(ClientInfo),
+    http: { method: 'GET', path: '/api/clients' },
+    summary: 'Registered and paired clients, and when each was last seen.',
+  }),
+  revokeClient: command({
+    input: z.object({ clientId: ClientId }).strict(),
+    output: Ok,
+    http: { method: 'DELETE', path: '/api/clients/:clientId' },
+    summary: 'Forget a client; a paired one stays revoked across restarts. Paired clients only.',
   }),
   listAgents: command({
     input: Empty,
@@ -443,6 +484,10 @@ export interface GatehouseApi {
   onConnectionChange(listener: (connected: boolean) => void): () => void;
   /** Which surface this client votes from. */
   readonly surface: z.infer<typeof Surface>;
+  /** Whether this client's votes are a person's (the desktop, or a browser a person paired). */
+  readonly paired: boolean;
+  /** The address another device opens to pair with a code; null where there is none to give. */
+  pairingUrl(secret: string): string | null;
 }
 
 /** What the preload exposes on `window.gatehouse`: one named method per command, and events. */

@@ -133,7 +133,13 @@ export type PendingApproval = z.infer<typeof PendingApproval>;
 
 /** Who or what decided a request. Every decision in the audit names one. */
 export const Decider = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('person'), clientId: z.string().nullable(), surface: Surface }),
+  z.object({
+    type: z.literal('person'),
+    clientId: z.string().nullable(),
+    surface: Surface,
+    /** False for a vote over the API from a client no person paired (it counts where anyone's does). */
+    paired: z.boolean().optional(),
+  }),
   z.object({ type: z.literal('consensus'), clientIds: z.array(z.string()) }),
   z.object({ type: z.literal('rule'), ruleId: z.string() }),
   z.object({ type: z.literal('grant'), grantId: z.string() }),

@@ -146,12 +146,8 @@ test('consensus: votes received and needed per option, then decided by the secon
   h = await startDialogHarness(oneAgent([run('npm publish', 'Publish', OPTIONS)]), {
     policy: { permissionStrategy: 'consensus' },
   });
-  const reviewer = (await (
-    await h.headless.api('/api/clients', {
-      method: 'POST',
-      body: JSON.stringify({ surface: 'api', label: 'reviewer' }),
-    })
-  ).json()) as { clientId: string; clientToken: string };
+  // The second person: the harness's own paired client (an unpaired API client would not count).
+  const reviewer = h.headless.identity;
   await h.open(page);
   await expect(page.getByRole('heading', { name: 'Nothing is waiting for you' })).toBeVisible();
   await h.startTurn('claude');

@@ -5,13 +5,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SettingsInput } from '../../src/shared/settings';
 
+export interface Identity {
+  clientId: string;
+  clientToken: string;
+}
+
 export interface Headless {
-  /** The URL the server printed, token in the fragment. */
+  /** The URL the server printed, token and pairing secret in the fragment (spent by the harness). */
   url: string;
   origin: string;
   token: string;
   home: string;
-  /** Authenticated fetch against the API. */
+  /** The harness's own paired client: the printed secret, exchanged at start (a person's voter). */
+  identity: Identity;
+  /** A fresh one-time pairing address for a browser page: opening it pairs that page. */
+  pairingUrl(): Promise<string>;
+  /** Another paired client, paired in Node with a fresh code. */
+  pair(label: string, surface?: 'browser' | 'api'): Promise<Identity>;
+  /** Fetch against the API with the bearer token only (an unpaired caller). */
   api(path: string, init?: RequestInit): Promise<Response>;
   stop(): Promise<void>;
 }
@@ -39,21 +50,53 @@ export async function startHeadless(settings: SettingsInput): Promise<Headless> 
     child.once('exit', (code) => reject(new Error(`headless exited with ${code}:\n${output}`)));
   });
   const parsed = new URL(url);
-  const token = new URLSearchParams(parsed.hash.slice(1)).get('token')!;
+  const fragment = new URLSearchParams(parsed.hash.slice(1));
+  const token = fragment.get('token')!;
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(`${parsed.origin}${path}`, {
+      ...init,
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        ...init.headers,
+      },
+    });
+  const json = async <T>(response: Promise<Response>, what: string): Promise<T> => {
+    const r = await response;
+    if (!r.ok) throw new Error(`${what}: HTTP ${r.status} ${await r.text()}`);
+    return (await r.json()) as T;
+  };
+  const pairWith = (secret: string, label: string, surface: 'browser' | 'api') =>
+    json<Identity>(
+      api('/api/clients/pair', {
+        method: 'POST',
+        body: JSON.stringify({ pairingSecret: secret, label, surface }),
+      }),
+      'pair',
+    );
+  const identity = await pairWith(fragment.get('pair')!, 'e2e harness', 'api');
+  const newCode = async () =>
+    (
+      await json<{ secret: string }>(
+        api('/api/clients/pairing-code', {
+          method: 'POST',
+          headers: {
+            'x-gatehouse-client-id': identity.clientId,
+            'x-gatehouse-client-token': identity.clientToken,
+          },
+        }),
+        'pairing code',
+      )
+    ).secret;
   return {
     url,
     origin: parsed.origin,
     token,
     home,
-    api: (path, init = {}) =>
-      fetch(`${parsed.origin}${path}`, {
-        ...init,
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          ...init.headers,
-        },
-      }),
+    identity,
+    pairingUrl: async () => `${parsed.origin}/#token=${token}&pair=${await newCode()}`,
+    pair: async (label, surface = 'browser') => pairWith(await newCode(), label, surface),
+    api,
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

@@ -45,7 +45,7 @@ async function promptForWrite(page: Page, file: string, content: string) {
     functionCalls: [{ name: 'write_file', args: { file_path: file, content } }],
     finalText: 'All done.',
   });
-  await page.goto(headless.url);
+  await page.goto(await headless.pairingUrl());
   await page.getByLabel('Folder').fill(folder);
   await page.getByRole('button', { name: 'Start session' }).click();
   await page.getByLabel('prompt').fill(`Create ${file}`);

@@ -131,6 +131,7 @@ describe('administration is audited in the hash chain', () => {
       surface: 'browser',
       transport: 'http',
       identityProven: true,
+      paired: false,
     };
 
     await gh.api.call('setAgentBypass', { agentId: 'claude', enabled: true });
@@ -344,6 +345,7 @@ describe("an agent's command changed over HTTP waits for a local confirmation", 
     const ipc: Caller = {
       clientId: 'desktop',
       identityProven: true,
+      paired: true,
       fromLoopback: true,
       surface: 'dialog',
       transport: 'ipc',
@@ -355,6 +357,7 @@ describe("an agent's command changed over HTTP waits for a local confirmation", 
     expect((await audited(gh, 'settings_changed')).payload.by).toEqual({
       clientId: 'desktop',
       identityProven: true,
+      paired: true,
       surface: 'dialog',
       transport: 'ipc',
     });

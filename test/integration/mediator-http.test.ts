@@ -179,6 +179,69 @@ describe('mediator policies over HTTP', () => {
     expect(await turn).toEqual({ stopReason: 'end_turn' });
   });
 
+  it('first-responder: a bearer-only vote counts as "api (unpaired)"; a claimed id without its token is anonymous', async () => {
+    const { gh, sessionId } = await start('first-responder');
+    const turn = gh.api.call('prompt', { sessionId, text: 'go' });
+    const approval = await gh.nextApproval();
+    const claimed = await post(
+      gh.server.url,
+      `/api/approvals/${approval.requestId}/vote`,
+      { authorization: `Bearer ${gh.token}`, 'x-gatehouse-client-id': 'dialog-desktop-owner' },
+      { optionId: 'yes' },
+    );
+    expect(claimed).toEqual({ status: 200, body: { kind: 'resolved', resolvedOptionId: 'yes' } });
+    expect(await turn).toEqual({ stopReason: 'end_turn' });
+    await gh.core.store.flush();
+    const detail = gh.core.store.historyDetail(approval.requestId)!;
+    expect(detail.decider).toEqual({ type: 'person', clientId: null, surface: 'api', paired: false });
+    expect(detail.votes[0]).toMatchObject({ clientId: null, surface: 'api', identityProven: false });
+  });
+
+  it('designated: a registered but unpaired originator cannot decide its own request (identity_unproven, audited)', async () => {
+    const { gh, sessionId } = await start('designated');
+    const script = await gh.client({ paired: false, label: 'script' });
+    const turn = script.call('prompt', { sessionId, text: 'go' });
+    const approval = await gh.nextApproval();
+    expect(await script.call('vote', { requestId: approval.requestId, optionId: 'yes' })).toEqual({
+      kind: 'forbidden',
+      reason: 'identity_unproven',
+    });
+    expect(gh.core.pipeline.pending.size).toBe(1);
+    await gh.api.call('cancelTurn', { sessionId });
+    await turn;
+    await gh.core.store.flush();
+    expect(gh.core.store.historyDetail(approval.requestId)!.votes).toEqual([
+      expect.objectContaining({ clientId: null, surface: 'api', outcome: 'forbidden:identity_unproven' }),
+    ]);
+  });
+
+  it('consensus counts people: 40 unpaired clients cannot decide; two paired ones do', async () => {
+    const { gh, sessionId } = await start('consensus', { registrationsPerMinute: 100 });
+    const crowd = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => gh.client({ paired: false, label: `bot-${i}` })),
+    );
+    const second = await gh.client({ label: 'second' });
+    const turn = gh.api.call('prompt', { sessionId, text: 'go' });
+    const approval = await gh.nextApproval();
+    expect(approval.tally).toMatchObject({ voters: 2, votesNeeded: 2 });
+    const outcomes = await Promise.all(
+      crowd.map((bot) => bot.call('vote', { requestId: approval.requestId, optionId: 'yes' })),
+    );
+    expect(new Set(outcomes.map((o) => JSON.stringify(o)))).toEqual(
+      new Set([JSON.stringify({ kind: 'forbidden', reason: 'identity_unproven' })]),
+    );
+    expect(gh.core.pipeline.pending.get(approval.requestId)).toBeDefined();
+    expect(await gh.api.call('vote', { requestId: approval.requestId, optionId: 'no' })).toMatchObject({
+      kind: 'recorded',
+    });
+    expect(await second.call('vote', { requestId: approval.requestId, optionId: 'no' })).toEqual({
+      kind: 'resolved',
+      resolvedOptionId: 'no',
+    });
+    expect(await turn).toEqual({ stopReason: 'end_turn' });
+    for (const bot of crowd) bot.close();
+  });
+
   it('rejects requests without the bearer token, from another Host, and with a non-JSON body', async () => {
     const { gh } = await start('first-responder');
     expect((await fetch(`${gh.server.url}/api/approvals`)).status).toBe(401);
@@ -210,6 +273,29 @@ describe('mediator policies over HTTP', () => {
     });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { name: string } }).error.name).toBe('ValidationError');
+    expect(gh.core.sessions.list()).toHaveLength(1);
+  });
+
+  it('reads only application/json: json-patch and bodiless requests without it are 415; too large is PayloadTooLarge', async () => {
+    const { gh } = await start('first-responder', { maxBodyBytes: 1024 });
+    const send = (method: string, path: string, headers: Record<string, string>, body?: string) =>
+      fetch(`${gh.server.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${gh.token}`, ...headers },
+        body,
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as { error?: { name: string } } }));
+    const patch = await send('POST', '/api/sessions', { 'content-type': 'application/json-patch+json' }, '{}');
+    expect(patch).toMatchObject({ status: 415, body: { error: { name: 'UnsupportedMediaType' } } });
+    expect((await send('POST', '/api/audit/verify', {})).status).toBe(415);
+    expect((await send('DELETE', '/api/grants/g1', {})).status).toBe(415);
+    expect((await send('POST', '/api/audit/verify', { 'content-type': 'application/json; charset=utf-8' })).status).toBe(200);
+    const large = await send(
+      'POST',
+      '/api/sessions',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ agentId: 's', cwd: 'x'.repeat(2000) }),
+    );
+    expect(large).toMatchObject({ status: 413, body: { error: { name: 'PayloadTooLarge' } } });
     expect(gh.core.sessions.list()).toHaveLength(1);
   });
 });

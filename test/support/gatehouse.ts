@@ -7,6 +7,7 @@ import type { GatehouseEvent } from '../../src/shared/contract';
 import type { PendingApproval } from '../../src/shared/domain';
 import { Settings, type AgentConfig, type SettingsInput } from '../../src/shared/settings';
 import { scriptedAgentLaunch, type ScriptedAgentScript } from './agents/scripted-agent';
+import { PAIRING_CODE_TTL_MS } from '../../src/main/core/approvals/clients';
 import { createCore, type Core } from '../../src/main/core/core';
 import {
   startHttpServer,
@@ -20,12 +21,17 @@ export interface TestGatehouse {
   server: RunningServer;
   token: string;
   home: string;
-  /** A registered API client (proven identity). */
+  /** A paired API client: a person's, as the UI is once paired. */
   api: HttpApi;
   /** Every event seen since start, in order. */
   events: GatehouseEvent[];
-  /** Another client of the same server, registered or not. */
-  client(options?: { register?: boolean; label?: string }): Promise<HttpApi>;
+  /**
+   * Another client of the same server: paired (default), registered only (`paired: false`: an API
+   * client holding just the bearer token), or neither (`register: false`).
+   */
+  client(options?: { register?: boolean; paired?: boolean; label?: string }): Promise<HttpApi>;
+  /** A one-time pairing secret minted in-process (as a person's paired client would). */
+  pairingSecret(ttlMs?: number): string;
   /** Resolves with the next pending approval matching `predicate` (or one already pending). */
   nextApproval(
     predicate?: (a: PendingApproval) => boolean,
@@ -55,10 +61,13 @@ export async function startGatehouse(
   });
   const apis: HttpApi[] = [];
 
-  const client = async ({ register = true, label = 'test' } = {}) => {
+  const pairingSecret = (ttlMs = PAIRING_CODE_TTL_MS) =>
+    core.clients.issuePairingSecret(ttlMs, 'test').secret;
+  const client = async ({ register = true, paired = true, label = 'test' } = {}) => {
     const api = new HttpApi(server.url, token);
     apis.push(api);
-    if (register) await api.connect(label, 'api');
+    if (register && paired) await api.pair(pairingSecret(), label, 'api');
+    else if (register) await api.connect(label, 'api');
     return api;
   };
 
@@ -90,6 +99,7 @@ export async function startGatehouse(
     api: await client(),
     events,
     client,
+    pairingSecret,
     nextApproval(predicate: (a: PendingApproval) => boolean = () => true, timeoutMs = 30_000) {
       const already = core.pipeline.pending.list().find(predicate);
       if (already) return Promise.resolve(already);

@@ -110,9 +110,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       payload: { from: auditKey.movedFrom, to: auditKey.location },
     });
   }
-  const clients = new ClientRegistry(now);
+  const clients = new ClientRegistry({
+    now,
+    store,
+    audit: (type, payload) => store.recordEvent({ type, at: now(), payload }),
+  });
   const grants = new GrantBook(store, now, () => bus.publish({ type: 'grants_changed' }));
-  const links = new ApprovalLinks(now);
+  const links = new ApprovalLinks(now, (requestId) => pipeline.pending.get(requestId)?.expiresAt ?? null);
   bus.subscribe((event) => {
     if (event.type === 'permission_resolved') links.forget(event.requestId);
   });

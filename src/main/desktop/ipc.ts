@@ -41,6 +41,7 @@ export function wireIpc(core: Core, windows: IpcWindows, devServerUrl?: string):
   const caller: Caller = {
     clientId: DESKTOP_CLIENT_ID,
     identityProven: true,
+    paired: true,
     fromLoopback: true,
     surface: 'dialog',
     transport: 'ipc',

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatehouseEvent } from '../../shared/contract';
+import type { Caller } from '../core/approvals/clients';
 import type { Core } from '../core/core';
 import { SECURITY_HEADERS } from './static-files';
 
@@ -18,10 +19,12 @@ function frameOf(event: GatehouseEvent): string {
 
 /**
  * Server-sent events: every core event, as `event: <type>` with the JSON payload. A client that
- * reconnects re-reads GET /api/approvals, so nothing is replayed here.
+ * reconnects re-reads GET /api/approvals, so nothing is replayed here. A paired client listening
+ * here is present (a consensus voter) for as long as its stream is open.
  */
 export function openEventStream(
   core: Core,
+  caller: Caller,
   req: IncomingMessage,
   res: ServerResponse,
   streams: Set<ServerResponse>,
@@ -42,7 +45,12 @@ export function openEventStream(
   });
   const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
   heartbeat.unref();
+  const left = caller.paired && caller.clientId ? core.clients.streamOpened(caller.clientId) : null;
+  let open = true;
   const done = () => {
+    if (!open) return;
+    open = false;
+    left?.();
     clearInterval(heartbeat);
     unsubscribe();
     streams.delete(res);

@@ -1,12 +1,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { CLIENT_ID_HEADER, CLIENT_TOKEN_HEADER, ClientId, commands, LINK_AUTH_SCHEME } from '../../shared/contract';
 import type { Caller } from '../core/approvals/clients';
 import { dispatch } from '../core/commands/dispatch';
 import type { Core } from '../core/core';
 import { matchRoute } from './routes';
 import { openEventStream } from './event-stream';
+import { findAgentPeer, type AgentPeer, type AgentProcessInfo } from './peer-process';
+import { RateLimit } from './rate-limit';
 import { SECURITY_HEADERS, serveStatic } from './static-files';
 
 export interface HttpServerOptions {
@@ -19,6 +21,10 @@ export interface HttpServerOptions {
   /** Which socket addresses count as this machine (local-only policy). Default: 127/8 and ::1. */
   isLoopback?: (address: string) => boolean;
   maxBodyBytes?: number;
+  /** Registrations allowed per minute (one bearer token per server). Default 10. */
+  registrationsPerMinute?: number;
+  /** The agent processes whose connections are refused. Default: the core's live sessions. */
+  agentProcesses?: () => AgentProcessInfo[];
 }
 
 export interface RunningServer {
@@ -51,28 +57,33 @@ const fail = (res: ServerResponse, status: number, name: string, message: string
 class BodyError extends Error {
   constructor(
     readonly status: number,
+    readonly errorName: string,
     message: string,
   ) {
     super(message);
   }
 }
 
+/** Exactly application/json, parameters allowed (`application/json-patch+json` is not JSON here). */
+const JSON_TYPE = /^application\/json[ \t]*(;.*)?$/i;
+
 async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
+  // JSON only, empty bodies included: a form post from another site cannot reach a handler.
+  if (!JSON_TYPE.test(req.headers['content-type'] ?? '')) {
+    throw new BodyError(415, 'UnsupportedMediaType', 'content-type must be application/json');
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > limit) throw new BodyError(413, `body larger than ${limit} bytes`);
+    if (size > limit) throw new BodyError(413, 'PayloadTooLarge', `body larger than ${limit} bytes`);
     chunks.push(chunk as Buffer);
   }
   if (size === 0) return {};
-  const type = req.headers['content-type'] ?? '';
-  // JSON only: a form post from another site cannot reach a handler.
-  if (!/^application\/json\b/i.test(type)) throw new BodyError(415, 'content-type must be application/json');
   try {
     return JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch {
-    throw new BodyError(400, 'body is not valid JSON');
+    throw new BodyError(400, 'BadRequest', 'body is not valid JSON');
   }
 }
 
@@ -100,19 +111,20 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
     const rawId = req.headers[CLIENT_ID_HEADER];
     const rawToken = req.headers[CLIENT_TOKEN_HEADER];
     if (Array.isArray(rawId) || Array.isArray(rawToken)) return 'client headers must appear once';
-    let clientId: string | null = null;
+    let claimed: string | null = null;
     if (rawId !== undefined) {
       const parsed = ClientId.safeParse(rawId);
       if (!parsed.success) return `invalid ${CLIENT_ID_HEADER}: ${parsed.error.issues[0]?.message}`;
-      clientId = parsed.data;
+      claimed = parsed.data;
     }
-    const identityProven = core.clients.verify(clientId, rawToken ?? null);
-    const surface = identityProven && clientId ? (core.clients.surfaceOf(clientId) ?? 'api') : 'api';
+    // An id without its token is anonymous: a claimed id is never recorded as the decider.
+    const client = core.clients.identify(claimed, rawToken ?? null);
     return {
-      clientId,
-      identityProven,
+      clientId: client?.clientId ?? null,
+      identityProven: client !== null,
+      paired: client?.paired ?? false,
       fromLoopback: isLoopback(req.socket.remoteAddress ?? ''),
-      surface,
+      surface: client?.surface ?? 'api',
       transport: 'http',
     };
   };
@@ -124,6 +136,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
     return {
       clientId: `link-${link.linkId}`,
       identityProven: true,
+      paired: false,
       fromLoopback: isLoopback(req.socket.remoteAddress ?? ''),
       surface: 'link',
       transport: 'http',
@@ -131,7 +144,47 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
     };
   };
 
+  const agentProcesses = options.agentProcesses ?? (() => core.sessions.agentProcesses());
+  const registrations = new RateLimit(options.registrationsPerMinute ?? 10, 60_000, core.now);
+  /** Per connection: the agent at its other end, if any (looked up once, when it opens). */
+  const peers = new WeakMap<Socket, Promise<AgentPeer | null>>();
+  const refusedAudited = new WeakSet<Socket>();
+
+  const onConnection = (socket: Socket) => {
+    const address = socket.remoteAddress ?? '';
+    const port = socket.remotePort;
+    // Only a process on this machine can be an agent: a loopback peer, or one that came in on
+    // this machine's own address.
+    const local = isLoopbackAddress(address) || address === socket.localAddress;
+    if (!local || port === undefined) return;
+    const agents = agentProcesses();
+    if (agents.length === 0) return;
+    peers.set(
+      socket,
+      findAgentPeer(address, port, agents).catch((error: unknown) => {
+        console.error('peer process lookup failed:', error);
+        return null;
+      }),
+    );
+  };
+
+  const refuseAgent = (req: IncomingMessage, res: ServerResponse, peer: AgentPeer) => {
+    if (!refusedAudited.has(req.socket)) {
+      refusedAudited.add(req.socket);
+      core.store.recordEvent({
+        type: 'api_refused_agent',
+        agentId: peer.agentId,
+        sessionId: peer.sessionId,
+        at: core.now(),
+        payload: { pid: peer.peerPid, agentPid: peer.pid, method: req.method ?? '', path: (req.url ?? '').split('?')[0] },
+      });
+    }
+    fail(res, 403, 'AgentForbidden', 'requests from an agent process are refused');
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const peer = await peers.get(req.socket);
+    if (peer) return refuseAgent(req, res, peer);
     const url = new URL(req.url ?? '/', 'http://localhost');
     // DNS rebinding: a page on another name that resolves here must not reach the API.
     if (!allowedHosts.has((req.headers.host ?? '').toLowerCase())) {
@@ -160,11 +213,19 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
 
     if (url.pathname === '/api/events') {
       if (req.method !== 'GET') return fail(res, 405, 'MethodNotAllowed', 'GET only', { allow: 'GET' });
-      return openEventStream(core, req, res, streams);
+      return openEventStream(core, caller, req, res, streams);
     }
     if (route.kind === 'not_found') return fail(res, 404, 'NotFound', `no route ${req.method} ${url.pathname}`);
     if (route.kind === 'method_not_allowed') {
       return fail(res, 405, 'MethodNotAllowed', `use ${route.allowed.join(', ')}`, { allow: route.allowed.join(', ') });
+    }
+    if (route.name === 'registerClient') {
+      const retryAfter = registrations.take();
+      if (retryAfter > 0) {
+        return fail(res, 429, 'TooManyRequests', 'too many client registrations; try again later', {
+          'retry-after': String(retryAfter),
+        });
+      }
     }
     let body: unknown;
     if (commands[route.name].http.method === 'GET') {
@@ -173,7 +234,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
       try {
         body = await readJson(req, maxBody);
       } catch (error) {
-        if (error instanceof BodyError) return fail(res, error.status, 'BadRequest', error.message);
+        if (error instanceof BodyError) return fail(res, error.status, error.errorName, error.message);
         throw error;
       }
       if (body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -197,6 +258,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
       else res.destroy();
     });
   });
+  server.on('connection', onConnection);
   server.headersTimeout = 10_000;
   server.requestTimeout = 0; // prompts and SSE run as long as the agent does
 

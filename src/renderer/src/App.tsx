@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useApi } from './api/context';
 import { ApprovalDialog } from './approvals/ApprovalDialog';
 import { useApprovals } from './approvals/use-approvals';
 import { HistoryView } from './history/HistoryView';
@@ -17,6 +18,7 @@ const viewOf = (hash: string): View =>
         : 'sessions';
 
 export function App() {
+  const api = useApi();
   const approvals = useApprovals();
   const [view, setView] = useState<View>(() => viewOf(window.location.hash));
   const pending = approvals.items.length;
@@ -48,6 +50,13 @@ export function App() {
           </a>
         </nav>
       </header>
+      {!api.paired && (
+        <p className="unpaired" role="note">
+          This browser is not paired: its votes count only under first-responder. To pair it, open
+          the address Gatehouse printed at start, or a link from Settings → Devices → Pair another
+          device on a paired browser.
+        </p>
+      )}
       <main className={view === 'approvals' ? 'wide' : undefined} inert={modal}>
         {view === 'sessions' && <SessionView />}
         {view === 'approvals' && <ApprovalDialog queue={approvals} variant="page" />}

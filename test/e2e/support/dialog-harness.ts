@@ -214,7 +214,7 @@ export async function startDialogHarness(
         }));
     },
     async open(page, view = 'approvals') {
-      await page.goto(headless.url);
+      await page.goto(await headless.pairingUrl());
       // The header goes inert under the modal, so the view is switched by its address.
       await page
         .locator('.topbar')

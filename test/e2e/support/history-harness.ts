@@ -1,5 +1,5 @@
 // Real decisions for the history, rules and settings specs: the scripted agent asks (one prompt =
-// one scripted request, chosen by the prompt's text), a registered client votes over HTTP like a
+// one scripted request, chosen by the prompt's text), a paired client votes over HTTP like a
 // browser tab does, rules and grants decide on their own.
 import type { Page } from '@playwright/test';
 import type { PendingApproval } from '../../../src/shared/domain';
@@ -11,13 +11,9 @@ export interface Voter {
   clientToken: string;
 }
 
+/** A browser a person paired: its votes are "by you in the browser". */
 export async function registerVoter(h: DialogHarness, label = 'e2e voter'): Promise<Voter> {
-  const response = await h.headless.api('/api/clients', {
-    method: 'POST',
-    body: JSON.stringify({ surface: 'browser', label }),
-  });
-  if (!response.ok) throw new Error(`register: HTTP ${response.status}`);
-  return (await response.json()) as Voter;
+  return h.headless.pair(label, 'browser');
 }
 
 export async function vote(
@@ -81,7 +77,7 @@ export async function historyOf(h: DialogHarness, query = ''): Promise<HistoryIt
 
 /** Opens the UI on one of its views (the token is kept by the tab, so later hashes need none). */
 export async function openView(h: DialogHarness, page: Page, hash: string): Promise<void> {
-  await page.goto(h.headless.url);
+  await page.goto(await h.headless.pairingUrl());
   await page.locator('.topbar').waitFor();
   await page.evaluate(`location.hash = ${JSON.stringify(hash)}`);
 }

@@ -11,7 +11,7 @@ import { Settings } from '../../../src/shared/settings';
 const base = Settings.parse({
   agents: { a: { command: 'gemini', args: ['--acp'], env: { A: '1', B: '2' } } },
 });
-const by: Actor = { clientId: 'c1', identityProven: true, surface: 'browser', transport: 'http' };
+const by: Actor = { clientId: 'c1', identityProven: true, paired: true, surface: 'browser', transport: 'http' };
 
 describe('what needs a local confirmation', () => {
   it('a new agent or a changed command, args, cwd or env; not the mode, the name or the env order', () => {

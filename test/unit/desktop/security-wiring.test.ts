@@ -225,6 +225,7 @@ describe('IPC', () => {
         caller: {
           clientId: 'desktop',
           identityProven: true,
+          paired: true,
           fromLoopback: true,
           surface: 'dialog',
           transport: 'ipc',

@@ -83,6 +83,7 @@ describe('NotificationPresence', () => {
     expect(votes[0]!.caller).toEqual({
       clientId: 'desktop',
       identityProven: true,
+      paired: true,
       fromLoopback: true,
       surface: 'notification',
       transport: 'internal',

@@ -333,4 +333,13 @@ export class SessionManager {
       },
     };
   }
+
+  /** The live agent processes (each leads its own process group), for refusing their API calls. */
+  agentProcesses(): { pid: number; agentId: string; sessionId: string }[] {
+    return [...this.sessions.values()].flatMap((s) =>
+      s.process?.pid !== undefined && !s.process.exit
+        ? [{ pid: s.process.pid, agentId: s.agentId, sessionId: s.sessionId }]
+        : [],
+    );
+  }
 }

@@ -302,7 +302,8 @@ function deciderFor(
     }
     const clientId = resolution.decidedBy.clientIds[0] ?? null;
     const vote = audit?.votes.find((v) => (v.clientId ?? null) === clientId);
-    return { type: 'person', clientId, surface: surfaceOf(vote?.metadata) ?? 'api' };
+    const person: Decider = { type: 'person', clientId, surface: surfaceOf(vote?.metadata) ?? 'api' };
+    return vote?.metadata?.paired === false ? { ...person, paired: false } : person;
   }
   switch (resolution.reason) {
     case 'timeout':

@@ -8,6 +8,8 @@ import type { Store } from '../store';
 export interface Actor {
   clientId: string | null;
   identityProven: boolean;
+  /** A person paired this client (or it is a desktop surface); unpaired bearer-token callers are not. */
+  paired: boolean;
   surface: Surface;
   transport: Caller['transport'];
 }
@@ -16,6 +18,7 @@ export function actorOf(caller: Caller): Actor {
   return {
     clientId: caller.clientId,
     identityProven: caller.identityProven,
+    paired: caller.paired,
     surface: caller.surface,
     transport: caller.transport,
   };

@@ -20,8 +20,14 @@ import { actorOf, auditAdmin, type Actor } from './admin-audit';
 import { BadRequestError, ForbiddenError, NotFoundError } from './errors';
 import type { Handlers } from './dispatch';
 import { SettingsConfirmations } from './settings-confirmation';
+import { PAIRING_CODE_TTL_MS, type Caller } from '../approvals/clients';
 
 const VERSION = '0.1.0';
+
+/** Commands that change who counts as a person: a desktop surface or a paired client only. */
+function requirePaired(caller: Caller, what: string): void {
+  if (!caller.paired) throw new ForbiddenError(`only a paired client may ${what}`);
+}
 
 function toWire(outcome: PermissionVoteOutcome, progress: ConsensusProgress | null): VoteOutcome {
   if (outcome.kind !== 'recorded') return outcome;
@@ -162,6 +168,28 @@ export function createHandlers(core: Core): Handlers {
       return clients.register(input.surface, input.label);
     },
 
+    pairClient: (input) => {
+      const paired = clients.pair(input.pairingSecret, input.label, input.surface);
+      if (!paired) throw new ForbiddenError('unknown, used or expired pairing secret');
+      return paired;
+    },
+
+    createPairingCode: (_input, caller) => {
+      requirePaired(caller, 'make a pairing code');
+      const { secret, expiresAt } = clients.issuePairingSecret(PAIRING_CODE_TTL_MS, caller.clientId);
+      return { secret, path: `/#pair=${secret}`, expiresAt };
+    },
+
+    listClients: () => clients.list(),
+
+    revokeClient: (input, caller) => {
+      requirePaired(caller, 'revoke a client');
+      if (!clients.revoke(input.clientId, caller.clientId)) {
+        throw new NotFoundError(`no client ${input.clientId} that can be revoked`);
+      }
+      return { ok: true };
+    },
+
     listAgents: () => Object.keys(core.settings.agents).map(agentInfo),
 
     setAgentBypass: async (input, caller) => {
@@ -243,25 +271,37 @@ export function createHandlers(core: Core): Handlers {
       const optionId = 'optionId' in input ? input.optionId : CANCEL_VOTE_SENTINEL;
       // A wire client must not be able to inject a cancel by naming the sentinel as an option.
       if ('optionId' in input) assertWireOptionId(input.optionId);
+      // A vote over the API from a client no person paired is "api (unpaired)": it counts where
+      // anyone's vote counts (first-responder, local-only) and is refused where a person must decide.
+      const person = caller.paired;
       const outcome = mediator.vote({
         requestId: input.requestId,
-        clientId: caller.clientId ?? undefined,
+        clientId: person ? (caller.clientId ?? undefined) : undefined,
         optionId,
         fromLoopback: caller.fromLoopback,
-        identityProven: caller.identityProven,
+        identityProven: person,
         receivedAtMs: core.now(),
         metadata: {
-          surface: caller.surface,
+          surface: person ? caller.surface : 'api',
+          ...(person ? {} : { paired: false }),
           ...('grant' in input && input.grant ? { grant: input.grant } : {}),
         },
       });
       return toWire(outcome, mediator.progress(input.requestId));
     },
 
-    createApprovalLink: (input) => {
+    createApprovalLink: (input, caller) => {
+      // A link votes as a person; only a person's client may hand one out.
+      requirePaired(caller, 'create an approval link');
       const approval = pipeline.pending.get(input.requestId);
       if (!approval) throw new NotFoundError(`no pending request ${input.requestId}`);
-      const token = core.links.issue(input.requestId, approval.expiresAt);
+      const { token, linkId } = core.links.issue(input.requestId);
+      store.recordEvent({
+        type: 'link_created',
+        requestId: input.requestId,
+        sessionId: approval.sessionId,
+        payload: { linkId, by: caller.clientId, expiresAt: approval.expiresAt },
+      });
       return { token, path: `/#/link/${token}`, expiresAt: approval.expiresAt };
     },
 
@@ -277,20 +317,26 @@ export function createHandlers(core: Core): Handlers {
       const { requestId, token } = caller.link;
       const approval = pipeline.pending.get(requestId);
       if (!approval) throw new NotFoundError('the request of this link has been decided');
-      // A bad option must not burn the link; a good one spends it before the vote counts.
+      // A bad option must not burn the link.
       if (!approval.options.some((o) => o.optionId === input.optionId)) {
         throw new BadRequestError(`unknown option ${input.optionId}`);
       }
-      if (!core.links.consume(token)) throw new ForbiddenError('this approval link has been used');
-      const outcome = mediator.vote({
-        requestId,
-        clientId: caller.clientId ?? undefined,
-        optionId: input.optionId,
-        fromLoopback: caller.fromLoopback,
-        identityProven: true,
-        receivedAtMs: core.now(),
-        metadata: { surface: 'link' },
-      });
+      // The vote and the spending of the link are one step; a refused vote leaves the link usable.
+      const outcome = core.links.spend(
+        token,
+        () =>
+          mediator.vote({
+            requestId,
+            clientId: caller.clientId ?? undefined,
+            optionId: input.optionId,
+            fromLoopback: caller.fromLoopback,
+            identityProven: true,
+            receivedAtMs: core.now(),
+            metadata: { surface: 'link' },
+          }),
+        (result) => result.kind === 'forbidden',
+      );
+      if (!outcome) throw new ForbiddenError('this approval link has been used');
       return toWire(outcome, mediator.progress(requestId));
     },
 

@@ -102,6 +102,7 @@ export interface ConfirmationDeps<R> {
 const LOCAL_DIALOG: Actor = {
   clientId: null,
   identityProven: true,
+  paired: true,
   surface: 'dialog',
   transport: 'internal',
 };

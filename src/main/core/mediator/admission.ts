@@ -34,9 +34,10 @@ export function refusal(
       // Strictly `true`: a truthy non-boolean slipped in by a bug must not open the gate.
       return vote.fromLoopback === true ? null : 'remote_not_allowed';
     case 'designated': {
-      if (clientId === undefined) return 'anonymous_not_allowed';
-      // Proof first: an unproven claim of the originator's id is exactly the spoof to refuse.
+      // Proof first: an unproven claim of the originator's id is exactly the spoof to refuse, and
+      // a vote with no proven identity at all is unproven before it is anonymous.
       if (vote.identityProven !== true) return 'identity_unproven';
+      if (clientId === undefined) return 'anonymous_not_allowed';
       const originator = record.originatorClientId;
       // No originator fails closed: nobody matches.
       if (originator === undefined || originator === '' || clientId !== originator) {
@@ -45,8 +46,8 @@ export function refusal(
       return null;
     }
     case 'consensus':
-      if (clientId === undefined) return 'anonymous_not_allowed';
       if (vote.identityProven !== true) return 'identity_unproven';
+      if (clientId === undefined) return 'anonymous_not_allowed';
       if (ballot === undefined || !ballot.isVoter(clientId)) return 'not_a_voter';
       return null;
   }

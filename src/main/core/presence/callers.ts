@@ -11,7 +11,7 @@ export const DESKTOP_CLIENT_ID = 'desktop';
 
 /** Registers the desktop person as a voter once (the dialog, notifications and tray share it). */
 export function ensureDesktopClient(clients: ClientRegistry, clientId = DESKTOP_CLIENT_ID): string {
-  if (!clients.surfaceOf(clientId)) clients.register('dialog', 'desktop', clientId);
+  if (!clients.isRegistered(clientId)) clients.registerLocal(clientId, 'dialog', 'desktop');
   return clientId;
 }
 
@@ -20,7 +20,7 @@ export function desktopCaller(
   surface: Extract<Surface, 'notification' | 'tray' | 'link'>,
   clientId = DESKTOP_CLIENT_ID,
 ): Caller {
-  return { clientId, identityProven: true, fromLoopback: true, surface, transport: 'internal' };
+  return { clientId, identityProven: true, paired: true, fromLoopback: true, surface, transport: 'internal' };
 }
 
 export type PresenceVoteResult =

@@ -194,6 +194,22 @@ export const MIGRATIONS: readonly Migration[] = [
           FROM decisions d JOIN requests r ON r.seq = d.request_seq;
       `),
   },
+  {
+    version: 3,
+    description: 'paired clients: browsers and phones a person paired, kept across restarts',
+    up: (db) =>
+      db.exec(`
+        -- Only the hash of a client's token is kept. Pairing and revocation are audited as events.
+        CREATE TABLE paired_clients (
+          client_id  TEXT PRIMARY KEY,
+          label      TEXT    NOT NULL,
+          surface    TEXT    NOT NULL,
+          token_hash TEXT    NOT NULL,
+          paired_at  INTEGER NOT NULL,
+          revoked_at INTEGER
+        ) WITHOUT ROWID;
+      `),
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

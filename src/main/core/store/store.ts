@@ -22,6 +22,8 @@ import {
   type SessionEntry,
 } from './history';
 import { migrate } from './migrations';
+import { listPairedClients, revokePairedClient, savePairedClient } from './paired-clients';
+import type { PairedClientStore } from '../approvals/clients';
 import {
   prepareDecision,
   prepareEvent,
@@ -59,7 +61,7 @@ export interface StoreOptions {
   pruneIntervalMs?: number;
 }
 
-export interface Store {
+export interface Store extends PairedClientStore {
   readonly path: string;
   /**
    * Queues a request; committed with the next batch. Throws StoreInputError on a malformed request
@@ -245,6 +247,18 @@ export function openStore(options: StoreOptions): Store {
     listGrants(query = {}) {
       open();
       return listGrants(db, query, now());
+    },
+    pairedClients() {
+      open();
+      return listPairedClients(db);
+    },
+    savePairedClient(client) {
+      open();
+      savePairedClient(db, client);
+    },
+    revokePairedClient(clientId, at) {
+      open();
+      revokePairedClient(db, clientId, at);
     },
     history(query) {
       open();

@@ -13,6 +13,8 @@ import { ApiError } from './api-error';
 /** GatehouseApi over the preload bridge (Electron); validated against the contract like HTTP. */
 export class BridgeApi implements GatehouseApi {
   readonly surface = 'dialog' as const;
+  /** The desktop is this machine's person: paired by being Gatehouse itself. */
+  readonly paired = true;
 
   constructor(private readonly bridge: GatehouseBridge) {}
 
@@ -33,5 +35,10 @@ export class BridgeApi implements GatehouseApi {
   onConnectionChange(listener: (connected: boolean) => void): () => void {
     listener(true);
     return () => {};
+  }
+
+  /** The desktop serves no web address; the code alone is shown. */
+  pairingUrl(): null {
+    return null;
   }
 }

@@ -32,6 +32,7 @@ function buildRequest(name: CommandName, input: Record<string, unknown>): { path
 export class HttpApi implements GatehouseApi {
   readonly surface = 'browser' as const;
   private identity: Identity | null = null;
+  private isPaired = false;
   private readonly listeners = new Set<(event: GatehouseEvent) => void>();
   private readonly connectionListeners = new Set<(connected: boolean) => void>();
   private streaming = false;
@@ -44,15 +45,43 @@ export class HttpApi implements GatehouseApi {
     private readonly scheme: 'Bearer' | 'Link' = 'Bearer',
   ) {}
 
-  /** Registers this tab as a voter; the token proves its votes are its own. */
+  /** Registers an API client: a proven id, but not a person's (votes count as "api (unpaired)"). */
   async connect(label = 'browser', surface: 'browser' | 'api' = 'browser'): Promise<Identity> {
     this.identity = await this.call('registerClient', { surface, label });
     return this.identity;
   }
 
+  /** Pairs with a one-time secret a person handed over; from then on its votes are a person's. */
+  async pair(pairingSecret: string, label: string, surface: 'browser' | 'api' = 'browser'): Promise<Identity> {
+    this.identity = await this.call('pairClient', { pairingSecret, label, surface });
+    this.isPaired = true;
+    return this.identity;
+  }
+
+  /** Speaks as a client paired earlier (kept by the browser); null forgets it. */
+  resume(identity: Identity | null): void {
+    this.identity = identity;
+    this.isPaired = identity !== null;
+  }
+
   /** Speak as a given client (tests: a spoofed id, a stolen id without its token). */
   actAs(identity: Identity | null): void {
     this.identity = identity;
+    this.isPaired = false;
+  }
+
+  get paired(): boolean {
+    return this.isPaired;
+  }
+
+  /** The client this API speaks as, if any. */
+  get clientId(): string | null {
+    return this.identity?.clientId ?? null;
+  }
+
+  /** The address another device opens to pair: this server, its bearer token, the one-time secret. */
+  pairingUrl(secret: string): string {
+    return `${this.base}/#token=${encodeURIComponent(this.token)}&pair=${encodeURIComponent(secret)}`;
   }
 
   private headers(json: boolean): Record<string, string> {

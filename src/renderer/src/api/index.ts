@@ -9,21 +9,60 @@ declare global {
 }
 
 const TOKEN_KEY = 'gatehouse.token';
+/** This browser's pairing, per Gatehouse address; it outlives the tab (the bearer token does not). */
+const IDENTITY_KEY = `gatehouse.identity:${window.location.origin}`;
+
+interface StoredIdentity {
+  clientId: string;
+  clientToken: string;
+}
+
+function storedIdentity(): StoredIdentity | null {
+  try {
+    const value = JSON.parse(localStorage.getItem(IDENTITY_KEY) ?? 'null') as Partial<StoredIdentity> | null;
+    return typeof value?.clientId === 'string' && typeof value.clientToken === 'string'
+      ? { clientId: value.clientId, clientToken: value.clientToken }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+const deviceLabel = () => `Browser (${navigator.platform || 'unknown platform'})`.slice(0, 100);
 
 /**
  * The same screens run in Electron (preload bridge) and in a browser (HTTP + SSE). In the browser
- * the token arrives in the URL fragment once and is kept for this tab only.
+ * the token arrives in the URL fragment once and is kept for this tab only; a pairing secret in the
+ * fragment is exchanged at once for this browser's paired identity, kept in localStorage.
  */
 export async function connectApi(): Promise<GatehouseApi> {
   if (window.gatehouse) return new BridgeApi(window.gatehouse);
-  const fromHash = new URLSearchParams(window.location.hash.slice(1)).get('token');
-  if (fromHash) {
-    sessionStorage.setItem(TOKEN_KEY, fromHash);
-    history.replaceState(null, '', window.location.pathname + window.location.search);
-  }
+  const fragment = new URLSearchParams(window.location.hash.slice(1));
+  const fromHash = fragment.get('token');
+  const pairing = fragment.get('pair');
+  if (fromHash) sessionStorage.setItem(TOKEN_KEY, fromHash);
+  if (fromHash || pairing) history.replaceState(null, '', window.location.pathname + window.location.search);
   const token = fromHash ?? sessionStorage.getItem(TOKEN_KEY);
   if (!token) throw new Error('No access token: open the URL that `npm run headless` printed.');
   const api = new HttpApi(window.location.origin, token);
-  await api.connect();
+  if (pairing) {
+    try {
+      localStorage.setItem(IDENTITY_KEY, JSON.stringify(await api.pair(pairing, deviceLabel())));
+    } catch {
+      // A used or expired secret: a pairing this browser already holds still applies.
+    }
+  }
+  if (!api.paired) {
+    const stored = storedIdentity();
+    if (stored) {
+      api.resume(stored);
+      // A revoked pairing is dropped, so the page says it is not paired rather than pretend.
+      const clients = await api.call('listClients', {}).catch(() => null);
+      if (clients && !clients.some((c) => c.clientId === stored.clientId && c.paired)) {
+        api.resume(null);
+        localStorage.removeItem(IDENTITY_KEY);
+      }
+    }
+  }
   return api;
 }

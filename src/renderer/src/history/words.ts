@@ -86,6 +86,8 @@ export function deciderWords(
   const verb = DECISION_LABEL[decisionOf(reply)];
   switch (decider.type) {
     case 'person':
+      // An unpaired API client may be anyone holding the token, an agent included: not "you".
+      if (decider.paired === false) return `${verb} through the API (unpaired)`;
       return `${verb} by you ${SURFACE_WORDS[decider.surface]}`;
     case 'consensus':
       return `${verb} by consensus of ${decider.clientIds.length} voter${decider.clientIds.length === 1 ? '' : 's'}`;

@@ -6,6 +6,7 @@ import type { Settings } from '../../../shared/settings';
 import { useApi } from '../api/context';
 import { AgentsSection } from './AgentsSection';
 import { ConfirmChange } from './ConfirmChange';
+import { DevicesSection } from './DevicesSection';
 import { GeneralSection } from './GeneralSection';
 import { GrantsSection } from './GrantsSection';
 import { RulesSection } from './RulesSection';
@@ -20,6 +21,7 @@ const SECTIONS = [
   ['sv-rules', 'Rules'],
   ['sv-agents', 'Agents'],
   ['sv-general', 'General'],
+  ['sv-devices', 'Devices'],
 ] as const;
 
 export function SettingsView() {
@@ -138,6 +140,7 @@ export function SettingsView() {
           />
         </>
       )}
+      <DevicesSection />
     </div>
   );
 }

@@ -1,0 +1,87 @@
+// An agent runs as the same user and may find the bearer token: a request from its process tree
+// is refused whatever it carries, and audited once per connection.
+import { spawn } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentProcessInfo } from '../../src/main/server/peer-process';
+import { startGatehouse, type TestGatehouse } from '../support/gatehouse';
+
+/** Two GETs over one keep-alive connection; prints both statuses and the body of the first. */
+const CHILD = `
+const http = require('node:http');
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+const get = () => new Promise((resolve, reject) => {
+  http.get(process.env.URL + '/api/approvals', { agent, headers: { authorization: 'Bearer ' + process.env.TOKEN } }, (res) => {
+    let body = '';
+    res.on('data', (c) => (body += c));
+    res.on('end', () => resolve({ status: res.statusCode, body }));
+  }).on('error', reject);
+});
+(async () => {
+  const first = await get();
+  const second = await get();
+  process.stdout.write(JSON.stringify({ statuses: [first.status, second.status], body: JSON.parse(first.body) }));
+  agent.destroy();
+})();
+`;
+
+function runChild(url: string, token: string, onSpawn: (pid: number) => void): Promise<{ statuses: number[]; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', CHILD], {
+      env: { ...process.env, URL: url, TOKEN: token },
+      // Its own process group, as every agent is spawned.
+      detached: true,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    onSpawn(child.pid!);
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('error', reject);
+    child.on('exit', () => {
+      try {
+        resolve(JSON.parse(out) as { statuses: number[]; body: unknown });
+      } catch (error) {
+        reject(error as Error);
+      }
+    });
+  });
+}
+
+describe.skipIf(process.platform !== 'linux')('requests from an agent process', () => {
+  let gh: TestGatehouse | undefined;
+  afterEach(async () => {
+    await gh?.close();
+    gh = undefined;
+  });
+
+  it('are refused (403 AgentForbidden) with the valid token and audited once per connection; others pass', async () => {
+    const agents: AgentProcessInfo[] = [];
+    gh = await startGatehouse({}, { agentProcesses: () => agents });
+    const result = await runChild(gh.server.url, gh.token, (pid) =>
+      agents.push({ pid, agentId: 'a', sessionId: 's1' }),
+    );
+    expect(result).toEqual({
+      statuses: [403, 403],
+      body: { error: { name: 'AgentForbidden', message: expect.any(String) } },
+    });
+    await gh.core.store.flush();
+    const refused = gh.core.store.events({ type: 'api_refused_agent' });
+    expect(refused).toEqual([
+      expect.objectContaining({
+        agentId: 'a',
+        sessionId: 's1',
+        payload: { pid: agents[0]!.pid, agentPid: agents[0]!.pid, method: 'GET', path: '/api/approvals' },
+      }),
+    ]);
+    // The same call from this process (not an agent's) is answered, while the agent still runs.
+    const mine = await fetch(`${gh.server.url}/api/approvals`, {
+      headers: { authorization: `Bearer ${gh.token}` },
+    });
+    expect(mine.status).toBe(200);
+  });
+
+  it('a process not in an agent tree is answered even while agents run', async () => {
+    gh = await startGatehouse({}, { agentProcesses: () => [{ pid: 999_999_999, agentId: 'a', sessionId: 's1' }] });
+    const result = await runChild(gh.server.url, gh.token, () => {});
+    expect(result.statuses).toEqual([200, 200]);
+  });
+});

@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { deciderWords } from '../../../src/renderer/src/history/words';
+
+const allowed = { outcome: 'selected', optionId: 'y', optionKind: 'allow_once' } as const;
+
+describe('decider words', () => {
+  it('an unpaired API vote is not "you"', () => {
+    expect(deciderWords(allowed, { type: 'person', clientId: null, surface: 'api', paired: false })).toBe(
+      'Allowed through the API (unpaired)',
+    );
+    expect(deciderWords(allowed, { type: 'person', clientId: 'browser-1', surface: 'browser' })).toBe(
+      'Allowed by you in the browser',
+    );
+  });
+});
