@@ -11,8 +11,24 @@ export const AgentConfig = z
     name: z.string().min(1).max(100).optional(),
     command: z.string().min(1),
     args: z.array(z.string()).default([]),
-    /** Added to Gatehouse's own environment when the agent is spawned. */
-    env: z.record(z.string(), z.string()).default({}),
+    /**
+     * Set in the agent's environment, over the allow-listed part of Gatehouse's own (PATH, HOME,
+     * locale, proxies, the model API variables of known agents). GATEHOUSE_* never reaches an agent.
+     */
+    env: z
+      .record(z.string(), z.string())
+      .superRefine((env, ctx) => {
+        for (const name of Object.keys(env)) {
+          if (/^GATEHOUSE_/i.test(name)) {
+            ctx.addIssue({
+              code: 'custom',
+              path: [name],
+              message: `${name}: GATEHOUSE_* variables are Gatehouse's own and never reach an agent`,
+            });
+          }
+        }
+      })
+      .default({}),
     /** Working directory of the agent process; defaults to the session folder. */
     cwd: z.string().min(1).optional(),
     /** Permission mode for new sessions of this agent. */

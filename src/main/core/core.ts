@@ -119,6 +119,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     store,
     bus,
     now,
+    home: options.home,
     onEnd: (sessionId) => void grants.endSession(sessionId),
   });
 

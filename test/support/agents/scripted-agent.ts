@@ -91,6 +91,8 @@ export type ScriptStep =
       params: { [key: string]: JsonValue };
       withSessionId?: boolean;
     }
+  /** Reports an environment variable as a text chunk: `env NAME=value` or `env NAME unset`. */
+  | { type: 'env'; name: string }
   /** Waits (cut short by session/cancel). */
   | { type: 'sleep'; ms: number }
   /** Ends the prompt now with this stop reason. */
@@ -126,12 +128,12 @@ const DEFAULT_AUTO_APPROVE: { [modeId: string]: ToolKind[] | 'all' } = {
   bypassPermissions: 'all',
 };
 
-/** The command line and environment that run this agent as a subprocess. */
+/** The command line and the agent's own variables (Gatehouse gives an agent the rest: PATH, HOME, …). */
 export function scriptedAgentLaunch(
   script: ScriptedAgentScript,
   options: { logFile?: string } = {},
 ): { command: string; args: string[]; env: NodeJS.ProcessEnv } {
-  const env: NodeJS.ProcessEnv = { ...process.env, SCRIPTED_AGENT_SCRIPT: JSON.stringify(script) };
+  const env: NodeJS.ProcessEnv = { SCRIPTED_AGENT_SCRIPT: JSON.stringify(script) };
   if (options.logFile) env['SCRIPTED_AGENT_LOG'] = options.logFile;
   else delete env['SCRIPTED_AGENT_LOG'];
   return { command: process.execPath, args: [fileURLToPath(import.meta.url)], env };
@@ -389,6 +391,15 @@ function main(): void {
             const message = error instanceof Error ? error.message : String(error);
             await say(client, session.id, `malformed ${method} refused: ${code} ${message}`);
           }
+          break;
+        }
+        case 'env': {
+          const value = process.env[step.name];
+          await say(
+            client,
+            session.id,
+            `env ${step.name}${value === undefined ? ' unset' : `=${value}`}`,
+          );
           break;
         }
         case 'sleep':

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import type { AgentConfig } from '../../../shared/settings';
+import { agentEnvironment } from './agent-env';
 
 /** What Gatehouse does for the agent when the agent calls its client. */
 export interface ClientHandlers {
@@ -47,10 +48,15 @@ export class AgentProcess {
     });
   }
 
-  static spawn(config: AgentConfig, cwd: string, handlers: ClientHandlers): AgentProcess {
+  static spawn(
+    config: AgentConfig,
+    cwd: string,
+    handlers: ClientHandlers,
+    options: { gatehouseHome?: string } = {},
+  ): AgentProcess {
     const child = spawn(config.command, config.args, {
       cwd: config.cwd ?? cwd,
-      env: { ...process.env, ...config.env },
+      env: agentEnvironment(process.env, config, process.platform, options.gatehouseHome),
       stdio: ['pipe', 'pipe', 'pipe'],
       // Its own process group, so a kill reaches what the agent spawned too: some launchers
       // (Gemini CLI's relauncher) run the real agent as a child that ignores SIGTERM.

@@ -28,6 +28,8 @@ export interface SessionManagerOptions {
   store: Pick<Store, 'recordEvent'>;
   bus: EventBus;
   now?: () => number;
+  /** Gatehouse's own folder: no path into it reaches an agent's environment. */
+  home?: string;
   /** Runs once when a session ends, whatever ended it (session grants end here). */
   onEnd?: (sessionId: string) => void;
 }
@@ -141,7 +143,9 @@ export class SessionManager {
       this.now(),
     );
     this.sessions.set(session.sessionId, session);
-    const agent = AgentProcess.spawn(config, cwd, this.clientHandlers(session));
+    const agent = AgentProcess.spawn(config, cwd, this.clientHandlers(session), {
+      gatehouseHome: this.options.home,
+    });
     session.process = agent;
     void agent.exited.then((info) => this.onExit(session, info.code, info.signal));
     try {
