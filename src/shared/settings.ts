@@ -37,6 +37,15 @@ export const AgentConfig = z
     bypassPermissions: z.boolean().default(false),
     /** Mediator policy for this agent's requests; defaults to policy.permissionStrategy. */
     policy: PermissionPolicy.optional(),
+    /**
+     * What Gatehouse serves the agent besides writes. `read`: advertise fs/read_text_file; each read
+     * is judged by the rules like a request of kind read (inside the session folder, or allowed by a
+     * rule; secret files only by a rule naming them), audited, and never asked of a person.
+     */
+    fs: z
+      .object({ read: z.boolean().default(false) })
+      .strict()
+      .default({ read: false }),
   })
   .strict();
 export type AgentConfig = z.infer<typeof AgentConfig>;

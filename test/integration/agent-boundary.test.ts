@@ -1,6 +1,22 @@
 // What an agent process can reach of Gatehouse: its environment, its reads and writes, its messages.
-import { afterEach, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ScriptStep } from '../support/agents/scripted-agent';
 import { startScriptedSession, type ScriptedSession } from '../support/gatehouse';
+
+type StartOptions = Parameters<typeof startScriptedSession>[1];
+
+/** Payloads of the audited events of one type, oldest first. */
+function eventsOf(session: ScriptedSession): (type: string) => unknown[] {
+  return (type) =>
+    session.gh.core.store
+      .events({ type })
+      .sort((a, b) => a.seq - b.seq)
+      .map((e) => e.payload);
+}
 
 /** Text chunks the agent sent, in order. */
 function saidTexts(session: ScriptedSession): string[] {
@@ -45,5 +61,129 @@ describe('agent boundary', () => {
       delete process.env.GATEHOUSE_TOKEN;
       delete process.env.SOME_CLOUD_SECRET;
     }
+  });
+
+  describe('reads', () => {
+    let outside: string;
+    let folder: string;
+    beforeEach(() => {
+      outside = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-outside-')));
+      folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-work-')));
+    });
+    afterEach(async () => {
+      await session?.close();
+      session = undefined;
+      rmSync(outside, { recursive: true, force: true });
+      rmSync(folder, { recursive: true, force: true });
+    });
+
+    async function startReading(
+      steps: (folder: string) => ScriptStep[],
+      options: StartOptions = {},
+    ) {
+      writeFileSync(join(outside, 'other.txt'), 'outside text');
+      writeFileSync(join(folder, 'notes.txt'), 'line 1\nline 2\nline 3');
+      writeFileSync(join(folder, '.env'), 'API_KEY=hunter2');
+      symlinkSync(join(outside, 'other.txt'), join(folder, 'link.txt'));
+      session = await startScriptedSession({ prompts: [steps(folder)] }, { ...options, folder });
+      await session.gh.api.call('prompt', { sessionId: session.sessionId, text: 'go' });
+      await session.gh.core.store.flush();
+      return { folder, texts: saidTexts(session), events: eventsOf(session) };
+    }
+
+    it('not advertised: fs/read_text_file is "method not found", nothing is read, the refusal is audited', async () => {
+      const { folder, texts, events } = await startReading((f) => [
+        { type: 'readFile', path: join(f, 'notes.txt') },
+      ]);
+      expect(texts).toEqual([
+        `read ${join(folder, 'notes.txt')} failed: -32601 "Method not found": fs/read_text_file`,
+      ]);
+      expect(events('fs_read_refused')).toEqual([
+        { path: join(folder, 'notes.txt'), reason: 'reads not advertised' },
+      ]);
+      expect(events('fs_read')).toEqual([]);
+      const init = session!.log().find((l) => l.dir === 'in' && l.msg.method === 'initialize');
+      expect(init!.msg).toMatchObject({
+        params: { clientCapabilities: { fs: { readTextFile: false } } },
+      });
+    });
+
+    it('enabled: reads inside the folder are served and audited with their hash and decider', async () => {
+      const { folder, texts, events } = await startReading(
+        (f) => [{ type: 'readFile', path: join(f, 'notes.txt'), line: 2, limit: 1 }],
+        { agent: { fs: { read: true } } },
+      );
+      const init = session!.log().find((l) => l.dir === 'in' && l.msg.method === 'initialize');
+      expect(init!.msg).toMatchObject({
+        params: { clientCapabilities: { fs: { readTextFile: true } } },
+      });
+      expect(texts).toEqual([`read ${join(folder, 'notes.txt')}: line 2`]);
+      const whole = 'line 1\nline 2\nline 3';
+      expect(events('fs_read')).toEqual([
+        {
+          path: join(folder, 'notes.txt'),
+          bytes: whole.length,
+          sha256: createHash('sha256').update(whole).digest('hex'),
+          decider: 'inside session folder',
+        },
+      ]);
+    });
+
+    it('enabled: outside the folder, through a link, secrets and denied paths are refused and audited', async () => {
+      const { folder, texts, events } = await startReading(
+        (f) => [
+          { type: 'readFile', path: join(outside, 'other.txt') },
+          { type: 'readFile', path: join(f, 'link.txt') },
+          { type: 'readFile', path: join(f, '.env') },
+          { type: 'readFile', path: join(f, 'notes.txt') },
+        ],
+        {
+          agent: { fs: { read: true } },
+          settings: {
+            rules: [{ id: 'no-notes', action: 'deny', toolKind: 'read', path: 'notes.txt' }],
+          },
+        },
+      );
+      expect(texts).toHaveLength(4);
+      for (const text of texts) expect(text).toMatch(/failed: -32602 Refused/);
+      expect(texts.join('\n')).not.toContain('outside text');
+      expect(texts.join('\n')).not.toContain('hunter2');
+      const refused = events('fs_read_refused') as { path: string; reason: string }[];
+      expect(refused.map((r) => r.path)).toEqual([
+        join(outside, 'other.txt'),
+        join(folder, 'link.txt'),
+        join(folder, '.env'),
+        join(folder, 'notes.txt'),
+      ]);
+      expect(refused[0]!.reason).toBe('outside the session folder and no rule allows it');
+      expect(refused[1]!.reason).toBe('outside the session folder and no rule allows it');
+      expect(refused[2]!.reason).toMatch(/environment file/);
+      expect(refused[3]!.reason).toMatch(/no-notes/);
+      expect(events('fs_read')).toEqual([]);
+    });
+
+    it('enabled: an allow rule opens a path outside the folder, and a secret only when it names it', async () => {
+      const { texts, events } = await startReading(
+        (f) => [
+          { type: 'readFile', path: join(outside, 'other.txt') },
+          { type: 'readFile', path: join(f, '.env') },
+        ],
+        {
+          agent: { fs: { read: true } },
+          settings: {
+            rules: [
+              { id: 'outside-ok', action: 'allow', toolKind: 'read', path: `${outside}/**` },
+              { id: 'env-ok', action: 'allow', toolKind: 'read', path: '.env' },
+            ],
+          },
+        },
+      );
+      expect(texts[0]).toMatch(/: outside text$/);
+      expect(texts[1]).toMatch(/: API_KEY=hunter2$/);
+      expect((events('fs_read') as { decider: string }[]).map((e) => e.decider)).toEqual([
+        'rule outside-ok',
+        'rule env-ok',
+      ]);
+    });
   });
 });

@@ -1,5 +1,7 @@
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Settings } from '../../shared/settings';
+import { createReadJudge } from './agents/read-judge';
 import { SessionManager } from './agents/sessions';
 import { ClientRegistry } from './approvals/clients';
 import { ApprovalPipeline } from './approvals/pipeline';
@@ -120,6 +122,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     bus,
     now,
     home: options.home,
+    judgeRead: createReadJudge({
+      rules: () => settings.rules,
+      grants: (agentId) => grants.activeFor(agentId),
+      now,
+      homeDir: homedir(),
+    }),
     onEnd: (sessionId) => void grants.endSession(sessionId),
   });
 

@@ -81,6 +81,9 @@ export type ScriptStep =
    *  default), or always through the client / always with node:fs. Relative paths are resolved
    *  against the session cwd. Reports the result as a text chunk. */
   | { type: 'writeFile'; path: string; content: string; via?: 'auto' | 'client' | 'fs' }
+  /** Reads a file through `fs/read_text_file`, advertised or not. Reports `read <path>: <text>`
+   *  or `read <path> failed: <code> <message>` as a text chunk. */
+  | { type: 'readFile'; path: string; line?: number; limit?: number }
   /** Runs the branches at the same time (e.g. several permission requests in flight). */
   | { type: 'concurrent'; branches: ScriptStep[][] }
   /** Sends a request the client should refuse (default method session/request_permission; the
@@ -368,6 +371,23 @@ function main(): void {
         case 'writeFile':
           await writeFile(step, client, session);
           break;
+        case 'readFile': {
+          const path = isAbsolute(step.path) ? step.path : resolve(session.cwd, step.path);
+          try {
+            const { content } = await client.request(methods.client.fs.readTextFile, {
+              sessionId: session.id,
+              path,
+              ...(step.line !== undefined ? { line: step.line } : {}),
+              ...(step.limit !== undefined ? { limit: step.limit } : {}),
+            });
+            await say(client, session.id, `read ${path}: ${content}`);
+          } catch (error) {
+            const code = error instanceof RequestError ? error.code : 'none';
+            const message = error instanceof Error ? error.message : String(error);
+            await say(client, session.id, `read ${path} failed: ${code} ${message}`);
+          }
+          break;
+        }
         case 'concurrent':
           await Promise.all(step.branches.map((branch) => runSteps(branch, client, session, run)));
           break;

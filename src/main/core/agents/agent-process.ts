@@ -21,9 +21,9 @@ const STDERR_TAIL_BYTES = 16 * 1024;
 
 /**
  * One agent subprocess speaking ACP over stdio, with Gatehouse as its client.
- * Reads are not advertised: Gatehouse has no unsaved buffers to serve, and Gemini CLI cannot create
- * new files when reads are advertised (docs/real-agents.md). Writes are, so every write passes
- * through Gatehouse and is audited.
+ * Reads are not advertised unless the agent's settings enable them: Gatehouse has no unsaved
+ * buffers to serve, and Gemini CLI cannot create new files when reads are advertised
+ * (docs/real-agents.md). Writes are, so every write passes through Gatehouse and is audited.
  */
 export class AgentProcess {
   readonly exited: Promise<ExitInfo>;
@@ -101,11 +101,12 @@ export class AgentProcess {
     return this.stderr;
   }
 
-  initialize(): Promise<acp.InitializeResponse> {
+  /** `reads`: whether fs/read_text_file is advertised (the agent setting `fs.read`). */
+  initialize(reads: boolean): Promise<acp.InitializeResponse> {
     return this.raceExit(
       this.agent.request(acp.methods.agent.initialize, {
         protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: { fs: { readTextFile: false, writeTextFile: true }, terminal: false },
+        clientCapabilities: { fs: { readTextFile: reads, writeTextFile: true }, terminal: false },
         clientInfo: { name: 'gatehouse', version: '0.1.0' },
       }),
     );

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { RequestError } from '@agentclientprotocol/sdk';
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
@@ -18,7 +19,8 @@ import type { Store } from '../store';
 import { AgentProcess } from './agent-process';
 import { resolveMode } from '../rules';
 import { mergeToolCallUpdate } from '../safety';
-import { readInside, writeInside } from './fs-access';
+import { readJudged, realPathOf, RESOURCE_NOT_FOUND, writeInside } from './fs-access';
+import type { ReadJudge } from './read-judge';
 
 export interface SessionManagerOptions {
   agents: () => Record<string, AgentConfig>;
@@ -30,6 +32,11 @@ export interface SessionManagerOptions {
   now?: () => number;
   /** Gatehouse's own folder: no path into it reaches an agent's environment. */
   home?: string;
+  /**
+   * Whether the session's agent may read `realPath` (when the agent's settings enable reads).
+   * Absent: every read is refused.
+   */
+  judgeRead?: ReadJudge;
   /** Runs once when a session ends, whatever ended it (session grants end here). */
   onEnd?: (sessionId: string) => void;
 }
@@ -41,6 +48,8 @@ class Session implements SessionContext {
   promptClientId: string | null = null;
   endReason: SessionContext['endReason'] = null;
   agentModes: acp.SessionModeState | null = null;
+  /** Whether fs/read_text_file was advertised to this session's agent. */
+  readsAdvertised = false;
   /** Latest declared state of recent tool calls, so a permission request can be shown whole. */
   private readonly toolCalls = new Map<string, Record<string, unknown>>();
 
@@ -148,8 +157,9 @@ export class SessionManager {
     });
     session.process = agent;
     void agent.exited.then((info) => this.onExit(session, info.code, info.signal));
+    session.readsAdvertised = config.fs.read;
     try {
-      await agent.initialize();
+      await agent.initialize(session.readsAdvertised);
       const created = await agent.raceExit(
         agent.agent.request('session/new', { cwd, mcpServers: [] }),
       );
@@ -323,8 +333,51 @@ export class SessionManager {
         }
       },
       readTextFile: async (params: acp.ReadTextFileRequest) => {
+        const refused = (reason: string) =>
+          store.recordEvent({
+            type: 'fs_read_refused',
+            sessionId: session.sessionId,
+            agentId: session.agentId,
+            at: this.now(),
+            payload: { path: params.path, reason },
+          });
+        if (!session.readsAdvertised) {
+          refused('reads not advertised');
+          throw RequestError.methodNotFound('fs/read_text_file');
+        }
         foreign(params.sessionId);
-        return { content: await readInside(session.cwd, params.path, params.line, params.limit) };
+        let realPath: string;
+        try {
+          realPath = await realPathOf(params.path);
+        } catch (error) {
+          refused((error as Error).message);
+          throw error;
+        }
+        const verdict = this.options.judgeRead?.(session, realPath) ?? {
+          allowed: false,
+          reason: 'no read judge',
+        };
+        if (!verdict.allowed) {
+          refused(verdict.reason);
+          throw new RequestError(-32602, `Refused: reading ${params.path}: ${verdict.reason}`, {
+            path: params.path,
+          });
+        }
+        let read;
+        try {
+          read = await readJudged(realPath, params.path, params.line, params.limit);
+        } catch (error) {
+          if ((error as RequestError).code !== RESOURCE_NOT_FOUND) refused((error as Error).message);
+          throw error;
+        }
+        store.recordEvent({
+          type: 'fs_read',
+          sessionId: session.sessionId,
+          agentId: session.agentId,
+          at: this.now(),
+          payload: { path: realPath, bytes: read.bytes, sha256: read.sha256, decider: verdict.decider },
+        });
+        return { content: read.text };
       },
       sessionUpdate: (params: acp.SessionNotification) => {
         if (params.sessionId !== session.acpSessionId) return;
