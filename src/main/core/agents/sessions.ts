@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
@@ -108,8 +107,6 @@ function agentModeFor(modes: acp.SessionModeState | null, mode: 'default' | 'pla
   );
   return match?.id ?? null;
 }
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
  * Sessions, one agent process each: a crash or a kill takes down one session, and the agent's
@@ -313,13 +310,13 @@ export class SessionManager {
       writeTextFile: async (params: acp.WriteTextFileRequest) => {
         foreign(params.sessionId);
         try {
-          const target = await writeInside(session.cwd, params.path, params.content);
+          const written = await writeInside(session.cwd, params.path, params.content);
           store.recordEvent({
             type: 'fs_write',
             sessionId: session.sessionId,
             agentId: session.agentId,
             at: this.now(),
-            payload: { path: target, bytes: Buffer.byteLength(params.content), sha256: sha256(params.content) },
+            payload: written,
           });
         } catch (error) {
           store.recordEvent({
