@@ -186,4 +186,125 @@ describe('agent boundary', () => {
       ]);
     });
   });
+
+  describe('deep or huge messages', () => {
+    const OPTIONS = [
+      { optionId: 'yes', name: 'Yes', kind: 'allow_once' as const },
+      { optionId: 'no', name: 'No', kind: 'reject_once' as const },
+    ];
+    const deepPermission = (depth: number): ScriptStep => ({
+      type: 'raw',
+      method: 'session/request_permission',
+      params: {
+        toolCall: { toolCallId: `deep-${depth}`, title: 'Read', kind: 'read', rawInput: '$NESTED' },
+        options: OPTIONS,
+      },
+      nestDepth: depth,
+    });
+    const normalPermission: ScriptStep = {
+      type: 'requestPermission',
+      toolCall: { toolCallId: 'normal', title: 'Read notes', kind: 'read', locations: [] },
+      options: OPTIONS,
+    };
+
+    it('a permission request nested 5,000 or 100,000 levels deep is refused as invalid params and audited; the next is answered', async () => {
+      session = await startScriptedSession(
+        { prompts: [[deepPermission(5_000), deepPermission(100_000), normalPermission]] },
+        { settings: { rules: [{ id: 'reads', action: 'allow', toolKind: 'read' }] } },
+      );
+      const turn = await session.gh.api.call('prompt', {
+        sessionId: session.sessionId,
+        text: 'go',
+      });
+      expect(turn).toEqual({ stopReason: 'end_turn' });
+      const texts = saidTexts(session);
+      expect(texts[0]).toMatch(
+        /^raw session\/request_permission refused: -32602 .*nested deeper than 64 levels/,
+      );
+      expect(texts[1]).toMatch(
+        /^raw session\/request_permission refused: -32602 .*nested deeper than 64 levels/,
+      );
+      expect(texts[2]).toBe('permission normal: selected yes (allow_once)');
+      await session.gh.core.store.flush();
+      const refused = session.gh.core.store.events({ type: 'malformed_request' });
+      expect(refused).toHaveLength(2);
+      for (const row of refused) {
+        expect((row.payload as { problems: string[] }).problems[0]).toMatch(
+          /nested deeper than 64 levels at \$\.toolCall\.rawInput/,
+        );
+        // A description of the shape, not the payload.
+        expect(JSON.stringify(row.payload).length).toBeLessThan(1_000);
+      }
+    });
+
+    it('deep fs/write_text_file and fs/read_text_file params are refused and audited; nothing is written', async () => {
+      session = await startScriptedSession(
+        {
+          prompts: [
+            [
+              {
+                type: 'raw',
+                method: 'fs/write_text_file',
+                params: { path: '/tmp/x', content: 'x', _meta: { a: '$NESTED' } },
+                nestDepth: 5_000,
+              },
+              {
+                type: 'raw',
+                method: 'fs/read_text_file',
+                params: { path: '/tmp/x', _meta: { a: '$NESTED' } },
+                nestDepth: 100_000,
+              },
+            ],
+          ],
+        },
+        { agent: { fs: { read: true } } },
+      );
+      await session.gh.api.call('prompt', { sessionId: session.sessionId, text: 'go' });
+      const texts = saidTexts(session);
+      expect(texts[0]).toMatch(
+        /^raw fs\/write_text_file refused: -32602 .*nested deeper than 64 levels/,
+      );
+      expect(texts[1]).toMatch(
+        /^raw fs\/read_text_file refused: -32602 .*nested deeper than 64 levels/,
+      );
+      await session.gh.core.store.flush();
+      const refused = session.gh.core.store.events({ type: 'malformed_request' });
+      expect(refused.map((r) => (r.payload as { method: string }).method).sort()).toEqual([
+        'fs/read_text_file',
+        'fs/write_text_file',
+      ]);
+      expect(session.gh.core.store.events({ type: 'fs_write' })).toEqual([]);
+    });
+
+    it('deep session/update notifications are dropped, audited once, and later updates still arrive', async () => {
+      const deepUpdate: ScriptStep = {
+        type: 'raw',
+        method: 'session/update',
+        notification: true,
+        params: {
+          update: { sessionUpdate: 'tool_call', toolCallId: 'd', title: 't', rawInput: '$NESTED' },
+        },
+        nestDepth: 100_000,
+      };
+      session = await startScriptedSession({
+        prompts: [[deepUpdate, deepUpdate, deepUpdate, { type: 'text', text: 'still here' }]],
+      });
+      const turn = await session.gh.api.call('prompt', {
+        sessionId: session.sessionId,
+        text: 'go',
+      });
+      expect(turn).toEqual({ stopReason: 'end_turn' });
+      const updates = session.gh.events.filter((e) => e.type === 'session_update');
+      expect(
+        updates.map((e) => (e as { update: { sessionUpdate: string } }).update.sessionUpdate),
+      ).not.toContain('tool_call');
+      expect(updates.some((e) => JSON.stringify(e).includes('still here'))).toBe(true);
+      await session.gh.core.store.flush();
+      const rows = session.gh.core.store.events({ type: 'malformed_update' });
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.payload).toMatchObject({
+        problem: expect.stringMatching(/nested deeper than 64 levels/),
+      });
+    });
+  });
 });

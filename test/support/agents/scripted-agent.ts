@@ -96,6 +96,18 @@ export type ScriptStep =
     }
   /** Reports an environment variable as a text chunk: `env NAME=value` or `env NAME unset`. */
   | { type: 'env'; name: string }
+  /** One JSON-RPC message written as raw text, past the SDK's serialiser (which recurses): every
+   *  string "$NESTED" in `params` becomes arrays nested `nestDepth` levels deep. A request's answer
+   *  is reported as `raw <method> refused: <code> <message>` or `raw <method> accepted`; a
+   *  notification as `raw <method> sent`. The sessionId is added unless `params` has one. Raw
+   *  messages are not logged (the log's serialiser would recurse too); their answers are. */
+  | {
+      type: 'raw';
+      method: string;
+      params: { [key: string]: JsonValue };
+      nestDepth?: number;
+      notification?: boolean;
+    }
   /** Waits (cut short by session/cancel). */
   | { type: 'sleep'; ms: number }
   /** Ends the prompt now with this stop reason. */
@@ -173,6 +185,13 @@ function main(): void {
   const sessions = new Map<string, SessionState>();
   let clientCapabilities: ClientCapabilities = {};
 
+  /** Answers to raw requests, by their (string) id. */
+  const rawAnswers = new Map<
+    string,
+    (message: { error?: { code: number; message: string } }) => void
+  >();
+  let rawCount = 0;
+
   if (logFile) mkdirSync(dirname(logFile), { recursive: true });
   const log = (dir: 'in' | 'out', line: string): void => {
     if (!logFile) return;
@@ -196,6 +215,17 @@ function main(): void {
         const line = buffer.slice(0, newline).trim();
         buffer = buffer.slice(newline + 1);
         if (line) log(dir, line);
+        if (line && dir === 'in' && rawAnswers.size > 0 && line.includes('"raw-')) {
+          const message = JSON.parse(line) as {
+            id?: unknown;
+            error?: { code: number; message: string };
+          };
+          const answer = typeof message.id === 'string' ? rawAnswers.get(message.id) : undefined;
+          if (answer) {
+            rawAnswers.delete(message.id as string);
+            answer(message);
+          }
+        }
         newline = buffer.indexOf('\n');
       }
     };
@@ -419,6 +449,36 @@ function main(): void {
             client,
             session.id,
             `env ${step.name}${value === undefined ? ' unset' : `=${value}`}`,
+          );
+          break;
+        }
+        case 'raw': {
+          const params: { [key: string]: JsonValue } = { ...step.params };
+          if (!('sessionId' in params)) params['sessionId'] = session.id;
+          const depth = step.nestDepth ?? 0;
+          const nested = '['.repeat(depth) + ']'.repeat(depth);
+          const text = JSON.stringify(params).replaceAll('"$NESTED"', nested);
+          if (step.notification) {
+            process.stdout.write(
+              `{"jsonrpc":"2.0","method":${JSON.stringify(step.method)},"params":${text}}\n`,
+            );
+            await say(client, session.id, `raw ${step.method} sent`);
+            break;
+          }
+          const id = `raw-${++rawCount}`;
+          const answered = new Promise<{ error?: { code: number; message: string } }>((done) =>
+            rawAnswers.set(id, done),
+          );
+          process.stdout.write(
+            `{"jsonrpc":"2.0","id":"${id}","method":${JSON.stringify(step.method)},"params":${text}}\n`,
+          );
+          const answer = await answered;
+          await say(
+            client,
+            session.id,
+            answer.error
+              ? `raw ${step.method} refused: ${answer.error.code} ${answer.error.message}`
+              : `raw ${step.method} accepted`,
           );
           break;
         }

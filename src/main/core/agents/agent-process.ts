@@ -1,8 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
+import { RequestError } from '@agentclientprotocol/sdk';
+import { z } from 'zod';
 import type { AgentConfig } from '../../../shared/settings';
 import { agentEnvironment } from './agent-env';
+import { checkJsonShape, describeJsonProblem } from './json-guard';
 
 /** What Gatehouse does for the agent when the agent calls its client. */
 export interface ClientHandlers {
@@ -10,6 +13,43 @@ export interface ClientHandlers {
   writeTextFile(params: acp.WriteTextFileRequest): Promise<void>;
   readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
   sessionUpdate(params: acp.SessionNotification): void;
+  /** A request refused before it reached its handler (its shape or its params); audited. */
+  malformed(method: string, problems: string[]): void;
+}
+
+/** The file system params Gatehouse acts on (ACP's own schemas are not exported by the SDK). */
+const WriteTextFileParams = z.object({
+  sessionId: z.string(),
+  path: z.string(),
+  content: z.string(),
+});
+const ReadTextFileParams = z.object({
+  sessionId: z.string(),
+  path: z.string(),
+  line: z.number().int().min(0).nullish(),
+  limit: z.number().int().min(0).nullish(),
+});
+
+/**
+ * A params parser that checks the message's shape before anything recursive runs, then its
+ * fields; what it refuses is reported to `malformed` and answered "invalid params".
+ */
+function guarded<T>(method: string, schema: z.ZodType<T>, malformed: ClientHandlers['malformed']) {
+  return (params: unknown): T => {
+    const shape = checkJsonShape(params);
+    if (shape) {
+      const problem = describeJsonProblem(shape);
+      malformed(method, [problem]);
+      throw RequestError.invalidParams({ problem }, `${method} refused: ${problem}`);
+    }
+    const parsed = schema.safeParse(params);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+      malformed(method, problems);
+      throw RequestError.invalidParams({ problems }, `malformed ${method}`);
+    }
+    return parsed.data;
+  };
 }
 
 export interface ExitInfo {
@@ -72,11 +112,19 @@ export class AgentProcess {
       .onRequest(methods.requestPermission, (p: unknown) => p, ({ params, signal }) =>
         handlers.requestPermission(params, signal),
       )
-      .onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
-        await handlers.writeTextFile(params);
-        return {};
-      })
-      .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => handlers.readTextFile(params))
+      .onRequest(
+        acp.methods.client.fs.writeTextFile,
+        guarded(acp.methods.client.fs.writeTextFile, WriteTextFileParams, handlers.malformed),
+        async ({ params }) => {
+          await handlers.writeTextFile(params);
+          return {};
+        },
+      )
+      .onRequest(
+        acp.methods.client.fs.readTextFile,
+        guarded(acp.methods.client.fs.readTextFile, ReadTextFileParams, handlers.malformed),
+        ({ params }) => handlers.readTextFile(params),
+      )
       .onNotification(acp.methods.client.session.update, ({ params }) => handlers.sessionUpdate(params));
     const stream = acp.ndJsonStream(
       Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>,

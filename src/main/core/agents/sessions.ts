@@ -19,6 +19,7 @@ import { AgentProcess } from './agent-process';
 import { resolveMode } from '../rules';
 import { mergeToolCallUpdate } from '../safety';
 import { readJudged, realPathOf, RESOURCE_NOT_FOUND, writeInside } from './fs-access';
+import { checkJsonShape, describeJsonProblem } from './json-guard';
 import type { ReadJudge } from './read-judge';
 
 export interface SessionManagerOptions {
@@ -49,6 +50,8 @@ class Session implements SessionContext {
   agentModes: acp.SessionModeState | null = null;
   /** Whether fs/read_text_file was advertised to this session's agent. */
   readsAdvertised = false;
+  /** Malformed session/update notifications: audited at most once a minute, with the count. */
+  malformedUpdates = { lastAuditAt: -Infinity, dropped: 0 };
   /** Latest declared state of recent tool calls, so a permission request can be shown whole. */
   private readonly toolCalls = new Map<string, Record<string, unknown>>();
 
@@ -99,6 +102,7 @@ class Session implements SessionContext {
 }
 
 const MAX_TRACKED_TOOL_CALLS = 256;
+const MALFORMED_UPDATE_AUDIT_MS = 60_000;
 
 /** The agent's own id for a Gatehouse mode, matched by id or name (Gemini: default/plan). */
 function agentModeFor(modes: acp.SessionModeState | null, mode: 'default' | 'plan'): string | null {
@@ -298,6 +302,23 @@ export class SessionManager {
     this.options.bus.publish({ type: 'session_state', session: session.info() });
   }
 
+  /** Dropped; a flood of them is one audit row a minute, with how many were dropped. */
+  private malformedUpdate(session: Session, problem: string): void {
+    const counter = session.malformedUpdates;
+    counter.dropped += 1;
+    const now = this.now();
+    if (now - counter.lastAuditAt < MALFORMED_UPDATE_AUDIT_MS) return;
+    this.options.store.recordEvent({
+      type: 'malformed_update',
+      sessionId: session.sessionId,
+      agentId: session.agentId,
+      at: now,
+      payload: { problem, dropped: counter.dropped },
+    });
+    counter.lastAuditAt = now;
+    counter.dropped = 0;
+  }
+
   private clientHandlers(session: Session) {
     const { pipeline, store, bus } = this.options;
     const foreign = (acpSessionId: string) => {
@@ -376,7 +397,22 @@ export class SessionManager {
         });
         return { content: read.text };
       },
+      malformed: (method: string, problems: string[]) => {
+        store.recordEvent({
+          type: 'malformed_request',
+          sessionId: session.sessionId,
+          agentId: session.agentId,
+          at: this.now(),
+          payload: { method, problems },
+        });
+      },
       sessionUpdate: (params: acp.SessionNotification) => {
+        // Before anything recursive: tool call tracking, the bus, every client's serialiser.
+        const shape = checkJsonShape(params);
+        if (shape) {
+          this.malformedUpdate(session, describeJsonProblem(shape));
+          return;
+        }
         if (params.sessionId !== session.acpSessionId) return;
         session.trackToolCall(params.update);
         bus.publish({
