@@ -68,9 +68,14 @@ export const Settings = z
       .object({
         /** Fail-closed timeout: an unanswered request is denied after this many seconds. */
         timeoutSeconds: z.number().int().min(1).max(86_400).default(300),
+        /**
+         * After a cancel, how long the agent has to end its turn. Past it the turn is reported
+         * cancelled, the agent is stopped and the session ends (agent_unresponsive).
+         */
+        cancelGraceSeconds: z.number().int().min(1).max(300).default(10),
       })
       .strict()
-      .default({ timeoutSeconds: 300 }),
+      .default({ timeoutSeconds: 300, cancelGraceSeconds: 10 }),
     /** How much history to keep; older decisions are pruned, the audit chain stays verifiable. */
     retention: z
       .object({

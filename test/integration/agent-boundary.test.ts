@@ -307,4 +307,90 @@ describe('agent boundary', () => {
       });
     });
   });
+
+  describe('an agent that ignores cancel', () => {
+    const longTurn: ScriptStep[] = [
+      { type: 'text', text: 'working' },
+      { type: 'sleep', ms: 120_000 },
+    ];
+
+    it('is stopped after the grace period: the turn ends cancelled, the session ends agent_unresponsive', async () => {
+      session = await startScriptedSession(
+        { ignoreCancel: true, prompts: [longTurn] },
+        { settings: { approvals: { cancelGraceSeconds: 1 } } },
+      );
+      const { gh, sessionId } = session;
+      const started = gh.waitForEvent('session_update', (e) => e.sessionId === sessionId);
+      const turn = gh.api.call('prompt', { sessionId, text: 'go' });
+      await started;
+      const pid = (gh.core.sessions.get(sessionId).process as { pid?: number }).pid!;
+      const exited = gh.waitForEvent('agent_exited', (e) => e.sessionIds.includes(sessionId));
+      await gh.api.call('cancelTurn', { sessionId });
+
+      expect(await turn).toEqual({ stopReason: 'cancelled' });
+      expect(gh.events).toContainEqual({ type: 'turn_ended', sessionId, stopReason: 'cancelled' });
+      await exited;
+      expect(() => process.kill(pid, 0)).toThrow();
+      expect((await gh.api.call('listSessions', {})).map((s) => s.sessionId)).not.toContain(
+        sessionId,
+      );
+      await gh.core.store.flush();
+      const rows = gh.core.store.events({ type: 'agent_unresponsive' });
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ sessionId, payload: { graceMs: 1_000 } });
+    });
+
+    it('a request the agent made after the cancel is answered cancelled, decided by agent_unresponsive', async () => {
+      session = await startScriptedSession(
+        {
+          ignoreCancel: true,
+          prompts: [
+            [
+              { type: 'text', text: 'working' },
+              { type: 'sleep', ms: 800 },
+              {
+                type: 'requestPermission',
+                toolCall: { toolCallId: 'late', title: 'Run', kind: 'execute' },
+                options: [{ optionId: 'yes', name: 'Yes', kind: 'allow_once' }],
+                wait: false,
+              },
+              { type: 'sleep', ms: 120_000 },
+            ],
+          ],
+        },
+        { settings: { approvals: { cancelGraceSeconds: 2 } } },
+      );
+      const { gh, sessionId } = session;
+      const started = gh.waitForEvent('session_update', (e) => e.sessionId === sessionId);
+      const turn = gh.api.call('prompt', { sessionId, text: 'go' });
+      await started;
+      await gh.api.call('cancelTurn', { sessionId });
+      const approval = await gh.nextApproval();
+      expect(await turn).toEqual({ stopReason: 'cancelled' });
+      await gh.waitForEvent('permission_resolved', (e) => e.requestId === approval.requestId);
+      expect(gh.core.pipeline.pending.size).toBe(0);
+      await gh.core.store.flush();
+      const detail = gh.core.store.historyDetail(approval.requestId)!;
+      expect(detail.decider).toEqual({ type: 'agent_unresponsive' });
+      expect(detail.reply).toEqual({ outcome: 'cancelled' });
+    });
+
+    it('an agent that honours cancel keeps its session', async () => {
+      session = await startScriptedSession(
+        { prompts: [longTurn] },
+        { settings: { approvals: { cancelGraceSeconds: 1 } } },
+      );
+      const { gh, sessionId } = session;
+      const started = gh.waitForEvent('session_update', (e) => e.sessionId === sessionId);
+      const turn = gh.api.call('prompt', { sessionId, text: 'go' });
+      await started;
+      await gh.api.call('cancelTurn', { sessionId });
+      expect(await turn).toEqual({ stopReason: 'cancelled' });
+      // Longer than the grace period: the timer was disarmed when the turn ended.
+      await new Promise((done) => setTimeout(done, 1_500));
+      expect(gh.core.sessions.get(sessionId).state).toBe('idle');
+      await gh.core.store.flush();
+      expect(gh.core.store.events({ type: 'agent_unresponsive' })).toEqual([]);
+    });
+  });
 });

@@ -122,6 +122,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     bus,
     now,
     home: options.home,
+    cancelGraceMs: () => settings.approvals.cancelGraceSeconds * 1000,
     judgeRead: createReadJudge({
       rules: () => settings.rules,
       grants: (agentId) => grants.activeFor(agentId),

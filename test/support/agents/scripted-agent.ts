@@ -129,6 +129,8 @@ export interface ScriptedAgentScript {
   onPrompt?: { [promptText: string]: ScriptStep[] };
   /** Steps of the 1st, 2nd, … prompt of each session. Past the end: a text chunk only. */
   prompts?: ScriptStep[][];
+  /** Ignore session/cancel: the turn goes on as if nothing was said. */
+  ignoreCancel?: boolean;
 }
 
 export const DEFAULT_MODES: SessionMode[] = [
@@ -569,6 +571,7 @@ function main(): void {
       return { stopReason: run.cancelled ? 'cancelled' : (run.stopReason ?? 'end_turn') };
     })
     .onNotification(methods.agent.session.cancel, ({ params }) => {
+      if (script.ignoreCancel) return;
       const run = sessions.get(params.sessionId)?.run;
       if (!run) return;
       run.cancelled = true;

@@ -37,6 +37,8 @@ export interface SessionManagerOptions {
    * Absent: every read is refused.
    */
   judgeRead?: ReadJudge;
+  /** How long an agent has to end a cancelled turn before it is stopped (default 10 s). */
+  cancelGraceMs?: () => number;
   /** Runs once when a session ends, whatever ended it (session grants end here). */
   onEnd?: (sessionId: string) => void;
 }
@@ -50,6 +52,10 @@ class Session implements SessionContext {
   agentModes: acp.SessionModeState | null = null;
   /** Whether fs/read_text_file was advertised to this session's agent. */
   readsAdvertised = false;
+  /** Ends the running turn as cancelled without waiting for the agent (set while a turn runs). */
+  abandonTurn: (() => void) | null = null;
+  /** Armed by a cancel: the agent's time to end its turn. */
+  cancelTimer: NodeJS.Timeout | null = null;
   /** Malformed session/update notifications: audited at most once a minute, with the count. */
   malformedUpdates = { lastAuditAt: -Infinity, dropped: 0 };
   /** Latest declared state of recent tool calls, so a permission request can be shown whole. */
@@ -103,6 +109,7 @@ class Session implements SessionContext {
 
 const MAX_TRACKED_TOOL_CALLS = 256;
 const MALFORMED_UPDATE_AUDIT_MS = 60_000;
+const DEFAULT_CANCEL_GRACE_MS = 10_000;
 
 /** The agent's own id for a Gatehouse mode, matched by id or name (Gemini: default/plan). */
 function agentModeFor(modes: acp.SessionModeState | null, mode: 'default' | 'plan'): string | null {
@@ -192,21 +199,31 @@ export class SessionManager {
     session.promptId = uuidv7();
     session.promptClientId = clientId;
     this.options.bus.publish({ type: 'session_state', session: session.info() });
+    const abandoned = new Promise<null>((resolve) => {
+      session.abandonTurn = () => resolve(null);
+    });
     try {
-      const response = await session.process.raceExit(
-        session.process.agent.request('session/prompt', {
-          sessionId: session.acpSessionId,
-          prompt: [{ type: 'text', text }],
-        }),
-      );
-      this.options.bus.publish({ type: 'turn_ended', sessionId, stopReason: response.stopReason });
-      return response.stopReason;
+      const response = await Promise.race([
+        session.process.raceExit(
+          session.process.agent.request('session/prompt', {
+            sessionId: session.acpSessionId,
+            prompt: [{ type: 'text', text }],
+          }),
+        ),
+        abandoned,
+      ]);
+      const stopReason = response?.stopReason ?? 'cancelled';
+      this.options.bus.publish({ type: 'turn_ended', sessionId, stopReason });
+      return stopReason;
     } catch (error) {
       throw await this.explain(session, error);
     } finally {
+      session.abandonTurn = null;
+      this.disarmCancel(session);
       session.promptId = null;
       session.promptClientId = null;
-      if (session.state === 'prompting') {
+      // An ending session goes from prompting to closed, not through idle.
+      if (session.state === 'prompting' && !session.endReason) {
         session.state = 'idle';
         this.options.bus.publish({ type: 'session_state', session: session.info() });
       }
@@ -237,12 +254,47 @@ export class SessionManager {
     return session.info();
   }
 
-  /** Cancels the running turn: ACP wants every pending permission request answered `cancelled`. */
+  /**
+   * Cancels the running turn: ACP wants every pending permission request answered `cancelled`.
+   * An agent that has not ended the turn when the grace period is over is stopped: otherwise it
+   * would keep the session "prompting" forever while it goes on working.
+   */
   async cancel(sessionId: string): Promise<void> {
     const session = this.get(sessionId);
     if (session.state !== 'prompting' || !session.process) return;
     this.options.mediator.cancelForPrompt(sessionId, session.promptId ?? undefined);
+    if (!session.cancelTimer) {
+      const promptId = session.promptId;
+      const graceMs = this.options.cancelGraceMs?.() ?? DEFAULT_CANCEL_GRACE_MS;
+      session.cancelTimer = setTimeout(() => {
+        session.cancelTimer = null;
+        if (session.state === 'prompting' && session.promptId === promptId) void this.stopUnresponsive(session, graceMs);
+      }, graceMs);
+      // A pending grace period alone does not keep the process alive.
+      session.cancelTimer.unref();
+    }
     await session.process.agent.notify('session/cancel', { sessionId: session.acpSessionId });
+  }
+
+  /** The turn is reported cancelled, the agent stopped, the session ended: agent_unresponsive. */
+  private async stopUnresponsive(session: Session, graceMs: number): Promise<void> {
+    session.endReason = 'agent_unresponsive';
+    this.options.store.recordEvent({
+      type: 'agent_unresponsive',
+      sessionId: session.sessionId,
+      agentId: session.agentId,
+      at: this.now(),
+      payload: { graceMs, promptId: session.promptId, pid: session.process?.pid ?? null },
+    });
+    session.abandonTurn?.();
+    this.options.mediator.forgetSession(session.sessionId);
+    await session.process?.kill();
+    this.end(session);
+  }
+
+  private disarmCancel(session: Session): void {
+    if (session.cancelTimer) clearTimeout(session.cancelTimer);
+    session.cancelTimer = null;
   }
 
   async close(sessionId: string, reason: 'session_closed' | 'shutdown' = 'session_closed'): Promise<void> {
@@ -296,6 +348,7 @@ export class SessionManager {
   }
 
   private end(session: Session): void {
+    this.disarmCancel(session);
     if (session.state === 'closed') return;
     session.state = 'closed';
     this.options.onEnd?.(session.sessionId);

@@ -39,7 +39,7 @@ export interface SessionContext {
   readonly promptId: string | null;
   readonly promptClientId: string | null;
   /** Why the session ended, once it has; decides how an interrupted request is audited. */
-  readonly endReason: 'session_closed' | 'agent_exit' | 'shutdown' | null;
+  readonly endReason: 'session_closed' | 'agent_exit' | 'agent_unresponsive' | 'shutdown' | null;
   /** What the agent already declared about a tool call in `tool_call` updates (ACP: absent = unchanged). */
   toolCallState(toolCallId: string): unknown;
 }
