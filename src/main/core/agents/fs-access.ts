@@ -17,7 +17,7 @@ import { RequestError } from '@agentclientprotocol/sdk';
 export const RESOURCE_NOT_FOUND = -32002;
 
 /** Larger than any text file an agent edits; the whole answer is one JSON message in memory. */
-export const MAX_READ_BYTES = 32 * 1024 * 1024;
+const MAX_READ_BYTES = 32 * 1024 * 1024;
 
 export class OutsideSessionError extends RequestError {
   constructor(path: string, root: string) {
@@ -47,10 +47,6 @@ async function realpathOfExisting(path: string): Promise<string> {
  * Resolves an agent-supplied path against the session folder, following `..` and symlinks, and
  * refuses anything that lands outside it.
  */
-export async function resolveInside(root: string, path: string): Promise<string> {
-  return (await resolveWithRoot(root, path)).real;
-}
-
 async function resolveWithRoot(
   root: string,
   path: string,
