@@ -187,6 +187,38 @@ describe('agent boundary', () => {
     });
   });
 
+  it('a permission request read together with the tool_call update that declares it is shown whole', async () => {
+    session = await startScriptedSession({
+      prompts: [
+        [
+          {
+            type: 'raw',
+            method: 'session/request_permission',
+            params: {
+              toolCall: { toolCallId: 'shell-1' },
+              options: [{ optionId: 'no', name: 'No', kind: 'reject_once' }],
+            },
+            updateBefore: {
+              sessionUpdate: 'tool_call',
+              toolCallId: 'shell-1',
+              title: 'Run the tests',
+              kind: 'execute',
+              status: 'pending',
+              rawInput: { command: 'npm test' },
+            },
+          },
+        ],
+      ],
+    });
+    const { gh, sessionId } = session;
+    const turn = gh.api.call('prompt', { sessionId, text: 'go' });
+    const approval = await gh.nextApproval();
+    expect(approval.toolCall).toMatchObject({ kind: 'execute', title: 'Run the tests' });
+    expect(approval.command).toMatchObject({ command: 'npm test' });
+    await gh.api.call('vote', { requestId: approval.requestId, optionId: 'no' });
+    await turn;
+  });
+
   describe('deep or huge messages', () => {
     const OPTIONS = [
       { optionId: 'yes', name: 'Yes', kind: 'allow_once' as const },

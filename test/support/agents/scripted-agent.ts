@@ -107,6 +107,8 @@ export type ScriptStep =
       params: { [key: string]: JsonValue };
       nestDepth?: number;
       notification?: boolean;
+      /** A session/update sent in the same write, just before (so the client reads both at once). */
+      updateBefore?: SessionUpdate;
     }
   /** Waits (cut short by session/cancel). */
   | { type: 'sleep'; ms: number }
@@ -471,8 +473,15 @@ function main(): void {
           const answered = new Promise<{ error?: { code: number; message: string } }>((done) =>
             rawAnswers.set(id, done),
           );
+          const before = step.updateBefore
+            ? `${JSON.stringify({
+                jsonrpc: '2.0',
+                method: methods.client.session.update,
+                params: { sessionId: session.id, update: step.updateBefore },
+              })}\n`
+            : '';
           process.stdout.write(
-            `{"jsonrpc":"2.0","id":"${id}","method":${JSON.stringify(step.method)},"params":${text}}\n`,
+            `${before}{"jsonrpc":"2.0","id":"${id}","method":${JSON.stringify(step.method)},"params":${text}}\n`,
           );
           const answer = await answered;
           await say(

@@ -108,6 +108,10 @@ export class AgentProcess {
     });
     const app = acp
       .client({ name: 'gatehouse' })
+      // First: the SDK tries handlers in order, one await each, without waiting for the previous
+      // message, so a handler further down runs later. A permission request right behind the
+      // tool_call update that declares it must find that update already applied.
+      .onNotification(acp.methods.client.session.update, ({ params }) => handlers.sessionUpdate(params))
       // Own parser: the pipeline validates and audits malformed requests itself.
       .onRequest(methods.requestPermission, (p: unknown) => p, ({ params, signal }) =>
         handlers.requestPermission(params, signal),
@@ -124,8 +128,7 @@ export class AgentProcess {
         acp.methods.client.fs.readTextFile,
         guarded(acp.methods.client.fs.readTextFile, ReadTextFileParams, handlers.malformed),
         ({ params }) => handlers.readTextFile(params),
-      )
-      .onNotification(acp.methods.client.session.update, ({ params }) => handlers.sessionUpdate(params));
+      );
     const stream = acp.ndJsonStream(
       Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>,
       Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>,
