@@ -150,6 +150,7 @@ export const Decider = z.discriminatedUnion('type', [
   z.object({ type: z.literal('turn_cancelled') }),
   z.object({ type: z.literal('session_closed') }),
   z.object({ type: z.literal('agent_exit') }),
+  z.object({ type: z.literal('agent_unresponsive') }),
   z.object({ type: z.literal('invalid_request') }),
   z.object({ type: z.literal('shutdown') }),
 ]);

@@ -11,8 +11,24 @@ export const AgentConfig = z
     name: z.string().min(1).max(100).optional(),
     command: z.string().min(1),
     args: z.array(z.string()).default([]),
-    /** Added to Gatehouse's own environment when the agent is spawned. */
-    env: z.record(z.string(), z.string()).default({}),
+    /**
+     * Set in the agent's environment, over the allow-listed part of Gatehouse's own (PATH, HOME,
+     * locale, proxies, the model API variables of known agents). GATEHOUSE_* never reaches an agent.
+     */
+    env: z
+      .record(z.string(), z.string())
+      .superRefine((env, ctx) => {
+        for (const name of Object.keys(env)) {
+          if (/^GATEHOUSE_/i.test(name)) {
+            ctx.addIssue({
+              code: 'custom',
+              path: [name],
+              message: `${name}: GATEHOUSE_* variables are Gatehouse's own and never reach an agent`,
+            });
+          }
+        }
+      })
+      .default({}),
     /** Working directory of the agent process; defaults to the session folder. */
     cwd: z.string().min(1).optional(),
     /** Permission mode for new sessions of this agent. */
@@ -21,6 +37,15 @@ export const AgentConfig = z
     bypassPermissions: z.boolean().default(false),
     /** Mediator policy for this agent's requests; defaults to policy.permissionStrategy. */
     policy: PermissionPolicy.optional(),
+    /**
+     * What Gatehouse serves the agent besides writes. `read`: advertise fs/read_text_file; each read
+     * is judged by the rules like a request of kind read (inside the session folder, or allowed by a
+     * rule; secret files only by a rule naming them), audited, and never asked of a person.
+     */
+    fs: z
+      .object({ read: z.boolean().default(false) })
+      .strict()
+      .default({ read: false }),
   })
   .strict();
 export type AgentConfig = z.infer<typeof AgentConfig>;
@@ -43,9 +68,14 @@ export const Settings = z
       .object({
         /** Fail-closed timeout: an unanswered request is denied after this many seconds. */
         timeoutSeconds: z.number().int().min(1).max(86_400).default(300),
+        /**
+         * After a cancel, how long the agent has to end its turn. Past it the turn is reported
+         * cancelled, the agent is stopped and the session ends (agent_unresponsive).
+         */
+        cancelGraceSeconds: z.number().int().min(1).max(300).default(10),
       })
       .strict()
-      .default({ timeoutSeconds: 300 }),
+      .default({ timeoutSeconds: 300, cancelGraceSeconds: 10 }),
     /** How much history to keep; older decisions are pruned, the audit chain stays verifiable. */
     retention: z
       .object({

@@ -1,4 +1,7 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import type { Settings } from '../../shared/settings';
+import { createReadJudge } from './agents/read-judge';
 import { SessionManager } from './agents/sessions';
 import { ClientRegistry } from './approvals/clients';
 import { ApprovalPipeline } from './approvals/pipeline';
@@ -149,6 +152,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     store,
     bus,
     now,
+    home: options.home,
+    cancelGraceMs: () => settings.approvals.cancelGraceSeconds * 1000,
+    judgeRead: createReadJudge({
+      rules: () => settings.rules,
+      grants: (agentId) => grants.activeFor(agentId),
+      now,
+      homeDir: homedir(),
+    }),
     onEnd: (sessionId) => void grants.endSession(sessionId),
   });
 

@@ -81,6 +81,9 @@ export type ScriptStep =
    *  default), or always through the client / always with node:fs. Relative paths are resolved
    *  against the session cwd. Reports the result as a text chunk. */
   | { type: 'writeFile'; path: string; content: string; via?: 'auto' | 'client' | 'fs' }
+  /** Reads a file through `fs/read_text_file`, advertised or not. Reports `read <path>: <text>`
+   *  or `read <path> failed: <code> <message>` as a text chunk. */
+  | { type: 'readFile'; path: string; line?: number; limit?: number }
   /** Runs the branches at the same time (e.g. several permission requests in flight). */
   | { type: 'concurrent'; branches: ScriptStep[][] }
   /** Sends a request the client should refuse (default method session/request_permission; the
@@ -90,6 +93,22 @@ export type ScriptStep =
       method?: string;
       params: { [key: string]: JsonValue };
       withSessionId?: boolean;
+    }
+  /** Reports an environment variable as a text chunk: `env NAME=value` or `env NAME unset`. */
+  | { type: 'env'; name: string }
+  /** One JSON-RPC message written as raw text, past the SDK's serialiser (which recurses): every
+   *  string "$NESTED" in `params` becomes arrays nested `nestDepth` levels deep. A request's answer
+   *  is reported as `raw <method> refused: <code> <message>` or `raw <method> accepted`; a
+   *  notification as `raw <method> sent`. The sessionId is added unless `params` has one. Raw
+   *  messages are not logged (the log's serialiser would recurse too); their answers are. */
+  | {
+      type: 'raw';
+      method: string;
+      params: { [key: string]: JsonValue };
+      nestDepth?: number;
+      notification?: boolean;
+      /** A session/update sent in the same write, just before (so the client reads both at once). */
+      updateBefore?: SessionUpdate;
     }
   /** Waits (cut short by session/cancel). */
   | { type: 'sleep'; ms: number }
@@ -112,6 +131,8 @@ export interface ScriptedAgentScript {
   onPrompt?: { [promptText: string]: ScriptStep[] };
   /** Steps of the 1st, 2nd, … prompt of each session. Past the end: a text chunk only. */
   prompts?: ScriptStep[][];
+  /** Ignore session/cancel: the turn goes on as if nothing was said. */
+  ignoreCancel?: boolean;
 }
 
 export const DEFAULT_MODES: SessionMode[] = [
@@ -126,12 +147,12 @@ const DEFAULT_AUTO_APPROVE: { [modeId: string]: ToolKind[] | 'all' } = {
   bypassPermissions: 'all',
 };
 
-/** The command line and environment that run this agent as a subprocess. */
+/** The command line and the agent's own variables (Gatehouse gives an agent the rest: PATH, HOME, …). */
 export function scriptedAgentLaunch(
   script: ScriptedAgentScript,
   options: { logFile?: string } = {},
 ): { command: string; args: string[]; env: NodeJS.ProcessEnv } {
-  const env: NodeJS.ProcessEnv = { ...process.env, SCRIPTED_AGENT_SCRIPT: JSON.stringify(script) };
+  const env: NodeJS.ProcessEnv = { SCRIPTED_AGENT_SCRIPT: JSON.stringify(script) };
   if (options.logFile) env['SCRIPTED_AGENT_LOG'] = options.logFile;
   else delete env['SCRIPTED_AGENT_LOG'];
   return { command: process.execPath, args: [fileURLToPath(import.meta.url)], env };
@@ -168,6 +189,13 @@ function main(): void {
   const sessions = new Map<string, SessionState>();
   let clientCapabilities: ClientCapabilities = {};
 
+  /** Answers to raw requests, by their (string) id. */
+  const rawAnswers = new Map<
+    string,
+    (message: { error?: { code: number; message: string } }) => void
+  >();
+  let rawCount = 0;
+
   if (logFile) mkdirSync(dirname(logFile), { recursive: true });
   const log = (dir: 'in' | 'out', line: string): void => {
     if (!logFile) return;
@@ -191,6 +219,17 @@ function main(): void {
         const line = buffer.slice(0, newline).trim();
         buffer = buffer.slice(newline + 1);
         if (line) log(dir, line);
+        if (line && dir === 'in' && rawAnswers.size > 0 && line.includes('"raw-')) {
+          const message = JSON.parse(line) as {
+            id?: unknown;
+            error?: { code: number; message: string };
+          };
+          const answer = typeof message.id === 'string' ? rawAnswers.get(message.id) : undefined;
+          if (answer) {
+            rawAnswers.delete(message.id as string);
+            answer(message);
+          }
+        }
         newline = buffer.indexOf('\n');
       }
     };
@@ -366,6 +405,23 @@ function main(): void {
         case 'writeFile':
           await writeFile(step, client, session);
           break;
+        case 'readFile': {
+          const path = isAbsolute(step.path) ? step.path : resolve(session.cwd, step.path);
+          try {
+            const { content } = await client.request(methods.client.fs.readTextFile, {
+              sessionId: session.id,
+              path,
+              ...(step.line !== undefined ? { line: step.line } : {}),
+              ...(step.limit !== undefined ? { limit: step.limit } : {}),
+            });
+            await say(client, session.id, `read ${path}: ${content}`);
+          } catch (error) {
+            const code = error instanceof RequestError ? error.code : 'none';
+            const message = error instanceof Error ? error.message : String(error);
+            await say(client, session.id, `read ${path} failed: ${code} ${message}`);
+          }
+          break;
+        }
         case 'concurrent':
           await Promise.all(step.branches.map((branch) => runSteps(branch, client, session, run)));
           break;
@@ -389,6 +445,52 @@ function main(): void {
             const message = error instanceof Error ? error.message : String(error);
             await say(client, session.id, `malformed ${method} refused: ${code} ${message}`);
           }
+          break;
+        }
+        case 'env': {
+          const value = process.env[step.name];
+          await say(
+            client,
+            session.id,
+            `env ${step.name}${value === undefined ? ' unset' : `=${value}`}`,
+          );
+          break;
+        }
+        case 'raw': {
+          const params: { [key: string]: JsonValue } = { ...step.params };
+          if (!('sessionId' in params)) params['sessionId'] = session.id;
+          const depth = step.nestDepth ?? 0;
+          const nested = '['.repeat(depth) + ']'.repeat(depth);
+          const text = JSON.stringify(params).replaceAll('"$NESTED"', nested);
+          if (step.notification) {
+            process.stdout.write(
+              `{"jsonrpc":"2.0","method":${JSON.stringify(step.method)},"params":${text}}\n`,
+            );
+            await say(client, session.id, `raw ${step.method} sent`);
+            break;
+          }
+          const id = `raw-${++rawCount}`;
+          const answered = new Promise<{ error?: { code: number; message: string } }>((done) =>
+            rawAnswers.set(id, done),
+          );
+          const before = step.updateBefore
+            ? `${JSON.stringify({
+                jsonrpc: '2.0',
+                method: methods.client.session.update,
+                params: { sessionId: session.id, update: step.updateBefore },
+              })}\n`
+            : '';
+          process.stdout.write(
+            `${before}{"jsonrpc":"2.0","id":"${id}","method":${JSON.stringify(step.method)},"params":${text}}\n`,
+          );
+          const answer = await answered;
+          await say(
+            client,
+            session.id,
+            answer.error
+              ? `raw ${step.method} refused: ${answer.error.code} ${answer.error.message}`
+              : `raw ${step.method} accepted`,
+          );
           break;
         }
         case 'sleep':
@@ -478,6 +580,7 @@ function main(): void {
       return { stopReason: run.cancelled ? 'cancelled' : (run.stopReason ?? 'end_turn') };
     })
     .onNotification(methods.agent.session.cancel, ({ params }) => {
+      if (script.ignoreCancel) return;
       const run = sessions.get(params.sessionId)?.run;
       if (!run) return;
       run.cancelled = true;

@@ -1,7 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
+import { RequestError } from '@agentclientprotocol/sdk';
+import { z } from 'zod';
 import type { AgentConfig } from '../../../shared/settings';
+import { agentEnvironment } from './agent-env';
+import { checkJsonShape, describeJsonProblem } from './json-guard';
 
 /** What Gatehouse does for the agent when the agent calls its client. */
 export interface ClientHandlers {
@@ -9,6 +13,43 @@ export interface ClientHandlers {
   writeTextFile(params: acp.WriteTextFileRequest): Promise<void>;
   readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
   sessionUpdate(params: acp.SessionNotification): void;
+  /** A request refused before it reached its handler (its shape or its params); audited. */
+  malformed(method: string, problems: string[]): void;
+}
+
+/** The file system params Gatehouse acts on (ACP's own schemas are not exported by the SDK). */
+const WriteTextFileParams = z.object({
+  sessionId: z.string(),
+  path: z.string(),
+  content: z.string(),
+});
+const ReadTextFileParams = z.object({
+  sessionId: z.string(),
+  path: z.string(),
+  line: z.number().int().min(0).nullish(),
+  limit: z.number().int().min(0).nullish(),
+});
+
+/**
+ * A params parser that checks the message's shape before anything recursive runs, then its
+ * fields; what it refuses is reported to `malformed` and answered "invalid params".
+ */
+function guarded<T>(method: string, schema: z.ZodType<T>, malformed: ClientHandlers['malformed']) {
+  return (params: unknown): T => {
+    const shape = checkJsonShape(params);
+    if (shape) {
+      const problem = describeJsonProblem(shape);
+      malformed(method, [problem]);
+      throw RequestError.invalidParams({ problem }, `${method} refused: ${problem}`);
+    }
+    const parsed = schema.safeParse(params);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+      malformed(method, problems);
+      throw RequestError.invalidParams({ problems }, `malformed ${method}`);
+    }
+    return parsed.data;
+  };
 }
 
 export interface ExitInfo {
@@ -20,9 +61,9 @@ const STDERR_TAIL_BYTES = 16 * 1024;
 
 /**
  * One agent subprocess speaking ACP over stdio, with Gatehouse as its client.
- * Reads are not advertised: Gatehouse has no unsaved buffers to serve, and Gemini CLI cannot create
- * new files when reads are advertised (docs/real-agents.md). Writes are, so every write passes
- * through Gatehouse and is audited.
+ * Reads are not advertised unless the agent's settings enable them: Gatehouse has no unsaved
+ * buffers to serve, and Gemini CLI cannot create new files when reads are advertised
+ * (docs/real-agents.md). Writes are, so every write passes through Gatehouse and is audited.
  */
 export class AgentProcess {
   readonly exited: Promise<ExitInfo>;
@@ -47,10 +88,15 @@ export class AgentProcess {
     });
   }
 
-  static spawn(config: AgentConfig, cwd: string, handlers: ClientHandlers): AgentProcess {
+  static spawn(
+    config: AgentConfig,
+    cwd: string,
+    handlers: ClientHandlers,
+    options: { gatehouseHome?: string } = {},
+  ): AgentProcess {
     const child = spawn(config.command, config.args, {
       cwd: config.cwd ?? cwd,
-      env: { ...process.env, ...config.env },
+      env: agentEnvironment(process.env, config, process.platform, options.gatehouseHome),
       stdio: ['pipe', 'pipe', 'pipe'],
       // Its own process group, so a kill reaches what the agent spawned too: some launchers
       // (Gemini CLI's relauncher) run the real agent as a child that ignores SIGTERM.
@@ -62,16 +108,27 @@ export class AgentProcess {
     });
     const app = acp
       .client({ name: 'gatehouse' })
+      // First: the SDK tries handlers in order, one await each, without waiting for the previous
+      // message, so a handler further down runs later. A permission request right behind the
+      // tool_call update that declares it must find that update already applied.
+      .onNotification(acp.methods.client.session.update, ({ params }) => handlers.sessionUpdate(params))
       // Own parser: the pipeline validates and audits malformed requests itself.
       .onRequest(methods.requestPermission, (p: unknown) => p, ({ params, signal }) =>
         handlers.requestPermission(params, signal),
       )
-      .onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
-        await handlers.writeTextFile(params);
-        return {};
-      })
-      .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => handlers.readTextFile(params))
-      .onNotification(acp.methods.client.session.update, ({ params }) => handlers.sessionUpdate(params));
+      .onRequest(
+        acp.methods.client.fs.writeTextFile,
+        guarded(acp.methods.client.fs.writeTextFile, WriteTextFileParams, handlers.malformed),
+        async ({ params }) => {
+          await handlers.writeTextFile(params);
+          return {};
+        },
+      )
+      .onRequest(
+        acp.methods.client.fs.readTextFile,
+        guarded(acp.methods.client.fs.readTextFile, ReadTextFileParams, handlers.malformed),
+        ({ params }) => handlers.readTextFile(params),
+      );
     const stream = acp.ndJsonStream(
       Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>,
       Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>,
@@ -95,11 +152,12 @@ export class AgentProcess {
     return this.stderr;
   }
 
-  initialize(): Promise<acp.InitializeResponse> {
+  /** `reads`: whether fs/read_text_file is advertised (the agent setting `fs.read`). */
+  initialize(reads: boolean): Promise<acp.InitializeResponse> {
     return this.raceExit(
       this.agent.request(acp.methods.agent.initialize, {
         protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: { fs: { readTextFile: false, writeTextFile: true }, terminal: false },
+        clientCapabilities: { fs: { readTextFile: reads, writeTextFile: true }, terminal: false },
         clientInfo: { name: 'gatehouse', version: '0.1.0' },
       }),
     );

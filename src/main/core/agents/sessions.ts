@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { RequestError } from '@agentclientprotocol/sdk';
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
@@ -18,7 +18,9 @@ import type { Store } from '../store';
 import { AgentProcess } from './agent-process';
 import { resolveMode } from '../rules';
 import { mergeToolCallUpdate } from '../safety';
-import { readInside, writeInside } from './fs-access';
+import { readJudged, realPathOf, RESOURCE_NOT_FOUND, writeInside } from './fs-access';
+import { checkJsonShape, describeJsonProblem } from './json-guard';
+import type { ReadJudge } from './read-judge';
 
 export interface SessionManagerOptions {
   agents: () => Record<string, AgentConfig>;
@@ -28,6 +30,15 @@ export interface SessionManagerOptions {
   store: Pick<Store, 'recordEvent'>;
   bus: EventBus;
   now?: () => number;
+  /** Gatehouse's own folder: no path into it reaches an agent's environment. */
+  home?: string;
+  /**
+   * Whether the session's agent may read `realPath` (when the agent's settings enable reads).
+   * Absent: every read is refused.
+   */
+  judgeRead?: ReadJudge;
+  /** How long an agent has to end a cancelled turn before it is stopped (default 10 s). */
+  cancelGraceMs?: () => number;
   /** Runs once when a session ends, whatever ended it (session grants end here). */
   onEnd?: (sessionId: string) => void;
 }
@@ -39,6 +50,14 @@ class Session implements SessionContext {
   promptClientId: string | null = null;
   endReason: SessionContext['endReason'] = null;
   agentModes: acp.SessionModeState | null = null;
+  /** Whether fs/read_text_file was advertised to this session's agent. */
+  readsAdvertised = false;
+  /** Ends the running turn as cancelled without waiting for the agent (set while a turn runs). */
+  abandonTurn: (() => void) | null = null;
+  /** Armed by a cancel: the agent's time to end its turn. */
+  cancelTimer: NodeJS.Timeout | null = null;
+  /** Malformed session/update notifications: audited at most once a minute, with the count. */
+  malformedUpdates = { lastAuditAt: -Infinity, dropped: 0 };
   /** Latest declared state of recent tool calls, so a permission request can be shown whole. */
   private readonly toolCalls = new Map<string, Record<string, unknown>>();
 
@@ -89,6 +108,8 @@ class Session implements SessionContext {
 }
 
 const MAX_TRACKED_TOOL_CALLS = 256;
+const MALFORMED_UPDATE_AUDIT_MS = 60_000;
+const DEFAULT_CANCEL_GRACE_MS = 10_000;
 
 /** The agent's own id for a Gatehouse mode, matched by id or name (Gemini: default/plan). */
 function agentModeFor(modes: acp.SessionModeState | null, mode: 'default' | 'plan'): string | null {
@@ -97,8 +118,6 @@ function agentModeFor(modes: acp.SessionModeState | null, mode: 'default' | 'pla
   );
   return match?.id ?? null;
 }
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
  * Sessions, one agent process each: a crash or a kill takes down one session, and the agent's
@@ -141,11 +160,14 @@ export class SessionManager {
       this.now(),
     );
     this.sessions.set(session.sessionId, session);
-    const agent = AgentProcess.spawn(config, cwd, this.clientHandlers(session));
+    const agent = AgentProcess.spawn(config, cwd, this.clientHandlers(session), {
+      gatehouseHome: this.options.home,
+    });
     session.process = agent;
     void agent.exited.then((info) => this.onExit(session, info.code, info.signal));
+    session.readsAdvertised = config.fs.read;
     try {
-      await agent.initialize();
+      await agent.initialize(session.readsAdvertised);
       const created = await agent.raceExit(
         agent.agent.request('session/new', { cwd, mcpServers: [] }),
       );
@@ -177,21 +199,31 @@ export class SessionManager {
     session.promptId = uuidv7();
     session.promptClientId = clientId;
     this.options.bus.publish({ type: 'session_state', session: session.info() });
+    const abandoned = new Promise<null>((resolve) => {
+      session.abandonTurn = () => resolve(null);
+    });
     try {
-      const response = await session.process.raceExit(
-        session.process.agent.request('session/prompt', {
-          sessionId: session.acpSessionId,
-          prompt: [{ type: 'text', text }],
-        }),
-      );
-      this.options.bus.publish({ type: 'turn_ended', sessionId, stopReason: response.stopReason });
-      return response.stopReason;
+      const response = await Promise.race([
+        session.process.raceExit(
+          session.process.agent.request('session/prompt', {
+            sessionId: session.acpSessionId,
+            prompt: [{ type: 'text', text }],
+          }),
+        ),
+        abandoned,
+      ]);
+      const stopReason = response?.stopReason ?? 'cancelled';
+      this.options.bus.publish({ type: 'turn_ended', sessionId, stopReason });
+      return stopReason;
     } catch (error) {
       throw await this.explain(session, error);
     } finally {
+      session.abandonTurn = null;
+      this.disarmCancel(session);
       session.promptId = null;
       session.promptClientId = null;
-      if (session.state === 'prompting') {
+      // An ending session goes from prompting to closed, not through idle.
+      if (session.state === 'prompting' && !session.endReason) {
         session.state = 'idle';
         this.options.bus.publish({ type: 'session_state', session: session.info() });
       }
@@ -222,12 +254,47 @@ export class SessionManager {
     return session.info();
   }
 
-  /** Cancels the running turn: ACP wants every pending permission request answered `cancelled`. */
+  /**
+   * Cancels the running turn: ACP wants every pending permission request answered `cancelled`.
+   * An agent that has not ended the turn when the grace period is over is stopped: otherwise it
+   * would keep the session "prompting" forever while it goes on working.
+   */
   async cancel(sessionId: string): Promise<void> {
     const session = this.get(sessionId);
     if (session.state !== 'prompting' || !session.process) return;
     this.options.mediator.cancelForPrompt(sessionId, session.promptId ?? undefined);
+    if (!session.cancelTimer) {
+      const promptId = session.promptId;
+      const graceMs = this.options.cancelGraceMs?.() ?? DEFAULT_CANCEL_GRACE_MS;
+      session.cancelTimer = setTimeout(() => {
+        session.cancelTimer = null;
+        if (session.state === 'prompting' && session.promptId === promptId) void this.stopUnresponsive(session, graceMs);
+      }, graceMs);
+      // A pending grace period alone does not keep the process alive.
+      session.cancelTimer.unref();
+    }
     await session.process.agent.notify('session/cancel', { sessionId: session.acpSessionId });
+  }
+
+  /** The turn is reported cancelled, the agent stopped, the session ended: agent_unresponsive. */
+  private async stopUnresponsive(session: Session, graceMs: number): Promise<void> {
+    session.endReason = 'agent_unresponsive';
+    this.options.store.recordEvent({
+      type: 'agent_unresponsive',
+      sessionId: session.sessionId,
+      agentId: session.agentId,
+      at: this.now(),
+      payload: { graceMs, promptId: session.promptId, pid: session.process?.pid ?? null },
+    });
+    session.abandonTurn?.();
+    this.options.mediator.forgetSession(session.sessionId);
+    await session.process?.kill();
+    this.end(session);
+  }
+
+  private disarmCancel(session: Session): void {
+    if (session.cancelTimer) clearTimeout(session.cancelTimer);
+    session.cancelTimer = null;
   }
 
   async close(sessionId: string, reason: 'session_closed' | 'shutdown' = 'session_closed'): Promise<void> {
@@ -281,10 +348,28 @@ export class SessionManager {
   }
 
   private end(session: Session): void {
+    this.disarmCancel(session);
     if (session.state === 'closed') return;
     session.state = 'closed';
     this.options.onEnd?.(session.sessionId);
     this.options.bus.publish({ type: 'session_state', session: session.info() });
+  }
+
+  /** Dropped; a flood of them is one audit row a minute, with how many were dropped. */
+  private malformedUpdate(session: Session, problem: string): void {
+    const counter = session.malformedUpdates;
+    counter.dropped += 1;
+    const now = this.now();
+    if (now - counter.lastAuditAt < MALFORMED_UPDATE_AUDIT_MS) return;
+    this.options.store.recordEvent({
+      type: 'malformed_update',
+      sessionId: session.sessionId,
+      agentId: session.agentId,
+      at: now,
+      payload: { problem, dropped: counter.dropped },
+    });
+    counter.lastAuditAt = now;
+    counter.dropped = 0;
   }
 
   private clientHandlers(session: Session) {
@@ -299,13 +384,13 @@ export class SessionManager {
       writeTextFile: async (params: acp.WriteTextFileRequest) => {
         foreign(params.sessionId);
         try {
-          const target = await writeInside(session.cwd, params.path, params.content);
+          const written = await writeInside(session.cwd, params.path, params.content);
           store.recordEvent({
             type: 'fs_write',
             sessionId: session.sessionId,
             agentId: session.agentId,
             at: this.now(),
-            payload: { path: target, bytes: Buffer.byteLength(params.content), sha256: sha256(params.content) },
+            payload: written,
           });
         } catch (error) {
           store.recordEvent({
@@ -319,10 +404,68 @@ export class SessionManager {
         }
       },
       readTextFile: async (params: acp.ReadTextFileRequest) => {
+        const refused = (reason: string) =>
+          store.recordEvent({
+            type: 'fs_read_refused',
+            sessionId: session.sessionId,
+            agentId: session.agentId,
+            at: this.now(),
+            payload: { path: params.path, reason },
+          });
+        if (!session.readsAdvertised) {
+          refused('reads not advertised');
+          throw RequestError.methodNotFound('fs/read_text_file');
+        }
         foreign(params.sessionId);
-        return { content: await readInside(session.cwd, params.path, params.line, params.limit) };
+        let realPath: string;
+        try {
+          realPath = await realPathOf(params.path);
+        } catch (error) {
+          refused((error as Error).message);
+          throw error;
+        }
+        const verdict = this.options.judgeRead?.(session, realPath) ?? {
+          allowed: false,
+          reason: 'no read judge',
+        };
+        if (!verdict.allowed) {
+          refused(verdict.reason);
+          throw new RequestError(-32602, `Refused: reading ${params.path}: ${verdict.reason}`, {
+            path: params.path,
+          });
+        }
+        let read;
+        try {
+          read = await readJudged(realPath, params.path, params.line, params.limit);
+        } catch (error) {
+          if ((error as RequestError).code !== RESOURCE_NOT_FOUND) refused((error as Error).message);
+          throw error;
+        }
+        store.recordEvent({
+          type: 'fs_read',
+          sessionId: session.sessionId,
+          agentId: session.agentId,
+          at: this.now(),
+          payload: { path: realPath, bytes: read.bytes, sha256: read.sha256, decider: verdict.decider },
+        });
+        return { content: read.text };
+      },
+      malformed: (method: string, problems: string[]) => {
+        store.recordEvent({
+          type: 'malformed_request',
+          sessionId: session.sessionId,
+          agentId: session.agentId,
+          at: this.now(),
+          payload: { method, problems },
+        });
       },
       sessionUpdate: (params: acp.SessionNotification) => {
+        // Before anything recursive: tool call tracking, the bus, every client's serialiser.
+        const shape = checkJsonShape(params);
+        if (shape) {
+          this.malformedUpdate(session, describeJsonProblem(shape));
+          return;
+        }
         if (params.sessionId !== session.acpSessionId) return;
         session.trackToolCall(params.update);
         bus.publish({

@@ -11,6 +11,7 @@ import type {
 } from '../../../shared/domain';
 import { GrantChoice } from '../../../shared/contract';
 import type { VoteRecord } from '../../../shared/history';
+import { checkJsonShape, describeJsonProblem } from '../agents/json-guard';
 import type { EventBus } from '../events/bus';
 import {
   CancelSentinelCollisionError,
@@ -38,7 +39,7 @@ export interface SessionContext {
   readonly promptId: string | null;
   readonly promptClientId: string | null;
   /** Why the session ended, once it has; decides how an interrupted request is audited. */
-  readonly endReason: 'session_closed' | 'agent_exit' | 'shutdown' | null;
+  readonly endReason: 'session_closed' | 'agent_exit' | 'agent_unresponsive' | 'shutdown' | null;
   /** What the agent already declared about a tool call in `tool_call` updates (ACP: absent = unchanged). */
   toolCallState(toolCallId: string): unknown;
 }
@@ -100,6 +101,20 @@ export class ApprovalPipeline {
   async handle(session: SessionContext, raw: unknown): Promise<RequestPermissionResponse> {
     const issuedAt = this.now();
     const requestId = uuidv7();
+    // Before anything recursive (zod, the safety layer, the audit's serialiser) touches it.
+    const shape = checkJsonShape(raw);
+    if (shape) {
+      const problem = describeJsonProblem(shape);
+      this.options.store.recordEvent({
+        type: 'malformed_request',
+        requestId,
+        sessionId: session.sessionId,
+        agentId: session.agentId,
+        at: issuedAt,
+        payload: { problems: [problem], shape },
+      });
+      throw RequestError.invalidParams({ problem }, `session/request_permission refused: ${problem}`);
+    }
     const parsed = AcpPermissionRequest.safeParse(raw);
     if (!parsed.success) {
       await this.refuse(session, requestId, raw, parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));

@@ -56,6 +56,7 @@ export const DECIDER_LABEL: Record<DeciderType, string> = {
   turn_cancelled: 'Turn cancelled',
   session_closed: 'Session closed',
   agent_exit: 'Agent exited',
+  agent_unresponsive: 'Agent unresponsive',
   invalid_request: 'Invalid request',
   shutdown: 'Shutdown',
 };
@@ -114,6 +115,8 @@ export function deciderWords(
       return 'Cancelled — the session closed';
     case 'agent_exit':
       return 'Cancelled — the agent exited';
+    case 'agent_unresponsive':
+      return 'Cancelled — the agent ignored a cancel and was stopped';
     case 'invalid_request':
       return 'Refused — the request was malformed';
     case 'shutdown':
