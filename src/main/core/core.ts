@@ -1,5 +1,4 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
 import type { Settings } from '../../shared/settings';
 import { createReadJudge } from './agents/read-judge';
 import { SessionManager } from './agents/sessions';
