@@ -7,6 +7,7 @@ const plan: MountPlan = {
   hiddenFiles: ['/work/.env'],
   bridgeDir: '/home/ada/.gatehouse/run/net-1',
   shareNetwork: false,
+  bindLowPorts: false,
   disableUserns: true,
   cwd: '/work/proj',
 };
@@ -49,6 +50,13 @@ describe('bwrapArgs', () => {
   it('ends with the command after --, in the project folder', () => {
     expect(args.slice(-3)).toEqual(['--', 'gemini', '--acp']);
     expect(pairsOf(args, '--chdir')).toEqual(['/work/proj']);
+  });
+
+  it('gives the relay a low loopback port only when one is forwarded', () => {
+    expect(pairsOf(bwrapArgs({ ...plan, bindLowPorts: true }, 'x', []), '--cap-add')).toEqual([
+      'CAP_NET_BIND_SERVICE',
+    ]);
+    expect(args).not.toContain('--cap-add');
   });
 
   it('shares the network only when asked', () => {

@@ -6,6 +6,8 @@ export interface MountPlan {
   /** Re-exposed after hiding: the folder of this sandbox's network bridge sockets. */
   bridgeDir: string | null;
   shareNetwork: boolean;
+  /** The relay listens on a loopback port below 1024 (inside the sandbox's own network). */
+  bindLowPorts: boolean;
   /** bwrap ≥ 0.8 can forbid nested user namespaces. */
   disableUserns: boolean;
   cwd: string;
@@ -29,6 +31,7 @@ export function bwrapArgs(plan: MountPlan, command: string, args: readonly strin
     // Without capabilities no mount can be undone from inside (a root agent keeps them otherwise).
     '--cap-drop',
     'ALL',
+    ...(plan.bindLowPorts ? ['--cap-add', 'CAP_NET_BIND_SERVICE'] : []),
     '--ro-bind',
     '/',
     '/',

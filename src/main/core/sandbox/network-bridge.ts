@@ -9,7 +9,7 @@ export interface NetworkViolation {
   kind: 'network';
   host: string;
   port: number;
-  reason: 'not-allowed' | 'resolves-to-local-address' | 'not-connect';
+  reason: 'not-allowed' | 'unresolvable' | 'resolves-to-local-address' | 'not-connect';
 }
 
 export interface Bridge {
@@ -90,8 +90,10 @@ function connectProxy(
       client.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n');
     };
     if (!target || !hostAllowed(rules, host, port)) return refuse('not-allowed');
-    void resolvePublic(host.replace(/^\[|\]$/g, '')).then((address) => {
-      if (!address) return refuse('resolves-to-local-address');
+    void resolveOnce(host.replace(/^\[|\]$/g, '')).then((address) => {
+      if (!address) return refuse('unresolvable');
+      if (LOCAL_ADDRESSES.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4'))
+        return refuse('resolves-to-local-address');
       const upstream = connect({ host: address, port }, () => {
         client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
         if (head.length > 0) upstream.write(head);
@@ -106,11 +108,10 @@ function connectProxy(
 }
 
 /** The address to dial, resolved once so that what was checked is what is dialled. */
-async function resolvePublic(host: string): Promise<string | null> {
+async function resolveOnce(host: string): Promise<string | null> {
   try {
-    const { address, family } = await lookup(host);
-    const type = family === 6 ? 'ipv6' : 'ipv4';
-    return LOCAL_ADDRESSES.check(address, type) || isIP(address) === 0 ? null : address;
+    const { address } = await lookup(host);
+    return isIP(address) === 0 ? null : address;
   } catch {
     return null;
   }

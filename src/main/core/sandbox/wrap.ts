@@ -77,6 +77,7 @@ export async function wrapCommand(
     hiddenFiles: [],
     bridgeDir: null,
     shareNetwork: profile.network.kind === 'all',
+    bindLowPorts: false,
     disableUserns: canDisableUserns(bwrap),
     cwd: profile.projectDir,
   };
@@ -135,6 +136,10 @@ export async function wrapCommand(
     if (env['ELECTRON_RUN_AS_NODE'] === undefined) spec.unsetEnv.push('ELECTRON_RUN_AS_NODE');
   }
   plan.bridgeDir = bridgeDir;
+  plan.bindLowPorts = spec.forwards.some((forward) => forward.port < 1024);
+  // bwrap's --disable-userns runs the command in a second user namespace, which holds no capability
+  // over the network namespace; mounts stay locked against a nested namespace either way.
+  if (plan.bindLowPorts) plan.disableUserns = false;
   return {
     command: bwrap,
     args: bwrapArgs(plan, nodePath, ['-e', RELAY_SOURCE, JSON.stringify(spec), command, ...args]),
