@@ -38,12 +38,16 @@ describe('resolveSandboxProfile', () => {
     ]);
   });
 
-  it('hides credentials and the Gatehouse home by default', () => {
+  it('hides credentials, escape sockets and the Gatehouse home by default', () => {
     expect(profileFor()?.unreadable).toEqual([
       '/home/ada/.ssh',
       '/home/ada/.aws',
       '/home/ada/.gnupg',
       '/home/ada/.config/gh',
+      '/home/ada/.Xauthority',
+      '/tmp/.X11-unix',
+      '/run/docker.sock',
+      '/var/run/docker.sock',
       '/home/ada/.gatehouse',
     ]);
   });

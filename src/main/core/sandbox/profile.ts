@@ -43,7 +43,10 @@ export interface ProfileInput {
   env: Readonly<Record<string, string | undefined>>;
 }
 
-const SECRET_DIRS = ['.ssh', '.aws', '.gnupg', '.config/gh'];
+const SECRETS_IN_HOME = ['.ssh', '.aws', '.gnupg', '.config/gh', '.Xauthority'];
+// Sockets that run commands outside any sandbox: the X server (keystrokes into the user's terminal)
+// and Docker.
+const ESCAPE_SOCKETS = ['/tmp/.X11-unix', '/run/docker.sock', '/var/run/docker.sock'];
 
 /** Resolves an agent's sandbox from its settings; `null` when the sandbox is off. */
 export function resolveSandboxProfile(input: ProfileInput): SandboxProfile | null {
@@ -62,7 +65,8 @@ export function resolveSandboxProfile(input: ProfileInput): SandboxProfile | nul
   ];
   const gatehouseHome = resolve(input.gatehouseHome);
   const unreadable = [
-    ...SECRET_DIRS.map((dir) => join(home, dir)),
+    ...SECRETS_IN_HOME.map((dir) => join(home, dir)),
+    ...ESCAPE_SOCKETS,
     ...settings.denyRead.map(expand),
     gatehouseHome,
   ];

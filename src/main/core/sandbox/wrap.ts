@@ -83,8 +83,9 @@ export async function wrapCommand(
   };
   for (const path of existingRealPaths(hidden)) {
     const stat = statSync(path);
+    // Files, sockets and fifos alike get /dev/null mounted over them.
     if (stat.isDirectory()) plan.hiddenDirs.push(path);
-    else if (stat.isFile()) plan.hiddenFiles.push(path);
+    else plan.hiddenFiles.push(path);
   }
 
   if (profile.network.kind !== 'allow') {
