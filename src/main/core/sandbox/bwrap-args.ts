@@ -1,0 +1,50 @@
+/** What bwrap mounts, with paths that exist (the caller checked), in the order it applies them. */
+export interface MountPlan {
+  writable: string[];
+  hiddenDirs: string[];
+  hiddenFiles: string[];
+  /** Re-exposed after hiding: the folder of this sandbox's network bridge sockets. */
+  bridgeDir: string | null;
+  shareNetwork: boolean;
+  /** The relay listens on a loopback port below 1024 (inside the sandbox's own network). */
+  bindLowPorts: boolean;
+  /** bwrap ≥ 0.8 can forbid nested user namespaces. */
+  disableUserns: boolean;
+  cwd: string;
+}
+
+/**
+ * The bwrap argument list for one agent. No `--new-session`: Gatehouse spawns agents detached
+ * (setsid), so no terminal is reachable, and a new session would take the agent out of the process
+ * group that Gatehouse kills.
+ */
+export function bwrapArgs(plan: MountPlan, command: string, args: readonly string[]): string[] {
+  const out = [
+    '--die-with-parent',
+    '--unshare-pid',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--unshare-cgroup-try',
+    ...(plan.shareNetwork ? [] : ['--unshare-net']),
+    '--unshare-user',
+    ...(plan.disableUserns ? ['--disable-userns'] : []),
+    // Without capabilities no mount can be undone from inside (a root agent keeps them otherwise).
+    '--cap-drop',
+    'ALL',
+    ...(plan.bindLowPorts ? ['--cap-add', 'CAP_NET_BIND_SERVICE'] : []),
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+  ];
+  for (const path of plan.writable) out.push('--bind', path, path);
+  // Hidden after the writable set, so that a deny inside a writable folder still holds.
+  for (const path of plan.hiddenDirs) out.push('--tmpfs', path);
+  for (const path of plan.hiddenFiles) out.push('--ro-bind', '/dev/null', path);
+  if (plan.bridgeDir) out.push('--bind', plan.bridgeDir, plan.bridgeDir);
+  out.push('--chdir', plan.cwd, '--', command, ...args);
+  return out;
+}

@@ -1,0 +1,74 @@
+import { basename } from 'node:path';
+
+export interface KnownAgent {
+  /** Folders under HOME where the agent keeps its state, sessions and caches. */
+  stateDirs: string[];
+  /** Model API hosts (port 443) the agent needs with its stock configuration. */
+  hosts: string[];
+}
+
+/** Writable for every agent: launchers such as npx resolve packages in the npm cache. */
+export const SHARED_STATE_DIRS: readonly string[] = ['.npm'];
+
+export const KNOWN_AGENTS: Readonly<Record<string, KnownAgent>> = {
+  gemini: {
+    stateDirs: ['.gemini'],
+    hosts: [
+      'generativelanguage.googleapis.com',
+      'cloudcode-pa.googleapis.com',
+      'oauth2.googleapis.com',
+      'aiplatform.googleapis.com',
+      '*-aiplatform.googleapis.com',
+    ],
+  },
+  claude: {
+    stateDirs: ['.claude'],
+    hosts: ['api.anthropic.com', 'console.anthropic.com', 'claude.ai'],
+  },
+  codex: {
+    stateDirs: ['.codex'],
+    hosts: ['api.openai.com', 'auth.openai.com', 'chatgpt.com'],
+  },
+  qwen: {
+    stateDirs: ['.qwen'],
+    hosts: ['dashscope.aliyuncs.com', 'dashscope-intl.aliyuncs.com', 'chat.qwen.ai'],
+  },
+  opencode: {
+    stateDirs: ['.config/opencode', '.local/share/opencode', '.cache/opencode'],
+    hosts: [
+      'opencode.ai',
+      'models.dev',
+      'api.anthropic.com',
+      'api.openai.com',
+      'generativelanguage.googleapis.com',
+    ],
+  },
+};
+
+/** Environment variables that name a model endpoint; their hosts are allowed like the known ones. */
+export const BASE_URL_VARIABLES = [
+  'GOOGLE_GEMINI_BASE_URL',
+  'ANTHROPIC_BASE_URL',
+  'OPENAI_BASE_URL',
+] as const;
+
+/**
+ * Which known agent a configured agent is: its id first (users name them `gemini`, `claude-code`…),
+ * else the command or its first argument (`node …/gemini.js`, `npx @zed-industries/claude-code-acp`).
+ */
+export function knownAgentFor(
+  agentId: string,
+  command: string,
+  args: readonly string[],
+): KnownAgent | null {
+  const candidates = [agentId, basename(command), ...args.slice(0, 2).map((arg) => basename(arg))];
+  for (const candidate of candidates) {
+    const lower = candidate.toLowerCase();
+    for (const [name, agent] of Object.entries(KNOWN_AGENTS)) {
+      if (lower === name || lower.startsWith(`${name}-`) || lower.startsWith(`${name}.`))
+        return agent;
+      if (lower.includes(`${name}-code`) || lower.includes(`${name}-cli`)) return agent;
+    }
+  }
+  return null;
+}

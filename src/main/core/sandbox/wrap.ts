@@ -1,0 +1,233 @@
+import { spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import { delimiter, dirname, isAbsolute, join, relative } from 'node:path';
+import { bwrapArgs, type MountPlan } from './bwrap-args';
+import { startBridge, type NetworkViolation } from './network-bridge';
+import { isLoopbackHost, type HostRule, type SandboxProfile } from './profile';
+import { RELAY_SOURCE, type RelaySpec } from './relay';
+
+export interface WrapOptions {
+  /** Called for each connection the network bridge refuses. */
+  onViolation?: (violation: NetworkViolation) => void;
+  /** Node that runs the in-sandbox relay (allow-list network only). Default: this process's. */
+  nodePath?: string;
+  /** Default: `bwrap` on PATH. */
+  bwrapPath?: string;
+}
+
+export interface WrappedCommand {
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  /** Stops the network bridge and removes its sockets. Call after the process exited. Idempotent. */
+  cleanup(): Promise<void>;
+}
+
+export class SandboxUnavailableError extends Error {
+  override name = 'SandboxUnavailableError';
+}
+
+// Sockets of the user's session (D-Bus can start processes outside the sandbox, an ssh-agent signs
+// with the user's keys): their variables are dropped and their folders hidden.
+const SESSION_SOCKET_VARIABLES = ['SSH_AUTH_SOCK', 'DBUS_SESSION_BUS_ADDRESS', 'GPG_AGENT_INFO'];
+const PROXY_VARIABLES = [
+  'HTTPS_PROXY',
+  'https_proxy',
+  'HTTP_PROXY',
+  'http_proxy',
+  'ALL_PROXY',
+  'all_proxy',
+];
+const FIRST_PROXY_PORT = 3128;
+// sun_path holds 108 bytes.
+const MAX_SOCKET_PATH = 100;
+
+/**
+ * The command line that runs `command args` inside the profile's sandbox (bubblewrap, Linux).
+ * Spawn the result as the agent itself (same stdio, detached); call cleanup() after it exits.
+ */
+export async function wrapCommand(
+  profile: SandboxProfile,
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  options: WrapOptions = {},
+): Promise<WrappedCommand> {
+  const bwrap = options.bwrapPath ?? findBwrap();
+  const innerEnv: NodeJS.ProcessEnv = { ...env };
+  const hidden = [...profile.unreadable, ...envFilesIn(profile.envFileDirs, profile.projectDir)];
+  for (const name of SESSION_SOCKET_VARIABLES) delete innerEnv[name];
+  const agentSocketDir = env['SSH_AUTH_SOCK'] ? dirname(env['SSH_AUTH_SOCK']) : null;
+  if (agentSocketDir && !profile.writable.some((path) => isWithin(path, agentSocketDir)))
+    hidden.push(agentSocketDir);
+  const uid = process.getuid?.();
+  if (uid !== undefined) hidden.push(`/run/user/${uid}`);
+
+  const plan: MountPlan = {
+    writable: writableDirs(profile),
+    hiddenDirs: [],
+    hiddenFiles: [],
+    bridgeDir: null,
+    shareNetwork: profile.network.kind === 'all',
+    bindLowPorts: false,
+    disableUserns: canDisableUserns(bwrap),
+    cwd: profile.projectDir,
+  };
+  for (const path of existingRealPaths(hidden)) {
+    const stat = statSync(path);
+    // Files, sockets and fifos alike get /dev/null mounted over them.
+    if (stat.isDirectory()) plan.hiddenDirs.push(path);
+    else plan.hiddenFiles.push(path);
+  }
+
+  if (profile.network.kind !== 'allow') {
+    return {
+      command: bwrap,
+      args: bwrapArgs(plan, command, args),
+      env: innerEnv,
+      cleanup: () => Promise.resolve(),
+    };
+  }
+
+  const loopback = profile.network.hosts.filter((rule) => isLoopbackHost(rule.host));
+  const remote = profile.network.hosts.filter((rule) => !isLoopbackHost(rule.host));
+  const runDir = join(profile.gatehouseHome, 'run');
+  mkdirSync(runDir, { recursive: true, mode: 0o700 });
+  const bridgeDir = mkdtempSync(join(runDir, 'net-'));
+  if (join(bridgeDir, 'proxy').length > MAX_SOCKET_PATH) {
+    rmSync(bridgeDir, { recursive: true, force: true });
+    throw new SandboxUnavailableError(
+      `the Gatehouse home path is too long for unix sockets: ${runDir}`,
+    );
+  }
+  const bridge = await startBridge(bridgeDir, loopback, remote, options.onViolation ?? (() => {}));
+  let cleaned = false;
+  const cleanup = async (): Promise<void> => {
+    if (cleaned) return;
+    cleaned = true;
+    await bridge.close();
+    rmSync(bridgeDir, { recursive: true, force: true });
+  };
+  const spec: RelaySpec = { forwards: [...bridge.forwards], setEnv: {}, unsetEnv: [] };
+  if (bridge.proxySocket) {
+    const port = proxyPortAvoiding(loopback);
+    spec.forwards.push({ host: '127.0.0.1', port, socket: bridge.proxySocket });
+    const proxyUrl = `http://127.0.0.1:${port}`;
+    for (const name of PROXY_VARIABLES) spec.setEnv[name] = proxyUrl;
+    // Node's own http and fetch read the proxy variables only with this set.
+    spec.setEnv['NODE_USE_ENV_PROXY'] = '1';
+  }
+  for (const name of PROXY_VARIABLES) delete innerEnv[name];
+  // Loopback destinations are reached directly through the relay, never through the proxy.
+  const direct = loopback.map((rule) => rule.host.replace(/^\[|\]$/g, ''));
+  innerEnv['NO_PROXY'] = innerEnv['no_proxy'] = [
+    ...new Set(['127.0.0.1', 'localhost', ...direct]),
+  ].join(',');
+  const nodePath = options.nodePath ?? process.execPath;
+  if (process.versions['electron'] && !options.nodePath) {
+    innerEnv['ELECTRON_RUN_AS_NODE'] = '1';
+    if (env['ELECTRON_RUN_AS_NODE'] === undefined) spec.unsetEnv.push('ELECTRON_RUN_AS_NODE');
+  }
+  plan.bridgeDir = bridgeDir;
+  plan.bindLowPorts = spec.forwards.some((forward) => forward.port < 1024);
+  // bwrap's --disable-userns runs the command in a second user namespace, which holds no capability
+  // over the network namespace; mounts stay locked against a nested namespace either way.
+  if (plan.bindLowPorts) plan.disableUserns = false;
+  return {
+    command: bwrap,
+    args: bwrapArgs(plan, nodePath, ['-e', RELAY_SOURCE, JSON.stringify(spec), command, ...args]),
+    env: innerEnv,
+    cleanup,
+  };
+}
+
+/** The bwrap executable on PATH, or an error that names the package to install. */
+export function findBwrap(): string {
+  if (process.platform !== 'linux') {
+    throw new SandboxUnavailableError(
+      `the agent sandbox needs Linux and bubblewrap (this is ${process.platform})`,
+    );
+  }
+  for (const dir of (process.env['PATH'] ?? '/usr/bin:/bin').split(delimiter)) {
+    const candidate = join(dir, 'bwrap');
+    if (dir && existsSync(candidate)) return candidate;
+  }
+  throw new SandboxUnavailableError(
+    'bwrap not found: install the bubblewrap package (e.g. apt install bubblewrap)',
+  );
+}
+
+const usernsSupport = new Map<string, boolean>();
+function canDisableUserns(bwrap: string): boolean {
+  let known = usernsSupport.get(bwrap);
+  if (known === undefined) {
+    const help = spawnSync(bwrap, ['--help'], { encoding: 'utf8', timeout: 5000 });
+    known = `${help.stdout}${help.stderr}`.includes('--disable-userns');
+    usernsSupport.set(bwrap, known);
+  }
+  return known;
+}
+
+/** Writable folders that exist; the agent's own state folders under HOME are created first. */
+function writableDirs(profile: SandboxProfile): string[] {
+  const out: string[] = [];
+  for (const path of profile.writable) {
+    if (!existsSync(path) && path !== profile.projectDir) {
+      try {
+        mkdirSync(path, { recursive: true });
+      } catch {
+        continue;
+      }
+    }
+    out.push(...existingRealPaths([path]));
+  }
+  return [...new Set(out)];
+}
+
+function existingRealPaths(paths: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const path of paths) {
+    try {
+      out.push(realpathSync(path));
+    } catch {
+      // Nothing there to expose or to hide.
+    }
+  }
+  return [...new Set(out)];
+}
+
+/** `.env*` files directly in the given folders, unless inside the project. */
+function envFilesIn(dirs: readonly string[], projectDir: string): string[] {
+  const out: string[] = [];
+  for (const dir of dirs) {
+    if (isWithin(dir, projectDir)) continue;
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) if (name.startsWith('.env')) out.push(join(dir, name));
+  }
+  return out;
+}
+
+function proxyPortAvoiding(loopback: readonly HostRule[]): number {
+  let port = FIRST_PROXY_PORT;
+  while (loopback.some((rule) => rule.port === port)) port += 1;
+  return port;
+}
+
+/** Whether `path` is `dir` or lies inside it. */
+function isWithin(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}

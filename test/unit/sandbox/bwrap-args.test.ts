@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { bwrapArgs, type MountPlan } from '../../../src/main/core/sandbox/bwrap-args';
+
+const plan: MountPlan = {
+  writable: ['/work/proj', '/tmp'],
+  hiddenDirs: ['/home/ada/.ssh', '/home/ada/.gatehouse'],
+  hiddenFiles: ['/work/.env'],
+  bridgeDir: '/home/ada/.gatehouse/run/net-1',
+  shareNetwork: false,
+  bindLowPorts: false,
+  disableUserns: true,
+  cwd: '/work/proj',
+};
+
+function pairsOf(args: string[], flag: string): string[] {
+  return args.flatMap((arg, i) => (arg === flag ? [args[i + 1] ?? ''] : []));
+}
+
+describe('bwrapArgs', () => {
+  const args = bwrapArgs(plan, 'gemini', ['--acp']);
+
+  it('confines processes, capabilities and the network, and dies with its parent', () => {
+    for (const flag of [
+      '--die-with-parent',
+      '--unshare-pid',
+      '--unshare-net',
+      '--disable-userns',
+    ]) {
+      expect(args).toContain(flag);
+    }
+    expect(pairsOf(args, '--cap-drop')).toEqual(['ALL']);
+    expect(args).not.toContain('--new-session');
+    expect(pairsOf(args, '--proc')).toEqual(['/proc']);
+  });
+
+  it('mounts / read-only, then the writable set, then hides, then re-exposes the bridge', () => {
+    const at = (flag: string, path: string) =>
+      args.findIndex((arg, i) => arg === flag && args[i + 1] === path);
+    expect(at('--ro-bind', '/')).toBeGreaterThanOrEqual(0);
+    expect(at('--bind', '/work/proj')).toBeGreaterThan(at('--ro-bind', '/'));
+    expect(at('--tmpfs', '/home/ada/.ssh')).toBeGreaterThan(at('--bind', '/tmp'));
+    expect(args.slice(at('--ro-bind', '/dev/null') + 2, at('--ro-bind', '/dev/null') + 3)).toEqual([
+      '/work/.env',
+    ]);
+    expect(at('--bind', '/home/ada/.gatehouse/run/net-1')).toBeGreaterThan(
+      at('--tmpfs', '/home/ada/.gatehouse'),
+    );
+  });
+
+  it('ends with the command after --, in the project folder', () => {
+    expect(args.slice(-3)).toEqual(['--', 'gemini', '--acp']);
+    expect(pairsOf(args, '--chdir')).toEqual(['/work/proj']);
+  });
+
+  it('gives the relay a low loopback port only when one is forwarded', () => {
+    expect(pairsOf(bwrapArgs({ ...plan, bindLowPorts: true }, 'x', []), '--cap-add')).toEqual([
+      'CAP_NET_BIND_SERVICE',
+    ]);
+    expect(args).not.toContain('--cap-add');
+  });
+
+  it('shares the network only when asked', () => {
+    expect(bwrapArgs({ ...plan, shareNetwork: true }, 'x', [])).not.toContain('--unshare-net');
+  });
+});

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { fileViolationsIn } from '../../../src/main/core/sandbox/violations';
+
+describe('fileViolationsIn', () => {
+  it('reads Node errors and libc messages', () => {
+    const stderr = [
+      "Error: EROFS: read-only file system, open '/home/ada/.bashrc'",
+      "Error: EACCES: permission denied, mkdir '/opt/tool'",
+      'touch: cannot touch /etc/hosts: Read-only file system',
+      'sh: 1: cannot create /usr/local/x: Permission denied',
+      'all good here',
+    ].join('\n');
+    expect(fileViolationsIn(stderr)).toEqual([
+      { kind: 'file', path: '/home/ada/.bashrc', error: 'EROFS' },
+      { kind: 'file', path: '/opt/tool', error: 'EACCES' },
+      { kind: 'file', path: '/etc/hosts', error: 'EROFS' },
+      { kind: 'file', path: '/usr/local/x', error: 'EACCES' },
+    ]);
+  });
+
+  it('finds nothing in ordinary output', () => {
+    expect(fileViolationsIn('Loaded 3 files\nPermission denied by the user')).toEqual([]);
+  });
+});
