@@ -463,6 +463,15 @@ export const Event = z.discriminatedUnion('type', [
     code: z.number().nullable(),
     signal: z.string().nullable(),
   }),
+  /** The sandbox refused something the agent did without asking (rate-limited per target). */
+  z.object({
+    type: z.literal('sandbox_violation'),
+    sessionId: Id,
+    agentId: Id,
+    kind: z.enum(['file', 'network']),
+    /** The path, or host:port. */
+    target: z.string().max(4096),
+  }),
 ]);
 export type GatehouseEvent = z.infer<typeof Event>;
 export type EventType = GatehouseEvent['type'];

@@ -192,6 +192,18 @@ export const AgentInfo = z.object({
 });
 export type AgentInfo = z.infer<typeof AgentInfo>;
 
+/** The OS sandbox a session's agent runs in, as shown to a person. */
+export const SessionSandbox = z.object({
+  profile: z.enum(['workspace-write', 'read-only', 'off']),
+  /** Where the agent may write (the session folder shown as such, HOME as `~`). */
+  writable: z.array(z.string().max(4096)).max(256),
+  /** `none`, `all`, or the host:port pairs it may reach. */
+  network: z.string().max(20_000),
+  /** Why an agent runs without a sandbox (`off` only). */
+  reason: z.string().max(2000).optional(),
+});
+export type SessionSandbox = z.infer<typeof SessionSandbox>;
+
 export const SessionInfo = z.object({
   sessionId: Id,
   agentId: Id,
@@ -199,6 +211,7 @@ export const SessionInfo = z.object({
   createdAt: z.number(),
   state: z.enum(['starting', 'idle', 'prompting', 'closed']),
   mode: PermissionMode,
+  sandbox: SessionSandbox,
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { PermissionMode, PermissionPolicy } from './domain';
 import { RuleSchema } from './rules';
+import { SandboxSettings } from './sandbox-settings';
 
 export const AgentIdKey = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'agent id: letters, digits, . _ -');
 
@@ -46,6 +47,8 @@ export const AgentConfig = z
       .object({ read: z.boolean().default(false) })
       .strict()
       .default({ read: false }),
+    /** The OS sandbox the agent runs in: what it does without asking stays inside the project. */
+    ...SandboxSettings.shape,
   })
   .strict();
 export type AgentConfig = z.infer<typeof AgentConfig>;

@@ -51,6 +51,9 @@ describe('a hostile agent against the headless core', () => {
             command: process.execPath,
             args: [hostileAgent],
             env: { HOSTILE_AGENT_REPORT: reportFile },
+            // Unsandboxed on purpose: this tests the API's own defence against an agent that found
+            // the token and the port.
+            sandbox: 'off',
           },
         },
       }),

@@ -21,7 +21,7 @@ import { client, methods, ndJsonStream } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NetworkViolation } from '../../src/main/core/sandbox/network-bridge';
 import { resolveSandboxProfile, type SandboxProfile } from '../../src/main/core/sandbox/profile';
-import { SandboxSettings, type SandboxSettingsInput } from '../../src/main/core/sandbox/settings';
+import { SandboxSettings, type SandboxSettingsInput } from '../../src/shared/sandbox-settings';
 import { findBwrap, wrapCommand, type WrappedCommand } from '../../src/main/core/sandbox/wrap';
 import { startFakeModelServer } from '../support/fake-model-server';
 import { prepareGemini } from '../support/gemini';

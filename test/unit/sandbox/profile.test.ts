@@ -8,7 +8,7 @@ import {
 import {
   SandboxSettings,
   type SandboxSettingsInput,
-} from '../../../src/main/core/sandbox/settings';
+} from '../../../src/shared/sandbox-settings';
 
 function profileFor(settings: SandboxSettingsInput = {}, overrides: Partial<ProfileInput> = {}) {
   return resolveSandboxProfile({

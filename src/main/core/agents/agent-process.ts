@@ -3,8 +3,7 @@ import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { z } from 'zod';
-import type { AgentConfig } from '../../../shared/settings';
-import { agentEnvironment } from './agent-env';
+import type { AgentLaunch } from '../sandbox/launch';
 import { checkJsonShape, describeJsonProblem } from './json-guard';
 
 /** What Gatehouse does for the agent when the agent calls its client. */
@@ -88,23 +87,29 @@ export class AgentProcess {
     });
   }
 
+  /**
+   * Starts a prepared launch (prepareAgentLaunch: allow-listed environment, sandbox). `onStderr`
+   * sees every piece of the agent's stderr (the sandbox's refusals are read there).
+   */
   static spawn(
-    config: AgentConfig,
-    cwd: string,
+    launch: AgentLaunch,
     handlers: ClientHandlers,
-    options: { gatehouseHome?: string } = {},
+    options: { onStderr?: (chunk: string) => void } = {},
   ): AgentProcess {
-    const child = spawn(config.command, config.args, {
-      cwd: config.cwd ?? cwd,
-      env: agentEnvironment(process.env, config, process.platform, options.gatehouseHome),
+    const child = spawn(launch.command, launch.args, {
+      cwd: launch.cwd,
+      env: launch.env,
       stdio: ['pipe', 'pipe', 'pipe'],
       // Its own process group, so a kill reaches what the agent spawned too: some launchers
       // (Gemini CLI's relauncher) run the real agent as a child that ignores SIGTERM.
       detached: process.platform !== 'win32',
     });
+    child.once('exit', () => void launch.cleanup());
+    if (options.onStderr) child.stderr?.on('data', (chunk: string) => options.onStderr?.(chunk));
     // A failed spawn (ENOENT) emits 'error' and then 'exit'; without a listener it would crash us.
     child.on('error', (error) => {
-      process.emitWarning(`agent ${config.command} failed: ${error.message}`);
+      void launch.cleanup();
+      process.emitWarning(`agent ${launch.command} failed: ${error.message}`);
     });
     const app = acp
       .client({ name: 'gatehouse' })

@@ -7,6 +7,7 @@ import type {
   PermissionMode,
   PermissionPolicy,
   SessionInfo,
+  SessionSandbox,
   StopReason,
 } from '../../../shared/domain';
 import type { AgentConfig } from '../../../shared/settings';
@@ -21,6 +22,8 @@ import { mergeToolCallUpdate } from '../safety';
 import { readJudged, realPathOf, RESOURCE_NOT_FOUND, writeInside } from './fs-access';
 import { checkJsonShape, describeJsonProblem } from './json-guard';
 import type { ReadJudge } from './read-judge';
+import { prepareAgentLaunch, type LaunchInput } from '../sandbox/launch';
+import { createViolationReporter, type SandboxViolation } from '../sandbox/violation-reporter';
 
 export interface SessionManagerOptions {
   agents: () => Record<string, AgentConfig>;
@@ -31,7 +34,7 @@ export interface SessionManagerOptions {
   bus: EventBus;
   now?: () => number;
   /** Gatehouse's own folder: no path into it reaches an agent's environment. */
-  home?: string;
+  home: string;
   /**
    * Whether the session's agent may read `realPath` (when the agent's settings enable reads).
    * Absent: every read is refused.
@@ -41,6 +44,8 @@ export interface SessionManagerOptions {
   cancelGraceMs?: () => number;
   /** Runs once when a session ends, whatever ended it (session grants end here). */
   onEnd?: (sessionId: string) => void;
+  /** For tests: where the sandbox finds bwrap. */
+  sandboxWrapOptions?: LaunchInput['wrapOptions'];
 }
 
 class Session implements SessionContext {
@@ -56,6 +61,8 @@ class Session implements SessionContext {
   abandonTurn: (() => void) | null = null;
   /** Armed by a cancel: the agent's time to end its turn. */
   cancelTimer: NodeJS.Timeout | null = null;
+  /** The sandbox the agent runs in; set before the agent starts. */
+  sandbox: SessionSandbox = { profile: 'off', writable: [], network: 'all', reason: 'not started' };
   /** Malformed session/update notifications: audited at most once a minute, with the count. */
   malformedUpdates = { lastAuditAt: -Infinity, dropped: 0 };
   /** Latest declared state of recent tool calls, so a permission request can be shown whole. */
@@ -103,6 +110,7 @@ class Session implements SessionContext {
       createdAt: this.createdAt,
       state: this.state,
       mode: this.mode,
+      sandbox: this.sandbox,
     };
   }
 }
@@ -159,9 +167,30 @@ export class SessionManager {
       () => this.options.agents()[agentId],
       this.now(),
     );
+    const violations = createViolationReporter((violation) => this.violation(session, violation), this.now);
+    let launch;
+    try {
+      launch = await prepareAgentLaunch({
+        agentId,
+        config,
+        sessionDir: cwd,
+        gatehouseHome: this.options.home,
+        onViolation: (violation) => violations.network(violation),
+        ...(this.options.sandboxWrapOptions ? { wrapOptions: this.options.sandboxWrapOptions } : {}),
+      });
+    } catch (error) {
+      this.options.store.recordEvent({
+        type: 'sandbox_unavailable',
+        agentId,
+        at: this.now(),
+        payload: { cwd, error: (error as Error).message },
+      });
+      throw new BadRequestError(`agent "${agentId}" did not start: ${(error as Error).message}`);
+    }
+    session.sandbox = launch.sandbox;
     this.sessions.set(session.sessionId, session);
-    const agent = AgentProcess.spawn(config, cwd, this.clientHandlers(session), {
-      gatehouseHome: this.options.home,
+    const agent = AgentProcess.spawn(launch, this.clientHandlers(session), {
+      ...(launch.sandbox.profile === 'off' ? {} : { onStderr: (chunk: string) => violations.stderr(chunk) }),
     });
     session.process = agent;
     void agent.exited.then((info) => this.onExit(session, info.code, info.signal));
@@ -185,7 +214,13 @@ export class SessionManager {
       sessionId: session.sessionId,
       agentId,
       at: session.createdAt,
-      payload: { cwd, command: config.command, args: config.args, pid: agent.pid ?? null },
+      payload: {
+        cwd,
+        command: config.command,
+        args: config.args,
+        pid: agent.pid ?? null,
+        sandbox: session.sandbox,
+      },
     });
     this.options.bus.publish({ type: 'session_state', session: session.info() });
     return session.info();
@@ -353,6 +388,25 @@ export class SessionManager {
     session.state = 'closed';
     this.options.onEnd?.(session.sessionId);
     this.options.bus.publish({ type: 'session_state', session: session.info() });
+  }
+
+  /** Audited and shown; the reporter has already limited how often. */
+  private violation(session: Session, violation: SandboxViolation): void {
+    const { kind, target, ...detail } = violation;
+    this.options.store.recordEvent({
+      type: 'sandbox_violation',
+      sessionId: session.sessionId,
+      agentId: session.agentId,
+      at: this.now(),
+      payload: { kind, target, ...detail },
+    });
+    this.options.bus.publish({
+      type: 'sandbox_violation',
+      sessionId: session.sessionId,
+      agentId: session.agentId,
+      kind,
+      target: target.slice(0, 4096),
+    });
   }
 
   /** Dropped; a flood of them is one audit row a minute, with how many were dropped. */

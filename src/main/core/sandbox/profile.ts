@@ -1,6 +1,6 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import { BASE_URL_VARIABLES, SHARED_STATE_DIRS, knownAgentFor } from './known-agents';
-import type { SandboxSettings } from './settings';
+import type { SandboxSettings } from '../../../shared/sandbox-settings';
 
 /** One destination the agent may open: an exact host or `*suffix` pattern, on one port. */
 export interface HostRule {
@@ -43,7 +43,8 @@ export interface ProfileInput {
   env: Readonly<Record<string, string | undefined>>;
 }
 
-const SECRETS_IN_HOME = ['.ssh', '.aws', '.gnupg', '.config/gh', '.Xauthority'];
+/** Folders under HOME that hold the user's keys and tokens. */
+export const SECRETS_IN_HOME = ['.ssh', '.aws', '.gnupg', '.config/gh', '.Xauthority'];
 // Sockets that run commands outside any sandbox: the X server (keystrokes into the user's terminal)
 // and Docker.
 const ESCAPE_SOCKETS = ['/tmp/.X11-unix', '/run/docker.sock', '/var/run/docker.sock'];

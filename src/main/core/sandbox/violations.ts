@@ -31,3 +31,37 @@ export function fileViolationsIn(stderr: string): FileViolation[] {
   }
   return [...found.values()];
 }
+
+/** A connection the agent reported failing because its network namespace has no way there. */
+export interface StderrNetworkViolation {
+  kind: 'network';
+  host: string;
+  port: number;
+  reason: 'refused-inside-sandbox';
+}
+
+// Inside the sandbox only its own loopback exists: a loopback port nobody forwards refuses
+// (ECONNREFUSED), any other address is unreachable (ENETUNREACH). Node prints `connect ECONNREFUSED
+// 127.0.0.1:9`.
+const CONNECT_STYLE =
+  /\bconnect (ECONNREFUSED|ENETUNREACH) (\d{1,3}(?:\.\d{1,3}){3}|::1|[0-9a-fA-F:]{2,39}):(\d{1,5})\b/g;
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1)$/;
+
+/** Connections named in the agent's stderr that the sandbox's network namespace stopped. */
+export function networkViolationsIn(stderr: string): StderrNetworkViolation[] {
+  const text = stderr.slice(0, 64 * 1024);
+  const found = new Map<string, StderrNetworkViolation>();
+  for (const match of text.matchAll(CONNECT_STYLE)) {
+    const [, code, host, port] = match;
+    if (!host || !port) continue;
+    // A refused connection elsewhere is the remote's doing, not the sandbox's.
+    if (code === 'ECONNREFUSED' && !LOOPBACK.test(host)) continue;
+    found.set(`${host}:${port}`, {
+      kind: 'network',
+      host,
+      port: Number(port),
+      reason: 'refused-inside-sandbox',
+    });
+  }
+  return [...found.values()];
+}

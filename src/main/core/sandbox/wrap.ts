@@ -21,6 +21,8 @@ export interface WrapOptions {
   nodePath?: string;
   /** Default: `bwrap` on PATH. */
   bwrapPath?: string;
+  /** The agent's working directory when it is not the session folder. */
+  cwd?: string;
 }
 
 export interface WrappedCommand {
@@ -79,7 +81,7 @@ export async function wrapCommand(
     shareNetwork: profile.network.kind === 'all',
     bindLowPorts: false,
     disableUserns: canDisableUserns(bwrap),
-    cwd: profile.projectDir,
+    cwd: options.cwd ?? profile.projectDir,
   };
   for (const path of existingRealPaths(hidden)) {
     const stat = statSync(path);

@@ -1,0 +1,101 @@
+// How an agent is started: its allow-listed environment, then the sandbox its settings ask for.
+import { homedir, tmpdir } from 'node:os';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import type { SessionSandbox } from '../../../shared/domain';
+import type { AgentConfig } from '../../../shared/settings';
+import { agentEnvironment } from '../agents/agent-env';
+import type { NetworkViolation } from './network-bridge';
+import { resolveSandboxProfile, SECRETS_IN_HOME, type SandboxProfile } from './profile';
+import { SandboxUnavailableError, wrapCommand, type WrapOptions } from './wrap';
+
+/** A command line ready to spawn, and what the person is told about its sandbox. */
+export interface AgentLaunch {
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  sandbox: SessionSandbox;
+  /** Stops what the sandbox runs outside the agent (its network bridge). After exit; idempotent. */
+  cleanup(): Promise<void>;
+}
+
+export interface LaunchInput {
+  agentId: string;
+  config: AgentConfig;
+  sessionDir: string;
+  gatehouseHome: string;
+  onViolation: (violation: NetworkViolation) => void;
+  /** For tests: where bwrap is, or a path that does not exist. */
+  wrapOptions?: Pick<WrapOptions, 'bwrapPath'>;
+}
+
+/**
+ * The agent's launch. When the sandbox cannot start, the agent runs without one only if its
+ * settings say `allowUnsandboxed`; otherwise this throws SandboxUnavailableError.
+ */
+export async function prepareAgentLaunch(input: LaunchInput): Promise<AgentLaunch> {
+  const { config, agentId } = input;
+  const env = agentEnvironment(process.env, config, process.platform, input.gatehouseHome);
+  const cwd = config.cwd ?? input.sessionDir;
+  const unsandboxed = (reason: string): AgentLaunch => ({
+    command: config.command,
+    args: [...config.args],
+    env,
+    cwd,
+    sandbox: { profile: 'off', writable: [], network: 'all', reason },
+    cleanup: () => Promise.resolve(),
+  });
+  if (config.sandbox === 'off') return unsandboxed('sandbox is off in this agent’s settings');
+
+  const home = env['HOME'] ?? homedir();
+  // The agent's HOME may be set elsewhere; the user's own keys stay hidden all the same.
+  const realHome = homedir();
+  const denyRead = [
+    ...config.denyRead,
+    ...(resolve(realHome) === resolve(home) ? [] : SECRETS_IN_HOME.map((dir) => join(realHome, dir))),
+  ];
+  const profile = resolveSandboxProfile({
+    agentId,
+    command: config.command,
+    args: config.args,
+    settings: { ...config, denyRead },
+    home,
+    sessionDir: input.sessionDir,
+    gatehouseHome: input.gatehouseHome,
+    tmpDir: tmpdir(),
+    env,
+  });
+  if (!profile) return unsandboxed('sandbox is off in this agent’s settings');
+  try {
+    const wrapped = await wrapCommand(profile, config.command, config.args, env, {
+      ...input.wrapOptions,
+      onViolation: input.onViolation,
+      cwd,
+    });
+    return { ...wrapped, cwd, sandbox: summary(profile, home) };
+  } catch (error) {
+    if (!(error instanceof SandboxUnavailableError)) throw error;
+    if (config.allowUnsandboxed) return unsandboxed(`sandbox unavailable: ${error.message}`);
+    throw new SandboxUnavailableError(
+      `${error.message}. To run agent "${agentId}" without a sandbox, set "allowUnsandboxed": true ` +
+        'in its settings.',
+    );
+  }
+}
+
+function summary(profile: SandboxProfile, home: string): SessionSandbox {
+  const shown = (path: string): string => {
+    if (path === profile.projectDir) return 'project';
+    const rel = relative(home, path);
+    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? `~/${rel}` : path;
+  };
+  const { network } = profile;
+  return {
+    profile: profile.mode,
+    writable: profile.writable.map(shown),
+    network:
+      network.kind === 'allow'
+        ? network.hosts.map((rule) => `${rule.host}:${rule.port}`).join(', ')
+        : network.kind,
+  };
+}

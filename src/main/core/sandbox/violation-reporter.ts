@@ -1,0 +1,94 @@
+import type { NetworkViolation } from './network-bridge';
+import { fileViolationsIn, networkViolationsIn } from './violations';
+
+/** One refusal of the sandbox, as audited and shown. */
+export interface SandboxViolation {
+  kind: 'file' | 'network';
+  /** The path, or host:port. */
+  target: string;
+  path?: string;
+  host?: string;
+  port?: number;
+  /** The errno the agent saw, or why the bridge refused. */
+  reason: string;
+  /** Reports held back by the limits since the previous one. */
+  suppressed: number;
+}
+
+export interface ViolationReporter {
+  /** A piece of the agent's stderr; complete lines are searched for refusals. */
+  stderr(chunk: string): void;
+  /** A connection the network bridge refused. */
+  network(violation: NetworkViolation): void;
+}
+
+const SAME_TARGET_MS = 60_000;
+/** Distinct reports per minute: a flood of new paths must not flood the audit either. */
+const PER_MINUTE = 30;
+const MAX_REMEMBERED = 1024;
+const MAX_PARTIAL_LINE = 8 * 1024;
+
+/**
+ * Turns what the sandbox refused into reports for `sink`: the same target once a minute, at most
+ * PER_MINUTE reports a minute; what is held back is counted in the next report.
+ */
+export function createViolationReporter(
+  sink: (violation: SandboxViolation) => void,
+  now: () => number = Date.now,
+): ViolationReporter {
+  const lastByTarget = new Map<string, number>();
+  let windowStart = -Infinity;
+  let inWindow = 0;
+  let suppressed = 0;
+  let partial = '';
+
+  const report = (violation: Omit<SandboxViolation, 'suppressed'>): void => {
+    const at = now();
+    const key = `${violation.kind}:${violation.target}`;
+    const last = lastByTarget.get(key);
+    if (last !== undefined && at - last < SAME_TARGET_MS) {
+      suppressed += 1;
+      return;
+    }
+    if (at - windowStart >= 60_000) {
+      windowStart = at;
+      inWindow = 0;
+    }
+    if (inWindow >= PER_MINUTE) {
+      suppressed += 1;
+      return;
+    }
+    inWindow += 1;
+    lastByTarget.delete(key);
+    lastByTarget.set(key, at);
+    if (lastByTarget.size > MAX_REMEMBERED) lastByTarget.delete(lastByTarget.keys().next().value!);
+    sink({ ...violation, suppressed });
+    suppressed = 0;
+  };
+
+  return {
+    stderr(chunk) {
+      const text = partial + chunk;
+      const end = text.lastIndexOf('\n');
+      partial = text.slice(end + 1).slice(-MAX_PARTIAL_LINE);
+      if (end < 0) return;
+      const lines = text.slice(0, end);
+      for (const found of fileViolationsIn(lines)) {
+        report({ kind: 'file', target: found.path, path: found.path, reason: found.error });
+      }
+      for (const found of networkViolationsIn(lines)) {
+        const target = `${found.host}:${found.port}`;
+        report({ kind: 'network', target, host: found.host, port: found.port, reason: found.reason });
+      }
+    },
+    network(violation) {
+      report({
+        kind: 'network',
+        target: `${violation.host}:${violation.port}`,
+        host: violation.host,
+        port: violation.port,
+        reason: violation.reason,
+      });
+    },
+  };
+}
