@@ -10,7 +10,8 @@
 // Runs under plain `node` (type stripping): erasable syntax only, no relative imports.
 
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -94,6 +95,11 @@ export type ScriptStep =
       params: { [key: string]: JsonValue };
       withSessionId?: boolean;
     }
+  /** Acts by itself, never asking the client: writes or reads a file with node:fs, or opens a TCP
+   *  connection. Reports `direct <action> <target>: ok` or `direct <action> <target> failed: <code>`
+   *  as a text chunk; a failure's message also goes to stderr, as a tool's would. */
+  | { type: 'direct'; action: 'write' | 'read'; path: string }
+  | { type: 'direct'; action: 'connect'; host: string; port: number }
   /** Reports an environment variable as a text chunk: `env NAME=value` or `env NAME unset`. */
   | { type: 'env'; name: string }
   /** One JSON-RPC message written as raw text, past the SDK's serialiser (which recurses): every
@@ -444,6 +450,35 @@ function main(): void {
             const code = error instanceof RequestError ? error.code : 'none';
             const message = error instanceof Error ? error.message : String(error);
             await say(client, session.id, `malformed ${method} refused: ${code} ${message}`);
+          }
+          break;
+        }
+        case 'direct': {
+          const target =
+            step.action === 'connect'
+              ? `${step.host}:${step.port}`
+              : resolve(session.cwd, step.path);
+          try {
+            if (step.action === 'connect') {
+              const { host, port } = step;
+              await new Promise<void>((done, fail) => {
+                const socket = connect({ host, port }, () => {
+                  socket.destroy();
+                  done();
+                });
+                socket.once('error', fail);
+              });
+            } else if (step.action === 'write') writeFileSync(target, 'written directly\n');
+            else readFileSync(target);
+            await say(client, session.id, `direct ${step.action} ${target}: ok`);
+          } catch (error) {
+            const { code, message } = error as NodeJS.ErrnoException;
+            process.stderr.write(`Error: ${message}\n`);
+            await say(
+              client,
+              session.id,
+              `direct ${step.action} ${target} failed: ${code ?? 'none'}`,
+            );
           }
           break;
         }

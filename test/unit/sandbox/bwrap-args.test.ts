@@ -3,6 +3,7 @@ import { bwrapArgs, type MountPlan } from '../../../src/main/core/sandbox/bwrap-
 
 const plan: MountPlan = {
   writable: ['/work/proj', '/tmp'],
+  readOnly: [],
   hiddenDirs: ['/home/ada/.ssh', '/home/ada/.gatehouse'],
   hiddenFiles: ['/work/.env'],
   bridgeDir: '/home/ada/.gatehouse/run/net-1',

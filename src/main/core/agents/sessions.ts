@@ -22,7 +22,7 @@ import { mergeToolCallUpdate } from '../safety';
 import { readJudged, realPathOf, RESOURCE_NOT_FOUND, writeInside } from './fs-access';
 import { checkJsonShape, describeJsonProblem } from './json-guard';
 import type { ReadJudge } from './read-judge';
-import { prepareAgentLaunch, type LaunchInput } from '../sandbox/launch';
+import { prepareAgentLaunch } from '../sandbox/launch';
 import { createViolationReporter, type SandboxViolation } from '../sandbox/violation-reporter';
 
 export interface SessionManagerOptions {
@@ -44,8 +44,6 @@ export interface SessionManagerOptions {
   cancelGraceMs?: () => number;
   /** Runs once when a session ends, whatever ended it (session grants end here). */
   onEnd?: (sessionId: string) => void;
-  /** For tests: where the sandbox finds bwrap. */
-  sandboxWrapOptions?: LaunchInput['wrapOptions'];
 }
 
 class Session implements SessionContext {
@@ -167,7 +165,10 @@ export class SessionManager {
       () => this.options.agents()[agentId],
       this.now(),
     );
-    const violations = createViolationReporter((violation) => this.violation(session, violation), this.now);
+    const violations = createViolationReporter(
+      (violation) => this.violation(session, violation),
+      this.now,
+    );
     let launch;
     try {
       launch = await prepareAgentLaunch({
@@ -176,7 +177,6 @@ export class SessionManager {
         sessionDir: cwd,
         gatehouseHome: this.options.home,
         onViolation: (violation) => violations.network(violation),
-        ...(this.options.sandboxWrapOptions ? { wrapOptions: this.options.sandboxWrapOptions } : {}),
       });
     } catch (error) {
       this.options.store.recordEvent({
@@ -189,9 +189,13 @@ export class SessionManager {
     }
     session.sandbox = launch.sandbox;
     this.sessions.set(session.sessionId, session);
-    const agent = AgentProcess.spawn(launch, this.clientHandlers(session), {
-      ...(launch.sandbox.profile === 'off' ? {} : { onStderr: (chunk: string) => violations.stderr(chunk) }),
-    });
+    // Refusals are read from stderr only where a sandbox refuses.
+    const onStderr = (chunk: string): void => violations.stderr(chunk);
+    const agent = AgentProcess.spawn(
+      launch,
+      this.clientHandlers(session),
+      launch.sandbox.profile === 'off' ? {} : { onStderr },
+    );
     session.process = agent;
     void agent.exited.then((info) => this.onExit(session, info.code, info.signal));
     session.readsAdvertised = config.fs.read;

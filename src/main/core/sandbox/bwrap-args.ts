@@ -1,6 +1,8 @@
 /** What bwrap mounts, with paths that exist (the caller checked), in the order it applies them. */
 export interface MountPlan {
   writable: string[];
+  /** Read-only again although inside a writable folder (a read-only project in the temp folder). */
+  readOnly: string[];
   hiddenDirs: string[];
   hiddenFiles: string[];
   /** Re-exposed after hiding: the folder of this sandbox's network bridge sockets. */
@@ -41,6 +43,7 @@ export function bwrapArgs(plan: MountPlan, command: string, args: readonly strin
     '/proc',
   ];
   for (const path of plan.writable) out.push('--bind', path, path);
+  for (const path of plan.readOnly) out.push('--ro-bind', path, path);
   // Hidden after the writable set, so that a deny inside a writable folder still holds.
   for (const path of plan.hiddenDirs) out.push('--tmpfs', path);
   for (const path of plan.hiddenFiles) out.push('--ro-bind', '/dev/null', path);

@@ -6,7 +6,7 @@ import type { AgentConfig } from '../../../shared/settings';
 import { agentEnvironment } from '../agents/agent-env';
 import type { NetworkViolation } from './network-bridge';
 import { resolveSandboxProfile, SECRETS_IN_HOME, type SandboxProfile } from './profile';
-import { SandboxUnavailableError, wrapCommand, type WrapOptions } from './wrap';
+import { SandboxUnavailableError, wrapCommand } from './wrap';
 
 /** A command line ready to spawn, and what the person is told about its sandbox. */
 export interface AgentLaunch {
@@ -25,8 +25,6 @@ export interface LaunchInput {
   sessionDir: string;
   gatehouseHome: string;
   onViolation: (violation: NetworkViolation) => void;
-  /** For tests: where bwrap is, or a path that does not exist. */
-  wrapOptions?: Pick<WrapOptions, 'bwrapPath'>;
 }
 
 /**
@@ -52,7 +50,9 @@ export async function prepareAgentLaunch(input: LaunchInput): Promise<AgentLaunc
   const realHome = homedir();
   const denyRead = [
     ...config.denyRead,
-    ...(resolve(realHome) === resolve(home) ? [] : SECRETS_IN_HOME.map((dir) => join(realHome, dir))),
+    ...(resolve(realHome) === resolve(home)
+      ? []
+      : SECRETS_IN_HOME.map((dir) => join(realHome, dir))),
   ];
   const profile = resolveSandboxProfile({
     agentId,
@@ -68,7 +68,6 @@ export async function prepareAgentLaunch(input: LaunchInput): Promise<AgentLaunc
   if (!profile) return unsandboxed('sandbox is off in this agent’s settings');
   try {
     const wrapped = await wrapCommand(profile, config.command, config.args, env, {
-      ...input.wrapOptions,
       onViolation: input.onViolation,
       cwd,
     });

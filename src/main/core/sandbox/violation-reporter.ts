@@ -78,7 +78,13 @@ export function createViolationReporter(
       }
       for (const found of networkViolationsIn(lines)) {
         const target = `${found.host}:${found.port}`;
-        report({ kind: 'network', target, host: found.host, port: found.port, reason: found.reason });
+        report({
+          kind: 'network',
+          target,
+          host: found.host,
+          port: found.port,
+          reason: found.reason,
+        });
       }
     },
     network(violation) {

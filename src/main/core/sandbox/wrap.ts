@@ -75,6 +75,7 @@ export async function wrapCommand(
 
   const plan: MountPlan = {
     writable: writableDirs(profile),
+    readOnly: profile.mode === 'read-only' ? existingRealPaths([profile.projectDir]) : [],
     hiddenDirs: [],
     hiddenFiles: [],
     bridgeDir: null,

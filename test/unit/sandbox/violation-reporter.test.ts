@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import {
+  createViolationReporter,
+  type SandboxViolation,
+} from '../../../src/main/core/sandbox/violation-reporter';
+import { networkViolationsIn } from '../../../src/main/core/sandbox/violations';
+
+function reporter() {
+  let now = 0;
+  const seen: SandboxViolation[] = [];
+  const r = createViolationReporter(
+    (v) => seen.push(v),
+    () => now,
+  );
+  return { r, seen, advance: (ms: number) => (now += ms) };
+}
+
+describe('networkViolationsIn', () => {
+  it('reads connections the sandbox network stopped, not those a remote refused', () => {
+    const stderr = [
+      'Error: connect ECONNREFUSED 127.0.0.1:7878',
+      'Error: connect ENETUNREACH 140.82.112.3:443',
+      'Error: connect ECONNREFUSED 10.0.0.5:5432',
+    ].join('\n');
+    expect(networkViolationsIn(stderr)).toEqual([
+      { kind: 'network', host: '127.0.0.1', port: 7878, reason: 'refused-inside-sandbox' },
+      { kind: 'network', host: '140.82.112.3', port: 443, reason: 'refused-inside-sandbox' },
+    ]);
+  });
+});
+
+describe('createViolationReporter', () => {
+  it('reports a refusal from complete stderr lines, split across chunks', () => {
+    const { r, seen } = reporter();
+    r.stderr("Error: EROFS: read-only file system, open '/etc/");
+    expect(seen).toEqual([]);
+    r.stderr("hosts'\nError: connect ECONNREFUSED 127.0.0.1:9\n");
+    expect(seen).toEqual([
+      { kind: 'file', target: '/etc/hosts', path: '/etc/hosts', reason: 'EROFS', suppressed: 0 },
+      {
+        kind: 'network',
+        target: '127.0.0.1:9',
+        host: '127.0.0.1',
+        port: 9,
+        reason: 'refused-inside-sandbox',
+        suppressed: 0,
+      },
+    ]);
+  });
+
+  it('reports the same target once a minute and counts what it held back', () => {
+    const { r, seen, advance } = reporter();
+    const refuse = () =>
+      r.network({ kind: 'network', host: 'evil.example', port: 443, reason: 'not-allowed' });
+    refuse();
+    refuse();
+    refuse();
+    expect(seen).toHaveLength(1);
+    advance(60_000);
+    refuse();
+    expect(seen.map((v) => v.suppressed)).toEqual([0, 2]);
+  });
+
+  it('a flood of distinct targets is at most 30 reports a minute', () => {
+    const { r, seen, advance } = reporter();
+    for (let i = 0; i < 500; i += 1)
+      r.stderr(`Error: EROFS: read-only file system, open '/x/${i}'\n`);
+    expect(seen).toHaveLength(30);
+    advance(60_000);
+    r.stderr("Error: EROFS: read-only file system, open '/y'\n");
+    expect(seen.at(-1)).toMatchObject({ target: '/y', suppressed: 470 });
+  });
+});
