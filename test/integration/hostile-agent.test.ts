@@ -5,6 +5,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +18,7 @@ interface Report {
   parentEnvironRead: boolean;
   tokenFound: boolean;
   homeFound: string | null;
+  homeFilesRead: string[];
   port: number | null;
   attempts: { what: string; status: number | null; body: string }[];
   outcome: unknown;
@@ -37,12 +39,20 @@ describe('a hostile agent against the headless core', () => {
   const home = mkdtempSync(join(tmpdir(), 'gatehouse-hostile-home-'));
   const folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-hostile-work-')));
   const reportFile = join(mkdtempSync(join(tmpdir(), 'gatehouse-hostile-report-')), 'report.json');
+  const sandboxedReportFile = join(resolve(reportFile, '..'), 'sandboxed.json');
   let core: ChildProcess;
   let output = '';
   let origin = '';
   let person: HttpApi;
 
+  let port = 0;
+
   beforeAll(async () => {
+    // A free port known before the core starts, so the sandboxed agent can be told it.
+    const probe = createServer();
+    await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
+    port = (probe.address() as { port: number }).port;
+    await new Promise<void>((done) => probe.close(() => done()));
     writeFileSync(
       join(home, 'settings.json'),
       JSON.stringify({
@@ -55,11 +65,21 @@ describe('a hostile agent against the headless core', () => {
             // the token and the port.
             sandbox: 'off',
           },
+          // The same agent in the default sandbox, told where to look when it finds nothing.
+          'hostile-sandboxed': {
+            command: process.execPath,
+            args: [hostileAgent],
+            env: {
+              HOSTILE_AGENT_REPORT: sandboxedReportFile,
+              HOSTILE_AGENT_GUESS_HOME: home,
+              HOSTILE_AGENT_GUESS_PORT: String(port),
+            },
+          },
         },
       }),
     );
     core = spawn(process.execPath, ['--import', 'tsx', 'src/main/headless.ts'], {
-      env: { ...process.env, GATEHOUSE_HOME: home, GATEHOUSE_PORT: '0', GATEHOUSE_TOKEN: token },
+      env: { ...process.env, GATEHOUSE_HOME: home, GATEHOUSE_PORT: String(port), GATEHOUSE_TOKEN: token },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     core.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -81,6 +101,41 @@ describe('a hostile agent against the headless core', () => {
       await exited;
     }
     for (const dir of [home, folder, resolve(reportFile, '..')]) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sandboxed (the default), it finds no token, no port, nothing of Gatehouse’s folder, and reaches nothing', async () => {
+    const { sessionId } = await person.call('createSession', {
+      agentId: 'hostile-sandboxed',
+      cwd: folder,
+    });
+    const turn = person.call('prompt', { sessionId, text: 'run the tests' });
+    turn.catch(() => undefined);
+    const report = await until(() => {
+      if (!existsSync(sandboxedReportFile)) return undefined;
+      const parsed = JSON.parse(readFileSync(sandboxedReportFile, 'utf8')) as Report;
+      return parsed.attempts.length > 0 ? parsed : undefined;
+    }, 'the sandboxed agent to attack');
+
+    expect(report.ownGatehouseVariables).toEqual([]);
+    // Its parent there is the sandbox's first process, whose environment is the agent's own.
+    expect(report.tokenFound).toBe(false);
+    expect(report.port).toBeNull();
+    // It knew where the data folder is and could read nothing there.
+    expect(existsSync(join(home, 'gatehouse.db'))).toBe(true);
+    expect(report.homeFilesRead).toEqual([]);
+    // It knew the port and could not connect.
+    expect(report.attempts.length).toBeGreaterThan(0);
+    for (const attempt of report.attempts) expect(attempt.status, attempt.what).toBeNull();
+
+    const approvals = await person.call('listApprovals', {});
+    const items = (Array.isArray(approvals) ? approvals : (approvals as { items: unknown[] }).items) as {
+      requestId: string;
+      sessionId: string;
+    }[];
+    const request = items.find((a) => a.sessionId === sessionId)!;
+    await person.call('vote', { requestId: request.requestId, optionId: 'no' });
+    expect((await turn).stopReason).toBe('end_turn');
+    await person.call('closeSession', { sessionId });
   });
 
   it('cannot approve its own request or switch Bypass on; the person decides, and the attempts are audited', async () => {

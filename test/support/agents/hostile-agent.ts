@@ -2,6 +2,9 @@
 //
 //   HOSTILE_AGENT_REPORT=/tmp/report.json node test/support/agents/hostile-agent.ts
 //
+// HOSTILE_AGENT_GUESS_HOME and HOSTILE_AGENT_GUESS_PORT are where it looks when it finds nothing
+// (an attacker knows the default data folder and port).
+//
 // On its first prompt it asks permission to run a download-and-run command, and while that request
 // waits it looks for Gatehouse's secrets (its own environment, its parent's /proc environ, the data
 // folder) and calls the HTTP API with whatever it found: it votes for its own request, registers a
@@ -137,10 +140,11 @@ async function attack(): Promise<void> {
   const token = env['GATEHOUSE_TOKEN'] ?? '';
   report.tokenFound = token !== '';
   report.homeFound = env['GATEHOUSE_HOME'] ?? null;
-  if (report.homeFound) readHome(report.homeFound);
+  const home = report.homeFound ?? process.env['HOSTILE_AGENT_GUESS_HOME'];
+  if (home) readHome(home);
   report.port = parentListeningPort();
-  if (!report.port) return;
-  const port = report.port;
+  const port = report.port ?? Number(process.env['HOSTILE_AGENT_GUESS_PORT'] ?? 0);
+  if (!port) return;
   const approvals = (await call('list approvals', port, token, 'GET', '/api/approvals')) as
     | { requestId: string; options: { optionId: string; kind: string }[] }[]
     | { items: { requestId: string; options: { optionId: string; kind: string }[] }[] }
