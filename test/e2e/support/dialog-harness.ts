@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from '@playwright/test';
 import type { PendingApproval, PermissionOption } from '../../../src/shared/domain';
 import { HistoryPage } from '../../../src/shared/history';
+import type { SandboxMode } from '../../../src/shared/sandbox-settings';
 import type { SettingsInput } from '../../../src/shared/settings';
 import type { ScriptStep, ScriptedAgentScript } from '../../support/agents/scripted-agent';
 import { startHeadless, type Headless } from '../headless';
@@ -25,6 +26,8 @@ export interface AgentSpec {
   name: string;
   /** Steps of the first prompt; the later prompts say what `prompts` says. */
   script: ScriptedAgentScript;
+  /** Its sandbox setting (default: workspace-write). */
+  sandbox?: SandboxMode;
 }
 
 let toolCallCounter = 0;
@@ -134,7 +137,13 @@ export async function startDialogHarness(
   const logs: Record<string, string> = {};
   const agentSettings: Record<
     string,
-    { name: string; command: string; args: string[]; env: Record<string, string> }
+    {
+      name: string;
+      command: string;
+      args: string[];
+      env: Record<string, string>;
+      sandbox?: SandboxMode;
+    }
   > = {};
   for (const agent of agents) {
     const scriptFile = join(scratch, `${agent.id}.json`);
@@ -145,6 +154,7 @@ export async function startDialogHarness(
       command: process.execPath,
       args: [AGENT_ENTRY],
       env: { SCRIPTED_AGENT_SCRIPT_FILE: scriptFile, SCRIPTED_AGENT_LOG: logs[agent.id]! },
+      ...(agent.sandbox ? { sandbox: agent.sandbox } : {}),
     };
   }
   const headless = await startHeadless({ ...settings, agents: agentSettings });

@@ -9,6 +9,7 @@ import { CommandBlock } from './CommandBlock';
 import { Countdown } from './Countdown';
 import { KIND_VERB, KindBadge } from './KindBadge';
 import { WarningList } from './WarningList';
+import { SessionSandboxLine } from '../sessions/SandboxLine';
 
 /** Display copy of rawInput; the audit keeps the value itself. */
 const RAW_INPUT_MAX_CHARS = 20_000;
@@ -71,6 +72,7 @@ export function RequestDetails({
           </span>
           <Countdown approval={approval} now={now} onExtend={onExtend} />
         </div>
+        <SessionSandboxLine sessionId={approval.sessionId} />
       </header>
 
       {approval.tally && <Consensus approval={approval} myVote={myVote} />}

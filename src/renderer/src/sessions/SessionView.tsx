@@ -3,6 +3,7 @@ import type { AgentInfo, PermissionMode, StopReason } from '../../../shared/doma
 import { PERMISSION_MODES } from '../../../shared/rules';
 import { useApi } from '../api/context';
 import { MODE_HINT, MODE_LABEL } from '../history/words';
+import { SessionSandboxLine } from './SandboxLine';
 import './sessions.css';
 
 interface Turn {
@@ -157,6 +158,7 @@ export function SessionView() {
               {mode ? `${MODE_HINT[mode]} For this session only.` : ''}
             </p>
           </div>
+          <SessionSandboxLine sessionId={sessionId} />
           <ol className="transcript" aria-label="transcript">
             {turns.map((turn, i) => (
               <li key={i}>
