@@ -56,6 +56,14 @@ describe('pipeline with the real Gemini CLI', () => {
     rmSync(folder, { recursive: true, force: true });
   });
 
+  /** In its default sandbox, reaching only the fake model server among loopback ports. */
+  const expectSandboxed = async () => {
+    const [info] = await gh.api.call('listSessions', {});
+    expect(info!.sandbox.profile).toBe('workspace-write');
+    expect(info!.sandbox.writable).toEqual(expect.arrayContaining(['project', '~/.gemini']));
+    expect(info!.sandbox.network).toContain(`127.0.0.1:${new URL(model.url).port}`);
+  };
+
   const askToWrite = (path: string, content: string) => {
     model.enqueue({
       functionCalls: [{ name: 'write_file', args: { file_path: path, content } }],
@@ -65,6 +73,7 @@ describe('pipeline with the real Gemini CLI', () => {
   };
 
   it('allow once writes a new file and an existing one, each decision audited with its decider', async () => {
+    await expectSandboxed();
     const fresh = join(folder, 'new.txt');
     let turn = askToWrite(fresh, 'brand new\n');
     let approval = await gh.nextApproval();
@@ -107,6 +116,7 @@ describe('pipeline with the real Gemini CLI', () => {
   });
 
   it('reject leaves the file unwritten, the turn ends normally and Gemini reports the refusal', async () => {
+    await expectSandboxed();
     const path = join(folder, 'denied.txt');
     const turn = askToWrite(path, 'nope');
     const approval = await gh.nextApproval();
