@@ -236,3 +236,13 @@ describe('NotificationPlanner', () => {
     expect(one.intent(a.requestId, 'allow_once')).toBeNull();
   });
 });
+
+describe('a request from an agent without a sandbox', () => {
+  it('says so on the last line of its notification', () => {
+    const a = bash('npm test');
+    const planner = new NotificationPlanner({ unsandboxed: (id) => id === a.sessionId });
+    const [shown] = planner.plan([requested(a)]);
+    expect(shown?.type === 'show' && shown.notification.body).toBe('$ npm test\n⚠ Not sandboxed');
+    expect(requestNotification(a).body).toBe('$ npm test');
+  });
+});

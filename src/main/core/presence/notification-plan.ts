@@ -56,6 +56,8 @@ export const GROUP_KEY = 'gatehouse-group';
 export interface NotificationPlanOptions {
   /** Individual notifications on screen at once; more go into one group notification. Default 3. */
   maxIndividual?: number;
+  /** Whether a session's agent runs without a sandbox (its requests say so). */
+  unsandboxed?: (sessionId: string) => boolean;
 }
 
 /** The three actions of a request, by option kind (option ids differ per agent). */
@@ -86,7 +88,10 @@ export function requestActions(approval: PendingApproval): NotificationAction[] 
 }
 
 /** The notification of one request: agent and kind, the raw subject, the agent's title, the worst warning. */
-export function requestNotification(approval: PendingApproval): NotificationModel {
+export function requestNotification(
+  approval: PendingApproval,
+  unsandboxed = false,
+): NotificationModel {
   const lines: string[] = [];
   const subject = rawSubject(approval);
   if (subject) lines.push(subject);
@@ -106,7 +111,10 @@ export function requestNotification(approval: PendingApproval): NotificationMode
     key: approval.requestId,
     requestIds: [approval.requestId],
     title: clip(`${agentName(approval)} wants to ${kindVerb(approval)}`, LIMITS.title),
-    body: lines.slice(0, LIMITS.bodyLines).join('\n'),
+    body: [
+      ...lines.slice(0, unsandboxed ? LIMITS.bodyLines - 1 : LIMITS.bodyLines),
+      ...(unsandboxed ? ['⚠ Not sandboxed'] : []),
+    ].join('\n'),
     actions: requestActions(approval),
     urgency: hasDanger(approval) ? 'critical' : 'normal',
   };
@@ -145,6 +153,7 @@ export function groupNotification(approvals: readonly PendingApproval[]): Notifi
  */
 export class NotificationPlanner {
   private readonly maxIndividual: number;
+  private readonly unsandboxed: (sessionId: string) => boolean;
   private readonly individual = new Map<string, NotificationModel>();
   private readonly grouped = new Map<string, PendingApproval>();
   /** Arrived while paused: shown on resume if still pending. */
@@ -154,6 +163,7 @@ export class NotificationPlanner {
 
   constructor(options: NotificationPlanOptions = {}) {
     this.maxIndividual = Math.max(1, options.maxIndividual ?? 3);
+    this.unsandboxed = options.unsandboxed ?? (() => false);
   }
 
   get paused(): boolean {
@@ -223,7 +233,7 @@ export class NotificationPlanner {
       const burst = fresh.length > this.maxIndividual;
       for (const approval of fresh) {
         if (!burst && this.individual.size < this.maxIndividual) {
-          const model = requestNotification(approval);
+          const model = requestNotification(approval, this.unsandboxed(approval.sessionId));
           this.individual.set(approval.requestId, model);
           commands.push({ type: 'show', notification: model });
         } else {

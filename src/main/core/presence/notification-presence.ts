@@ -2,6 +2,7 @@
 // person's button presses back in as mediator votes from the "notification" surface. No Electron:
 // the Linux notifier runs under plain Node, and so does this.
 import type { GatehouseEvent } from '../../../shared/contract';
+import type { SessionInfo } from '../../../shared/domain';
 import type { Handlers } from '../commands/dispatch';
 import type { EventBus } from '../events/bus';
 import type { PendingQueue } from '../approvals/pending';
@@ -36,7 +37,13 @@ export interface Notifier {
 }
 
 export interface NotificationPresenceOptions {
-  core: { bus: EventBus; handlers: Handlers; pipeline: { pending: PendingQueue } };
+  core: {
+    bus: EventBus;
+    handlers: Handlers;
+    pipeline: { pending: PendingQueue };
+    /** Open sessions, to say which requests come from an agent without a sandbox. */
+    sessions?: { list(): SessionInfo[] };
+  };
   notifier: Notifier;
   clientId?: string;
   /** Events within this window are one batch (many requests at once → one group). Default 150 ms. */
@@ -62,7 +69,12 @@ export class NotificationPresence {
   private closed = false;
 
   constructor(private readonly options: NotificationPresenceOptions) {
-    this.planner = new NotificationPlanner({ maxIndividual: options.maxIndividual });
+    const sessions = options.core.sessions;
+    this.planner = new NotificationPlanner({
+      maxIndividual: options.maxIndividual,
+      unsandboxed: (sessionId) =>
+        sessions?.list().find((s) => s.sessionId === sessionId)?.sandbox.profile === 'off',
+    });
     this.batchWindowMs = options.batchWindowMs ?? 150;
     this.log =
       options.log ?? ((message, error) => console.warn(`notifications: ${message}`, error ?? ''));
