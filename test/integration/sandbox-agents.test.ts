@@ -230,4 +230,28 @@ describe.skipIf(missing !== null)('agents in their sandbox', () => {
       process.env.PATH = path;
     }
   });
+
+  it('a bubblewrap that cannot create namespaces is the same: a clear error, or unsandboxed when allowed', async () => {
+    const bin = join(root, 'broken-bin');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(
+      join(bin, 'bwrap'),
+      '#!/bin/sh\necho "bwrap: setting up uid map: Permission denied" >&2\nexit 1\n',
+      { mode: 0o755 },
+    );
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path}`;
+    try {
+      await expect(session('brokenbwrap', () => [])).rejects.toThrow(
+        /cannot create a sandbox here: bwrap: setting up uid map: Permission denied.*allowUnsandboxed/s,
+      );
+      const allowed = await session('brokenbwrap-allowed', () => [], { allowUnsandboxed: true });
+      expect(allowed.info.sandbox).toMatchObject({
+        profile: 'off',
+        reason: expect.stringMatching(/uid map/),
+      });
+    } finally {
+      process.env.PATH = path;
+    }
+  });
 });

@@ -1,12 +1,16 @@
 // How an agent is started: its allow-listed environment, then the sandbox its settings ask for.
+import { execFile } from 'node:child_process';
 import { homedir, tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import type { SessionSandbox } from '../../../shared/domain';
 import type { AgentConfig } from '../../../shared/settings';
 import { agentEnvironment } from '../agents/agent-env';
 import type { NetworkViolation } from './network-bridge';
 import { resolveSandboxProfile, SECRETS_IN_HOME, type SandboxProfile } from './profile';
-import { SandboxUnavailableError, wrapCommand } from './wrap';
+import { findBwrap, SandboxUnavailableError, wrapCommand } from './wrap';
+
+const execFileAsync = promisify(execFile);
 
 /** A command line ready to spawn, and what the person is told about its sandbox. */
 export interface AgentLaunch {
@@ -67,7 +71,10 @@ export async function prepareAgentLaunch(input: LaunchInput): Promise<AgentLaunc
   });
   if (!profile) return unsandboxed('sandbox is off in this agent’s settings');
   try {
+    const bwrap = findBwrap();
+    await checkNamespaces(bwrap);
     const wrapped = await wrapCommand(profile, config.command, config.args, env, {
+      bwrapPath: bwrap,
       onViolation: input.onViolation,
       cwd,
     });
@@ -80,6 +87,28 @@ export async function prepareAgentLaunch(input: LaunchInput): Promise<AgentLaunc
         'in its settings.',
     );
   }
+}
+
+const working = new Set<string>();
+
+/**
+ * Whether bwrap can build a sandbox on this machine: user namespaces may be refused (an AppArmor
+ * policy, a container), and then every agent would die at start with a cryptic message.
+ */
+async function checkNamespaces(bwrap: string): Promise<void> {
+  if (working.has(bwrap)) return;
+  const args = ['--unshare-user', '--unshare-pid', '--unshare-net', '--ro-bind', '/', '/'];
+  try {
+    await execFileAsync(bwrap, [...args, '--proc', '/proc', '--dev', '/dev', '--', 'true'], {
+      timeout: 10_000,
+    });
+  } catch (error) {
+    const { stderr, message } = error as { stderr?: string; message: string };
+    throw new SandboxUnavailableError(
+      `bubblewrap cannot create a sandbox here: ${(stderr || message).trim().slice(0, 500)}`,
+    );
+  }
+  working.add(bwrap);
 }
 
 function summary(profile: SandboxProfile, home: string): SessionSandbox {
