@@ -47,7 +47,6 @@ export async function prepareAgentLaunch(input: LaunchInput): Promise<AgentLaunc
     sandbox: { profile: 'off', writable: [], network: 'all', reason },
     cleanup: () => Promise.resolve(),
   });
-  if (config.sandbox === 'off') return unsandboxed('sandbox is off in this agent’s settings');
 
   const home = env['HOME'] ?? homedir();
   // The agent's HOME may be set elsewhere; the user's own keys stay hidden all the same.
