@@ -57,6 +57,7 @@ export const DECIDER_LABEL: Record<DeciderType, string> = {
   session_closed: 'Session closed',
   agent_exit: 'Agent exited',
   invalid_request: 'Invalid request',
+  queue_full: 'Queue full',
   shutdown: 'Shutdown',
 };
 
@@ -114,6 +115,8 @@ export function deciderWords(
       return 'Cancelled — the agent exited';
     case 'invalid_request':
       return 'Refused — the request was malformed';
+    case 'queue_full':
+      return 'Refused — too many requests of the session were waiting';
     case 'shutdown':
       return 'Cancelled — Gatehouse shut down';
   }
