@@ -78,12 +78,14 @@ export function ApprovalDialog({
   const currentId = current?.requestId ?? '';
   // The list holds summaries; the request on screen is shown whole, fetched if no event brought it.
   const detail = current ? queue.details.get(current.requestId) : undefined;
+  const loaded = detail !== undefined;
   const { loadDetail } = queue;
   useEffect(() => {
     if (currentId && !detail) loadDetail(currentId);
   }, [currentId, detail, loadDetail]);
 
-  const guarded = useGuard(currentId, GUARD_MS);
+  // The guard runs from the moment the request can be read, not from when its summary was listed.
+  const guarded = useGuard(loaded ? currentId : '', GUARD_MS);
   const [readyId, setReadyId] = useState<string | null>(null);
   const diffReady =
     !current || (!!detail && (detail.diffs.length === 0 || readyId === currentId));
@@ -130,7 +132,7 @@ export function ApprovalDialog({
   }, [currentId, diffReady, guarded]);
 
   // A new request on screen takes the focus (its safe default), unless the person is busy elsewhere;
-  // so does one the person jumps to from the queue.
+  // so does one the person jumps to from the queue, once it is loaded.
   const [focusTick, setFocusTick] = useState(0);
   useEffect(() => {
     const root = rootRef.current;
@@ -139,7 +141,7 @@ export function ApprovalDialog({
     if (active && active !== document.body && !root.contains(active)) return;
     const target = root.querySelector<HTMLElement>('[data-default-option]') ?? root;
     target.focus({ preventScroll: true });
-  }, [currentId, focusTick]);
+  }, [currentId, focusTick, loaded]);
 
   const report = (result: VoteResult, decided: PendingSummary) => {
     if (!result.ok) setStatus({ tone: 'error', text: result.message });
