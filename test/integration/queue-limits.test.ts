@@ -131,6 +131,69 @@ describe('queue limits', () => {
     }
   }, 300_000);
 
+  it('the rules judge the whole request: a deny rule matches a path past the locations shown', async () => {
+    const padding = 'd'.repeat(3000);
+    const locations = [
+      ...Array.from({ length: 40 }, (_, i) => ({ path: `src/${padding}/${i}.ts` })),
+      { path: 'secrets/prod.env' },
+    ];
+    session = await startScriptedSession(
+      {
+        prompts: [
+          [
+            {
+              type: 'requestPermission',
+              announce: false,
+              toolCall: { toolCallId: 'many', kind: 'read', title: 'Read files', locations },
+              options: OPTIONS,
+            } as ScriptStep,
+          ],
+        ],
+      },
+      { settings: { rules: [{ id: 'no-secrets', action: 'deny', path: 'secrets/**' }] } },
+    );
+    const { gh, sessionId } = session;
+    await gh.api.call('prompt', { sessionId, text: 'go' });
+    expect(session.replies()).toEqual([{ outcome: 'selected', optionId: 'no' }]);
+    await gh.core.store.flush();
+    const [decided] = gh.core.store.history({}).items;
+    const detail = gh.core.store.historyDetail(decided!.requestId)!;
+    expect(detail.decider).toEqual({ type: 'rule', ruleId: 'no-secrets' });
+    // What was stored (and would have been shown) is the bounded list, without that path.
+    expect(detail.toolCall.locations.some((l) => l.path.startsWith('secrets/'))).toBe(false);
+  }, 60_000);
+
+  it('"always" on a request whose command was shown cut allows once and keeps no grant', async () => {
+    session = await startScriptedSession({
+      prompts: [
+        [
+          {
+            type: 'requestPermission',
+            announce: false,
+            toolCall: { toolCallId: 'long', kind: 'execute', title: 'Run a long command' },
+            options: [{ optionId: 'always', name: 'Always', kind: 'allow_always' }, ...OPTIONS],
+            fillRawInput: { field: 'command', bytes: 100_000 },
+          } as ScriptStep,
+        ],
+      ],
+    });
+    const { gh, sessionId } = session;
+    void gh.api.call('prompt', { sessionId, text: 'go' }).catch(() => undefined);
+    const approval = await gh.nextApproval();
+    expect(approval.cuts?.map((c) => c.part)).toContain('command');
+    await gh.api.call('vote', {
+      requestId: approval.requestId,
+      optionId: 'always',
+      grant: { scope: 'session' },
+    });
+    await expect.poll(() => session!.replies()).toEqual([{ outcome: 'selected', optionId: 'yes' }]);
+    expect(await gh.api.call('listGrants', {})).toEqual([]);
+    await gh.core.store.flush();
+    expect(gh.core.store.historyDetail(approval.requestId)!.reason).toContain(
+      'not remembered: the request was too large to show whole',
+    );
+  }, 60_000);
+
   it(`a session with ${MAX_PENDING_PER_SESSION} requests waiting has the next refused at once, audited`, async () => {
     session = await startScriptedSession({
       prompts: [
