@@ -153,7 +153,19 @@ export async function startDialogHarness(
     if (!response.ok) throw new Error(`HTTP ${response.status}: ${JSON.stringify(body)}`);
     return body;
   };
-  const pending = () => headless.api('/api/approvals').then((r) => json<PendingApproval[]>(r));
+  // The list is a summary; each request is read whole, as the dialog shows it.
+  const pending = async () => {
+    const { items } = await json<{ items: { requestId: string }[] }>(
+      await headless.api('/api/approvals'),
+    );
+    const whole = await Promise.all(
+      items.map(async (a) => {
+        const response = await headless.api(`/api/approvals/${a.requestId}`);
+        return response.status === 404 ? null : json<PendingApproval>(response);
+      }),
+    );
+    return whole.filter((a): a is PendingApproval => a !== null);
+  };
 
   const harness: DialogHarness = {
     headless,
