@@ -33,7 +33,7 @@ export const MAX_SCAN_CHARS = DEFAULT_DIFF_MAX_BYTES;
 // and the blob that keeps the original, within STORED_ORIGINALS_MAX_BYTES per request).
 
 /** What one approval should stay under, as JSON. The bounds below are chosen to add up to it. */
-export const APPROVAL_MAX_JSON_BYTES = 1024 * 1024;
+export const APPROVAL_MAX_JSON_BYTES = 5 * 1024 * 1024;
 /** rawInput as JSON; above it, a marker with a preview of its start. */
 export const RAW_INPUT_MAX_BYTES = 96 * 1024;
 /** One tool call content item as JSON (a diff item carries whole files: its texts are in `diffs`). */
@@ -48,11 +48,14 @@ export const LOCATIONS_MAX_BYTES = 32 * 1024;
 export const COMMAND_MAX_BYTES = 32 * 1024;
 /** Characters of the command (and of all its args together) kept when the view is cut. */
 export const COMMAND_MAX_CHARS = 8 * 1024;
-/** Diff texts of one request together, in UTF-8 bytes (each side also within its own bound). */
-export const DIFF_SIDE_MAX_BYTES = 128 * 1024;
-export const DIFFS_TEXT_MAX_BYTES = 256 * 1024;
+/**
+ * Diff texts of one request together, in UTF-8 bytes (each side also within its own bound). A person
+ * reviews a 10,000-line edit whole, so one file's two sides fit; most of the approval's budget is here.
+ */
+export const DIFF_SIDE_MAX_BYTES = DEFAULT_DIFF_MAX_BYTES;
+export const DIFFS_TEXT_MAX_BYTES = 2 * DEFAULT_DIFF_MAX_BYTES;
 /** Prepared diffs shown, as JSON (texts escaped: a newline takes two bytes) and by count. */
-export const DIFFS_MAX_BYTES = 576 * 1024;
+export const DIFFS_MAX_BYTES = 4 * DEFAULT_DIFF_MAX_BYTES + 256 * 1024;
 export const MAX_DIFFS = 100;
 /** A warning is Gatehouse's own sentence, but it quotes the agent: bounded like the rest. */
 export const WARNING_MESSAGE_MAX_CHARS = 500;
