@@ -19,7 +19,7 @@ describe('commands too long or complex to analyse are flagged', () => {
     expect(analyzeCommand({ command, args: null, cwd: null }).tooComplex).not.toBeNull();
     const warnings = computeWarnings({
       toolCall: { toolCallId: 't', title: 'Run', kind: 'execute', locations: [], rawInput: { command }, content: [] },
-      command: { command, args: null, cwd: SESSION },
+      command: { command, args: null, cwd: SESSION, source: 'rawInput' },
       diffs: [],
       sessionCwd: SESSION,
       homeDir: HOME,
