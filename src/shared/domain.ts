@@ -65,6 +65,7 @@ export const WarningCode = z.enum([
   'download_exec',
   'secret_path',
   'outside_session',
+  'too_complex',
 ]);
 export type WarningCode = z.infer<typeof WarningCode>;
 
