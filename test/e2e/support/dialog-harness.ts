@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Locator, Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import type { PendingApproval, PermissionOption } from '../../../src/shared/domain';
 import { HistoryPage } from '../../../src/shared/history';
 import type { SettingsInput } from '../../../src/shared/settings';
@@ -246,7 +246,13 @@ export async function startDialogHarness(
       await harness.startTurn(agentId);
       const pending = await harness.waitForPending(count);
       await harness.open(page);
-      return { view: approvalsView(page), pending };
+      const view = approvalsView(page);
+      // Every request has reached the page and the one on screen is drawn whole.
+      await expect(view.getByRole('status', { name: 'Queue position' })).toHaveText(
+        new RegExp(`of ${pending.length}$`),
+      );
+      await expect(view.getByText('Loading the request…')).toHaveCount(0);
+      return { view, pending };
     },
     async stop() {
       await headless.stop();
