@@ -8,6 +8,7 @@ import {
   Decider,
   Id,
   PendingApproval,
+  PendingSummary,
   PermissionMode,
   PermissionPolicy,
   SessionInfo,
@@ -283,9 +284,20 @@ export const commands = {
   }),
   listApprovals: command({
     input: Empty,
-    output: z.array(PendingApproval),
+    output: z.object({
+      /** The oldest pending requests, summarised (at most LIST_MAX_ITEMS of the core's limits). */
+      items: z.array(PendingSummary),
+      /** Every pending request, listed or not. */
+      total: z.number().int().nonnegative(),
+    }),
     http: { method: 'GET', path: '/api/approvals' },
-    summary: 'Pending permission requests, oldest first.',
+    summary: 'Pending permission requests, oldest first, summarised; the total count.',
+  }),
+  approvalDetail: command({
+    input: RequestRef,
+    output: PendingApproval,
+    http: { method: 'GET', path: '/api/approvals/:requestId' },
+    summary: 'One pending request as the dialog shows it (large parts cut, with their size and hash).',
   }),
   vote: command({
     input: VoteInput,

@@ -23,9 +23,12 @@ export type ToolKind = z.infer<typeof ToolKind>;
 export const PermissionOptionKind = z.enum(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
 export type PermissionOptionKind = z.infer<typeof PermissionOptionKind>;
 
+export const OPTION_ID_MAX_CHARS = 200;
+export const OPTION_NAME_MAX_CHARS = 500;
+
 export const PermissionOption = z.object({
-  optionId: z.string().min(1).max(200),
-  name: z.string().max(500),
+  optionId: z.string().min(1).max(OPTION_ID_MAX_CHARS),
+  name: z.string().max(OPTION_NAME_MAX_CHARS),
   kind: PermissionOptionKind,
 });
 export type PermissionOption = z.infer<typeof PermissionOption>;
@@ -62,6 +65,7 @@ export const WarningCode = z.enum([
   'download_exec',
   'secret_path',
   'outside_session',
+  'too_complex',
 ]);
 export type WarningCode = z.infer<typeof WarningCode>;
 
@@ -112,6 +116,33 @@ export const VoteTally = z.object({
 });
 export type VoteTally = z.infer<typeof VoteTally>;
 
+const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+
+/**
+ * What stands in for a part of a request too large to keep whole: the original's size in UTF-8
+ * bytes (of its JSON, for a value that is not a string), its sha-256, and `blob` (the same hash)
+ * when the store keeps the original.
+ */
+export const Truncated = z.object({
+  truncated: z.literal(true),
+  bytes: z.number().int().nonnegative(),
+  sha256: Sha256,
+  blob: Sha256.optional(),
+});
+export type Truncated = z.infer<typeof Truncated>;
+
+/** A rawInput too large to send: the marker, with the start of its JSON for display. */
+export const TruncatedValue = Truncated.extend({ preview: z.string() });
+export type TruncatedValue = z.infer<typeof TruncatedValue>;
+
+/**
+ * One part Gatehouse cut to fit the approval: 'title', 'rawInput', 'command', 'locations',
+ * 'diffs', 'content[3]' or 'content[64…]' (the items from 64 on). Strings keep a prefix in place;
+ * rawInput and content items are replaced by a marker.
+ */
+export const Cut = Truncated.extend({ part: z.string().max(100) });
+export type Cut = z.infer<typeof Cut>;
+
 /** A permission request waiting for a decision, as every client sees it. */
 export const PendingApproval = z.object({
   requestId: Uuid,
@@ -128,8 +159,50 @@ export const PendingApproval = z.object({
   diffs: z.array(PreparedDiff),
   command: CommandView.nullable(),
   tally: VoteTally.nullable(),
+  /** The parts cut to keep the approval small (absent or empty: it is whole). */
+  cuts: z.array(Cut).optional(),
 });
 export type PendingApproval = z.infer<typeof PendingApproval>;
+
+/** Bounds of a queue summary: a list of hundreds of requests must stay small. */
+export const SUMMARY_LIMITS = {
+  agentName: 200,
+  cwd: 1_024,
+  title: 200,
+  command: 200,
+  paths: 3,
+  path: 512,
+  optionName: 100,
+} as const;
+
+/** A pending request as the queue lists it: enough to order, pick and batch-decide; every field bounded. */
+export const PendingSummary = z.object({
+  requestId: Uuid,
+  sessionId: Id,
+  agentId: Id,
+  agentName: z.string().max(SUMMARY_LIMITS.agentName),
+  cwd: z.string().max(SUMMARY_LIMITS.cwd),
+  kind: ToolKind,
+  title: z.string().max(SUMMARY_LIMITS.title),
+  command: z.string().max(SUMMARY_LIMITS.command).nullable(),
+  /** The first paths the request touches (diffs first, then locations), and how many there are. */
+  paths: z.array(z.string().max(SUMMARY_LIMITS.path)).max(SUMMARY_LIMITS.paths),
+  pathCount: z.number().int().nonnegative(),
+  /** One entry per warning code, with its highest severity. */
+  warnings: z
+    .array(z.object({ code: WarningCode, severity: Warning.shape.severity }))
+    .max(WarningCode.options.length),
+  policy: PermissionPolicy,
+  issuedAt: z.number(),
+  expiresAt: z.number(),
+  tally: VoteTally.nullable(),
+  options: z
+    .array(PermissionOption.extend({ name: z.string().max(SUMMARY_LIMITS.optionName) }))
+    .max(20),
+  /** True when parts of the request were too large to keep whole. */
+  truncated: z.boolean(),
+});
+export type PendingSummary = z.infer<typeof PendingSummary>;
 
 /** Who or what decided a request. Every decision in the audit names one. */
 export const Decider = z.discriminatedUnion('type', [
@@ -152,6 +225,8 @@ export const Decider = z.discriminatedUnion('type', [
   z.object({ type: z.literal('agent_exit') }),
   z.object({ type: z.literal('agent_unresponsive') }),
   z.object({ type: z.literal('invalid_request') }),
+  /** The session already had as many requests waiting as a person can be asked to review. */
+  z.object({ type: z.literal('queue_full') }),
   z.object({ type: z.literal('shutdown') }),
 ]);
 export type Decider = z.infer<typeof Decider>;

@@ -3,6 +3,9 @@
 import { expect, test } from '@playwright/test';
 import { startHeadless, type Headless } from './headless';
 
+// Written to test-results/ on every run; to docs/images/ only with GATEHOUSE_SCREENSHOTS=1.
+const OUT = process.env.GATEHOUSE_SCREENSHOTS ? 'docs/images' : 'test-results/screenshots';
+
 let headless: Headless;
 test.afterEach(async () => headless?.stop());
 
@@ -22,6 +25,8 @@ test('a paired page pairs another device with a one-time link; a token-only page
   await page.getByRole('button', { name: 'Pair another device' }).click();
   const link = (await page.getByTestId('pairing-link').getAttribute('href'))!;
   expect(link).toMatch(/\/#token=[^&]+&pair=[A-Za-z0-9_-]{43}$/);
+  await page.getByTestId('pairing-link').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${OUT}/settings-devices.png` });
 
   const phone = await browser.newContext();
   const other = await phone.newPage();
@@ -41,6 +46,7 @@ test('a paired page pairs another device with a one-time link; a token-only page
   const bare = await stranger.newPage();
   await bare.goto(`${headless.origin}/#token=${headless.token}`);
   await expect(bare.getByText(UNPAIRED)).toBeVisible();
+  await bare.screenshot({ path: `${OUT}/unpaired-banner.png` });
   // The used link pairs nobody.
   await bare.goto(link);
   await bare.reload();

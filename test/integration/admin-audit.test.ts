@@ -168,7 +168,12 @@ describe('administration is audited in the hash chain', () => {
       settings: { ...current, approvals: { timeoutSeconds: 42 } },
     });
     expect((await audited(gh, 'settings_changed')).payload).toEqual({
-      changes: { approvals: { before: { timeoutSeconds: 300 }, after: { timeoutSeconds: 42 } } },
+      changes: {
+        approvals: {
+          before: { timeoutSeconds: 300, cancelGraceSeconds: 10 },
+          after: { timeoutSeconds: 42, cancelGraceSeconds: 10 },
+        },
+      },
       by,
     });
 

@@ -79,6 +79,46 @@ describe.skipIf(process.platform !== 'linux')('requests from an agent process', 
     expect(mine.status).toBe(200);
   });
 
+  it('a request sent by an agent that closes its connection at once is refused too', async () => {
+    const agents: AgentProcessInfo[] = [];
+    gh = await startGatehouse({ agents: { x: { command: 'x' } } }, { agentProcesses: () => agents });
+    const { port } = new URL(gh.server.url);
+    // Twenty connections, each writes its request and is gone before the server can look at it.
+    const script = `
+      const net = require('node:net');
+      const body = JSON.stringify({ enabled: true });
+      let left = 20;
+      for (let i = 0; i < 20; i++) {
+        const socket = net.connect(${port}, '127.0.0.1', () => {
+          socket.write('POST /api/agents/x/bypass HTTP/1.1\\r\\nhost: 127.0.0.1:${port}\\r\\n' +
+            'authorization: Bearer ${gh.token}\\r\\ncontent-type: application/json\\r\\n' +
+            'content-length: ' + body.length + '\\r\\nconnection: close\\r\\n\\r\\n' + body, () => {
+            socket.destroy();
+            if (--left === 0) process.exit(0);
+          });
+        });
+      }`;
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(process.execPath, ['-e', script], { detached: true, stdio: ['ignore', 'ignore', 'inherit'] });
+      agents.push({ pid: child.pid!, agentId: 'x', sessionId: 's1' });
+      child.on('error', reject);
+      child.on('exit', () => resolve());
+    });
+    // Each request is either refused (audited) or applied (audited): wait until all twenty are.
+    const outcomes = () =>
+      ['api_refused_agent', 'api_refused_unknown_peer', 'bypass_changed'].map(
+        (type) => gh!.core.store.events({ type }).length,
+      );
+    for (let i = 0; i < 150 && outcomes().reduce((a, b) => a + b) < 20; i++) {
+      await gh.core.store.flush();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const [agent, unknown, applied] = outcomes();
+    expect(applied).toBe(0);
+    expect(agent! + unknown!).toBe(20);
+    expect(gh.core.settings.agents.x!.bypassPermissions).toBeFalsy();
+  });
+
   it('a process not in an agent tree is answered even while agents run', async () => {
     gh = await startGatehouse({}, { agentProcesses: () => [{ pid: 999_999_999, agentId: 'a', sessionId: 's1' }] });
     const result = await runChild(gh.server.url, gh.token, () => {});

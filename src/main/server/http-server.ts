@@ -147,7 +147,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
   const agentProcesses = options.agentProcesses ?? (() => core.sessions.agentProcesses());
   const registrations = new RateLimit(options.registrationsPerMinute ?? 10, 60_000, core.now);
   /** Per connection: the agent at its other end, if any (looked up once, when it opens). */
-  const peers = new WeakMap<Socket, Promise<AgentPeer | null>>();
+  const peers = new WeakMap<Socket, Promise<AgentPeer | 'unknown' | null>>();
   const refusedAudited = new WeakSet<Socket>();
 
   const onConnection = (socket: Socket) => {
@@ -163,21 +163,30 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
       socket,
       findAgentPeer(address, port, agents).catch((error: unknown) => {
         console.error('peer process lookup failed:', error);
-        return null;
+        return 'unknown' as const;
       }),
     );
   };
 
-  const refuseAgent = (req: IncomingMessage, res: ServerResponse, peer: AgentPeer) => {
+  const refuseAgent = (req: IncomingMessage, res: ServerResponse, peer: AgentPeer | 'unknown') => {
+    const request = { method: req.method ?? '', path: (req.url ?? '').split('?')[0] };
     if (!refusedAudited.has(req.socket)) {
       refusedAudited.add(req.socket);
-      core.store.recordEvent({
-        type: 'api_refused_agent',
-        agentId: peer.agentId,
-        sessionId: peer.sessionId,
-        at: core.now(),
-        payload: { pid: peer.peerPid, agentPid: peer.pid, method: req.method ?? '', path: (req.url ?? '').split('?')[0] },
-      });
+      core.store.recordEvent(
+        peer === 'unknown'
+          ? { type: 'api_refused_unknown_peer', at: core.now(), payload: request }
+          : {
+              type: 'api_refused_agent',
+              agentId: peer.agentId,
+              sessionId: peer.sessionId,
+              at: core.now(),
+              payload: { pid: peer.peerPid, agentPid: peer.pid, ...request },
+            },
+      );
+    }
+    if (peer === 'unknown') {
+      // While agents run, a local connection that no process holds any more may be an agent's.
+      return fail(res, 403, 'AgentForbidden', 'the process that opened this connection cannot be identified');
     }
     fail(res, 403, 'AgentForbidden', 'requests from an agent process are refused');
   };

@@ -119,7 +119,9 @@ async function holdsSocket(proc: string, pid: number, inode: number): Promise<bo
 }
 
 /**
- * The agent whose process tree holds the client end of a connection from `address:port`, or null.
+ * The agent whose process tree holds the client end of a connection from `address:port`; null when
+ * another process holds it; 'unknown' when no open socket matches — a client that sent its request
+ * and closed at once, before it could be seen, is not given the benefit of the doubt.
  * Reads /proc asynchronously; a process that vanishes mid-scan is skipped.
  */
 export async function findAgentPeer(
@@ -127,11 +129,11 @@ export async function findAgentPeer(
   port: number,
   agents: AgentProcessInfo[],
   proc = '/proc',
-): Promise<AgentPeer | null> {
+): Promise<AgentPeer | 'unknown' | null> {
   if (agents.length === 0) return null;
   const [tcp, tcp6] = await Promise.all([readText(join(proc, 'net/tcp')), readText(join(proc, 'net/tcp6'))]);
   const inode = socketInode(tcp, address, port) ?? socketInode(tcp6, address, port);
-  if (inode === null) return null;
+  if (inode === null) return 'unknown';
   const pids = (await readdir(proc).catch(() => [] as string[])).filter((name) => /^\d+$/.test(name));
   const stats = (await Promise.all(pids.map((pid) => readText(join(proc, pid, 'stat')))))
     .map(parseStat)

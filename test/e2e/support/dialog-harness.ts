@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Locator, Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import type { PendingApproval, PermissionOption } from '../../../src/shared/domain';
 import { HistoryPage } from '../../../src/shared/history';
 import type { SandboxMode } from '../../../src/shared/sandbox-settings';
@@ -163,7 +163,19 @@ export async function startDialogHarness(
     if (!response.ok) throw new Error(`HTTP ${response.status}: ${JSON.stringify(body)}`);
     return body;
   };
-  const pending = () => headless.api('/api/approvals').then((r) => json<PendingApproval[]>(r));
+  // The list is a summary; each request is read whole, as the dialog shows it.
+  const pending = async () => {
+    const { items } = await json<{ items: { requestId: string }[] }>(
+      await headless.api('/api/approvals'),
+    );
+    const whole = await Promise.all(
+      items.map(async (a) => {
+        const response = await headless.api(`/api/approvals/${a.requestId}`);
+        return response.status === 404 ? null : json<PendingApproval>(response);
+      }),
+    );
+    return whole.filter((a): a is PendingApproval => a !== null);
+  };
 
   const harness: DialogHarness = {
     headless,
@@ -244,7 +256,13 @@ export async function startDialogHarness(
       await harness.startTurn(agentId);
       const pending = await harness.waitForPending(count);
       await harness.open(page);
-      return { view: approvalsView(page), pending };
+      const view = approvalsView(page);
+      // Every request has reached the page and the one on screen is drawn whole.
+      await expect(view.getByRole('status', { name: 'Queue position' })).toHaveText(
+        new RegExp(`of ${pending.length}$`),
+      );
+      await expect(view.getByText('Loading the request…')).toHaveCount(0);
+      return { view, pending };
     },
     async stop() {
       await headless.stop();

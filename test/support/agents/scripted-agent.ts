@@ -53,6 +53,9 @@ export interface RequestPermissionStep {
   announce?: boolean;
   /** false: send the request and go on without waiting (e.g. followed by `exit`). Default true. */
   wait?: boolean;
+  /** Sets rawInput[field] to `bytes` characters made here (the script itself travels in an
+   *  environment variable, which cannot hold megabytes): the tool call id, ':', then 'x's. */
+  fillRawInput?: { field: string; bytes: number };
   /** After an option of kind allow_once / allow_always (or a mode that auto-approves). */
   onAllow?: ScriptStep[];
   /** After an option of kind reject_once / reject_always, an unknown option id, or an error. */
@@ -186,6 +189,16 @@ interface SessionState {
 
 type Branch = 'allow' | 'reject' | 'cancelled';
 
+const LOG_MAX_LINE = 1024 * 1024;
+
+function filled(toolCall: ToolCallUpdate, fill: { field: string; bytes: number }): ToolCallUpdate {
+  const head = `${toolCall.toolCallId}:`;
+  const base =
+    typeof toolCall.rawInput === 'object' && toolCall.rawInput !== null ? toolCall.rawInput : {};
+  const text = head + 'x'.repeat(Math.max(0, fill.bytes - head.length));
+  return { ...toolCall, rawInput: { ...base, [fill.field]: text } };
+}
+
 function main(): void {
   const startedAt = Date.now();
   const logFile = process.env['SCRIPTED_AGENT_LOG'];
@@ -210,6 +223,11 @@ function main(): void {
       msg = JSON.parse(line);
     } catch {
       // keep the raw line
+    }
+    // A message of megabytes is logged by what identifies it, not copied whole.
+    if (line.length > LOG_MAX_LINE && typeof msg === 'object' && msg !== null) {
+      const { id, method, result, error } = msg as Record<string, unknown>;
+      msg = { id, method, result, error, bytes: line.length };
     }
     appendFileSync(logFile, `${JSON.stringify({ t: Date.now() - startedAt, dir, msg })}\n`);
   };
@@ -295,7 +313,7 @@ function main(): void {
     session: SessionState,
     run: PromptRun,
   ): Promise<void> {
-    const { toolCall } = step;
+    const toolCall = step.fillRawInput ? filled(step.toolCall, step.fillRawInput) : step.toolCall;
     const id = toolCall.toolCallId;
     const announce = step.announce ?? true;
     if (announce) {

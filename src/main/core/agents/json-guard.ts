@@ -19,7 +19,7 @@ export interface JsonLimits {
 export const AGENT_JSON_LIMITS: JsonLimits = {
   maxDepth: 64,
   maxNodes: 500_000,
-  maxStringBytes: 8 * 1024 * 1024,
+  maxStringBytes: 32 * 1024 * 1024,
 };
 
 export interface JsonProblem {

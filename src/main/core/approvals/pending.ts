@@ -1,4 +1,5 @@
-import type { PendingApproval } from '../../../shared/domain';
+import { summarizeApproval } from '../../../shared/approval-summary';
+import type { PendingApproval, PendingSummary } from '../../../shared/domain';
 
 interface Entry {
   approval: PendingApproval;
@@ -8,9 +9,12 @@ interface Entry {
 /** The requests waiting for a person, in arrival order. Owned by the pipeline. */
 export class PendingQueue {
   private readonly entries = new Map<string, Entry>();
+  private readonly perSession = new Map<string, number>();
 
   add(approval: PendingApproval): void {
+    this.remove(approval.requestId);
     this.entries.set(approval.requestId, { approval, displayed: false });
+    this.perSession.set(approval.sessionId, this.countFor(approval.sessionId) + 1);
   }
 
   get(requestId: string): PendingApproval | undefined {
@@ -36,11 +40,30 @@ export class PendingQueue {
   }
 
   remove(requestId: string): void {
+    const entry = this.entries.get(requestId);
+    if (!entry) return;
     this.entries.delete(requestId);
+    const left = this.countFor(entry.approval.sessionId) - 1;
+    if (left > 0) this.perSession.set(entry.approval.sessionId, left);
+    else this.perSession.delete(entry.approval.sessionId);
   }
 
   list(): PendingApproval[] {
     return [...this.entries.values()].map((e) => e.approval);
+  }
+
+  /** The oldest `limit` requests as the queue lists them, and how many are waiting in all. */
+  summaries(limit: number): { items: PendingSummary[]; total: number } {
+    const items: PendingSummary[] = [];
+    for (const { approval } of this.entries.values()) {
+      if (items.length >= limit) break;
+      items.push(summarizeApproval(approval));
+    }
+    return { items, total: this.entries.size };
+  }
+
+  countFor(sessionId: string): number {
+    return this.perSession.get(sessionId) ?? 0;
   }
 
   get size(): number {

@@ -20,11 +20,19 @@ import {
   type PermissionDecisionAudit,
   type PermissionResolution,
 } from '../mediator';
-import { computeWarnings, extractCommand, mergeToolCallUpdate, normalizeToolCall, prepareDiffs } from '../safety';
+import {
+  boundApproval,
+  computeWarnings,
+  extractCommand,
+  mergeToolCallUpdate,
+  normalizeToolCall,
+  prepareDiffs,
+} from '../safety';
+import { DIFF_SIDE_MAX_BYTES, DIFFS_TEXT_MAX_BYTES, MAX_PENDING_PER_SESSION } from '../safety/limits';
 import type { Store } from '../store';
 import { AcpPermissionRequest } from './acp-request';
 import { PendingQueue } from './pending';
-import { allowReply, replyForResolution } from './reply';
+import { allowReply, rejectReply, replyForResolution } from './reply';
 
 /** What the pipeline needs to know about the session a request came from. */
 export interface SessionContext {
@@ -130,8 +138,9 @@ export class ApprovalPipeline {
       mergeToolCallUpdate(session.toolCallState(request.toolCall.toolCallId), request.toolCall),
     );
     const command = extractCommand(toolCall, session.cwd);
-    const diffs = prepareDiffs(toolCall);
-    const approval: PendingApproval = {
+    const diffs = prepareDiffs(toolCall, { maxBytes: DIFF_SIDE_MAX_BYTES, totalBytes: DIFFS_TEXT_MAX_BYTES });
+    // The whole request, for the rules and the warnings; what is queued, sent and stored is bounded.
+    const whole: PendingApproval = {
       requestId,
       sessionId: session.sessionId,
       agentId: session.agentId,
@@ -147,16 +156,21 @@ export class ApprovalPipeline {
       command,
       tally: null,
     };
+    const { approval, originals } = boundApproval(whole);
     // Built here from the validated request and typed enrichment: not validated a second time.
-    this.options.store.recordRequest(approval, { promptId: session.promptId }, { trusted: true });
+    this.options.store.recordRequest(approval, { promptId: session.promptId }, { trusted: true, originals });
 
     if (session.endReason) {
       // The session ended while the agent was still asking: nobody is left to decide.
       return this.conclude(approval, { outcome: 'cancelled' }, { type: session.endReason }, 'session-closed', [], false);
     }
-    const pre = this.options.decideBefore?.(approval, session);
+    const pre = this.options.decideBefore?.(whole, session);
     if (pre && pre.verdict !== 'ask' && pre.reply && pre.decider) {
       return this.conclude(approval, pre.reply, pre.decider, pre.reason ?? pre.verdict, [], false);
+    }
+    if (this.pending.countFor(session.sessionId) >= MAX_PENDING_PER_SESSION) {
+      // More than a person can review: refused at once, never queued behind the others.
+      return this.conclude(approval, rejectReply(approval.options), { type: 'queue_full' }, 'queue full', [], false);
     }
     return this.ask(session, approval);
   }
@@ -209,8 +223,11 @@ export class ApprovalPipeline {
     if (reply.outcome === 'selected' && reply.optionKind === 'allow_always' && this.options.remember) {
       // The agent's own "always" often reaches further than what was shown (Gemini CLI then allows
       // every edit of the session). Gatehouse keeps the grant, scoped as chosen, and tells the
-      // agent "once": its next request is asked again and answered by the grant.
-      const note = await this.options.remember(current, session, grantChoiceOf(audit, reply.optionId));
+      // agent "once": its next request is asked again and answered by the grant. A request shown
+      // cut is not remembered: a grant must never reach beyond what the person could read.
+      const note = cutsFacts(current)
+        ? 'not remembered: the request was too large to show whole'
+        : await this.options.remember(current, session, grantChoiceOf(audit, reply.optionId));
       reason = `${reason}; ${note}`;
       reply = allowReply(current.options);
     }
@@ -268,6 +285,11 @@ export class ApprovalPipeline {
       payload: { problems, request: boundedJson(raw) },
     });
   }
+}
+
+/** Parts a grant is made of (the command, the paths) were cut for display. */
+function cutsFacts(approval: PendingApproval): boolean {
+  return (approval.cuts ?? []).some((c) => ['command', 'locations', 'diffs'].includes(c.part));
 }
 
 /** The scope the deciding voter chose for an "always"; the narrowest (session) when none was given. */

@@ -5,6 +5,7 @@ import type { Settings } from '../../../shared/settings';
 import { factsOf } from '../approvals/rules-gate';
 import { settingsPath, SettingsError } from '../config/settings-file';
 import { preview, suggestRules, validateRules } from '../rules';
+import { LIST_MAX_ITEMS } from '../safety/limits';
 import type { AgentInfo } from '../../../shared/domain';
 import type { Core } from '../core';
 import {
@@ -265,7 +266,13 @@ export function createHandlers(core: Core): Handlers {
 
     setSessionMode: (input) => sessions.setMode(input.sessionId, input.mode),
 
-    listApprovals: () => pipeline.pending.list(),
+    listApprovals: () => pipeline.pending.summaries(LIST_MAX_ITEMS),
+
+    approvalDetail: (input) => {
+      const approval = pipeline.pending.get(input.requestId);
+      if (!approval) throw new NotFoundError(`no pending request ${input.requestId}`);
+      return approval;
+    },
 
     vote: (input, caller) => {
       const optionId = 'optionId' in input ? input.optionId : CANCEL_VOTE_SENTINEL;

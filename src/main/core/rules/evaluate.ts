@@ -12,7 +12,8 @@
  *  5. otherwise                       → ask
  *
  * Explicit ask rules still ask under bypassPermissions: they are a person's explicit wish, like
- * deny rules. An opaque shell line is never allowed except by bypassPermissions, and a request
+ * deny rules. An opaque shell line is never allowed except by bypassPermissions (and a line too
+ * long or complex to analyse not even by that), and a request
  * without a tool kind is never allowed except by bypassPermissions.
  */
 import { compareGrantNarrowness, grantApplies, grantCovers } from './grants';
@@ -97,7 +98,8 @@ export function evaluate(
 
   const items = itemsOf(prep);
   if (typeof items === 'string') {
-    if (mode === 'bypassPermissions')
+    const unknowable = prep.analysis?.kind === 'opaque' && prep.analysis.tooComplex === true;
+    if (mode === 'bypassPermissions' && !unknowable)
       return result('allow', { type: 'mode', mode }, `Bypass permissions mode (${items})`);
     return result('ask', { type: 'default' }, capitalize(items));
   }

@@ -76,6 +76,11 @@ export type ShellAnalysis =
        * control flow. Used ONLY so that deny/ask rules can still match; never for allowing.
        */
       visible: SimpleCommand[];
+      /**
+       * The line was too long or too complex to analyse at all: nothing about it is known, so no
+       * rule, grant or mode (not even bypassPermissions) allows it.
+       */
+      tooComplex?: true;
     };
 
 export interface Evaluation {

@@ -29,6 +29,8 @@ export interface PrepareDiffsOptions {
   maxBytes?: number;
   /** Per side. Default 100 000. */
   maxLines?: number;
+  /** All sides of all entries together, in UTF-8 bytes, in order: later texts get what is left. */
+  totalBytes?: number;
 }
 
 const MOVE_KEYS: ReadonlyArray<readonly [string, string]> = [
@@ -60,6 +62,7 @@ export function prepareDiffs(
 ): PreparedDiff[] {
   const maxBytes = limit(options.maxBytes, DEFAULT_DIFF_MAX_BYTES);
   const maxLines = limit(options.maxLines, DEFAULT_DIFF_MAX_LINES);
+  const budget = { left: limit(options.totalBytes, Number.POSITIVE_INFINITY) };
   const call: JsonRecord = isRecord(toolCall) ? (toolCall as unknown as JsonRecord) : {};
   const kind = stringField(call, 'kind');
   const rawInput = ownField(call, 'rawInput');
@@ -91,21 +94,25 @@ export function prepareDiffs(
             : 'modify';
     covered.add(path);
     out.push(
-      entry(path, change === 'move' ? oldPath : null, change, oldText, newText, maxBytes, maxLines),
+      entry(path, change === 'move' ? oldPath : null, change, oldText, newText, maxBytes, maxLines, budget),
     );
   }
 
   if (move && !covered.has(move.destination)) {
-    out.push(entry(move.destination, move.source, 'move', null, null, maxBytes, maxLines));
+    out.push(entry(move.destination, move.source, 'move', null, null, maxBytes, maxLines, budget));
   }
   if (kind === 'delete') {
     for (const path of deletePaths(call, rawInput)) {
       if (covered.has(path)) continue;
       covered.add(path);
-      out.push(entry(path, null, 'delete', null, null, maxBytes, maxLines));
+      out.push(entry(path, null, 'delete', null, null, maxBytes, maxLines, budget));
     }
   }
   return out;
+}
+
+interface Budget {
+  left: number;
 }
 
 function limit(value: number | undefined, fallback: number): number {
@@ -122,9 +129,10 @@ function entry(
   newText: string | null,
   maxBytes: number,
   maxLines: number,
+  budget: Budget,
 ): PreparedDiff {
-  const before = prepareSide(oldText, maxBytes, maxLines);
-  const after = prepareSide(newText, maxBytes, maxLines);
+  const before = prepareSide(oldText, maxBytes, maxLines, budget);
+  const after = prepareSide(newText, maxBytes, maxLines, budget);
   return {
     path: truncateWithMarker(path, PATH_MAX_CHARS),
     oldPath: oldPath === null ? null : truncateWithMarker(oldPath, PATH_MAX_CHARS),
@@ -149,14 +157,19 @@ interface Side {
   binary: boolean;
 }
 
-function prepareSide(text: string | null, maxBytes: number, maxLines: number): Side {
+function prepareSide(text: string | null, sideMax: number, maxLines: number, budget: Budget): Side {
   if (text === null) return { text: null, bytes: 0, lines: 0, truncated: false, binary: false };
   const bytes = Buffer.byteLength(text, 'utf8');
   const lines = countLines(text);
   if (looksBinary(text)) return { text: null, bytes, lines, truncated: false, binary: true };
-  if (bytes <= maxBytes && lines <= maxLines)
+  const maxBytes = Math.min(sideMax, budget.left);
+  if (bytes <= maxBytes && lines <= maxLines) {
+    budget.left -= bytes;
     return { text, bytes, lines, truncated: false, binary: false };
-  return { text: cut(text, maxBytes, maxLines), bytes, lines, truncated: true, binary: false };
+  }
+  const kept = cut(text, maxBytes, maxLines);
+  budget.left -= Buffer.byteLength(kept, 'utf8');
+  return { text: kept, bytes, lines, truncated: true, binary: false };
 }
 
 /** Lines as an editor counts them: '' → 0, 'a' → 1, 'a\n' → 1, 'a\nb' → 2. */

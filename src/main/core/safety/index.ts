@@ -13,3 +13,4 @@ export { diffHash } from './hash';
 export { computeWarnings, type WarningInput } from './warnings';
 export { revealInvisibles, type RevealOptions } from './invisible';
 export { previewRawInput } from './preview';
+export { boundApproval, jsonBytes, type BoundedApproval } from './bound';

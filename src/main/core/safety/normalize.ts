@@ -29,9 +29,9 @@ export const SYNTHESIZED_TITLE_PREFIX = 'Untitled';
  * - `kind`: the agent's kind if ACP defines it, otherwise 'other'. The kind is never inferred
  *   from rawInput: a guess would put words in the agent's mouth, and the rule layer must judge
  *   what the agent declared. The command/diff extraction looks at rawInput whatever the kind.
- * - `title`: the agent's title verbatim (invisible characters included; warnings point at them),
- *   cut at TITLE_MAX_CHARS with a marker. Missing or blank → a neutral description built from the
- *   raw input, starting with "Untitled".
+ * - `title`: the agent's title verbatim and whole (invisible characters included; warnings are
+ *   computed on all of it, and boundApproval cuts it for display). Missing or blank → a neutral
+ *   description built from the raw input, starting with "Untitled".
  * - `locations`: entries with a string path (non-empty) kept in order, exact duplicates dropped,
  *   paths cut at PATH_MAX_CHARS with a marker, `line` kept only as a non-negative integer, at most
  *   MAX_LOCATIONS. Paths are not trimmed or resolved: a trailing space is a different file.
@@ -55,7 +55,7 @@ export function normalizeToolCall(raw: unknown): ToolCallSnapshot {
   const agentTitle = stringField(record, 'title');
   const title =
     agentTitle !== undefined && agentTitle.trim() !== ''
-      ? truncateWithMarker(agentTitle, TITLE_MAX_CHARS)
+      ? agentTitle
       : synthesizedTitle({ kind, rawInput, locations, content });
 
   return { toolCallId, kind, title, locations, rawInput, content };

@@ -2,7 +2,12 @@
 // in `sh -c '…'`, $(…), `…`, <(…), `eval …` and here-documents fed to a shell, with the wrappers
 // (sudo, env, xargs, …) peeled off so the real program is known.
 import type { CommandView } from '../../../shared/domain';
-import { SHELL_MAX_DEPTH } from './limits';
+import {
+  SHELL_MAX_CALLS,
+  SHELL_MAX_CHARS,
+  SHELL_MAX_DEPTH,
+  SHELL_MAX_SUBSTITUTIONS,
+} from './limits';
 import {
   KEYWORDS,
   NON_CALLS,
@@ -52,6 +57,8 @@ export interface CommandAnalysis {
   texts: string[];
   /** Nesting deeper than SHELL_MAX_DEPTH was not followed. */
   depthExceeded: boolean;
+  /** Why part or all of the command was not analysed (too long, too many calls or nested scripts). */
+  tooComplex: string | null;
 }
 
 /** Analyses what a CommandView runs. argv views are read as exec'd words, not re-split. */
@@ -61,8 +68,13 @@ export function analyzeCommand(view: Pick<CommandView, 'command' | 'args' | 'cwd
     programs: new Set(),
     texts: [],
     depthExceeded: false,
+    tooComplex: null,
   };
-  const state = { pipeline: 0 };
+  const state: State = { pipeline: 0, nested: 0, stopped: false };
+  if (view.command.length > SHELL_MAX_CHARS) {
+    analysis.tooComplex = `it is ${view.command.length} characters long`;
+    return analysis;
+  }
   if (view.args && view.args.length > 0) {
     const words = view.args.map<ShellWord>((a) => ({
       value: a,
@@ -81,6 +93,10 @@ export function analyzeCommand(view: Pick<CommandView, 'command' | 'args' | 'cwd
 
 interface State {
   pipeline: number;
+  /** Nested scripts analysed so far. */
+  nested: number;
+  /** A budget ran out: nothing more is analysed. */
+  stopped: boolean;
 }
 
 function analyzeText(
@@ -92,14 +108,26 @@ function analyzeText(
   asProgram: boolean,
   depth: number,
 ): void {
+  if (state.stopped) return;
   if (depth > SHELL_MAX_DEPTH) {
     analysis.depthExceeded = true;
+    analysis.tooComplex ??= `it nests scripts more than ${SHELL_MAX_DEPTH} levels deep`;
+    return;
+  }
+  if (depth > 0 && ++state.nested > SHELL_MAX_SUBSTITUTIONS) {
+    analysis.tooComplex = `it nests more than ${SHELL_MAX_SUBSTITUTIONS} scripts`;
+    state.stopped = true;
     return;
   }
   analysis.texts.push(text);
   const base = state.pipeline;
   let maxPipeline = -1;
   for (const cmd of parseShell(text)) {
+    if (analysis.calls.length >= SHELL_MAX_CALLS) {
+      analysis.tooComplex = `it runs more than ${SHELL_MAX_CALLS} commands`;
+      state.stopped = true;
+      break;
+    }
     maxPipeline = Math.max(maxPipeline, cmd.pipeline);
     addCall(
       analysis,

@@ -314,9 +314,12 @@ function readDollarOrBacktick(s: string, i: number): [string, number, ShellSub[]
     const text = s.slice(i, j);
     // ${x:-$(cmd)} still runs cmd.
     const subs: ShellSub[] = [];
-    for (let at = text.indexOf('$(', 2); at !== -1; at = text.indexOf('$(', at + 2)) {
-      const [body] = readParen(text, at + 2);
+    // Searching on after the whole `$(…)` keeps this linear; substitutions inside it are found
+    // when its body is analysed.
+    for (let at = text.indexOf('$(', 2); at !== -1; ) {
+      const [body, end] = readParen(text, at + 2);
       subs.push({ kind: 'command', body });
+      at = text.indexOf('$(', end);
     }
     return [text, j, subs, true];
   }

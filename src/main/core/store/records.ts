@@ -176,6 +176,11 @@ export type RequestMeta = z.input<typeof RequestMeta>;
  */
 export interface RecordOptions {
   trusted?: boolean;
+  /**
+   * Originals of the parts the request shows cut (rawInput, content items, …), kept as blobs of the
+   * request; its markers name them by the same sha-256.
+   */
+  originals?: readonly string[];
 }
 
 export function prepareRequest(
@@ -186,6 +191,7 @@ export function prepareRequest(
   const request = options.trusted ? input : parse(PendingApproval, input, 'request');
   const meta = options.trusted ? metaInput : parse(RequestMeta, metaInput, 'request meta');
   const blobs = new BlobSet();
+  for (const original of options.originals ?? []) blobs.add(original);
   const toolCall = externalize(request.toolCall, blobs);
   const diffs: StoredDiff[] = request.diffs.map(({ oldText, newText, ...rest }) => ({
     ...rest,

@@ -3,7 +3,7 @@
 // Electron dialog window); `useApprovals` owns the queue, this component only what is on screen.
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type { GrantChoice } from '../../../shared/contract';
-import type { PendingApproval, PermissionOption } from '../../../shared/domain';
+import type { PendingSummary, PermissionOption } from '../../../shared/domain';
 import {
   ChevronLeft,
   ChevronRight,
@@ -45,7 +45,7 @@ interface Status {
   text: string;
 }
 
-const hasDanger = (a: PendingApproval) => a.warnings.some((w) => w.severity === 'danger');
+const hasDanger = (a: PendingSummary) => a.warnings.some((w) => w.severity === 'danger');
 
 function without(set: ReadonlySet<string>, ids: Iterable<string>): ReadonlySet<string> {
   const next = new Set(set);
@@ -71,15 +71,24 @@ export function ApprovalDialog({
   });
   const found = ordered.findIndex((a) => a.requestId === cursor.id);
   const index = found >= 0 ? found : Math.min(cursor.index, ordered.length - 1);
-  const current: PendingApproval | null = index >= 0 ? (ordered[index] ?? null) : null;
+  const current: PendingSummary | null = index >= 0 ? (ordered[index] ?? null) : null;
   if (current && (cursor.id !== current.requestId || cursor.index !== index)) {
     setCursor({ id: current.requestId, index });
   }
   const currentId = current?.requestId ?? '';
+  // The list holds summaries; the request on screen is shown whole, fetched if no event brought it.
+  const detail = current ? queue.details.get(current.requestId) : undefined;
+  const loaded = detail !== undefined;
+  const { loadDetail } = queue;
+  useEffect(() => {
+    if (currentId && !detail) loadDetail(currentId);
+  }, [currentId, detail, loadDetail]);
 
-  const guarded = useGuard(currentId, GUARD_MS);
+  // The guard runs from the moment the request can be read, not from when its summary was listed.
+  const guarded = useGuard(loaded ? currentId : '', GUARD_MS);
   const [readyId, setReadyId] = useState<string | null>(null);
-  const diffReady = !current || current.diffs.length === 0 || readyId === currentId;
+  const diffReady =
+    !current || (!!detail && (detail.diffs.length === 0 || readyId === currentId));
   const myVote = current ? queue.myVotes.get(current.requestId) : undefined;
 
   const [selected, setSelected] = useState<ReadonlySet<string>>(() => new Set());
@@ -98,7 +107,7 @@ export function ApprovalDialog({
   const grant = grantState?.id === currentId ? grantState.draft : DEFAULT_GRANT;
   const [diffMode, setDiffMode] = useDiffMode();
   const rootRef = useRef<HTMLElement>(null);
-  const hasDiffs = queue.items.some((a) => a.diffs.length > 0);
+  const hasDiffs = (detail?.diffs.length ?? 0) > 0;
   useEffect(() => {
     if (hasDiffs) warmDiffWorker();
   }, [hasDiffs]);
@@ -123,7 +132,7 @@ export function ApprovalDialog({
   }, [currentId, diffReady, guarded]);
 
   // A new request on screen takes the focus (its safe default), unless the person is busy elsewhere;
-  // so does one the person jumps to from the queue.
+  // so does one the person jumps to from the queue, once it is loaded.
   const [focusTick, setFocusTick] = useState(0);
   useEffect(() => {
     const root = rootRef.current;
@@ -132,14 +141,14 @@ export function ApprovalDialog({
     if (active && active !== document.body && !root.contains(active)) return;
     const target = root.querySelector<HTMLElement>('[data-default-option]') ?? root;
     target.focus({ preventScroll: true });
-  }, [currentId, focusTick]);
+  }, [currentId, focusTick, loaded]);
 
-  const report = (result: VoteResult, decided: PendingApproval) => {
+  const report = (result: VoteResult, decided: PendingSummary) => {
     if (!result.ok) setStatus({ tone: 'error', text: result.message });
     else if (result.kind === 'recorded')
       setStatus({ tone: 'info', text: 'Vote recorded; waiting for the other voters.' });
     else if (result.kind === 'gone')
-      setStatus({ tone: 'info', text: `“${decided.toolCall.title}” was already decided.` });
+      setStatus({ tone: 'info', text: `“${decided.title}” was already decided.` });
   };
 
   /** Moves the cursor past `leaving` to what takes their place, before the votes are sent. */
@@ -151,7 +160,7 @@ export function ApprovalDialog({
   };
 
   const decide = async (
-    a: PendingApproval,
+    a: PendingSummary,
     option: PermissionOption,
     grantChoice?: GrantChoice,
   ) => {
@@ -209,7 +218,7 @@ export function ApprovalDialog({
       option: kind === 'approve' ? approveOption(a) : denyOption(a),
     }));
     const doable = plan.filter(
-      (p): p is { a: PendingApproval; option: PermissionOption } => !!p.option,
+      (p): p is { a: PendingSummary; option: PermissionOption } => !!p.option,
     );
     const ids = new Set(doable.map((p) => p.a.requestId));
     advancePast(ids);
@@ -403,17 +412,14 @@ export function ApprovalDialog({
       <div className="gh-layout">
         <QueueList
           ordered={ordered}
+          unlisted={queue.unlisted}
           currentId={currentId}
           now={now}
           selected={liveSelected}
           myVotes={queue.myVotes}
           likeCount={like.length}
           likeLabel={
-            current.command
-              ? 'program'
-              : current.diffs.length || current.toolCall.locations.length
-                ? 'folder'
-                : 'title'
+            current.command !== null ? 'program' : current.paths.length > 0 ? 'folder' : 'title'
           }
           batchConfirm={batchConfirm}
           onJump={jump}
@@ -429,17 +435,23 @@ export function ApprovalDialog({
         <div className="gh-main">
           {helpOpen && <ShortcutHelp onClose={() => setHelpOpen(false)} />}
           <div className="gh-scroll">
-            <RequestDetails
-              key={currentId}
-              approval={current}
-              titleId={titleId}
-              now={now}
-              diffMode={diffMode}
-              onDiffMode={setDiffMode}
-              onDiffsReady={() => setReadyId(currentId)}
-              onExtend={() => void extend()}
-              myVote={myVote}
-            />
+            {detail ? (
+              <RequestDetails
+                key={currentId}
+                approval={detail}
+                titleId={titleId}
+                now={now}
+                diffMode={diffMode}
+                onDiffMode={setDiffMode}
+                onDiffsReady={() => setReadyId(currentId)}
+                onExtend={() => void extend()}
+                myVote={myVote}
+              />
+            ) : (
+              <p className="gh-dim" id={titleId} role="status">
+                Loading the request…
+              </p>
+            )}
           </div>
           <div className="gh-status-line" role="status">
             {status?.tone === 'info' && <p className="gh-status info">{status.text}</p>}
@@ -449,9 +461,9 @@ export function ApprovalDialog({
               {status.text}
             </p>
           )}
-          {bypassOpen ? (
+          {!detail ? null : bypassOpen ? (
             <BypassConfirm
-              approval={current}
+              approval={detail}
               armed={!bypassGuarded}
               onConfirm={() => void confirmBypass()}
               onCancel={() => setBypassFor(null)}
@@ -459,7 +471,7 @@ export function ApprovalDialog({
           ) : (
             <ActionBar
               key={currentId}
-              approval={current}
+              approval={detail}
               armed={!guarded}
               diffReady={diffReady}
               myVote={myVote}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { PendingApproval } from '../../../shared/domain';
+import type { PendingSummary } from '../../../shared/domain';
 import { revealInvisibles } from '../../../shared/invisible';
 import { baseName, formatClock } from '../components/format';
 import { Revealed } from '../components/Revealed';
@@ -8,7 +8,9 @@ import { KindBadge } from './KindBadge';
 import { isExpiring } from './queue-order';
 
 interface Props {
-  ordered: PendingApproval[];
+  ordered: PendingSummary[];
+  /** Waiting requests the core did not list (its list is bounded). */
+  unlisted: number;
   currentId: string | null;
   now: number;
   selected: ReadonlySet<string>;
@@ -36,7 +38,7 @@ export function QueueList(props: Props) {
     <nav className={`gh-queue${open ? ' open' : ''}`} aria-label="Pending requests">
       <div className="gh-queue-head">
         <h3>
-          Queue <span className="count">{ordered.length}</span>
+          Queue <span className="count">{ordered.length + props.unlisted}</span>
         </h3>
         <button
           type="button"
@@ -73,7 +75,7 @@ export function QueueList(props: Props) {
                 type="checkbox"
                 checked={selected.has(a.requestId)}
                 onChange={() => props.onToggle(a.requestId)}
-                aria-label={`Select for batch: ${revealInvisibles(a.toolCall.title)}`}
+                aria-label={`Select for batch: ${revealInvisibles(a.title)}`}
               />
               <button
                 type="button"
@@ -82,9 +84,9 @@ export function QueueList(props: Props) {
                 onClick={() => props.onJump(a.requestId)}
               >
                 <span className="gh-queue-line">
-                  <KindBadge kind={a.toolCall.kind} />
+                  <KindBadge kind={a.kind} />
                   <span className="gh-queue-title">
-                    <Revealed text={a.toolCall.title} />
+                    <Revealed text={a.title} />
                   </span>
                 </span>
                 <span className="gh-queue-line meta">
@@ -107,6 +109,11 @@ export function QueueList(props: Props) {
           );
         })}
       </ol>
+      {props.unlisted > 0 && (
+        <p className="gh-dim gh-queue-more">
+          and {props.unlisted} more waiting, listed as these are decided
+        </p>
+      )}
       {selected.size > 0 && (
         <div className="gh-batch" role="group" aria-label="Batch decision">
           {props.batchConfirm ? (

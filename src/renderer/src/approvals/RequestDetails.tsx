@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
-import type { PendingApproval } from '../../../shared/domain';
-import { formatCount } from '../components/format';
+import { TruncatedValue, type Cut, type PendingApproval } from '../../../shared/domain';
+import { formatBytes, formatCount } from '../components/format';
 import { UsersIcon } from '../components/icons';
 import { Revealed } from '../components/Revealed';
 import { DiffList, DiffModeToggle } from '../diff/DiffList';
@@ -42,7 +42,11 @@ export function RequestDetails({
   myVote,
 }: Props) {
   const { toolCall, diffs } = approval;
-  const raw = useMemo(() => rawInputText(toolCall.rawInput), [toolCall.rawInput]);
+  const rawCut = approval.cuts?.find((c) => c.part === 'rawInput');
+  const raw = useMemo(
+    () => rawInputText(toolCall.rawInput, rawCut !== undefined),
+    [toolCall.rawInput, rawCut],
+  );
   const notes = useMemo(() => agentNotes(toolCall.content), [toolCall.content]);
   const diffPaths = new Set(diffs.flatMap((d) => [d.path, d.oldPath ?? '']));
   const paths = toolCall.locations.filter((l) => !diffPaths.has(l.path));
@@ -75,6 +79,7 @@ export function RequestDetails({
         <SessionSandboxLine sessionId={approval.sessionId} />
       </header>
 
+      {approval.cuts && approval.cuts.length > 0 && <CutNote cuts={approval.cuts} />}
       {approval.tally && <Consensus approval={approval} myVote={myVote} />}
       <WarningList warnings={approval.warnings} />
       {approval.command && <CommandBlock command={approval.command} sessionCwd={approval.cwd} />}
@@ -130,7 +135,12 @@ export function RequestDetails({
       )}
 
       <details className="gh-raw">
-        <summary>Raw input, as the agent sent it</summary>
+        <summary>
+          Raw input, as the agent sent it
+          {rawCut && (
+            <span className="gh-dim gh-raw-cut"> · truncated, {formatBytes(rawCut.bytes)}</span>
+          )}
+        </summary>
         <pre tabIndex={0} aria-label="Raw input">
           {raw.text === null ? (
             <span className="gh-dim">The agent sent no raw input.</span>
@@ -197,8 +207,30 @@ function Consensus({
   );
 }
 
-function rawInputText(rawInput: unknown): { text: string | null; cut: number } {
+/** Parts Gatehouse cut to keep the request small; the audit keeps their originals. */
+function CutNote({ cuts }: { cuts: Cut[] }) {
+  return (
+    <p className="gh-cuts" role="note">
+      Too large to show whole:{' '}
+      {cuts.map((c, i) => (
+        <span key={i}>
+          {i > 0 && ', '}
+          <code>{c.part}</code> (truncated, {formatBytes(c.bytes)})
+        </span>
+      ))}
+      . The audit keeps the originals by their sha-256
+      {cuts.some((c) => c.blob === undefined) ? ' (some only by hash: too large to store)' : ''}.
+    </p>
+  );
+}
+
+/** A cut rawInput is a marker whose preview is the start of the agent's JSON. */
+function rawInputText(rawInput: unknown, cut: boolean): { text: string | null; cut: number } {
   if (rawInput === undefined) return { text: null, cut: 0 };
+  if (cut) {
+    const marker = TruncatedValue.safeParse(rawInput);
+    if (marker.success) return { text: marker.data.preview, cut: 0 };
+  }
   let text: string;
   try {
     text = JSON.stringify(rawInput, null, 2) ?? String(rawInput);

@@ -10,6 +10,7 @@ const CODE_LABEL: Record<WarningCode, string> = {
   download_exec: 'Downloads code and runs it',
   secret_path: 'Touches a secret',
   outside_session: 'Outside the session folder',
+  too_complex: 'Too complex to check',
 };
 
 /** "diff:/a/b.ts line 3" → "the diff of /a/b.ts, line 3"; "rawInput.x" → "input field x". */

@@ -1,13 +1,20 @@
 // Pure queue logic: order, "like this one", and which option a batch decision picks.
-import type { PendingApproval, PermissionOption } from '../../../shared/domain';
+import type { PendingSummary, PermissionOption, Warning } from '../../../shared/domain';
+
+/** What a decision needs to know of a request: its options and how severe its warnings are. */
+interface Decidable {
+  options: readonly PermissionOption[];
+  warnings: readonly Pick<Warning, 'severity'>[];
+}
 
 /** Below this much time left, a request comes to the front of the queue, marked. */
 export const EXPIRING_MS = 30_000;
 
-export const isExpiring = (a: PendingApproval, now: number) => a.expiresAt - now < EXPIRING_MS;
+export const isExpiring = (a: Pick<PendingSummary, 'expiresAt'>, now: number) =>
+  a.expiresAt - now < EXPIRING_MS;
 
 /** Arrival order, except that requests about to time out come first (soonest first). */
-export function orderQueue(items: readonly PendingApproval[], now: number): PendingApproval[] {
+export function orderQueue(items: readonly PendingSummary[], now: number): PendingSummary[] {
   const expiring = items
     .filter((a) => isExpiring(a, now))
     .sort((x, y) => x.expiresAt - y.expiresAt);
@@ -32,24 +39,24 @@ function directoryOf(path: string): string {
 }
 
 /** What "like this one" compares besides agent and kind: the program, or the folder touched. */
-export function prefixOf(a: PendingApproval): string {
-  if (a.command) return programOf(a.command.command);
-  const path = a.diffs[0]?.path ?? a.toolCall.locations[0]?.path;
+export function prefixOf(a: PendingSummary): string {
+  if (a.command !== null) return programOf(a.command);
+  const path = a.paths[0];
   if (path) return directoryOf(path);
-  return a.toolCall.title;
+  return a.title;
 }
 
-export function likeKey(a: PendingApproval): string {
-  return JSON.stringify([a.agentId, a.toolCall.kind, prefixOf(a)]);
+export function likeKey(a: PendingSummary): string {
+  return JSON.stringify([a.agentId, a.kind, prefixOf(a)]);
 }
 
 /** Same agent, same tool kind, same program or folder. */
-export function likeThis(items: readonly PendingApproval[], a: PendingApproval): PendingApproval[] {
+export function likeThis(items: readonly PendingSummary[], a: PendingSummary): PendingSummary[] {
   const key = likeKey(a);
   return items.filter((b) => likeKey(b) === key);
 }
 
-const firstOfKind = (a: PendingApproval, ...kinds: PermissionOption['kind'][]) => {
+const firstOfKind = (a: Decidable, ...kinds: PermissionOption['kind'][]) => {
   for (const kind of kinds) {
     const option = a.options.find((o) => o.kind === kind);
     if (option) return option;
@@ -58,13 +65,13 @@ const firstOfKind = (a: PendingApproval, ...kinds: PermissionOption['kind'][]) =
 };
 
 /** A batch approve answers each request with its own allow_once option (never an "always"). */
-export const approveOption = (a: PendingApproval) => firstOfKind(a, 'allow_once');
+export const approveOption = (a: Decidable) => firstOfKind(a, 'allow_once');
 
 /** A batch deny answers with reject_once, or reject_always when that is all the agent offers. */
-export const denyOption = (a: PendingApproval) => firstOfKind(a, 'reject_once', 'reject_always');
+export const denyOption = (a: Decidable) => firstOfKind(a, 'reject_once', 'reject_always');
 
 /** The button focused when a request is shown: never an "always"; the deny when danger is flagged. */
-export function defaultOption(a: PendingApproval): PermissionOption | undefined {
+export function defaultOption(a: Decidable): PermissionOption | undefined {
   const danger = a.warnings.some((w) => w.severity === 'danger');
   return danger
     ? firstOfKind(a, 'reject_once', 'reject_always', 'allow_once')
@@ -79,6 +86,6 @@ export const KIND_ORDER: PermissionOption['kind'][] = [
 ];
 
 /** The agent's options, grouped allow then reject, once before always; agent order within a kind. */
-export function orderedOptions(a: PendingApproval): PermissionOption[] {
+export function orderedOptions(a: Decidable): PermissionOption[] {
   return KIND_ORDER.flatMap((kind) => a.options.filter((o) => o.kind === kind));
 }

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { summarizeApproval } from '../../../shared/approval-summary';
 import type { GrantChoice } from '../../../shared/contract';
-import type { PendingApproval } from '../../../shared/domain';
+import type { PendingApproval, PendingSummary } from '../../../shared/domain';
 import { useApi } from '../api/context';
 import { markReceived } from './perf';
 
@@ -10,7 +11,13 @@ export type VoteResult =
 
 export interface ApprovalQueue {
   /** Pending requests in arrival order, minus those this client has just decided. */
-  items: PendingApproval[];
+  items: PendingSummary[];
+  /** Requests waiting that the core did not list (its list is bounded); they come as others leave. */
+  unlisted: number;
+  /** The whole request (as the core bounds it), once known: from its event, or fetched. */
+  details: ReadonlyMap<string, PendingApproval>;
+  /** Fetches the whole request when only its summary is known (after a reload, say). */
+  loadDetail(requestId: string): void;
   /** Consensus: the option this client voted for, while the request waits for other voters. */
   myVotes: ReadonlyMap<string, string>;
   vote(requestId: string, optionId: string, grant?: GrantChoice): Promise<VoteResult>;
@@ -33,41 +40,62 @@ const FORBIDDEN: Record<string, string> = {
  * The pending queue as the core sees it, kept live by events and re-read on every (re)connect.
  * The single source of queue state for the dialog, the tab badge and anything else that counts.
  * A request leaves `items` as soon as this client decides it (before the core confirms), and
- * comes back if the vote fails.
+ * comes back if the vote fails. The list holds summaries; the dialog shows the whole request,
+ * which an event carries and which is fetched when only the summary is known.
  */
 export function useApprovals(): ApprovalQueue {
   const api = useApi();
-  const [approvals, setApprovals] = useState<PendingApproval[]>([]);
+  const [approvals, setApprovals] = useState<PendingSummary[]>([]);
+  const [unlisted, setUnlisted] = useState(0);
+  const [details, setDetails] = useState<ReadonlyMap<string, PendingApproval>>(() => new Map());
   const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
   const [myVotes, setMyVotes] = useState<ReadonlyMap<string, string>>(() => new Map());
   const displayed = useRef(new Set<string>());
+  const loading = useRef(new Set<string>());
+  const unlistedRef = useRef(0);
 
   useEffect(() => {
     let alive = true;
     const refresh = () => {
       api
         .call('listApprovals', {})
-        .then((list) => {
+        .then(({ items, total }) => {
           if (!alive) return;
-          setApprovals(list);
+          setApprovals(items);
+          unlistedRef.current = Math.max(0, total - items.length);
+          setUnlisted(unlistedRef.current);
           // Requests decided here while the stream was down are gone from the list: forget them.
-          const ids = new Set(list.map((a) => a.requestId));
+          const ids = new Set(items.map((a) => a.requestId));
           setHidden((set) => new Set([...set].filter((id) => ids.has(id))));
+          setDetails((map) => new Map([...map].filter(([id]) => ids.has(id))));
         })
         .catch(() => {});
     };
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const refreshSoon = () => {
+      timer ??= setTimeout(() => {
+        timer = null;
+        refresh();
+      }, 250);
+    };
     const offEvents = api.subscribe((event) => {
       switch (event.type) {
-        case 'permission_requested':
-          markReceived(event.approval.requestId);
+        case 'permission_requested': {
+          const { approval } = event;
+          markReceived(approval.requestId);
           setApprovals((list) =>
-            list.some((a) => a.requestId === event.approval.requestId)
+            list.some((a) => a.requestId === approval.requestId)
               ? list
-              : [...list, event.approval],
+              : [...list, summarizeApproval(approval)],
           );
+          setDetails((map) => new Map(map).set(approval.requestId, approval));
           break;
+        }
         case 'permission_resolved':
           setApprovals((list) => list.filter((a) => a.requestId !== event.requestId));
+          // Requests the core did not list come in as others leave.
+          if (unlistedRef.current > 0) refreshSoon();
+          setDetails((map) => withoutKey(map, event.requestId));
           setHidden((set) => without(set, event.requestId));
           setMyVotes((map) => withoutKey(map, event.requestId));
           displayed.current.delete(event.requestId);
@@ -76,6 +104,7 @@ export function useApprovals(): ApprovalQueue {
           setApprovals((list) =>
             list.map((a) => (a.requestId === event.requestId ? { ...a, tally: event.tally } : a)),
           );
+          setDetails((map) => patched(map, event.requestId, { tally: event.tally }));
           break;
         case 'permission_extended':
           setApprovals((list) =>
@@ -83,6 +112,7 @@ export function useApprovals(): ApprovalQueue {
               a.requestId === event.requestId ? { ...a, expiresAt: event.expiresAt } : a,
             ),
           );
+          setDetails((map) => patched(map, event.requestId, { expiresAt: event.expiresAt }));
           break;
       }
     });
@@ -90,10 +120,24 @@ export function useApprovals(): ApprovalQueue {
     refresh();
     return () => {
       alive = false;
+      if (timer) clearTimeout(timer);
       offEvents();
       offConnection();
     };
   }, [api]);
+
+  const loadDetail = useCallback(
+    (requestId: string) => {
+      if (details.has(requestId) || loading.current.has(requestId)) return;
+      loading.current.add(requestId);
+      api
+        .call('approvalDetail', { requestId })
+        .then((approval) => setDetails((map) => new Map(map).set(requestId, approval)))
+        .catch(() => {})
+        .finally(() => loading.current.delete(requestId));
+    },
+    [api, details],
+  );
 
   const vote = useCallback(
     async (requestId: string, optionId: string, grant?: GrantChoice): Promise<VoteResult> => {
@@ -141,6 +185,7 @@ export function useApprovals(): ApprovalQueue {
         setApprovals((list) =>
           list.map((a) => (a.requestId === requestId ? { ...a, expiresAt } : a)),
         );
+        setDetails((map) => patched(map, requestId, { expiresAt }));
         return { ok: true, kind: 'recorded' };
       } catch (error) {
         return { ok: false, message: `Could not extend: ${(error as Error).message}` };
@@ -170,8 +215,18 @@ export function useApprovals(): ApprovalQueue {
     [approvals, hidden],
   );
   return useMemo(
-    () => ({ items, myVotes, vote, extend, markDisplayed, setAgentBypass }),
-    [items, myVotes, vote, extend, markDisplayed, setAgentBypass],
+    () => ({
+      items,
+      unlisted,
+      details,
+      loadDetail,
+      myVotes,
+      vote,
+      extend,
+      markDisplayed,
+      setAgentBypass,
+    }),
+    [items, unlisted, details, loadDetail, myVotes, vote, extend, markDisplayed, setAgentBypass],
   );
 }
 
@@ -182,7 +237,16 @@ function without(set: ReadonlySet<string>, id: string): ReadonlySet<string> {
   return next;
 }
 
-function withoutKey(map: ReadonlyMap<string, string>, id: string): ReadonlyMap<string, string> {
+function patched(
+  map: ReadonlyMap<string, PendingApproval>,
+  id: string,
+  change: Partial<PendingApproval>,
+): ReadonlyMap<string, PendingApproval> {
+  const approval = map.get(id);
+  return approval ? new Map(map).set(id, { ...approval, ...change }) : map;
+}
+
+function withoutKey<T>(map: ReadonlyMap<string, T>, id: string): ReadonlyMap<string, T> {
   if (!map.has(id)) return map;
   const next = new Map(map);
   next.delete(id);

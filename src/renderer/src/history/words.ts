@@ -58,6 +58,7 @@ export const DECIDER_LABEL: Record<DeciderType, string> = {
   agent_exit: 'Agent exited',
   agent_unresponsive: 'Agent unresponsive',
   invalid_request: 'Invalid request',
+  queue_full: 'Queue full',
   shutdown: 'Shutdown',
 };
 
@@ -119,6 +120,8 @@ export function deciderWords(
       return 'Cancelled — the agent ignored a cancel and was stopped';
     case 'invalid_request':
       return 'Refused — the request was malformed';
+    case 'queue_full':
+      return 'Refused — too many requests of the session were waiting';
     case 'shutdown':
       return 'Cancelled — Gatehouse shut down';
   }

@@ -41,14 +41,29 @@ import {
   unquoteBare,
 } from './words';
 
-/** Longer input is not parsed at all (opaque): nobody reviews 100 kB of shell anyway. */
-export const MAX_COMMAND_LENGTH = 100_000;
+/** Longer input is not parsed at all (opaque): nobody reviews 64 KiB of shell anyway. */
+export const MAX_COMMAND_LENGTH = 64 * 1024;
+/**
+ * Syntax-tree nodes (named or not, across the line and all code nested in strings) and command or
+ * process substitutions analysed per command. Far beyond real commands; past either bound the line
+ * is opaque without being walked, so one request cannot hold the main thread.
+ */
+export const MAX_TREE_NODES = 50_000;
+export const MAX_SUBSTITUTIONS = 256;
 /** Levels of code-in-a-string (`bash -c "sh -c '…'"`) we look into for deny rules. */
 const MAX_CODE_NESTING = 4;
 /** Syntax-tree depth we walk; deeper input is opaque rather than a stack overflow. */
 const MAX_TREE_DEPTH = 200;
 
+/** Shared by a line and all code nested in it; `exceeded` says why analysis stopped. */
+interface Budget {
+  nodes: number;
+  substitutions: number;
+  exceeded: string | null;
+}
+
 interface Ctx {
+  budget: Budget;
   source: string;
   reasons: string[];
   top: SimpleCommand[];
@@ -151,14 +166,28 @@ function analyzeUncached(text: string): ShellAnalysis {
       kind: 'opaque',
       reasons: [`the command is too long to analyse (${text.length} characters)`],
       visible: [],
+      tooComplex: true,
     };
   }
-  const ctx: Ctx = { source: text, reasons: [], top: [], visible: [], codeDepth: 0, treeDepth: 0 };
+  const budget: Budget = { nodes: 0, substitutions: 0, exceeded: null };
+  const ctx: Ctx = {
+    budget,
+    source: text,
+    reasons: [],
+    top: [],
+    visible: [],
+    codeDepth: 0,
+    treeDepth: 0,
+  };
   const invisible = findInvisible(text);
   if (invisible) {
     ctx.reasons.push(`the command contains an invisible or control character (${invisible})`);
   }
   walkCode(text, ctx, { nested: false, stdinFed: false, redirects: [] });
+  if (budget.exceeded !== null) {
+    // What was seen before the budget ran out is incomplete, so no part of it may decide.
+    return { kind: 'opaque', reasons: [budget.exceeded], visible: [], tooComplex: true };
+  }
   if (ctx.reasons.length > 0) {
     return { kind: 'opaque', reasons: [...new Set(ctx.reasons)], visible: ctx.visible };
   }
@@ -170,6 +199,7 @@ function walkCode(code: string, ctx: Ctx, frame: Frame): void {
   try {
     const sub: Ctx = { ...ctx, source: code };
     const root = tree.rootNode;
+    if (!withinBudget(root, ctx.budget)) return;
     if (root.hasError) {
       sub.reasons.push('syntax error: the parser did not fully understand this command');
     }
@@ -179,6 +209,52 @@ function walkCode(code: string, ctx: Ctx, frame: Frame): void {
   } finally {
     tree.delete();
   }
+}
+
+const SUBSTITUTION_TYPES = new Set(['command_substitution', 'process_substitution']);
+
+/**
+ * Count the tree against the budget before walking it (one cursor pass, no recursion), and
+ * record why when it does not fit. Also stops nested code once an earlier part used the budget up.
+ */
+function withinBudget(root: Node, budget: Budget): boolean {
+  if (budget.exceeded !== null) return false;
+  const cursor = root.walk();
+  try {
+    for (;;) {
+      budget.nodes++;
+      if (SUBSTITUTION_TYPES.has(cursor.nodeType)) budget.substitutions++;
+      if (budget.nodes > MAX_TREE_NODES) {
+        budget.exceeded = `the command is too complex to analyse (more than ${MAX_TREE_NODES} syntax nodes)`;
+        return false;
+      }
+      if (budget.substitutions > MAX_SUBSTITUTIONS) {
+        budget.exceeded = `the command is too complex to analyse (more than ${MAX_SUBSTITUTIONS} command substitutions)`;
+        return false;
+      }
+      if (cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return true;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
+/** Children with their field names in one pass: `child(i)` and `fieldNameForChild(i)` each start over from the first child. */
+function childrenWithFields(node: Node): Array<{ node: Node; field: string | null }> {
+  const out: Array<{ node: Node; field: string | null }> = [];
+  const cursor = node.walk();
+  try {
+    if (cursor.gotoFirstChild()) {
+      do out.push({ node: cursor.currentNode, field: cursor.currentFieldName });
+      while (cursor.gotoNextSibling());
+    }
+  } finally {
+    cursor.delete();
+  }
+  return out;
 }
 
 /** Nodes whose text we read from the source as a whole (their children may leave gaps). */
@@ -607,10 +683,7 @@ function handleCommand(node: Node, ctx: Ctx, frame: Frame, extraArgs: Word[]): v
   let prevWordEnd = -1;
   let prevEnd = -1;
 
-  for (let i = 0; i < node.childCount; i++) {
-    const child = node.child(i);
-    if (!child) continue;
-    const field = node.fieldNameForChild(i);
+  for (const { node: child, field } of childrenWithFields(node)) {
     if (prevEnd >= 0 && splitsLines(ctx, prevEnd, child.startIndex)) {
       opaque(ctx, 'the parser joined two lines into one command');
     }
@@ -730,10 +803,7 @@ function handleRedirect(node: Node, ctx: Ctx, frame: Frame): RedirectResult {
 
   if (node.type === 'file_redirect') {
     const dests: Node[] = [];
-    for (let i = 0; i < node.childCount; i++) {
-      const c = node.child(i);
-      if (!c) continue;
-      const field = node.fieldNameForChild(i);
+    for (const { node: c, field } of childrenWithFields(node)) {
       if (field === 'descriptor') setFd(c);
       else if (field === 'destination') dests.push(c);
       else if (!c.isNamed && op === '') op = c.type;
@@ -769,10 +839,7 @@ function handleRedirect(node: Node, ctx: Ctx, frame: Frame): RedirectResult {
 
   if (node.type === 'herestring_redirect') {
     let value: Word | null = null;
-    for (let i = 0; i < node.childCount; i++) {
-      const c = node.child(i);
-      if (!c) continue;
-      const field = node.fieldNameForChild(i);
+    for (const { node: c, field } of childrenWithFields(node)) {
       if (field === 'descriptor') setFd(c);
       else if (!c.isNamed) op = op || c.type;
       else value = evalWord(c, ctx, frame);
@@ -790,10 +857,7 @@ function handleRedirect(node: Node, ctx: Ctx, frame: Frame): RedirectResult {
   let quoted = false;
   let body = '';
   let dynamic = false;
-  for (let i = 0; i < node.childCount; i++) {
-    const c = node.child(i);
-    if (!c) continue;
-    const field = node.fieldNameForChild(i);
+  for (const { node: c, field } of childrenWithFields(node)) {
     if (field === 'descriptor') setFd(c);
     else if (field === 'argument') out.extraArgs.push(evalArg(c, ctx, frame));
     else if (field === 'redirect') {
@@ -852,10 +916,7 @@ function handleRedirected(node: Node, ctx: Ctx, frame: Frame): void {
   const extraArgs: Word[] = [];
   const followUps: FollowUp[] = [];
   let body: Node | null = null;
-  for (let i = 0; i < node.childCount; i++) {
-    const c = node.child(i);
-    if (!c) continue;
-    const field = node.fieldNameForChild(i);
+  for (const { node: c, field } of childrenWithFields(node)) {
     if (field === 'body') body = c;
     else if (REDIRECT_TYPES.has(c.type)) {
       const r = handleRedirect(c, ctx, frame);

@@ -9,6 +9,7 @@
 //   ansi_escape     caution
 //   title_mismatch  caution
 //   outside_session caution
+//   too_complex     danger: the command was too long or complex for the checks above to see all of it
 import type {
   CommandView,
   PreparedDiff,
@@ -60,6 +61,14 @@ export function computeWarnings(input: WarningInput): Warning[] {
     [],
   );
 
+  if (analysis?.tooComplex) {
+    sink.add({
+      code: 'too_complex',
+      severity: 'danger',
+      message: `The command is too complex to analyse (${analysis.tooComplex}): the other checks did not see all of it. Read it yourself.`,
+      where: 'command',
+    });
+  }
   guard('hidden characters', () => hiddenCharacterWarnings(sink, input), undefined);
   guard('download_exec', () => downloadExecWarnings(sink, analysis, diffs), undefined);
   guard('secret_path', () => secretPathWarnings(sink, refs, analysis, homeDir), undefined);

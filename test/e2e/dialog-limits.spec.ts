@@ -1,0 +1,21 @@
+// A request too large to show whole: the dialog (which fetches it, knowing it only from the
+// queue's summary) says which part was cut and how large it was.
+import { expect, test } from '@playwright/test';
+import { ask, oneAgent, startDialogHarness, type DialogHarness } from './support/dialog-harness';
+
+let h: DialogHarness;
+test.afterEach(async () => h?.stop());
+
+test('a 10 MB raw input is shown cut, with its size', async ({ page }) => {
+  const content = 'x'.repeat(10 * 1024 * 1024);
+  h = await startDialogHarness(
+    oneAgent([ask({ kind: 'edit', title: 'Write big.txt', rawInput: { file_path: 'big.txt', content } })]),
+  );
+  const { view, pending } = await h.showTurn(page, 1);
+  expect(pending[0]!.cuts?.map((c) => c.part)).toEqual(['rawInput']);
+  await expect(view.getByRole('heading', { level: 2 })).toHaveText('Write big.txt');
+  await expect(view.locator('.gh-raw summary')).toContainText('truncated, 10.0 MB');
+  await expect(view.getByRole('note').filter({ hasText: 'Too large to show whole' })).toContainText(
+    'rawInput (truncated, 10.0 MB)',
+  );
+});
