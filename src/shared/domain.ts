@@ -228,6 +228,13 @@ export const Decider = z.discriminatedUnion('type', [
   /** The session already had as many requests waiting as a person can be asked to review. */
   z.object({ type: z.literal('queue_full') }),
   z.object({ type: z.literal('shutdown') }),
+  /** The OS sandbox refused what the agent did without asking (a write, a read, a connection). */
+  z.object({
+    type: z.literal('sandbox'),
+    kind: z.enum(['write', 'read', 'connect']),
+    /** The path, or host:port. */
+    target: z.string().max(4096),
+  }),
 ]);
 export type Decider = z.infer<typeof Decider>;
 export const DeciderType = z.enum(Decider.options.map((o) => o.shape.type.value));

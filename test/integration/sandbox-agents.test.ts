@@ -164,6 +164,26 @@ describe.skipIf(missing !== null)('agents in their sandbox', () => {
       kind: 'file',
       target: join(outside, 'escaped.txt'),
     });
+
+    // Each refusal is also a line of the history, decided by the sandbox.
+    const blocked = gh.core.store.history({ decider: 'sandbox', sessionId: s.info.sessionId }).items;
+    expect(blocked).toHaveLength(3);
+    expect(blocked).toContainEqual(
+      expect.objectContaining({
+        toolKind: 'edit',
+        title: `Blocked by the sandbox: write ${join(outside, 'escaped.txt')}`,
+        paths: [join(outside, 'escaped.txt')],
+        reply: { outcome: 'selected', optionId: 'sandbox-refused', optionKind: 'reject_once' },
+        decider: { type: 'sandbox', kind: 'write', target: join(outside, 'escaped.txt') },
+      }),
+    );
+    expect(blocked).toContainEqual(
+      expect.objectContaining({
+        toolKind: 'fetch',
+        decider: { type: 'sandbox', kind: 'connect', target: `127.0.0.1:${listenerPort}` },
+      }),
+    );
+    expect(gh.core.store.history({ decision: 'deny', sessionId: s.info.sessionId }).items).toHaveLength(3);
   });
 
   it('off: the same agent does all of it, and its session says it is not sandboxed', async () => {

@@ -12,4 +12,11 @@ describe('decider words', () => {
       'Allowed by you in the browser',
     );
   });
+
+  it('a refusal of the sandbox says nobody was asked', () => {
+    const refused = { outcome: 'selected', optionId: 'sandbox-refused', optionKind: 'reject_once' } as const;
+    expect(deciderWords(refused, { type: 'sandbox', kind: 'write', target: '/etc/x' })).toBe(
+      'Blocked by the sandbox (write, not asked)',
+    );
+  });
 });

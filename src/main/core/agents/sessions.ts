@@ -24,13 +24,14 @@ import { checkJsonShape, describeJsonProblem } from './json-guard';
 import type { ReadJudge } from './read-judge';
 import { prepareAgentLaunch } from '../sandbox/launch';
 import { createViolationReporter, type SandboxViolation } from '../sandbox/violation-reporter';
+import { violationEntry } from '../sandbox/violation-history';
 
 export interface SessionManagerOptions {
   agents: () => Record<string, AgentConfig>;
   defaultPolicy: () => PermissionPolicy;
   pipeline: ApprovalPipeline;
   mediator: MultiClientPermissionMediator;
-  store: Pick<Store, 'recordEvent'>;
+  store: Pick<Store, 'recordEvent' | 'recordRequest' | 'recordDecision'>;
   bus: EventBus;
   now?: () => number;
   /** Gatehouse's own folder: no path into it reaches an agent's environment. */
@@ -394,16 +395,23 @@ export class SessionManager {
     this.options.bus.publish({ type: 'session_state', session: session.info() });
   }
 
-  /** Audited and shown; the reporter has already limited how often. */
+  /** Audited, kept in the history and shown; the reporter has already limited how often. */
   private violation(session: Session, violation: SandboxViolation): void {
     const { kind, target, ...detail } = violation;
+    const at = this.now();
     this.options.store.recordEvent({
       type: 'sandbox_violation',
       sessionId: session.sessionId,
       agentId: session.agentId,
-      at: this.now(),
+      at,
       payload: { kind, target, ...detail },
     });
+    const { request, decision } = violationEntry(session, violation, at);
+    this.options.store.recordRequest(request, { promptId: session.promptId }, { trusted: true });
+    // The event above is the audit of record; a history line that fails to land is only reported.
+    this.options.store
+      .recordDecision(decision, { latencyMs: 0, displayed: false }, { trusted: true })
+      .catch((error: Error) => console.error('sandbox violation history:', error.message));
     this.options.bus.publish({
       type: 'sandbox_violation',
       sessionId: session.sessionId,

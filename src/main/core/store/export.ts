@@ -61,6 +61,8 @@ function deciderDetail(item: HistoryItem): string | null {
       return d.mode;
     case 'voter_cancelled':
       return d.clientId;
+    case 'sandbox':
+      return `${d.kind} ${d.target}`;
     default:
       return null;
   }

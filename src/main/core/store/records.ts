@@ -249,6 +249,8 @@ export function deciderRef(decider: Decider): string | null {
       return decider.grantId;
     case 'mode':
       return decider.mode;
+    case 'sandbox':
+      return decider.target;
     default:
       return null;
   }

@@ -60,6 +60,7 @@ export const DECIDER_LABEL: Record<DeciderType, string> = {
   invalid_request: 'Invalid request',
   queue_full: 'Queue full',
   shutdown: 'Shutdown',
+  sandbox: 'The sandbox',
 };
 
 export const SCOPE_LABEL: Record<Grant['scope'], string> = {
@@ -124,6 +125,8 @@ export function deciderWords(
       return 'Refused — too many requests of the session were waiting';
     case 'shutdown':
       return 'Cancelled — Gatehouse shut down';
+    case 'sandbox':
+      return `Blocked by the sandbox (${decider.kind}, not asked)`;
   }
 }
 
