@@ -214,6 +214,30 @@ export const commands = {
     summary:
       "Trust an agent (seed 001's Bypass): allow all but explicit deny rules; saved in settings.",
   }),
+  allowSandboxTarget: command({
+    input: z
+      .object({
+        agentId: Id,
+        kind: z.enum(['write', 'connect']),
+        /** The refused path (its folder is allowed) or host:port. */
+        target: z.string().min(1).max(4096),
+      })
+      .strict(),
+    output: z.object({
+      agentId: Id,
+      /** What joins the agent's allowWrite or network allow list. */
+      entry: z.string(),
+      /** Set when nothing was applied yet: the change waits for a person where Gatehouse runs. */
+      confirmation: SettingsConfirmation.optional(),
+    }),
+    http: {
+      method: 'POST',
+      path: '/api/agents/:agentId/sandbox/allow',
+      status: (output) => (output.confirmation ? 202 : 200),
+    },
+    summary:
+      "Let an agent's sandbox allow what it refused: the folder of a write, or a host:port. Never Gatehouse's folder, /, HOME or its key folders, nor a local address. Over HTTP it waits for a local confirmation.",
+  }),
   getSettings: command({
     input: Empty,
     output: z.object({ settings: Settings, path: z.string(), restartNeeded: z.array(z.string()) }),

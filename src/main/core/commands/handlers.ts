@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import { EXPORT_MAX_ROWS, type VoteOutcome } from '../../../shared/contract';
 import type { HistoryItem } from '../../../shared/history';
 import type { Rule } from '../../../shared/rules';
@@ -21,6 +22,7 @@ import { actorOf, auditAdmin, type Actor } from './admin-audit';
 import { BadRequestError, ForbiddenError, NotFoundError } from './errors';
 import type { Handlers } from './dispatch';
 import { SettingsConfirmations } from './settings-confirmation';
+import { allowTarget, TargetRefused } from '../sandbox/allow-target';
 import { PAIRING_CODE_TTL_MS, type Caller } from '../approvals/clients';
 
 const VERSION = '0.1.0';
@@ -210,6 +212,42 @@ export function createHandlers(core: Core): Handlers {
         input.agentId,
       );
       return agentInfo(input.agentId);
+    },
+
+    allowSandboxTarget: async (input, caller) => {
+      const by = actorOf(caller);
+      const saved = core.savedSettings();
+      const agent = saved.agents[input.agentId];
+      if (!agent) throw new NotFoundError(`no agent "${input.agentId}" in settings`);
+      let allowed;
+      try {
+        allowed = allowTarget(agent, input, {
+          gatehouseHome: core.home,
+          homes: [homedir(), ...(agent.env['HOME'] ? [agent.env['HOME']] : [])],
+        });
+      } catch (error) {
+        if (!(error instanceof TargetRefused)) throw error;
+        await audit(
+          'sandbox_allow_refused',
+          by,
+          { kind: input.kind, target: input.target, reason: error.message },
+          input.agentId,
+        );
+        throw new BadRequestError(error.message);
+      }
+      const next = { ...saved, agents: { ...saved.agents, [input.agentId]: allowed.agent } };
+      const result = { agentId: input.agentId, entry: allowed.entry };
+      // Over HTTP it widens what an agent may do: whoever holds the token may be that agent.
+      if (caller.transport === 'http') {
+        asBadRequest(() => core.checkSettings(next));
+        const what = input.kind === 'write' ? `write in ${allowed.entry}` : `connect to ${allowed.entry}`;
+        const confirmation = await confirmations.request(next, [input.agentId], by, {
+          [input.agentId]: [what],
+        });
+        return { ...result, confirmation };
+      }
+      await applySettings(next, by);
+      return result;
     },
 
     getSettings: () => ({

@@ -22,6 +22,8 @@ export interface AgentLaunch {
   cwd: string | null;
   /** Names only: values may be secrets and are not shown. */
   envNames: string[];
+  /** What the change lets the agent's sandbox reach besides ("write in /x", "connect to h:443"). */
+  widens?: string[];
 }
 
 export interface LocalConfirmation {
@@ -56,7 +58,10 @@ export function describeLaunch(agent: AgentLaunch): string {
   const line = [agent.command, ...agent.args].map(shown).join(' ');
   const cwd = agent.cwd ? ` in ${shown(agent.cwd)}` : '';
   const env = agent.envNames.length ? ` with env ${agent.envNames.map(shown).join(', ')}` : '';
-  return `${agent.added ? 'new agent' : 'agent'} ${shown(agent.id)} command to ${line}${cwd}${env}`;
+  const widens = agent.widens?.length
+    ? `, its sandbox to allow ${agent.widens.map(shown).join(', ')}`
+    : '';
+  return `${agent.added ? 'new agent' : 'agent'} ${shown(agent.id)} command to ${line}${cwd}${env}${widens}`;
 }
 
 /** The line a headless Gatehouse prints. */
@@ -115,7 +120,12 @@ export class SettingsConfirmations<R> {
   constructor(private readonly deps: ConfirmationDeps<R>) {}
 
   /** Keeps the change waiting for a local confirmation; an earlier waiting change is discarded. */
-  async request(next: Settings, agentIds: string[], by: Actor): Promise<ConfirmationTicket> {
+  async request(
+    next: Settings,
+    agentIds: string[],
+    by: Actor,
+    widens: Record<string, string[]> = {},
+  ): Promise<ConfirmationTicket> {
     const { confirmLocally, now } = this.deps;
     if (!confirmLocally) {
       await this.deps.audit('settings_change_refused', by, {
@@ -142,6 +152,7 @@ export class SettingsConfirmations<R> {
           args: agent.args,
           cwd: agent.cwd ?? null,
           envNames: Object.keys(agent.env),
+          ...(widens[id] ? { widens: widens[id] } : {}),
         };
       }),
       requestedBy: by,

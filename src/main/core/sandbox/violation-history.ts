@@ -1,5 +1,11 @@
 import { v7 as uuidv7 } from 'uuid';
-import type { Decision, Decider, PendingApproval, PermissionPolicy, ToolKind } from '../../../shared/domain';
+import type {
+  Decision,
+  Decider,
+  PendingApproval,
+  PermissionPolicy,
+  ToolKind,
+} from '../../../shared/domain';
 import type { SandboxViolation } from './violation-reporter';
 
 type Blocked = Extract<Decider, { type: 'sandbox' }>['kind'];
@@ -7,7 +13,11 @@ type Blocked = Extract<Decider, { type: 'sandbox' }>['kind'];
 const TOOL_KIND: Record<Blocked, ToolKind> = { write: 'edit', read: 'read', connect: 'fetch' };
 
 /** The only option of a refusal nobody was asked about: history counts it as a denial. */
-const REFUSED = { optionId: 'sandbox-refused', name: 'Refused by the sandbox', kind: 'reject_once' } as const;
+const REFUSED = {
+  optionId: 'sandbox-refused',
+  name: 'Refused by the sandbox',
+  kind: 'reject_once',
+} as const;
 
 export interface ViolationSession {
   sessionId: string;

@@ -1,0 +1,218 @@
+// "Allow for this agent" after a sandbox refusal: the folder of a refused write or the host:port of
+// a refused connection joins the agent's settings. Over IPC it applies at once; over HTTP (where
+// the agent itself may hold the token) it waits for the code shown where Gatehouse runs. Targets
+// that would open Gatehouse's folder, /, HOME or a key folder are refused and audited.
+import { randomBytes } from 'node:crypto';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Caller } from '../../src/main/core/approvals/clients';
+import { dispatch } from '../../src/main/core/commands/dispatch';
+import { createCore, type Core } from '../../src/main/core/core';
+import { startHttpServer } from '../../src/main/server/http-server';
+import { HttpApi } from '../../src/renderer/src/api/http-client';
+import { CLIENT_ID_HEADER, CLIENT_TOKEN_HEADER } from '../../src/shared/contract';
+import type { Settings } from '../../src/shared/settings';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+const ipc: Caller = {
+  clientId: 'desktop',
+  identityProven: true,
+  paired: true,
+  fromLoopback: true,
+  surface: 'dialog',
+  transport: 'ipc',
+};
+
+interface Running {
+  core: Core;
+  root: string;
+  home: string;
+  agentHome: string;
+  terminal: string[];
+  raw(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }>;
+  close(): Promise<void>;
+}
+
+let running: Running | undefined;
+afterEach(async () => {
+  await running?.close();
+  running = undefined;
+});
+
+async function start(): Promise<Running> {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-allow-')));
+  const home = join(root, 'data', 'gatehouse');
+  const agentHome = join(root, 'user');
+  mkdirSync(home, { recursive: true });
+  mkdirSync(join(agentHome, '.ssh'), { recursive: true });
+  mkdirSync(join(root, 'outside', 'deep'), { recursive: true });
+  writeFileSync(
+    join(home, 'settings.json'),
+    JSON.stringify({ agents: { coder: { command: 'coder-acp', env: { HOME: agentHome } } } }),
+  );
+  const terminal: string[] = [];
+  const core = await createCore({
+    home,
+    confirmLocally: (change) => {
+      terminal.push(
+        `code ${change.code}: ${change.agents.map((a) => a.widens?.join(',')).join(';')}`,
+      );
+      return { how: 'code' };
+    },
+  });
+  const token = randomBytes(16).toString('hex');
+  const server = await startHttpServer({ core, token, host: '127.0.0.1', port: 0 });
+  const api = new HttpApi(server.url, token);
+  const { clientId, clientToken } = await api.connect('allow test', 'browser');
+  running = {
+    core,
+    root,
+    home,
+    agentHome,
+    terminal,
+    async raw(method, path, body) {
+      const response = await fetch(`${server.url}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          [CLIENT_ID_HEADER]: clientId,
+          [CLIENT_TOKEN_HEADER]: clientToken,
+        },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+      return { status: response.status, body: await response.json() };
+    },
+    async close() {
+      api.close();
+      await server.close();
+      await core.close();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+  return running;
+}
+
+const onDisk = (gh: Running) =>
+  JSON.parse(readFileSync(join(gh.home, 'settings.json'), 'utf8')) as Settings;
+
+async function events(gh: Running, type: string) {
+  await gh.core.store.flush();
+  expect(gh.core.store.verifyChain()).toMatchObject({ ok: true });
+  return gh.core.store.events({ type }) as { payload: Json; agentId: string | null }[];
+}
+
+describe('allowing what the sandbox refused', () => {
+  it('over IPC the folder of a refused write and a refused host:port apply at once, audited', async () => {
+    const gh = await start();
+    const write = await dispatch(
+      gh.core.handlers,
+      'allowSandboxTarget',
+      { agentId: 'coder', kind: 'write', target: join(gh.root, 'outside', 'deep', 'f.txt') },
+      ipc,
+    );
+    expect(write).toMatchObject({
+      ok: true,
+      status: 200,
+      result: { agentId: 'coder', entry: join(gh.root, 'outside', 'deep') },
+    });
+    const connect = await dispatch(
+      gh.core.handlers,
+      'allowSandboxTarget',
+      { agentId: 'coder', kind: 'connect', target: 'API.example.com:8443' },
+      ipc,
+    );
+    expect(connect).toMatchObject({ ok: true, result: { entry: 'api.example.com:8443' } });
+    expect(gh.core.settings.agents.coder).toMatchObject({
+      allowWrite: [join(gh.root, 'outside', 'deep')],
+      network: { allow: ['api.example.com:8443'] },
+    });
+    expect(onDisk(gh).agents.coder!.allowWrite).toEqual([join(gh.root, 'outside', 'deep')]);
+    const changed = await events(gh, 'settings_changed');
+    expect(changed).toHaveLength(2);
+    expect(changed.map((e) => e.payload.by.transport)).toEqual(['ipc', 'ipc']);
+    expect(gh.terminal).toEqual([]);
+  });
+
+  it('refuses targets that would open Gatehouse’s folder, /, HOME, a key folder or a local port, and audits each', async () => {
+    const gh = await start();
+    const refused: [string, 'write' | 'connect', string, RegExp][] = [
+      ['gatehouse home', 'write', join(gh.home, 'settings.json'), /always keeps closed/],
+      ['a folder holding it', 'write', join(gh.root, 'data', 'x'), /always keeps closed/],
+      ['/', 'write', '/x', /whole file system/],
+      ['HOME', 'write', join(gh.agentHome, 'notes'), /whole home folder/],
+      ['a folder holding HOME', 'write', join(gh.root, 'x'), /whole home folder/],
+      [
+        'a key folder',
+        'write',
+        join(gh.agentHome, '.ssh', 'authorized_keys'),
+        /always keeps closed/,
+      ],
+      ['a link to it', 'write', join(gh.root, 'link', 'config'), /always keeps closed/],
+      ['a relative path', 'write', 'outside/f', /absolute path/],
+      ['loopback', 'connect', '127.0.0.1:8080', /local address/],
+      ['localhost', 'connect', 'localhost:3000', /local address/],
+      ['a wildcard', 'connect', '*.example.com:443', /host:port/],
+      ['no port', 'connect', 'example.com', /host:port/],
+    ];
+    symlinkSync(join(gh.agentHome, '.ssh'), join(gh.root, 'link'));
+    for (const [what, kind, target, message] of refused) {
+      const out = await dispatch(
+        gh.core.handlers,
+        'allowSandboxTarget',
+        { agentId: 'coder', kind, target },
+        ipc,
+      );
+      expect(out, what).toMatchObject({ ok: false, status: 400 });
+      expect(JSON.stringify(out), what).toMatch(message);
+    }
+    const audited = await events(gh, 'sandbox_allow_refused');
+    expect(audited).toHaveLength(refused.length);
+    expect(audited.every((e) => e.agentId === 'coder')).toBe(true);
+    expect(gh.core.settings.agents.coder).toMatchObject({ allowWrite: [] });
+    expect(gh.core.settings.agents.coder!.network).toBeUndefined();
+    expect(await events(gh, 'settings_changed')).toEqual([]);
+  });
+
+  it('over HTTP nothing changes until the code shown where Gatehouse runs is sent back', async () => {
+    const gh = await start();
+    const target = join(gh.root, 'outside', 'f.txt');
+    const asked = await gh.raw('POST', '/api/agents/coder/sandbox/allow', {
+      kind: 'write',
+      target,
+    });
+    expect(asked.status).toBe(202);
+    expect(asked.body).toMatchObject({
+      entry: join(gh.root, 'outside'),
+      confirmation: { agents: ['coder'], how: 'code' },
+    });
+    const confirmation = asked.body.confirmation;
+    expect(gh.core.settings.agents.coder!.allowWrite).toEqual([]);
+    expect(onDisk(gh).agents.coder!.allowWrite ?? []).toEqual([]);
+    // The person sees what the sandbox would allow, not only the agent's command.
+    expect(gh.terminal).toEqual([expect.stringContaining(`write in ${join(gh.root, 'outside')}`)]);
+    expect(await events(gh, 'settings_changed')).toEqual([]);
+
+    const code = /code (\d{3}-\d{3})/.exec(gh.terminal[0]!)![1]!;
+    const confirmed = await gh.raw('POST', '/api/settings/confirm', { id: confirmation.id, code });
+    expect(confirmed.status).toBe(200);
+    expect(gh.core.settings.agents.coder!.allowWrite).toEqual([join(gh.root, 'outside')]);
+    const [changed] = await events(gh, 'settings_changed');
+    expect(changed!.payload).toMatchObject({
+      by: { transport: 'http' },
+      confirmedBy: { transport: 'http' },
+    });
+  });
+});
