@@ -505,6 +505,8 @@ export const Event = z.discriminatedUnion('type', [
     sessionId: Id,
     agentId: Id,
     kind: z.enum(['file', 'network']),
+    /** What was stopped: a write (read-only mount), another refused file access, a connection. */
+    blocked: z.enum(['write', 'read', 'connect']),
     /** The path, or host:port. */
     target: z.string().max(4096),
   }),

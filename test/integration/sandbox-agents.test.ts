@@ -162,6 +162,7 @@ describe.skipIf(missing !== null)('agents in their sandbox', () => {
       sessionId: s.info.sessionId,
       agentId: 'confined',
       kind: 'file',
+      blocked: 'write',
       target: join(outside, 'escaped.txt'),
     });
 

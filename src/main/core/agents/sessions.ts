@@ -24,7 +24,7 @@ import { checkJsonShape, describeJsonProblem } from './json-guard';
 import type { ReadJudge } from './read-judge';
 import { prepareAgentLaunch } from '../sandbox/launch';
 import { createViolationReporter, type SandboxViolation } from '../sandbox/violation-reporter';
-import { violationEntry } from '../sandbox/violation-history';
+import { blockedKind, violationEntry } from '../sandbox/violation-history';
 
 export interface SessionManagerOptions {
   agents: () => Record<string, AgentConfig>;
@@ -417,6 +417,7 @@ export class SessionManager {
       sessionId: session.sessionId,
       agentId: session.agentId,
       kind,
+      blocked: blockedKind(violation),
       target: target.slice(0, 4096),
     });
   }

@@ -4,6 +4,7 @@ import { PERMISSION_MODES } from '../../../shared/rules';
 import { useApi } from '../api/context';
 import { MODE_HINT, MODE_LABEL } from '../history/words';
 import { SessionSandboxLine } from './SandboxLine';
+import { SandboxViolations } from './SandboxViolations';
 import './sessions.css';
 
 interface Turn {
@@ -159,6 +160,7 @@ export function SessionView() {
             </p>
           </div>
           <SessionSandboxLine sessionId={sessionId} />
+          <SandboxViolations sessionId={sessionId} />
           <ol className="transcript" aria-label="transcript">
             {turns.map((turn, i) => (
               <li key={i}>

@@ -1,0 +1,91 @@
+import { useEffect, useState } from 'react';
+import type { GatehouseEvent } from '../../../shared/contract';
+import { useApi } from '../api/context';
+import './sandbox.css';
+
+type Violation = Extract<GatehouseEvent, { type: 'sandbox_violation' }>;
+
+/** The newest refusals are enough to act on; the history keeps them all. */
+const SHOWN = 20;
+
+/** What the sandbox refused in a session, each write or connection with a way to allow it. */
+export function SandboxViolations({ sessionId }: { sessionId: string }) {
+  const api = useApi();
+  const [seen, setSeen] = useState<{ sessionId: string; list: Violation[] }>({
+    sessionId,
+    list: [],
+  });
+
+  useEffect(
+    () =>
+      api.subscribe((event) => {
+        if (event.type !== 'sandbox_violation' || event.sessionId !== sessionId) return;
+        setSeen((prev) => ({
+          sessionId,
+          list: [...(prev.sessionId === sessionId ? prev.list : []), event].slice(-SHOWN),
+        }));
+      }),
+    [api, sessionId],
+  );
+
+  const list = seen.sessionId === sessionId ? seen.list : [];
+  if (list.length === 0) return null;
+  return (
+    <ul className="gh-violations" aria-label="blocked by the sandbox">
+      {list.map((v, i) => (
+        <ViolationLine key={`${i}:${v.blocked}:${v.target}`} violation={v} />
+      ))}
+    </ul>
+  );
+}
+
+function ViolationLine({ violation }: { violation: Violation }) {
+  const api = useApi();
+  const [state, setState] = useState<{ busy: boolean; note: string | null; error: string | null }>({
+    busy: false,
+    note: null,
+    error: null,
+  });
+  const kind = violation.blocked === 'read' ? null : violation.blocked;
+
+  const allow = async () => {
+    if (!kind) return;
+    setState({ busy: true, note: null, error: null });
+    try {
+      const out = await api.call('allowSandboxTarget', {
+        agentId: violation.agentId,
+        kind,
+        target: violation.target,
+      });
+      setState({
+        busy: false,
+        error: null,
+        note: out.confirmation
+          ? `Waiting for confirmation where Gatehouse runs: ${out.entry}`
+          : `Allowed for this agent from its next session: ${out.entry}`,
+      });
+    } catch (e) {
+      setState({ busy: false, note: null, error: (e as Error).message });
+    }
+  };
+
+  return (
+    <li className="gh-violation">
+      <span>
+        Blocked by the sandbox: {violation.blocked} <code>{violation.target}</code>
+      </span>
+      {kind && !state.note && (
+        <button type="button" disabled={state.busy} onClick={() => void allow()}>
+          Allow for this agent
+        </button>
+      )}
+      {state.note && <span role="status"> {state.note}</span>}
+      {state.error && (
+        <span role="alert" className="error">
+          {' '}
+          {state.error}
+        </span>
+      )}
+    </li>
+  );
+}
