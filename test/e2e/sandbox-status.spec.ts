@@ -1,6 +1,7 @@
 // A session whose agent runs without a sandbox says so, as a warning, in the sessions view and in
 // the approval dialog; a sandboxed one says what confines it. The dialog's screenshot goes to
 // test-results/ on every run, and to docs/images/ with GATEHOUSE_SCREENSHOTS=1.
+import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import {
@@ -52,4 +53,44 @@ test('an agent with sandbox off is shown as not sandboxed in the sessions view a
   );
   await page.mouse.move(1, 1);
   await page.screenshot({ path: join(OUT, 'dialog-not-sandboxed.png') });
+});
+
+test('a write the sandbox refused is listed in the session with Allow for this agent, which over HTTP waits for a local confirmation', async ({
+  page,
+}) => {
+  // Outside the temp folder, which a sandboxed agent may write.
+  const outside = realpathSync(mkdtempSync('/var/tmp/gatehouse-e2e-outside-'));
+  try {
+    h = await startDialogHarness([
+      {
+        id: 'claude',
+        name: 'Claude Code',
+        script: {
+          prompts: [[{ type: 'direct', action: 'write', path: join(outside, 'escaped.txt') }]],
+        },
+      },
+    ]);
+    await openView(h, page, '#/sessions');
+    const view = page.getByRole('region', { name: 'session' });
+    await view.getByLabel('Folder').fill(h.folder);
+    await view.getByRole('button', { name: 'Start session' }).click();
+    await view.getByLabel('prompt').fill('go');
+    await view.getByRole('button', { name: 'Send' }).click();
+
+    const blocked = view.getByRole('list', { name: 'blocked by the sandbox' });
+    await expect(blocked.getByRole('listitem')).toHaveText(
+      `Blocked by the sandbox: write ${join(outside, 'escaped.txt')}Allow for this agent`,
+    );
+    expect(existsSync(join(outside, 'escaped.txt'))).toBe(false);
+    await blocked.getByRole('button', { name: 'Allow for this agent' }).click();
+    await expect(blocked.getByRole('status')).toHaveText(
+      `Waiting for confirmation where Gatehouse runs: ${outside}`,
+    );
+    const settings = (await (await h.headless.api('/api/settings')).json()) as {
+      settings: { agents: Record<string, { allowWrite?: string[] }> };
+    };
+    expect(settings.settings.agents['claude']!.allowWrite ?? []).toEqual([]);
+  } finally {
+    rmSync(outside, { recursive: true, force: true });
+  }
 });
