@@ -256,7 +256,7 @@ export const commands = {
       status: (output) => (output.confirmation ? 202 : 200),
     },
     summary:
-      "Replace settings.json (validated whole); most keys apply at once, policy and server at restart. Over HTTP, a change of an agent's command, args, cwd or env (or a new agent) waits for a local confirmation.",
+      "Replace settings.json (validated whole); most keys apply at once, policy and server at restart. Over HTTP, a change of an agent's command, args, cwd or env (or a new agent), or one that loosens its sandbox, waits for a local confirmation.",
   }),
   confirmSettingsChange: command({
     input: z

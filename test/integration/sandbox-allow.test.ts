@@ -215,4 +215,31 @@ describe('allowing what the sandbox refused', () => {
       confirmedBy: { transport: 'http' },
     });
   });
+
+  it('over HTTP a settings change that loosens an agent’s sandbox waits for the code; one that tightens it applies', async () => {
+    const gh = await start();
+    const saved = gh.core.savedSettings();
+    const withCoder = (change: Partial<Settings['agents'][string]>) => ({
+      settings: { ...saved, agents: { coder: { ...saved.agents.coder!, ...change } } },
+    });
+    const off = await gh.raw('PUT', '/api/settings', withCoder({ sandbox: 'off' }));
+    expect(off.status).toBe(202);
+    expect(off.body.confirmation).toMatchObject({ agents: ['coder'], how: 'code' });
+    expect(gh.core.settings.agents.coder!.sandbox).toBe('workspace-write');
+    expect(gh.terminal).toEqual([expect.stringContaining('sandbox off')]);
+
+    const network = await gh.raw('PUT', '/api/settings', withCoder({ network: 'all' }));
+    expect(network.status).toBe(202);
+    expect(gh.terminal[1]).toContain('connect anywhere');
+    expect(gh.core.settings.agents.coder!.network).toBeUndefined();
+
+    const tighter = await gh.raw(
+      'PUT',
+      '/api/settings',
+      withCoder({ sandbox: 'read-only', denyRead: [join(gh.root, 'outside')], network: 'none' }),
+    );
+    expect(tighter.status).toBe(200);
+    expect(gh.core.settings.agents.coder).toMatchObject({ sandbox: 'read-only', network: 'none' });
+    expect(gh.terminal).toHaveLength(2);
+  });
 });

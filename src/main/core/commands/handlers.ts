@@ -17,7 +17,11 @@ import {
   type ConsensusProgress,
   type PermissionVoteOutcome,
 } from '../mediator';
-import { launchChangedAgents, settingsChanges } from '../config/settings-diff';
+import {
+  launchChangedAgents,
+  sandboxWidenedAgents,
+  settingsChanges,
+} from '../config/settings-diff';
 import { actorOf, auditAdmin, type Actor } from './admin-audit';
 import { BadRequestError, ForbiddenError, NotFoundError } from './errors';
 import type { Handlers } from './dispatch';
@@ -258,14 +262,17 @@ export function createHandlers(core: Core): Handlers {
 
     updateSettings: async (input, caller) => {
       const by = actorOf(caller);
-      // A remote caller may not choose the program Gatehouse spawns: a person confirms it locally.
+      // A remote caller may not choose the program Gatehouse spawns, nor loosen an agent's
+      // sandbox: a person confirms it locally.
+      const saved = core.savedSettings();
       const launches =
-        caller.transport === 'http'
-          ? launchChangedAgents(core.savedSettings(), input.settings)
-          : [];
-      if (launches.length === 0) return applySettings(input.settings, by);
+        caller.transport === 'http' ? launchChangedAgents(saved, input.settings) : [];
+      const widens =
+        caller.transport === 'http' ? sandboxWidenedAgents(saved, input.settings) : {};
+      const agentIds = [...new Set([...launches, ...Object.keys(widens)])];
+      if (agentIds.length === 0) return applySettings(input.settings, by);
       asBadRequest(() => core.checkSettings(input.settings));
-      const confirmation = await confirmations.request(input.settings, launches, by);
+      const confirmation = await confirmations.request(input.settings, agentIds, by, widens);
       return {
         settings: core.savedSettings(),
         path: settingsPath(core.home),

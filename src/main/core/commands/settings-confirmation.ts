@@ -1,6 +1,7 @@
 // A change that decides which program an agent runs (its command, args, cwd or environment, or a
-// new agent), asked for over HTTP, waits for a person where Gatehouse runs: whoever holds the HTTP
-// token (an agent can find it) must not be able to make Gatehouse spawn a program of its choice.
+// new agent) or loosens its sandbox, asked for over HTTP, waits for a person where Gatehouse runs:
+// whoever holds the HTTP token (an agent can find it) must not be able to make Gatehouse spawn a
+// program of its choice, nor let an agent out of its sandbox.
 // The shell shows the change locally: headless prints it with a code on its own terminal, which the
 // browser must send back; the desktop app asks in a native dialog. One change waits at a time, for
 // ten minutes; five wrong codes discard it. Every step is audited.

@@ -51,3 +51,43 @@ export function launchChangedAgents(before: Settings, after: Settings): string[]
     return !old || LAUNCH_FIELDS.some((field) => !same(old[field] ?? null, next[field] ?? null));
   });
 }
+
+const CONFINEMENT = { 'read-only': 0, 'workspace-write': 1, off: 2 } as const;
+
+/** Where `after` lets the network reach that `before` did not. */
+function networkWidening(before: AgentConfig['network'], after: AgentConfig['network']): string[] {
+  if (before === 'all' || after === 'none' || canonicalJson(before) === canonicalJson(after)) {
+    return [];
+  }
+  if (after === 'all') return ['connect anywhere'];
+  const known = new Set(before === 'none' ? [] : (before?.allow ?? []));
+  const added = (after?.allow ?? [])
+    .filter((host) => !known.has(host))
+    .map((h) => `connect to ${h}`);
+  return before === 'none' ? ['connect to its model API', ...added] : added;
+}
+
+/**
+ * What `next` lets an agent's sandbox do that `old` did not: a looser mode, running unsandboxed, a
+ * new writable path, a path no longer hidden, a host newly reachable.
+ */
+export function sandboxWidening(old: AgentConfig, next: AgentConfig): string[] {
+  return [
+    ...(CONFINEMENT[next.sandbox] > CONFINEMENT[old.sandbox] ? [`sandbox ${next.sandbox}`] : []),
+    ...(next.allowUnsandboxed && !old.allowUnsandboxed ? ['running unsandboxed'] : []),
+    ...next.allowWrite.filter((path) => !old.allowWrite.includes(path)).map((p) => `write in ${p}`),
+    ...old.denyRead.filter((path) => !next.denyRead.includes(path)).map((p) => `read ${p}`),
+    ...networkWidening(old.network, next.network),
+  ];
+}
+
+/** Existing agents whose sandbox lets them do more, each with what more. */
+export function sandboxWidenedAgents(before: Settings, after: Settings): Record<string, string[]> {
+  const widened: Record<string, string[]> = {};
+  for (const [id, next] of Object.entries(after.agents)) {
+    const old = before.agents[id];
+    const more = old ? sandboxWidening(old, next) : [];
+    if (more.length > 0) widened[id] = more;
+  }
+  return widened;
+}
