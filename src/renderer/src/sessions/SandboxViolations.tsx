@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { GatehouseEvent } from '../../../shared/contract';
 import { useApi } from '../api/context';
+import { Revealed } from '../components/Revealed';
 import './sandbox.css';
 
 type Violation = Extract<GatehouseEvent, { type: 'sandbox_violation' }>;
@@ -72,7 +73,11 @@ function ViolationLine({ violation }: { violation: Violation }) {
   return (
     <li className="gh-violation">
       <span>
-        Blocked by the sandbox: {violation.blocked} <code>{violation.target}</code>
+        Blocked by the sandbox: {violation.blocked}{' '}
+        <code>
+          {/* The agent wrote this path: nothing in it may hide or reorder itself. */}
+          <Revealed text={violation.target} />
+        </code>
       </span>
       {kind && !state.note && (
         <button type="button" disabled={state.busy} onClick={() => void allow()}>
