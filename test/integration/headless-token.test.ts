@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 describe('headless token', () => {
   let child: ChildProcess | undefined;
   let home: string | undefined;
+  let work: string | undefined;
   afterEach(async () => {
     if (child && child.exitCode === null) {
       const exited = new Promise((r) => child!.once('exit', r));
@@ -16,11 +17,14 @@ describe('headless token', () => {
       await exited;
     }
     if (home) rmSync(home, { recursive: true, force: true });
+    if (work) rmSync(work, { recursive: true, force: true });
   });
 
   it('is printed with a pairing secret and is not in the environment of the agents', async () => {
     home = mkdtempSync(join(tmpdir(), 'gatehouse-token-'));
-    const envFile = join(home, 'agent-env.txt');
+    // The session folder, apart from the data folder (which a sandboxed agent cannot see).
+    work = mkdtempSync(join(tmpdir(), 'gatehouse-token-work-'));
+    const envFile = join(work, 'agent-env.txt');
     writeFileSync(
       join(home, 'settings.json'),
       JSON.stringify({
@@ -51,7 +55,7 @@ describe('headless token', () => {
     void fetch(`${url.origin}/api/sessions`, {
       method: 'POST',
       headers: { authorization: 'Bearer secret-token-from-env', 'content-type': 'application/json' },
-      body: JSON.stringify({ agentId: 'probe', cwd: home }),
+      body: JSON.stringify({ agentId: 'probe', cwd: work }),
       signal: controller.signal,
     }).catch(() => undefined);
     for (let i = 0; i < 200 && !(existsSync(envFile) && readFileSync(envFile, 'utf8').includes('PATH=')); i++) {
