@@ -13,8 +13,8 @@ import type { ConfirmLocally } from '../../src/main/core/commands/settings-confi
 import { createCore, type Core } from '../../src/main/core/core';
 import { startHttpServer, type RunningServer } from '../../src/main/server/http-server';
 import { HttpApi } from '../../src/renderer/src/api/http-client';
+import { rawRequest } from '../support/raw-request';
 import type { ApiError } from '../../src/renderer/src/api/api-error';
-import { CLIENT_ID_HEADER, CLIENT_TOKEN_HEADER } from '../../src/shared/contract';
 import type { Settings, SettingsInput } from '../../src/shared/settings';
 import type { Rule } from '../../src/shared/rules';
 
@@ -86,19 +86,7 @@ async function start(
     api,
     clientId,
     terminal,
-    async raw(method, path, body) {
-      const response = await fetch(`${server.url}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          [CLIENT_ID_HEADER]: clientId,
-          [CLIENT_TOKEN_HEADER]: clientToken,
-        },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
-      return { status: response.status, body: await response.json() };
-    },
+    raw: rawRequest(server.url, token, { clientId, clientToken }),
     async close() {
       api.close();
       await server.close();

@@ -20,7 +20,7 @@ import { dispatch } from '../../src/main/core/commands/dispatch';
 import { createCore, type Core } from '../../src/main/core/core';
 import { startHttpServer } from '../../src/main/server/http-server';
 import { HttpApi } from '../../src/renderer/src/api/http-client';
-import { CLIENT_ID_HEADER, CLIENT_TOKEN_HEADER } from '../../src/shared/contract';
+import { rawRequest } from '../support/raw-request';
 import type { Settings } from '../../src/shared/settings';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -82,19 +82,7 @@ async function start(): Promise<Running> {
     home,
     agentHome,
     terminal,
-    async raw(method, path, body) {
-      const response = await fetch(`${server.url}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          [CLIENT_ID_HEADER]: clientId,
-          [CLIENT_TOKEN_HEADER]: clientToken,
-        },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
-      return { status: response.status, body: await response.json() };
-    },
+    raw: rawRequest(server.url, token, { clientId, clientToken }),
     async close() {
       api.close();
       await server.close();
