@@ -17,20 +17,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionInfo } from '../../src/shared/domain';
 import { Settings, type AgentConfig } from '../../src/shared/settings';
-import { findBwrap } from '../../src/main/core/sandbox/wrap';
 import { scriptedAgentLaunch, type ScriptStep } from '../support/agents/scripted-agent';
 import { startGatehouse, type TestGatehouse } from '../support/gatehouse';
+import { bwrapMissing } from '../support/bwrap';
 
-function bwrapMissing(): string | null {
-  try {
-    findBwrap();
-    return null;
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
-const missing = bwrapMissing();
-if (missing) console.warn(`sandbox-agents tests skipped: ${missing}`);
+const missing = bwrapMissing('sandbox-agents');
 
 describe.skipIf(missing !== null)('agents in their sandbox', () => {
   let gh: TestGatehouse;

@@ -22,22 +22,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { NetworkViolation } from '../../src/main/core/sandbox/network-bridge';
 import { resolveSandboxProfile, type SandboxProfile } from '../../src/main/core/sandbox/profile';
 import { SandboxSettings, type SandboxSettingsInput } from '../../src/shared/sandbox-settings';
-import { findBwrap, wrapCommand, type WrappedCommand } from '../../src/main/core/sandbox/wrap';
+import { wrapCommand, type WrappedCommand } from '../../src/main/core/sandbox/wrap';
 import { startFakeModelServer } from '../support/fake-model-server';
 import { prepareGemini } from '../support/gemini';
+import { bwrapMissing } from '../support/bwrap';
 
 const PROBE = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'sandbox-probe.mjs');
 
-function bwrapMissing(): string | null {
-  try {
-    findBwrap();
-    return null;
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
-const missing = bwrapMissing();
-if (missing) console.warn(`sandbox-bwrap tests skipped: ${missing}`);
+const missing = bwrapMissing('sandbox-bwrap');
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

@@ -6,21 +6,12 @@ import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findBwrap } from '../../src/main/core/sandbox/wrap';
 import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server';
 import { startGatehouse, type TestGatehouse } from '../support/gatehouse';
 import { prepareGemini, type PreparedGemini } from '../support/gemini';
+import { bwrapMissing } from '../support/bwrap';
 
-function bwrapMissing(): boolean {
-  try {
-    findBwrap();
-    return false;
-  } catch {
-    return true;
-  }
-}
-
-describe.skipIf(bwrapMissing())('Gemini CLI in its sandbox', () => {
+describe.skipIf(bwrapMissing('sandbox-gemini') !== null)('Gemini CLI in its sandbox', () => {
   let model: FakeModelServer;
   let gemini: PreparedGemini;
   let gh: TestGatehouse;
