@@ -6,7 +6,8 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['test/unit/**/*.test.ts'],
+          // New unit tests sit next to the module they test.
+          include: ['test/unit/**/*.test.ts', 'src/**/*.test.ts'],
           environment: 'node',
           setupFiles: ['test/support/audit-key-env.ts'],
         },
