@@ -86,7 +86,10 @@ describe('the confirmation', () => {
     const next = Settings.parse({ ...base, agents: { a: { command: 'sh' } } });
     const ticket = await confirmations.request(next, ['a'], by);
     now += 10 * 60_000;
-    await expect(confirmations.confirm(ticket.id, code, by)).rejects.toMatchObject({ status: 404 });
+    await expect(confirmations.confirm(ticket.id, code, by)).rejects.toMatchObject({
+      name: 'NotFoundError',
+      kind: 'not_found',
+    });
     expect(audits).toEqual(['settings_change_pending', 'settings_change_discarded: expired']);
   });
 });

@@ -12,7 +12,7 @@ import type {
 } from '../../../shared/domain';
 import type { AgentConfig } from '../../../shared/settings';
 import type { ApprovalPipeline, SessionContext } from '../approvals/pipeline';
-import { AgentGoneError, BadRequestError, ConflictError, NotFoundError } from '../commands/errors';
+import { AgentGoneError, BadRequestError, ConflictError, NotFoundError } from '../errors';
 import type { EventBus } from '../events/bus';
 import type { MultiClientPermissionMediator } from '../mediator';
 import type { Store } from '../store';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { commands, type CommandName, type CommandOutput, type Commands } from '../../../shared/contract';
 import type { Caller } from '../approvals/clients';
-import { InvalidPermissionOptionError, PermissionForbiddenError } from '../mediator';
-import { CommandError } from './errors';
+import { DomainError, type DomainErrorKind } from '../errors';
+import { InvalidPermissionOptionError } from '../mediator';
 
 export type Handlers = {
   [N in CommandName]: (
@@ -17,25 +17,36 @@ export type Dispatched =
 
 export const isCommandName = (name: string): name is CommandName => Object.hasOwn(commands, name);
 
+/** Why a command failed: a domain error's kind, or the dispatcher's own. */
+type FailureKind = DomainErrorKind | 'unknown_command' | 'internal';
+
+/**
+ * The one place a failure becomes an HTTP status. The contract routes every command over HTTP
+ * (with the status of each success), and every transport reads the same result.
+ */
+const HTTP_STATUS: Readonly<Record<FailureKind, number>> = {
+  invalid: 400,
+  forbidden: 403,
+  not_found: 404,
+  unknown_command: 404,
+  conflict: 409,
+  agent_gone: 502,
+  internal: 500,
+};
+
+function failed(kind: FailureKind, name: string, message: string, details?: unknown): Dispatched {
+  return { ok: false, status: HTTP_STATUS[kind], error: { name, message, details } };
+}
+
 function failure(error: unknown): Dispatched {
   if (error instanceof z.ZodError) {
-    return {
-      ok: false,
-      status: 400,
-      error: { name: 'ValidationError', message: z.prettifyError(error), details: error.issues },
-    };
+    return failed('invalid', 'ValidationError', z.prettifyError(error), error.issues);
   }
-  if (error instanceof CommandError) {
-    return { ok: false, status: error.status, error: { name: error.name, message: error.message, details: error.details } };
-  }
-  if (error instanceof InvalidPermissionOptionError) {
-    return { ok: false, status: 400, error: { name: error.name, message: error.message } };
-  }
-  if (error instanceof PermissionForbiddenError) {
-    return { ok: false, status: 403, error: { name: error.name, message: error.message } };
-  }
+  if (error instanceof DomainError) return failed(error.kind, error.name, error.message, error.details);
+  // Only a wire vote can name an option the request does not offer: the caller's mistake.
+  if (error instanceof InvalidPermissionOptionError) return failed('invalid', error.name, error.message);
   console.error('command failed:', error);
-  return { ok: false, status: 500, error: { name: 'InternalError', message: 'internal error' } };
+  return failed('internal', 'InternalError', 'internal error');
 }
 
 /**
@@ -50,7 +61,7 @@ export async function dispatch(
   caller: Caller,
 ): Promise<Dispatched> {
   if (!isCommandName(name)) {
-    return { ok: false, status: 404, error: { name: 'UnknownCommand', message: `unknown command ${name}` } };
+    return failed('unknown_command', 'UnknownCommand', `unknown command ${name}`);
   }
   const spec = commands[name];
   try {

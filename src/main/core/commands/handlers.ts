@@ -23,7 +23,7 @@ import {
   settingsChanges,
 } from '../config/settings-diff';
 import { actorOf, auditAdmin, type Actor } from './admin-audit';
-import { BadRequestError, ForbiddenError, NotFoundError } from './errors';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../errors';
 import type { Handlers } from './dispatch';
 import { SettingsConfirmations } from './settings-confirmation';
 import { allowTarget, TargetRefused } from '../sandbox/allow-target';

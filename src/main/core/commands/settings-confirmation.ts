@@ -10,7 +10,7 @@ import { revealInvisibles } from '../../../shared/invisible';
 import type { Settings } from '../../../shared/settings';
 import { canonicalJson } from '../store/canonical';
 import type { Actor } from './admin-audit';
-import { ConflictError, ForbiddenError, NotFoundError } from './errors';
+import { ConflictError, ForbiddenError, NotFoundError } from '../errors';
 
 export const CONFIRMATION_TTL_MS = 10 * 60_000;
 export const CONFIRMATION_TRIES = 5;

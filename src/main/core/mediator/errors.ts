@@ -1,6 +1,4 @@
-import type { ForbiddenReason } from './types';
-
-/** Base class so the server can map the whole family with one `instanceof`. */
+/** Base class of every error the mediator throws, so callers can tell its misuse apart. */
 export class PermissionMediatorError extends Error {
   readonly code: string;
 
@@ -11,7 +9,7 @@ export class PermissionMediatorError extends Error {
   }
 }
 
-/** A vote named an option the agent did not offer (or the cancel sentinel on the wire). HTTP 400. */
+/** A vote named an option the agent did not offer (or the cancel sentinel on the wire). */
 export class InvalidPermissionOptionError extends PermissionMediatorError {
   readonly optionId: unknown;
   readonly requestId: string | undefined;
@@ -39,24 +37,6 @@ export class CancelSentinelCollisionError extends PermissionMediatorError {
       `Permission request ${requestId} offers an option named like the cancel sentinel`,
     );
     this.name = 'CancelSentinelCollisionError';
-    this.requestId = requestId;
-  }
-}
-
-/** For the server to turn a `forbidden` outcome into an HTTP 403. The mediator itself never throws it. */
-export class PermissionForbiddenError extends PermissionMediatorError {
-  readonly reason: ForbiddenReason;
-  readonly requestId: string | undefined;
-
-  constructor(reason: ForbiddenReason, requestId?: string) {
-    super(
-      'permission_forbidden',
-      requestId === undefined
-        ? `Vote forbidden: ${reason}`
-        : `Vote on permission request ${requestId} forbidden: ${reason}`,
-    );
-    this.name = 'PermissionForbiddenError';
-    this.reason = reason;
     this.requestId = requestId;
   }
 }

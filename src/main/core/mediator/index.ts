@@ -8,7 +8,6 @@ export {
   PermissionMediatorError,
   InvalidPermissionOptionError,
   CancelSentinelCollisionError,
-  PermissionForbiddenError,
   DuplicatePermissionRequestError,
   InvalidPolicyConfigError,
 } from './errors';
