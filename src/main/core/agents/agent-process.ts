@@ -4,6 +4,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { z } from 'zod';
 import type { AgentLaunch } from '../sandbox/launch';
+import { GATEHOUSE_VERSION } from '../version';
 import { checkJsonShape, describeJsonProblem } from './json-guard';
 
 /** What Gatehouse does for the agent when the agent calls its client. */
@@ -163,7 +164,7 @@ export class AgentProcess {
       this.agent.request(acp.methods.agent.initialize, {
         protocolVersion: acp.PROTOCOL_VERSION,
         clientCapabilities: { fs: { readTextFile: reads, writeTextFile: true }, terminal: false },
-        clientInfo: { name: 'gatehouse', version: '0.1.0' },
+        clientInfo: { name: 'gatehouse', version: GATEHOUSE_VERSION },
       }),
     );
   }

@@ -28,8 +28,7 @@ import type { Handlers } from './dispatch';
 import { SettingsConfirmations } from './settings-confirmation';
 import { allowTarget, TargetRefused } from '../sandbox/allow-target';
 import { PAIRING_CODE_TTL_MS, type Caller } from '../approvals/clients';
-
-const VERSION = '0.1.0';
+import { GATEHOUSE_VERSION } from '../version';
 
 /** Commands that change who counts as a person: a desktop surface or a paired client only. */
 function requirePaired(caller: Caller, what: string): void {
@@ -158,7 +157,7 @@ export function createHandlers(core: Core): Handlers {
   return {
     health: () => ({
       ok: true,
-      version: VERSION,
+      version: GATEHOUSE_VERSION,
       policy: core.policy.policy,
       supportedPolicies: [...SUPPORTED_POLICIES],
       pending: pipeline.pending.size,
