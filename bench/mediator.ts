@@ -53,7 +53,7 @@ interface RunResult {
 async function run(policy: PermissionPolicy, store: Store | null): Promise<RunResult> {
   const mediator = new MultiClientPermissionMediator(policy, {
     emit: () => {},
-    audit: () => {},
+    lateVote: () => {},
     votersForSession: () => VOTERS,
   });
   const voteNs: number[] = [];
@@ -66,7 +66,7 @@ async function run(policy: PermissionPolicy, store: Store | null): Promise<RunRe
         const requestId = uuidv7();
         const now = Date.now();
         store?.recordRequest(approval(requestId, sessionId, now), {}, { trusted: true });
-        const resolution = mediator.request(
+        const decided = mediator.request(
           { requestId, sessionId, allowedOptionIds: ['yes', 'no'], issuedAtMs: now },
           300_000,
         );
@@ -83,7 +83,7 @@ async function run(policy: PermissionPolicy, store: Store | null): Promise<RunRe
           });
           voteNs.push(Number(process.hrtime.bigint() - t));
         }
-        const outcome = await resolution;
+        const { resolution: outcome } = await decided;
         if (store) {
           const decision: Decision = {
             requestId,
@@ -118,7 +118,7 @@ async function run(policy: PermissionPolicy, store: Store | null): Promise<RunRe
 async function burst(policy: PermissionPolicy): Promise<number> {
   const mediator = new MultiClientPermissionMediator(policy, {
     emit: () => {},
-    audit: () => {},
+    lateVote: () => {},
     votersForSession: () => VOTERS,
   });
   const sessions = Array.from({ length: SESSIONS }, () => uuidv7());

@@ -4,6 +4,9 @@ import { PermissionMode, PermissionPolicy } from './domain';
 import { RuleSchema } from './rules';
 import { SandboxSettings } from './sandbox-settings';
 
+/** How long an unanswered permission request waits before it is refused (fail closed). */
+export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 300;
+
 export const AgentIdKey = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'agent id: letters, digits, . _ -');
 
 export const AgentConfig = z
@@ -59,7 +62,7 @@ export const Settings = z
     agents: z.record(AgentIdKey, AgentConfig).default({}),
     policy: z
       .object({
-        /** Checked at start against the supported policies (the mediator owns that list). */
+        /** Checked at start against the supported policies (`PermissionPolicy` in the domain). */
         permissionStrategy: z.string().optional(),
         consensusQuorum: z.number().optional(),
       })
@@ -70,7 +73,7 @@ export const Settings = z
     approvals: z
       .object({
         /** Fail-closed timeout: an unanswered request is denied after this many seconds. */
-        timeoutSeconds: z.number().int().min(1).max(86_400).default(300),
+        timeoutSeconds: z.number().int().min(1).max(86_400).default(DEFAULT_APPROVAL_TIMEOUT_SECONDS),
         /**
          * After a cancel, how long the agent has to end its turn. Past it the turn is reported
          * cancelled, the agent is stopped and the session ends (agent_unresponsive).
@@ -78,7 +81,7 @@ export const Settings = z
         cancelGraceSeconds: z.number().int().min(1).max(300).default(10),
       })
       .strict()
-      .default({ timeoutSeconds: 300, cancelGraceSeconds: 10 }),
+      .default({ timeoutSeconds: DEFAULT_APPROVAL_TIMEOUT_SECONDS, cancelGraceSeconds: 10 }),
     /** How much history to keep; older decisions are pruned, the audit chain stays verifiable. */
     retention: z
       .object({

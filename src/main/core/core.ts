@@ -17,11 +17,7 @@ import { ApprovalLinks } from './approvals/links';
 import { createRulesGate, factsOf } from './approvals/rules-gate';
 import { initShellParser, validateRules } from './rules';
 import { EventBus } from './events/bus';
-import {
-  MultiClientPermissionMediator,
-  validatePolicyConfig,
-  type PermissionMediatorEvent,
-} from './mediator';
+import { validatePolicyConfig, type MultiClientPermissionMediator } from './mediator';
 import { openStore, type Store } from './store';
 import { KEY_ENV, resolveAuditKey, type ResolvedAuditKey } from './store/audit-key';
 import { databasePath } from './store/paths';
@@ -51,6 +47,7 @@ export interface Core {
   readonly policy: ReturnType<typeof validatePolicyConfig>;
   readonly bus: EventBus;
   readonly store: Store;
+  /** The pipeline's mediator, for what watches requests from outside (tests, tools). */
   readonly mediator: MultiClientPermissionMediator;
   readonly pipeline: ApprovalPipeline;
   readonly sessions: SessionManager;
@@ -118,21 +115,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     audit: (type, payload) => store.recordEvent({ type, at: now(), payload }),
   });
   const grants = new GrantBook(store, now, () => bus.publish({ type: 'grants_changed' }));
-  const links = new ApprovalLinks(now, (requestId) => pipeline.pending.get(requestId)?.expiresAt ?? null);
-  bus.subscribe((event) => {
-    if (event.type === 'permission_resolved') links.forget(event.requestId);
-  });
-
-  // The mediator and the pipeline call each other; neither callback runs before both exist.
-  const mediator = new MultiClientPermissionMediator(policy.policy, {
-    consensusQuorum: policy.consensusQuorum,
-    now,
+  const pipeline = new ApprovalPipeline({
+    policy,
     votersForSession: () => clients.voterIds(),
-    audit: (record) => pipeline.onMediatorAudit(record),
-    emit: (_sessionId, event) => forward(event),
-  });
-  const pipeline: ApprovalPipeline = new ApprovalPipeline({
-    mediator,
     store,
     bus,
     now,
@@ -143,11 +128,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       return result.ok ? `remembered as grant ${result.grant.id} (${choice.scope})` : result.error;
     },
   });
+  const links = new ApprovalLinks(now, (requestId) => pipeline.pending.get(requestId)?.expiresAt ?? null);
+  bus.subscribe((event) => {
+    if (event.type === 'permission_resolved') links.forget(event.requestId);
+  });
   const sessions = new SessionManager({
     agents: () => settings.agents,
     defaultPolicy: () => policy.policy,
     pipeline,
-    mediator,
+    mediator: pipeline.mediator,
     store,
     bus,
     now,
@@ -161,47 +150,6 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     }),
     onEnd: (sessionId) => void grants.endSession(sessionId),
   });
-
-  function forward(event: PermissionMediatorEvent): void {
-    switch (event.type) {
-      case 'permission_partial_vote': {
-        const tally = {
-          quorum: event.quorum,
-          votesNeeded: event.votesNeeded,
-          voters: event.voters,
-          perOption: { ...event.tally },
-        };
-        pipeline.pending.update(event.requestId, { tally });
-        bus.publish({
-          type: 'permission_partial_vote',
-          requestId: event.requestId,
-          sessionId: event.sessionId,
-          tally,
-        });
-        return;
-      }
-      case 'permission_forbidden':
-        bus.publish({
-          type: 'permission_forbidden',
-          requestId: event.requestId,
-          sessionId: event.sessionId,
-          clientId: event.clientId ?? null,
-          reason: event.reason,
-        });
-        return;
-      case 'permission_timeout_extended':
-        pipeline.pending.update(event.requestId, { expiresAt: event.expiresAtMs });
-        bus.publish({
-          type: 'permission_extended',
-          requestId: event.requestId,
-          expiresAt: event.expiresAtMs,
-        });
-        return;
-      case 'permission_resolved':
-        // Published by the pipeline once the decision is committed, with its decider.
-        return;
-    }
-  }
 
   /** Validates what replaceSettings would apply; returns the rules as checked. */
   function checkedSettingsRules(next: Settings): Settings['rules'] {
@@ -226,7 +174,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     policy,
     bus,
     store,
-    mediator,
+    mediator: pipeline.mediator,
     pipeline,
     sessions,
     clients,

@@ -22,7 +22,7 @@ describe('cancel sentinel', () => {
       const h = makeHarness(policy);
       h.voters.set('s1', ['a', 'b', 'c']);
       const r = record({ originatorClientId: 'a' });
-      const p = h.mediator.request(r, 60_000);
+      const p = h.request(r, 60_000);
 
       expect(
         h.mediator.vote(vote(r.requestId, CANCEL_VOTE_SENTINEL, { fromLoopback: false })),
@@ -39,7 +39,7 @@ describe('cancel sentinel', () => {
     const h = makeHarness('consensus');
     h.voters.set('s1', ['a', 'b', 'c']);
     const r = record();
-    const p = h.mediator.request(r, 60_000);
+    const p = h.request(r, 60_000);
     h.mediator.vote(proven(r.requestId, 'allow', 'a'));
     h.mediator.vote(vote(r.requestId, CANCEL_VOTE_SENTINEL, { clientId: 'zed' }));
 
@@ -48,7 +48,7 @@ describe('cancel sentinel', () => {
       reason: 'voter_cancelled',
       clientId: 'zed',
     });
-    expect(h.decisions()[0]).toMatchObject({
+    expect((await h.decisions())[0]).toMatchObject({
       reason: 'voter-cancelled',
       votes: [
         { clientId: 'a', optionId: 'allow' },
@@ -64,7 +64,7 @@ describe('cancel sentinel', () => {
   it('request() throws CancelSentinelCollisionError when the agent offers the sentinel as an option', () => {
     const h = makeHarness();
     const r = record({ allowedOptionIds: ['allow', CANCEL_VOTE_SENTINEL] });
-    expect(() => h.mediator.request(r, 60_000)).toThrow(CancelSentinelCollisionError);
+    expect(() => h.request(r, 60_000)).toThrow(CancelSentinelCollisionError);
     expect(h.mediator.pendingCount()).toBe(0);
     expect(vi.getTimerCount()).toBe(0);
     expect(h.mediator.vote(vote(r.requestId, 'allow'))).toEqual({ kind: 'unknown_request' });
@@ -85,7 +85,7 @@ describe('option validation', () => {
       const h = makeHarness(policy);
       h.voters.set('s1', ['a', 'b', 'c']);
       const r = record({ originatorClientId: 'a' });
-      const p = h.mediator.request(r, 60_000);
+      const p = h.request(r, 60_000);
       const before = h.mediator.progress(r.requestId);
 
       expect(() =>
@@ -93,7 +93,8 @@ describe('option validation', () => {
       ).toThrow(InvalidPermissionOptionError);
       expect(await state(p)).toBe('pending');
       expect(h.events).toEqual([]);
-      expect(h.audits).toEqual([]);
+      expect(h.lateVotes).toEqual([]);
+      expect(await h.decisions()).toEqual([]);
       expect(h.mediator.progress(r.requestId)).toEqual(before);
 
       // The voter can still vote properly afterwards.
@@ -108,7 +109,7 @@ describe('option validation', () => {
   it('the error carries the option and request for the server to report', () => {
     const h = makeHarness();
     const r = record();
-    void h.mediator.request(r, 60_000);
+    void h.request(r, 60_000);
     let caught: unknown;
     try {
       h.mediator.vote(vote(r.requestId, 'nope'));

@@ -84,11 +84,11 @@ async function runAndCheck(
   const h = makeHarness('consensus', {
     consensusQuorum: quorumOverride,
     emit: () => {},
-    audit: () => {},
+    lateVote: () => {},
   });
   h.voters.set('s', voters);
   const requestId = 'r';
-  const p = h.mediator.request(
+  const p = h.request(
     { requestId, sessionId: 's', allowedOptionIds: options, issuedAtMs: 0 },
     60_000,
   );

@@ -23,7 +23,7 @@ describe('consensus quorum', () => {
   it('a vote short of quorum is recorded with votesNeeded and the per-option tally', async () => {
     const h = consensus(['a', 'b', 'c']);
     const r = record();
-    const p = h.mediator.request(r, 60_000);
+    const p = h.request(r, 60_000);
 
     expect(h.mediator.vote(proven(r.requestId, 'allow', 'a'))).toEqual({
       kind: 'recorded',
@@ -36,7 +36,7 @@ describe('consensus quorum', () => {
   it('reaching quorum resolves with that option, decided by every supporting voter in vote order', async () => {
     const h = consensus(['a', 'b', 'c']);
     const r = record();
-    const p = h.mediator.request(r, 60_000);
+    const p = h.request(r, 60_000);
     h.mediator.vote(proven(r.requestId, 'allow', 'c'));
     expect(h.mediator.vote(proven(r.requestId, 'allow', 'a'))).toEqual({
       kind: 'resolved',
@@ -47,7 +47,7 @@ describe('consensus quorum', () => {
       optionId: 'allow',
       decidedBy: { reason: 'consensus-quorum', clientIds: ['c', 'a'] },
     });
-    expect(h.decisions()[0]).toMatchObject({
+    expect((await h.decisions())[0]).toMatchObject({
       reason: 'consensus-quorum',
       quorum: 2,
       voters: ['a', 'b', 'c'],
@@ -58,7 +58,7 @@ describe('consensus quorum', () => {
   it('supporters of a losing option are not counted among the deciders', async () => {
     const h = consensus(['a', 'b', 'c', 'd', 'e']);
     const r = record();
-    const p = h.mediator.request(r, 60_000);
+    const p = h.request(r, 60_000);
     h.mediator.vote(proven(r.requestId, 'allow', 'a'));
     h.mediator.vote(proven(r.requestId, 'reject', 'b'));
     h.mediator.vote(proven(r.requestId, 'allow', 'c'));
@@ -69,7 +69,7 @@ describe('consensus quorum', () => {
   it('emits permission_partial_vote for each recorded vote with tally and votesNeeded', () => {
     const h = consensus(['a', 'b', 'c', 'd']);
     const r = record({ promptId: 'p9' });
-    void h.mediator.request(r, 60_000);
+    void h.request(r, 60_000);
     h.mediator.vote(proven(r.requestId, 'allow', 'a'));
     h.mediator.vote(proven(r.requestId, 'reject', 'b'));
 
@@ -100,7 +100,7 @@ describe('consensus quorum', () => {
   it('votersForSession is read once, at issue time, for the request session', () => {
     const h = consensus(['a', 'b', 'c']);
     const r = record();
-    void h.mediator.request(r, 60_000);
+    void h.request(r, 60_000);
     h.mediator.vote(proven(r.requestId, 'allow', 'a'));
     h.mediator.vote(proven(r.requestId, 'allow', 'b'));
     expect(h.votersForSession).toHaveBeenCalledTimes(1);
@@ -110,7 +110,7 @@ describe('consensus quorum', () => {
   it('a client that joined after issue is not_a_voter; one that left still votes', async () => {
     const h = consensus(['a', 'b', 'c']);
     const r = record();
-    const p = h.mediator.request(r, 60_000);
+    const p = h.request(r, 60_000);
     h.voters.set('s1', ['b', 'c', 'late']);
 
     expect(h.mediator.vote(proven(r.requestId, 'allow', 'late'))).toEqual({
@@ -125,7 +125,7 @@ describe('consensus quorum', () => {
   it('only proven votes count: unproven is identity_unproven, anonymous is anonymous_not_allowed', async () => {
     const h = consensus(['a', 'b', 'c']);
     const r = record();
-    const p = h.mediator.request(r, 60_000);
+    const p = h.request(r, 60_000);
 
     expect(
       h.mediator.vote(vote(r.requestId, 'allow', { clientId: 'a', fromLoopback: true })),
@@ -151,7 +151,7 @@ describe('consensus quorum', () => {
   it('ballots are final: repeating the same vote is idempotent and changes nothing', () => {
     const h = consensus(['a', 'b', 'c', 'd']);
     const r = record();
-    void h.mediator.request(r, 60_000);
+    void h.request(r, 60_000);
     const first = h.mediator.vote(proven(r.requestId, 'allow', 'a'));
     const eventsBefore = h.events.length;
 
@@ -163,7 +163,7 @@ describe('consensus quorum', () => {
   it('ballots are final: a different second vote is forbidden already_voted and not moved', async () => {
     const h = consensus(['a', 'b', 'c']);
     const r = record();
-    const p = h.mediator.request(r, 60_000);
+    const p = h.request(r, 60_000);
     h.mediator.vote(proven(r.requestId, 'allow', 'a'));
     h.mediator.vote(proven(r.requestId, 'reject', 'b'));
 
@@ -180,7 +180,7 @@ describe('consensus quorum', () => {
   it('the consensusQuorum option overrides the majority formula', async () => {
     const h = consensus(['a', 'b', 'c'], { consensusQuorum: 1 });
     const r = record();
-    const p = h.mediator.request(r, 60_000);
+    const p = h.request(r, 60_000);
     expect(h.mediator.vote(proven(r.requestId, 'reject', 'b'))).toMatchObject({ kind: 'resolved' });
     expect(await p).toMatchObject({ optionId: 'reject' });
   });
@@ -188,7 +188,7 @@ describe('consensus quorum', () => {
   it('a per-request consensusQuorum overrides the mediator one', async () => {
     const h = consensus(['a', 'b', 'c'], { consensusQuorum: 1 });
     const r = record();
-    const p = h.mediator.request(r, 60_000, { consensusQuorum: 3 });
+    const p = h.request(r, 60_000, { consensusQuorum: 3 });
     h.mediator.vote(proven(r.requestId, 'allow', 'a'));
     h.mediator.vote(proven(r.requestId, 'allow', 'b'));
     expect(await state(p)).toBe('pending');
@@ -199,12 +199,16 @@ describe('consensus quorum', () => {
   it('a quorum larger than the voter snapshot is never lowered: the request ends as split_vote at once', async () => {
     const h = consensus(['a', 'b'], { consensusQuorum: 3 });
     const r = record();
-    const p = h.mediator.request(r, 60_000);
+    const p = h.request(r, 60_000);
 
     await expect(p).resolves.toEqual({ kind: 'cancelled', reason: 'split_vote' });
     expect(vi.getTimerCount()).toBe(0);
     expect(h.mediator.pendingCount()).toBe(0);
-    expect(h.decisions()[0]).toMatchObject({ reason: 'split-vote', quorum: 3, voters: ['a', 'b'] });
+    expect((await h.decisions())[0]).toMatchObject({
+      reason: 'split-vote',
+      quorum: 3,
+      voters: ['a', 'b'],
+    });
     expect(h.mediator.vote(proven(r.requestId, 'allow', 'a'))).toEqual({
       kind: 'already_resolved',
       resolvedOptionId: null,
@@ -213,14 +217,14 @@ describe('consensus quorum', () => {
 
   it('with no voters at issue time nobody can win, so it ends as split_vote at once', async () => {
     const h = consensus([]);
-    const p = h.mediator.request(record(), 60_000);
+    const p = h.request(record(), 60_000);
     await expect(p).resolves.toEqual({ kind: 'cancelled', reason: 'split_vote' });
   });
 
   it('M=2 split (unanimity required) ends as split_vote on the second vote, not at the timeout', async () => {
     const h = consensus(['a', 'b']);
     const r = record();
-    const p = h.mediator.request(r, 300_000);
+    const p = h.request(r, 300_000);
     h.mediator.vote(proven(r.requestId, 'allow', 'a'));
     expect(h.mediator.vote(proven(r.requestId, 'reject', 'b'))).toEqual({
       kind: 'cancelled',
@@ -228,7 +232,7 @@ describe('consensus quorum', () => {
     });
     await expect(p).resolves.toEqual({ kind: 'cancelled', reason: 'split_vote' });
     expect(vi.getTimerCount()).toBe(0);
-    expect(h.decisions()[0]).toMatchObject({
+    expect((await h.decisions())[0]).toMatchObject({
       reason: 'split-vote',
       votes: [{ clientId: 'a' }, { clientId: 'b' }],
     });
@@ -238,7 +242,7 @@ describe('consensus quorum', () => {
   it('a split ends as soon as no option can win, before every voter has voted', async () => {
     const h = consensus(['a', 'b', 'c', 'd']);
     const r = record({ allowedOptionIds: ['x', 'y', 'z'] });
-    const p = h.mediator.request(r, 60_000);
+    const p = h.request(r, 60_000);
     h.mediator.vote(proven(r.requestId, 'x', 'a'));
     h.mediator.vote(proven(r.requestId, 'y', 'b'));
     expect(await state(p)).toBe('pending');
@@ -257,7 +261,7 @@ describe('consensus quorum', () => {
   it('an option with only an outstanding voter short of quorum does not count as winnable', async () => {
     const h = consensus(['a', 'b', 'c']);
     const r = record({ allowedOptionIds: ['x', 'y', 'z'] });
-    const p = h.mediator.request(r, 60_000);
+    const p = h.request(r, 60_000);
     h.mediator.vote(proven(r.requestId, 'x', 'a'));
     // x=1, y=1, one voter left: x or y can still reach 2.
     expect(h.mediator.vote(proven(r.requestId, 'y', 'b'))).toMatchObject({ kind: 'recorded' });
@@ -267,7 +271,7 @@ describe('consensus quorum', () => {
   it('progress() snapshots the tally of a pending consensus request and is null otherwise', () => {
     const h = consensus(['a', 'b', 'c']);
     const r = record();
-    void h.mediator.request(r, 60_000);
+    void h.request(r, 60_000);
     h.mediator.vote(proven(r.requestId, 'reject', 'a'));
     const snapshot = h.mediator.progress(r.requestId);
     expect(snapshot).toEqual({
@@ -293,7 +297,7 @@ describe('consensus quorum', () => {
   it('an option literally named __proto__ is tallied like any other', async () => {
     const h = consensus(['a', 'b', 'c']);
     const r = record({ allowedOptionIds: ['__proto__', 'constructor'] });
-    const p = h.mediator.request(r, 60_000);
+    const p = h.request(r, 60_000);
     const outcome = h.mediator.vote(proven(r.requestId, '__proto__', 'a'));
     expect(outcome.kind === 'recorded' && Object.entries(outcome.tally)).toEqual([
       ['__proto__', 1],

@@ -13,7 +13,7 @@ describe('designated policy', () => {
   it('only the proven originator resolves, decided by designated-originator', async () => {
     const h = makeHarness('designated');
     const r = record({ originatorClientId: 'alice' });
-    const p = h.mediator.request(r, 60_000);
+    const p = h.request(r, 60_000);
 
     expect(h.mediator.vote(proven(r.requestId, 'allow', 'alice'))).toEqual({
       kind: 'resolved',
@@ -29,7 +29,7 @@ describe('designated policy', () => {
   it('an unproven vote is identity_unproven even when it claims the originator id', async () => {
     const h = makeHarness('designated');
     const r = record({ originatorClientId: 'alice' });
-    const p = h.mediator.request(r, 60_000);
+    const p = h.request(r, 60_000);
 
     expect(h.mediator.vote(vote(r.requestId, 'allow', { clientId: 'alice' }))).toEqual({
       kind: 'forbidden',
@@ -50,7 +50,7 @@ describe('designated policy', () => {
   it('a proven different client is designated_mismatch', async () => {
     const h = makeHarness('designated');
     const r = record({ originatorClientId: 'alice' });
-    const p = h.mediator.request(r, 60_000);
+    const p = h.request(r, 60_000);
     expect(h.mediator.vote(proven(r.requestId, 'allow', 'mallory'))).toEqual({
       kind: 'forbidden',
       reason: 'designated_mismatch',
@@ -61,7 +61,7 @@ describe('designated policy', () => {
   it('an unproven different client is identity_unproven (proof is checked first)', () => {
     const h = makeHarness('designated');
     const r = record({ originatorClientId: 'alice' });
-    void h.mediator.request(r, 60_000);
+    void h.request(r, 60_000);
     expect(h.mediator.vote(vote(r.requestId, 'allow', { clientId: 'mallory' }))).toEqual({
       kind: 'forbidden',
       reason: 'identity_unproven',
@@ -71,7 +71,7 @@ describe('designated policy', () => {
   it('an anonymous voter is anonymous_not_allowed', () => {
     const h = makeHarness('designated');
     const r = record({ originatorClientId: 'alice' });
-    void h.mediator.request(r, 60_000);
+    void h.request(r, 60_000);
     expect(
       h.mediator.vote(vote(r.requestId, 'allow', { fromLoopback: true, identityProven: true })),
     ).toEqual({
@@ -80,10 +80,10 @@ describe('designated policy', () => {
     });
   });
 
-  it('emits permission_forbidden for each refused vote and audits them with the decision', () => {
+  it('emits permission_forbidden for each refused vote and audits them with the decision', async () => {
     const h = makeHarness('designated');
     const r = record({ originatorClientId: 'alice' });
-    void h.mediator.request(r, 60_000);
+    void h.request(r, 60_000);
     h.mediator.vote(proven(r.requestId, 'allow', 'mallory'));
     h.mediator.vote(vote(r.requestId, 'allow', { clientId: 'alice' }));
     h.mediator.vote(proven(r.requestId, 'reject', 'alice'));
@@ -94,7 +94,7 @@ describe('designated policy', () => {
       ['mallory', 'designated_mismatch', 'designated'],
       ['alice', 'identity_unproven', 'designated'],
     ]);
-    expect(h.decisions()[0]).toMatchObject({
+    expect((await h.decisions())[0]).toMatchObject({
       reason: 'designated-originator',
       votes: [{ clientId: 'alice', optionId: 'reject', identityProven: true }],
       forbidden: [
@@ -107,7 +107,7 @@ describe('designated policy', () => {
   it('without an originator it fails closed: no vote resolves it, it times out', async () => {
     const h = makeHarness('designated');
     const r = record({ originatorClientId: undefined });
-    const p = h.mediator.request(r, 1_000);
+    const p = h.request(r, 1_000);
 
     expect(h.mediator.vote(proven(r.requestId, 'allow', 'alice', { fromLoopback: true }))).toEqual({
       kind: 'forbidden',
@@ -124,7 +124,7 @@ describe('designated policy', () => {
   it('without an originator a cancel still ends it', async () => {
     const h = makeHarness('designated');
     const r = record({ originatorClientId: undefined });
-    const p = h.mediator.request(r, 60_000);
+    const p = h.request(r, 60_000);
     h.mediator.vote(vote(r.requestId, CANCEL_VOTE_SENTINEL, { clientId: 'x' }));
     await expect(p).resolves.toEqual({
       kind: 'cancelled',

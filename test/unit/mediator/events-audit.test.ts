@@ -28,40 +28,41 @@ const endings: Array<[string, Ending, PermissionResolution['kind']]> = [
   ['a voter cancel', (h, id) => void h.mediator.vote(vote(id, CANCEL_VOTE_SENTINEL)), 'cancelled'],
 ];
 
-describe('a throwing emit or audit never prevents resolution', () => {
+describe('a throwing emit or lateVote never prevents resolution', () => {
   it.each(endings)(
     'emit throws, request ended by %s: the promise still resolves',
     async (_, end, kind) => {
       const reportError = vi.fn();
       const h = makeHarness('first-responder', { emit: boom, reportError });
       const r = record();
-      const p = h.mediator.request(r, 1_000);
+      const p = h.request(r, 1_000);
       end(h, r.requestId);
       expect(await state(p)).toMatchObject({ kind });
       expect(reportError).toHaveBeenCalledWith(expect.any(Error), 'emit');
-      expect(h.decisions()).toHaveLength(1);
+      expect(await h.decisions()).toHaveLength(1);
     },
   );
 
-  it.each(endings)(
-    'audit throws, request ended by %s: the promise still resolves',
-    async (_, end, kind) => {
-      const reportError = vi.fn();
-      const h = makeHarness('first-responder', { audit: boom, reportError });
-      const r = record();
-      const p = h.mediator.request(r, 1_000);
-      end(h, r.requestId);
-      expect(await state(p)).toMatchObject({ kind });
-      expect(reportError).toHaveBeenCalledWith(expect.any(Error), 'audit');
-      expect(h.eventsOfType('permission_resolved')).toHaveLength(1);
-    },
-  );
+  it('lateVote throws: the late voter is still answered and the error reported', async () => {
+    const reportError = vi.fn();
+    const h = makeHarness('first-responder', { lateVote: boom, reportError });
+    const r = record();
+    const p = h.request(r, 1_000);
+    h.mediator.vote(vote(r.requestId, 'allow'));
+    expect(await state(p)).toMatchObject({ kind: 'option' });
+    expect(h.mediator.vote(vote(r.requestId, 'reject'))).toEqual({
+      kind: 'already_resolved',
+      resolvedOptionId: 'allow',
+    });
+    expect(reportError).toHaveBeenCalledWith(expect.any(Error), 'lateVote');
+    expect(h.eventsOfType('permission_resolved')).toHaveLength(1);
+  });
 
-  it('even when emit, audit and the error reporter all throw, votes still answer and promises resolve', async () => {
-    const h = makeHarness('consensus', { emit: boom, audit: boom, reportError: boom });
+  it('even when emit, lateVote and the error reporter all throw, votes still answer and promises resolve', async () => {
+    const h = makeHarness('consensus', { emit: boom, lateVote: boom, reportError: boom });
     h.voters.set('s1', ['a', 'b', 'c']);
     const r = record();
-    const p = h.mediator.request(r, 1_000);
+    const p = h.request(r, 1_000);
     expect(h.mediator.vote(vote(r.requestId, 'allow', { clientId: 'a' }))).toMatchObject({
       kind: 'forbidden',
     });
@@ -78,7 +79,7 @@ describe('a throwing emit or audit never prevents resolution', () => {
     try {
       const h = makeHarness('first-responder', { emit: boom, reportError: undefined });
       const r = record();
-      const p = h.mediator.request(r, 1_000);
+      const p = h.request(r, 1_000);
       h.mediator.vote(vote(r.requestId, 'allow'));
       await p;
       expect(spy).toHaveBeenCalled();
@@ -95,7 +96,7 @@ describe('which policies emit which events', () => {
       const h = makeHarness(policy);
       h.voters.set('s1', ['a', 'b', 'c']);
       const r = record({ originatorClientId: 'a' });
-      void h.mediator.request(r, 1_000);
+      void h.request(r, 1_000);
       h.mediator.vote(vote(r.requestId, 'allow', { clientId: 'b', fromLoopback: false }));
       h.mediator.vote(proven(r.requestId, 'allow', 'a', { fromLoopback: true }));
       h.mediator.vote(proven(r.requestId, 'allow', 'c', { fromLoopback: true }));
@@ -119,7 +120,7 @@ describe('listeners that re-enter the mediator', () => {
       },
     });
     const r = record();
-    const p = h.mediator.request(r, 1_000);
+    const p = h.request(r, 1_000);
     h.mediator.vote(vote(r.requestId, 'allow'));
     expect(seen).toEqual(['already_resolved']);
     await expect(p).resolves.toMatchObject({ optionId: 'allow' });
@@ -134,7 +135,7 @@ describe('listeners that re-enter the mediator', () => {
         h.mediator.forgetSession(sessionId);
       },
     });
-    const promises = [1, 2, 3].map(() => h.mediator.request(record(), 1_000));
+    const promises = [1, 2, 3].map(() => h.request(record(), 1_000));
     h.mediator.cancelForPrompt('s1');
     const results = await Promise.all(promises);
     expect(resolvedEvents).toBe(3);
@@ -144,19 +145,18 @@ describe('listeners that re-enter the mediator', () => {
 });
 
 describe('audit records', () => {
-  it('carry the decision reason, the counted votes and the forbidden attempts', () => {
+  it('carry the decision reason, the counted votes and the forbidden attempts', async () => {
     const h = makeHarness('consensus');
     h.voters.set('s1', ['a', 'b', 'c']);
     const r = record({ promptId: 'turn', originatorClientId: 'a', issuedAtMs: 42 });
-    void h.mediator.request(r, 1_000);
+    void h.request(r, 1_000);
     h.mediator.vote(proven(r.requestId, 'reject', 'outsider'));
-    h.mediator.vote(proven(r.requestId, 'allow', 'a', { metadata: { via: 'dialog' } }));
+    h.mediator.vote(proven(r.requestId, 'allow', 'a', { metadata: { surface: 'dialog' } }));
     h.mediator.vote(vote(r.requestId, 'allow', { clientId: 'b' }));
     h.mediator.vote(proven(r.requestId, 'allow', 'b'));
 
-    expect(h.decisions()).toEqual([
+    expect(await h.decisions()).toEqual([
       {
-        kind: 'decision',
         requestId: r.requestId,
         sessionId: 's1',
         promptId: 'turn',
@@ -175,7 +175,7 @@ describe('audit records', () => {
             clientId: 'a',
             optionId: 'allow',
             identityProven: true,
-            metadata: { via: 'dialog' },
+            metadata: { surface: 'dialog' },
           }),
           expect.objectContaining({ clientId: 'b', optionId: 'allow', identityProven: true }),
         ],
@@ -194,29 +194,29 @@ describe('audit records', () => {
     ]);
   });
 
-  it('cap the forbidden attempts kept per request and count the rest', () => {
+  it('cap the forbidden attempts kept per request and count the rest', async () => {
     const h = makeHarness('local-only');
     const r = record();
-    void h.mediator.request(r, 1_000);
+    void h.request(r, 1_000);
     for (let i = 0; i < MAX_AUDITED_FORBIDDEN_ATTEMPTS + 5; i++) {
       h.mediator.vote(vote(r.requestId, 'allow', { clientId: `remote-${i}` }));
     }
     vi.advanceTimersByTime(1_000);
-    const decision = h.decisions()[0];
+    const decision = (await h.decisions())[0];
     expect(decision?.forbidden).toHaveLength(MAX_AUDITED_FORBIDDEN_ATTEMPTS);
     expect(decision?.forbiddenDropped).toBe(5);
     expect(h.eventsOfType('permission_forbidden')).toHaveLength(MAX_AUDITED_FORBIDDEN_ATTEMPTS + 5);
   });
 
-  it('one decision record per request, whatever happens afterwards', () => {
+  it('one decision record per request, whatever happens afterwards', async () => {
     const h = makeHarness();
     const r = record();
-    void h.mediator.request(r, 1_000);
+    void h.request(r, 1_000);
     h.mediator.vote(vote(r.requestId, 'allow'));
     vi.advanceTimersByTime(5_000);
     h.mediator.forgetSession('s1');
     h.mediator.cancelForPrompt('s1');
-    expect(h.decisions()).toHaveLength(1);
+    expect(await h.decisions()).toHaveLength(1);
     expect(h.eventsOfType('permission_resolved')).toHaveLength(1);
   });
 });

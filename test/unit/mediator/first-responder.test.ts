@@ -12,7 +12,7 @@ describe('first-responder policy', () => {
   it('first valid vote wins and names its voter as the decider', async () => {
     const h = makeHarness('first-responder');
     const r = record();
-    const p = h.mediator.request(r, 60_000);
+    const p = h.request(r, 60_000);
 
     expect(h.mediator.vote(vote(r.requestId, 'reject', { clientId: 'bob' }))).toEqual({
       kind: 'resolved',
@@ -29,7 +29,7 @@ describe('first-responder policy', () => {
   it('later voters get already_resolved with the winning option', () => {
     const h = makeHarness('first-responder');
     const r = record();
-    void h.mediator.request(r, 60_000);
+    void h.request(r, 60_000);
     h.mediator.vote(vote(r.requestId, 'allow', { clientId: 'a' }));
 
     expect(h.mediator.vote(vote(r.requestId, 'reject', { clientId: 'b' }))).toEqual({
@@ -41,7 +41,7 @@ describe('first-responder policy', () => {
   it('accepts an anonymous, remote, unproven voter (identity is irrelevant here)', async () => {
     const h = makeHarness('first-responder');
     const r = record();
-    const p = h.mediator.request(r, 60_000);
+    const p = h.request(r, 60_000);
 
     expect(h.mediator.vote(vote(r.requestId, 'allow', { fromLoopback: false }))).toEqual({
       kind: 'resolved',
@@ -57,7 +57,7 @@ describe('first-responder policy', () => {
   it('treats an empty client id as anonymous', async () => {
     const h = makeHarness('first-responder');
     const r = record();
-    const p = h.mediator.request(r, 60_000);
+    const p = h.request(r, 60_000);
     h.mediator.vote(vote(r.requestId, 'allow', { clientId: '' }));
     const resolution = await p;
     expect(resolution.kind === 'option' && resolution.decidedBy.clientIds).toEqual([]);
@@ -66,7 +66,7 @@ describe('first-responder policy', () => {
   it('emits permission_resolved once on the session channel, and never partial or forbidden events', () => {
     const h = makeHarness('first-responder');
     const r = record({ sessionId: 'chan-7', promptId: 'p1' });
-    void h.mediator.request(r, 60_000);
+    void h.request(r, 60_000);
     h.mediator.vote(vote(r.requestId, 'allow', { clientId: 'a' }));
     h.mediator.vote(vote(r.requestId, 'reject', { clientId: 'b' }));
 
@@ -89,13 +89,13 @@ describe('first-responder policy', () => {
     expect(h.eventsOfType('permission_forbidden')).toEqual([]);
   });
 
-  it('audits the decision with reason first-responder and the deciding vote', () => {
+  it('audits the decision with reason first-responder and the deciding vote', async () => {
     const h = makeHarness('first-responder');
     const r = record();
-    void h.mediator.request(r, 60_000);
-    h.mediator.vote(vote(r.requestId, 'allow', { clientId: 'a', metadata: { ui: 'desktop' } }));
+    void h.request(r, 60_000);
+    h.mediator.vote(vote(r.requestId, 'allow', { clientId: 'a', metadata: { surface: 'tray' } }));
 
-    expect(h.decisions()).toEqual([
+    expect(await h.decisions()).toEqual([
       expect.objectContaining({
         requestId: r.requestId,
         policy: 'first-responder',
@@ -104,7 +104,7 @@ describe('first-responder policy', () => {
           expect.objectContaining({
             clientId: 'a',
             optionId: 'allow',
-            metadata: { ui: 'desktop' },
+            metadata: { surface: 'tray' },
           }),
         ],
         forbidden: [],

@@ -2,10 +2,11 @@ import { vi } from 'vitest';
 import {
   MultiClientPermissionMediator,
   type MultiClientPermissionMediatorOptions,
-  type PermissionAuditRecord,
-  type PermissionDecisionAudit,
+  type PermissionDecision,
+  type PermissionLateVote,
   type PermissionMediatorEvent,
   type PermissionPolicy,
+  type PermissionRequestOptions,
   type PermissionRequestRecord,
   type PermissionResolution,
   type PermissionVoteInput,
@@ -13,14 +14,24 @@ import {
 
 export interface Harness {
   mediator: MultiClientPermissionMediator;
+  /**
+   * `mediator.request`, answering with the resolution of the decision it resolves with; the whole
+   * decision is kept for `decisions()`.
+   */
+  request(
+    record: PermissionRequestRecord,
+    timeoutMs: number,
+    options?: PermissionRequestOptions,
+  ): Promise<PermissionResolution>;
   events: Array<{ sessionId: string; event: PermissionMediatorEvent }>;
-  audits: PermissionAuditRecord[];
+  lateVotes: PermissionLateVote[];
   voters: Map<string, string[]>;
   votersForSession: ReturnType<typeof vi.fn<(sessionId: string) => Iterable<string>>>;
   eventsOfType<T extends PermissionMediatorEvent['type']>(
     type: T,
   ): Array<Extract<PermissionMediatorEvent, { type: T }>>;
-  decisions(): PermissionDecisionAudit[];
+  /** The decisions of the requests ended so far, in the order they ended. */
+  decisions(): Promise<PermissionDecision[]>;
 }
 
 export function makeHarness(
@@ -28,7 +39,8 @@ export function makeHarness(
   overrides: Partial<MultiClientPermissionMediatorOptions> = {},
 ): Harness {
   const events: Harness['events'] = [];
-  const audits: PermissionAuditRecord[] = [];
+  const lateVotes: PermissionLateVote[] = [];
+  const decided: PermissionDecision[] = [];
   const voters = new Map<string, string[]>();
   const votersForSession = vi.fn(
     (sessionId: string): Iterable<string> => voters.get(sessionId) ?? [],
@@ -37,8 +49,8 @@ export function makeHarness(
     emit: (sessionId, event) => {
       events.push({ sessionId, event });
     },
-    audit: (record) => {
-      audits.push(record);
+    lateVote: (record) => {
+      lateVotes.push(record);
     },
     votersForSession,
     reportError: () => {},
@@ -46,8 +58,13 @@ export function makeHarness(
   });
   return {
     mediator,
+    request: (record, timeoutMs, options) =>
+      mediator.request(record, timeoutMs, options).then((decision) => {
+        decided.push(decision);
+        return decision.resolution;
+      }),
     events,
-    audits,
+    lateVotes,
     voters,
     votersForSession,
     eventsOfType: (type) =>
@@ -56,7 +73,11 @@ export function makeHarness(
         .filter(
           (e): e is Extract<PermissionMediatorEvent, { type: typeof type }> => e.type === type,
         ),
-    decisions: () => audits.filter((a): a is PermissionDecisionAudit => a.kind === 'decision'),
+    decisions: async () => {
+      // A decision settles its promise synchronously; its reaction runs before this continuation.
+      await Promise.resolve();
+      return [...decided];
+    },
   };
 }
 
@@ -91,11 +112,13 @@ export function proven(
   return vote(requestId, optionId, { clientId, identityProven: true, ...overrides });
 }
 
-/** Settled value of a promise, or 'pending', without advancing timers. */
+/** Settled value of a promise from `request`, or 'pending', without advancing timers. */
 export async function state(
   promise: Promise<PermissionResolution>,
 ): Promise<PermissionResolution | 'pending'> {
   const marker = Symbol('pending');
-  const result = await Promise.race([promise, Promise.resolve(marker)]);
+  // `request` answers one reaction after the mediator settles: the marker waits that long too.
+  const later = Promise.resolve().then(() => marker);
+  const result = await Promise.race([promise, later]);
   return result === marker ? 'pending' : (result as PermissionResolution);
 }

@@ -18,17 +18,17 @@ afterEach(() => {
 describe('N1: the timeout is armed synchronously inside request()', () => {
   it('a timer exists as soon as request() returns', () => {
     const h = makeHarness();
-    void h.mediator.request(record(), 60_000);
+    void h.request(record(), 60_000);
     expect(vi.getTimerCount()).toBe(1);
   });
 
   it('forgetSession right after request() resolves session_closed and leaves no timer behind', async () => {
     const h = makeHarness();
-    const p = h.mediator.request(record(), 60_000);
+    const p = h.request(record(), 60_000);
     h.mediator.forgetSession('s1');
     await expect(p).resolves.toEqual({ kind: 'cancelled', reason: 'session_closed' });
     expect(vi.getTimerCount()).toBe(0);
-    expect(h.decisions()[0]).toMatchObject({ reason: 'session-closed' });
+    expect((await h.decisions())[0]).toMatchObject({ reason: 'session-closed' });
   });
 
   it('a forgetSession re-entered from votersForSession cannot leave the request pending forever', async () => {
@@ -38,7 +38,7 @@ describe('N1: the timeout is armed synchronously inside request()', () => {
         return ['a', 'b', 'c'];
       },
     });
-    const p = h.mediator.request(record(), 5_000);
+    const p = h.request(record(), 5_000);
     await vi.advanceTimersByTimeAsync(5_000);
     expect(await state(p)).toEqual({ kind: 'cancelled', reason: 'timeout' });
   });
@@ -53,7 +53,7 @@ describe('N1: the timeout is armed synchronously inside request()', () => {
       },
       clearTimer: (handle) => timers.delete(handle as number),
     });
-    const p = h.mediator.request(record(), 60_000);
+    const p = h.request(record(), 60_000);
     expect(vi.getTimerCount()).toBe(0);
     expect(timers.size).toBe(1);
     [...timers.values()][0]?.();
@@ -64,12 +64,12 @@ describe('N1: the timeout is armed synchronously inside request()', () => {
 describe('timeouts', () => {
   it('an unanswered request resolves cancelled{timeout} at its deadline, audited as timeout', async () => {
     const h = makeHarness();
-    const p = h.mediator.request(record(), 10_000);
+    const p = h.request(record(), 10_000);
     vi.advanceTimersByTime(9_999);
     expect(await state(p)).toBe('pending');
     vi.advanceTimersByTime(1);
     expect(await state(p)).toEqual({ kind: 'cancelled', reason: 'timeout' });
-    expect(h.decisions()[0]).toMatchObject({ reason: 'timeout', votes: [] });
+    expect((await h.decisions())[0]).toMatchObject({ reason: 'timeout', votes: [] });
     expect(h.eventsOfType('permission_resolved')).toHaveLength(1);
   });
 
@@ -78,14 +78,14 @@ describe('timeouts', () => {
     (timeoutMs) => {
       const h = makeHarness();
       const r = record();
-      void h.mediator.request(r, timeoutMs);
+      void h.request(r, timeoutMs);
       expect(h.mediator.expiresAt(r.requestId)).toBe(Date.now() + 300_000);
     },
   );
 
   it('a timeout below 100 ms is raised to 100 ms', async () => {
     const h = makeHarness();
-    const p = h.mediator.request(record(), 1);
+    const p = h.request(record(), 1);
     vi.advanceTimersByTime(99);
     expect(await state(p)).toBe('pending');
     vi.advanceTimersByTime(1);
@@ -95,7 +95,7 @@ describe('timeouts', () => {
   it('a timeout past 24 h is capped at 24 h instead of overflowing setTimeout and firing at once', async () => {
     const h = makeHarness();
     const r = record();
-    const p = h.mediator.request(r, 2 ** 31 + 10);
+    const p = h.request(r, 2 ** 31 + 10);
     expect(h.mediator.expiresAt(r.requestId)).toBe(Date.now() + MAX_PERMISSION_TIMEOUT_MS);
     vi.advanceTimersByTime(10);
     expect(await state(p)).toBe('pending');
@@ -106,7 +106,7 @@ describe('timeouts', () => {
   it('expiresAt is null for unknown and resolved requests', () => {
     const h = makeHarness();
     const r = record();
-    void h.mediator.request(r, 1_000);
+    void h.request(r, 1_000);
     h.mediator.vote(vote(r.requestId, 'allow'));
     expect(h.mediator.expiresAt(r.requestId)).toBeNull();
     expect(h.mediator.expiresAt('nope')).toBeNull();
@@ -117,7 +117,7 @@ describe('extendTimeout', () => {
   it('moves the deadline back and the old deadline no longer fires', async () => {
     const h = makeHarness();
     const r = record();
-    const p = h.mediator.request(r, 10_000);
+    const p = h.request(r, 10_000);
     const start = Date.now();
     vi.advanceTimersByTime(4_000);
     expect(h.mediator.extendTimeout(r.requestId, 30_000)).toBe(start + 40_000);
@@ -132,7 +132,7 @@ describe('extendTimeout', () => {
   it('clamps the extension like a request timeout and never goes past 24 h from now', () => {
     const h = makeHarness();
     const r = record();
-    void h.mediator.request(r, 10_000);
+    void h.request(r, 10_000);
     const now = Date.now();
     expect(h.mediator.extendTimeout(r.requestId, 1)).toBe(now + 10_100);
     expect(h.mediator.extendTimeout(r.requestId, Number.NaN)).toBe(now + 310_100);
@@ -144,7 +144,7 @@ describe('extendTimeout', () => {
   it('tells every client of the session the new deadline', () => {
     const h = makeHarness();
     const r = record();
-    void h.mediator.request(r, 10_000);
+    void h.request(r, 10_000);
     const expiresAtMs = h.mediator.extendTimeout(r.requestId, 5_000);
     expect(h.eventsOfType('permission_timeout_extended')).toEqual([
       expect.objectContaining({ requestId: r.requestId, sessionId: 's1', expiresAtMs }),
@@ -154,7 +154,7 @@ describe('extendTimeout', () => {
   it('returns null for requests that are not pending', () => {
     const h = makeHarness();
     const r = record();
-    void h.mediator.request(r, 10_000);
+    void h.request(r, 10_000);
     h.mediator.vote(vote(r.requestId, 'allow'));
     expect(h.mediator.extendTimeout(r.requestId, 5_000)).toBeNull();
     expect(h.mediator.extendTimeout('nope', 5_000)).toBeNull();
@@ -166,7 +166,7 @@ describe('policy captured per request', () => {
     const h = makeHarness('local-only');
     expect(h.mediator.policy).toBe('local-only');
     const r = record();
-    void h.mediator.request(r, 10_000);
+    void h.request(r, 10_000);
     expect(h.mediator.vote(vote(r.requestId, 'allow', { fromLoopback: false }))).toMatchObject({
       reason: 'remote_not_allowed',
     });
@@ -177,8 +177,8 @@ describe('policy captured per request', () => {
     h.voters.set('s1', ['a', 'b', 'c']);
     const strict = record({ originatorClientId: 'a' });
     const open = record();
-    const strictP = h.mediator.request(strict, 10_000, { policy: 'designated' });
-    const openP = h.mediator.request(open, 10_000);
+    const strictP = h.request(strict, 10_000, { policy: 'designated' });
+    const openP = h.request(open, 10_000);
 
     expect(h.mediator.vote(vote(strict.requestId, 'allow', { clientId: 'b' }))).toMatchObject({
       kind: 'forbidden',
@@ -192,10 +192,10 @@ describe('policy captured per request', () => {
 
   it('the override is validated: an unknown policy throws InvalidPolicyConfigError synchronously', () => {
     const h = makeHarness();
-    expect(() =>
-      h.mediator.request(record(), 10_000, { policy: 'majority' as PermissionPolicy }),
-    ).toThrow(InvalidPolicyConfigError);
-    expect(() => h.mediator.request(record(), 10_000, { consensusQuorum: 0 })).toThrow(
+    expect(() => h.request(record(), 10_000, { policy: 'majority' as PermissionPolicy })).toThrow(
+      InvalidPolicyConfigError,
+    );
+    expect(() => h.request(record(), 10_000, { consensusQuorum: 0 })).toThrow(
       InvalidPolicyConfigError,
     );
     expect(h.mediator.pendingCount()).toBe(0);
@@ -203,7 +203,7 @@ describe('policy captured per request', () => {
   });
 
   it('the constructor validates its policy, quorum and record bound', () => {
-    const deps = { emit: () => {}, audit: () => {}, votersForSession: () => [] };
+    const deps = { emit: () => {}, lateVote: () => {}, votersForSession: () => [] };
     expect(() => new MultiClientPermissionMediator('anyone' as PermissionPolicy, deps)).toThrow(
       InvalidPolicyConfigError,
     );
@@ -220,9 +220,9 @@ describe('duplicate request ids', () => {
   it('a pending duplicate is refused synchronously and the original still resolves normally', async () => {
     const h = makeHarness();
     const r = record();
-    const original = h.mediator.request(r, 10_000);
+    const original = h.request(r, 10_000);
 
-    expect(() => h.mediator.request({ ...r, allowedOptionIds: ['evil'] }, 10_000)).toThrow(
+    expect(() => h.request({ ...r, allowedOptionIds: ['evil'] }, 10_000)).toThrow(
       DuplicatePermissionRequestError,
     );
     expect(h.mediator.pendingCount()).toBe(1);
@@ -236,10 +236,10 @@ describe('duplicate request ids', () => {
   it('an id still in the resolved record is refused, even from another session', () => {
     const h = makeHarness();
     const r = record();
-    void h.mediator.request(r, 10_000);
+    void h.request(r, 10_000);
     h.mediator.vote(vote(r.requestId, 'allow'));
-    expect(() => h.mediator.request(r, 10_000)).toThrow(DuplicatePermissionRequestError);
-    expect(() => h.mediator.request({ ...r, sessionId: 's2' }, 10_000)).toThrow(
+    expect(() => h.request(r, 10_000)).toThrow(DuplicatePermissionRequestError);
+    expect(() => h.request({ ...r, sessionId: 's2' }, 10_000)).toThrow(
       DuplicatePermissionRequestError,
     );
     expect(h.mediator.vote(vote(r.requestId, 'reject'))).toEqual({
@@ -251,9 +251,9 @@ describe('duplicate request ids', () => {
   it('a forgotten session frees its ids for reuse', async () => {
     const h = makeHarness();
     const r = record();
-    void h.mediator.request(r, 10_000);
+    void h.request(r, 10_000);
     h.mediator.forgetSession('s1');
-    const again = h.mediator.request(r, 10_000);
+    const again = h.request(r, 10_000);
     h.mediator.vote(vote(r.requestId, 'reject'));
     await expect(again).resolves.toMatchObject({ optionId: 'reject' });
   });
@@ -262,9 +262,9 @@ describe('duplicate request ids', () => {
 describe('forgetSession', () => {
   it('cancels every pending request of the session as session_closed and no other session', async () => {
     const h = makeHarness();
-    const a1 = h.mediator.request(record(), 10_000);
-    const a2 = h.mediator.request(record(), 10_000);
-    const b = h.mediator.request(record({ sessionId: 's2' }), 10_000);
+    const a1 = h.request(record(), 10_000);
+    const a2 = h.request(record(), 10_000);
+    const b = h.request(record({ sessionId: 's2' }), 10_000);
 
     h.mediator.forgetSession('s1');
     await expect(a1).resolves.toEqual({ kind: 'cancelled', reason: 'session_closed' });
@@ -278,39 +278,43 @@ describe('forgetSession', () => {
   it('drops the session resolved records, so later votes are unknown_request', () => {
     const h = makeHarness();
     const r = record();
-    void h.mediator.request(r, 10_000);
+    void h.request(r, 10_000);
     h.mediator.vote(vote(r.requestId, 'allow'));
     h.mediator.forgetSession('s1');
     expect(h.mediator.vote(vote(r.requestId, 'allow'))).toEqual({ kind: 'unknown_request' });
     expect(h.mediator.peekSessionFor(r.requestId)).toBeUndefined();
   });
 
-  it('is a no-op for an unknown session', () => {
+  it('is a no-op for an unknown session', async () => {
     const h = makeHarness();
     expect(() => h.mediator.forgetSession('ghost')).not.toThrow();
-    expect(h.audits).toEqual([]);
+    expect(h.lateVotes).toEqual([]);
+    expect(await h.decisions()).toEqual([]);
   });
 });
 
 describe('cancelForPrompt', () => {
   it('cancels only the requests of that prompt as agent_cancelled', async () => {
     const h = makeHarness();
-    const p1 = h.mediator.request(record({ promptId: 'turn-1' }), 10_000);
-    const p2 = h.mediator.request(record({ promptId: 'turn-2' }), 10_000);
-    const other = h.mediator.request(record({ sessionId: 's2', promptId: 'turn-1' }), 10_000);
+    const p1 = h.request(record({ promptId: 'turn-1' }), 10_000);
+    const p2 = h.request(record({ promptId: 'turn-2' }), 10_000);
+    const other = h.request(record({ sessionId: 's2', promptId: 'turn-1' }), 10_000);
 
     expect(h.mediator.cancelForPrompt('s1', 'turn-1')).toBe(1);
     await expect(p1).resolves.toEqual({ kind: 'cancelled', reason: 'agent_cancelled' });
     expect(await state(p2)).toBe('pending');
     expect(await state(other)).toBe('pending');
-    expect(h.decisions()[0]).toMatchObject({ reason: 'agent-cancelled', promptId: 'turn-1' });
+    expect((await h.decisions())[0]).toMatchObject({
+      reason: 'agent-cancelled',
+      promptId: 'turn-1',
+    });
   });
 
   it('without a promptId cancels every pending request of the session', async () => {
     const h = makeHarness();
-    const p1 = h.mediator.request(record({ promptId: 'turn-1' }), 10_000);
-    const p2 = h.mediator.request(record(), 10_000);
-    const other = h.mediator.request(record({ sessionId: 's2' }), 10_000);
+    const p1 = h.request(record({ promptId: 'turn-1' }), 10_000);
+    const p2 = h.request(record(), 10_000);
+    const other = h.request(record({ sessionId: 's2' }), 10_000);
 
     expect(h.mediator.cancelForPrompt('s1')).toBe(2);
     await expect(p1).resolves.toMatchObject({ reason: 'agent_cancelled' });
@@ -325,8 +329,8 @@ describe('lookups', () => {
     const h = makeHarness();
     const pending = record({ sessionId: 'sA' });
     const done = record({ sessionId: 'sB' });
-    void h.mediator.request(pending, 10_000);
-    void h.mediator.request(done, 10_000);
+    void h.request(pending, 10_000);
+    void h.request(done, 10_000);
     h.mediator.vote(vote(done.requestId, 'allow'));
     expect(h.mediator.peekSessionFor(pending.requestId)).toBe('sA');
     expect(h.mediator.peekSessionFor(done.requestId)).toBe('sB');
@@ -335,9 +339,9 @@ describe('lookups', () => {
 
   it('pendingCount counts all or one session', () => {
     const h = makeHarness();
-    void h.mediator.request(record(), 10_000);
-    void h.mediator.request(record(), 10_000);
-    void h.mediator.request(record({ sessionId: 's2' }), 10_000);
+    void h.request(record(), 10_000);
+    void h.request(record(), 10_000);
+    void h.request(record({ sessionId: 's2' }), 10_000);
     expect(h.mediator.pendingCount()).toBe(3);
     expect(h.mediator.pendingCount('s1')).toBe(2);
     expect(h.mediator.pendingCount('s3')).toBe(0);
@@ -346,7 +350,7 @@ describe('lookups', () => {
   it('a vote naming another session than the request is unknown_request and changes nothing', async () => {
     const h = makeHarness();
     const r = record();
-    const p = h.mediator.request(r, 10_000);
+    const p = h.request(r, 10_000);
     expect(h.mediator.vote(vote(r.requestId, 'allow', { sessionId: 's2' }))).toEqual({
       kind: 'unknown_request',
     });
@@ -362,6 +366,6 @@ describe('lookups', () => {
   it('a vote for an id never issued is unknown_request', () => {
     const h = makeHarness();
     expect(h.mediator.vote(proven('never', 'allow', 'a'))).toEqual({ kind: 'unknown_request' });
-    expect(h.audits).toEqual([]);
+    expect(h.lateVotes).toEqual([]);
   });
 });

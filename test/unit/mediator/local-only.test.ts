@@ -13,7 +13,7 @@ describe('local-only policy', () => {
   it('refuses a non-loopback voter with remote_not_allowed and keeps waiting', async () => {
     const h = makeHarness('local-only');
     const r = record();
-    const p = h.mediator.request(r, 60_000);
+    const p = h.request(r, 60_000);
 
     expect(
       h.mediator.vote(
@@ -34,7 +34,7 @@ describe('local-only policy', () => {
   it('a loopback voter resolves, decided by local-only-loopback', async () => {
     const h = makeHarness('local-only');
     const r = record();
-    const p = h.mediator.request(r, 60_000);
+    const p = h.request(r, 60_000);
     h.mediator.vote(vote(r.requestId, 'allow', { clientId: 'remote', fromLoopback: false }));
 
     expect(
@@ -48,7 +48,7 @@ describe('local-only policy', () => {
       optionId: 'reject',
       decidedBy: { reason: 'local-only-loopback', clientIds: ['desk'] },
     });
-    expect(h.decisions()[0]).toMatchObject({
+    expect((await h.decisions())[0]).toMatchObject({
       reason: 'local-only-loopback',
       forbidden: [{ clientId: 'remote', reason: 'remote_not_allowed' }],
     });
@@ -57,7 +57,7 @@ describe('local-only policy', () => {
   it('accepts an anonymous loopback voter', async () => {
     const h = makeHarness('local-only');
     const r = record();
-    const p = h.mediator.request(r, 60_000);
+    const p = h.request(r, 60_000);
     expect(h.mediator.vote(vote(r.requestId, 'allow', { fromLoopback: true }))).toEqual({
       kind: 'resolved',
       resolvedOptionId: 'allow',
@@ -68,7 +68,7 @@ describe('local-only policy', () => {
   it('fails closed on a loopback flag that is truthy but not true', async () => {
     const h = makeHarness('local-only');
     const r = record();
-    const p = h.mediator.request(r, 60_000);
+    const p = h.request(r, 60_000);
     const forged = {
       ...vote(r.requestId, 'allow'),
       fromLoopback: 'true',
@@ -80,7 +80,7 @@ describe('local-only policy', () => {
   it('identity proof does not substitute for loopback', () => {
     const h = makeHarness('local-only');
     const r = record({ originatorClientId: 'a' });
-    void h.mediator.request(r, 60_000);
+    void h.request(r, 60_000);
     expect(
       h.mediator.vote(
         vote(r.requestId, 'allow', { clientId: 'a', identityProven: true, fromLoopback: false }),

@@ -13,7 +13,7 @@ describe('resolved records', () => {
   it('a duplicate vote after resolution gets already_resolved, not unknown_request', () => {
     const h = makeHarness();
     const r = record();
-    void h.mediator.request(r, 10_000);
+    void h.request(r, 10_000);
     h.mediator.vote(vote(r.requestId, 'reject'));
     expect(h.mediator.vote(vote(r.requestId, 'reject'))).toEqual({
       kind: 'already_resolved',
@@ -24,7 +24,7 @@ describe('resolved records', () => {
   it('already_resolved carries null when the request ended cancelled', () => {
     const h = makeHarness();
     const r = record();
-    void h.mediator.request(r, 100);
+    void h.request(r, 100);
     vi.advanceTimersByTime(100);
     expect(h.mediator.vote(vote(r.requestId, 'allow'))).toEqual({
       kind: 'already_resolved',
@@ -35,14 +35,13 @@ describe('resolved records', () => {
   it('late votes are audited but never re-broadcast through emit', () => {
     const h = makeHarness();
     const r = record();
-    void h.mediator.request(r, 10_000);
+    void h.request(r, 10_000);
     h.mediator.vote(vote(r.requestId, 'allow', { clientId: 'first' }));
     const emitted = h.events.length;
 
     h.mediator.vote(vote(r.requestId, 'reject', { clientId: 'late', receivedAtMs: 9_999 }));
     expect(h.events.length).toBe(emitted);
-    expect(h.audits.at(-1)).toEqual({
-      kind: 'late_vote',
+    expect(h.lateVotes.at(-1)).toEqual({
       requestId: r.requestId,
       sessionId: 's1',
       resolvedOptionId: 'allow',
@@ -60,7 +59,7 @@ describe('resolved records', () => {
     for (let i = 0; i < MAX_RESOLVED_PERMISSION_RECORDS + 10; i++) {
       const r = record();
       ids.push(r.requestId);
-      void h.mediator.request(r, 10_000);
+      void h.request(r, 10_000);
       h.mediator.vote(vote(r.requestId, 'allow'));
     }
     const outcomes = ids.map((id) => h.mediator.vote(vote(id, 'allow')).kind);
@@ -71,14 +70,14 @@ describe('resolved records', () => {
   it('the bound is per session: a busy session cannot evict another session record', () => {
     const h = makeHarness('first-responder', { maxResolvedPerSession: 3 });
     const quiet = record({ sessionId: 'quiet' });
-    void h.mediator.request(quiet, 10_000);
+    void h.request(quiet, 10_000);
     h.mediator.vote(vote(quiet.requestId, 'reject'));
 
     const busy: string[] = [];
     for (let i = 0; i < 50; i++) {
       const r = record({ sessionId: 'busy' });
       busy.push(r.requestId);
-      void h.mediator.request(r, 10_000);
+      void h.request(r, 10_000);
       h.mediator.vote(vote(r.requestId, 'allow'));
     }
     expect(h.mediator.vote(vote(quiet.requestId, 'allow'))).toEqual({
@@ -91,7 +90,7 @@ describe('resolved records', () => {
   });
 
   it('memory stays flat: 100k requests over 100 sessions remember exactly the bound per live session', () => {
-    const h = makeHarness('first-responder', { audit: () => {}, emit: () => {} });
+    const h = makeHarness('first-responder', { lateVote: () => {}, emit: () => {} });
     const sessions = 100;
     const perSession = 1_000;
     const ids: string[] = [];

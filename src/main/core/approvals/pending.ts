@@ -1,12 +1,28 @@
 import { summarizeApproval } from '../../../shared/approval-summary';
-import type { PendingApproval, PendingSummary } from '../../../shared/domain';
+import type { PendingApproval, PendingSummary, VoteTally } from '../../../shared/domain';
+import type { ConsensusProgress } from '../mediator';
 
 interface Entry {
   approval: PendingApproval;
   displayed: boolean;
 }
 
-/** The requests waiting for a person, in arrival order. Owned by the pipeline. */
+/** A consensus request's progress as clients see it. */
+export function voteTally(
+  progress: Pick<ConsensusProgress, 'quorum' | 'votesNeeded' | 'voters' | 'tally'>,
+): VoteTally {
+  return {
+    quorum: progress.quorum,
+    votesNeeded: progress.votesNeeded,
+    voters: progress.voters,
+    perOption: { ...progress.tally },
+  };
+}
+
+/**
+ * The requests waiting for a person, in arrival order, as clients are shown them. Owned by the
+ * pipeline, which alone changes them (the mediator decides; this is what it has announced).
+ */
 export class PendingQueue {
   private readonly entries = new Map<string, Entry>();
   private readonly perSession = new Map<string, number>();

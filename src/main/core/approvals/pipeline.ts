@@ -1,24 +1,18 @@
 import { homedir } from 'node:os';
 import { RequestError, type RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import { v7 as uuidv7 } from 'uuid';
-import type {
-  AgentReply,
-  Decider,
-  Decision,
-  PendingApproval,
-  PermissionMode,
-  PermissionPolicy,
-} from '../../../shared/domain';
-import { GrantChoice } from '../../../shared/contract';
+import type { GrantChoice } from '../../../shared/contract';
+import type { AgentReply, Decider, Decision, PendingApproval } from '../../../shared/domain';
 import type { VoteRecord } from '../../../shared/history';
 import { checkJsonShape, describeJsonProblem } from '../agents/json-guard';
 import type { EventBus } from '../events/bus';
 import {
   CancelSentinelCollisionError,
-  type MultiClientPermissionMediator,
-  type PermissionAuditRecord,
-  type PermissionDecisionAudit,
-  type PermissionResolution,
+  MultiClientPermissionMediator,
+  type PermissionDecision,
+  type PermissionLateVote,
+  type PermissionMediatorEvent,
+  type PolicyConfig,
 } from '../mediator';
 import {
   boundApproval,
@@ -31,37 +25,18 @@ import {
 import { DIFF_SIDE_MAX_BYTES, DIFFS_TEXT_MAX_BYTES, MAX_PENDING_PER_SESSION } from '../safety/limits';
 import type { Store } from '../store';
 import { AcpPermissionRequest } from './acp-request';
-import { PendingQueue } from './pending';
+import { deciderFor, grantChoiceOf, votesOf } from './decision-audit';
+import { PendingQueue, voteTally } from './pending';
 import { allowReply, rejectReply, replyForResolution } from './reply';
+import type { PreDecision, SessionContext } from './session-context';
 
-/** What the pipeline needs to know about the session a request came from. */
-export interface SessionContext {
-  readonly sessionId: string;
-  readonly acpSessionId: string;
-  readonly agentId: string;
-  readonly agentName: string;
-  readonly cwd: string;
-  readonly policy: PermissionPolicy;
-  /** Effective permission mode: the session's own, else the agent's (bypass included). */
-  readonly mode: PermissionMode;
-  readonly promptId: string | null;
-  readonly promptClientId: string | null;
-  /** Why the session ended, once it has; decides how an interrupted request is audited. */
-  readonly endReason: 'session_closed' | 'agent_exit' | 'agent_unresponsive' | 'shutdown' | null;
-  /** What the agent already declared about a tool call in `tool_call` updates (ACP: absent = unchanged). */
-  toolCallState(toolCallId: string): unknown;
-}
-
-/** The rule layer's answer; `ask` sends the request to the mediator. */
-export interface PreDecision {
-  verdict: 'allow' | 'deny' | 'ask';
-  reply?: AgentReply;
-  decider?: Decider;
-  reason?: string;
-}
+export type { PreDecision, SessionContext } from './session-context';
 
 export interface PipelineOptions {
-  mediator: MultiClientPermissionMediator;
+  /** The policy (and consensus quorum) in force for the life of the process. */
+  policy: PolicyConfig;
+  /** Paired clients present now: a consensus request's voters, read when it arrives. */
+  votersForSession: (sessionId: string) => Iterable<string>;
   store: Pick<Store, 'recordRequest' | 'recordDecision' | 'recordEvent'>;
   bus: EventBus;
   timeoutMs: () => number;
@@ -75,36 +50,26 @@ export interface PipelineOptions {
 /**
  * The one path of a permission request: validate → enrich → rules → mediator → audit → reply.
  * The agent hears a decision only after it is committed to the audit; a request that cannot be
- * audited is answered with an error, never with an unrecorded decision.
+ * audited is answered with an error, never with an unrecorded decision. The pipeline owns the
+ * mediator and is its only listener: what the mediator announces reaches the queue and the bus
+ * from here, and a decision comes back as the value of the request's own promise.
  */
 export class ApprovalPipeline {
+  /** What clients are shown while a person decides. */
   readonly pending = new PendingQueue();
-  private readonly audits = new Map<string, PermissionDecisionAudit>();
+  readonly mediator: MultiClientPermissionMediator;
   private readonly now: () => number;
 
   constructor(private readonly options: PipelineOptions) {
     this.now = options.now ?? Date.now;
-  }
-
-  /** The mediator's audit sink: decision records wait here for the pipeline to write them. */
-  onMediatorAudit = (record: PermissionAuditRecord): void => {
-    if (record.kind === 'decision') {
-      this.audits.set(record.requestId, record);
-      return;
-    }
-    this.options.store.recordEvent({
-      type: 'late_vote',
-      requestId: record.requestId,
-      sessionId: record.sessionId,
-      at: record.receivedAtMs,
-      payload: {
-        clientId: record.clientId ?? null,
-        optionId: record.optionId,
-        resolvedOptionId: record.resolvedOptionId,
-        surface: surfaceOf(record.metadata),
-      },
+    this.mediator = new MultiClientPermissionMediator(options.policy.policy, {
+      consensusQuorum: options.policy.consensusQuorum,
+      now: this.now,
+      votersForSession: options.votersForSession,
+      emit: (_sessionId, event) => this.announce(event),
+      lateVote: (vote) => this.recordLateVote(vote),
     });
-  };
+  }
 
   async handle(session: SessionContext, raw: unknown): Promise<RequestPermissionResponse> {
     const issuedAt = this.now();
@@ -176,10 +141,10 @@ export class ApprovalPipeline {
   }
 
   private async ask(session: SessionContext, approval: PendingApproval): Promise<RequestPermissionResponse> {
-    const { mediator } = this.options;
-    let resolution: Promise<PermissionResolution>;
+    const { mediator } = this;
+    let decided: Promise<PermissionDecision>;
     try {
-      resolution = mediator.request(
+      decided = mediator.request(
         {
           requestId: approval.requestId,
           sessionId: approval.sessionId,
@@ -198,28 +163,20 @@ export class ApprovalPipeline {
       }
       throw error;
     }
-    const expiresAt = mediator.expiresAt(approval.requestId) ?? approval.expiresAt;
-    const tally = mediator.progress(approval.requestId);
+    const progress = mediator.progress(approval.requestId);
     const shown: PendingApproval = {
       ...approval,
-      expiresAt,
-      tally: tally && {
-        quorum: tally.quorum,
-        votesNeeded: tally.votesNeeded,
-        voters: tally.voters,
-        perOption: { ...tally.tally },
-      },
+      expiresAt: mediator.expiresAt(approval.requestId) ?? approval.expiresAt,
+      tally: progress && voteTally(progress),
     };
     this.pending.add(shown);
     this.options.bus.publish({ type: 'permission_requested', approval: shown });
 
-    const outcome = await resolution;
-    const audit = this.audits.get(approval.requestId);
-    this.audits.delete(approval.requestId);
+    const decision = await decided;
     const displayed = this.pending.wasDisplayed(approval.requestId);
     const current = this.pending.get(approval.requestId) ?? shown;
-    let reply = replyForResolution(current.options, outcome);
-    let reason: string = audit?.reason ?? (outcome.kind === 'option' ? outcome.decidedBy.reason : outcome.reason);
+    let reply = replyForResolution(current.options, decision.resolution);
+    let reason: string = decision.reason;
     if (reply.outcome === 'selected' && reply.optionKind === 'allow_always' && this.options.remember) {
       // The agent's own "always" often reaches further than what was shown (Gemini CLI then allows
       // every edit of the session). Gatehouse keeps the grant, scoped as chosen, and tells the
@@ -227,11 +184,11 @@ export class ApprovalPipeline {
       // cut is not remembered: a grant must never reach beyond what the person could read.
       const note = cutsFacts(current)
         ? 'not remembered: the request was too large to show whole'
-        : await this.options.remember(current, session, grantChoiceOf(audit, reply.optionId));
+        : await this.options.remember(current, session, grantChoiceOf(decision, reply.optionId));
       reason = `${reason}; ${note}`;
       reply = allowReply(current.options);
     }
-    return this.conclude(current, reply, deciderFor(outcome, audit, session), reason, votesOf(audit), displayed);
+    return this.conclude(current, reply, deciderFor(decision, session), reason, votesOf(decision), displayed);
   }
 
   private async conclude(
@@ -285,75 +242,56 @@ export class ApprovalPipeline {
       payload: { problems, request: boundedJson(raw) },
     });
   }
+
+  /** What the mediator announces, in the words every client knows; the queue follows it. */
+  private announce(event: PermissionMediatorEvent): void {
+    const { bus } = this.options;
+    switch (event.type) {
+      case 'permission_partial_vote': {
+        const tally = voteTally(event);
+        this.pending.update(event.requestId, { tally });
+        bus.publish({ type: 'permission_partial_vote', requestId: event.requestId, sessionId: event.sessionId, tally });
+        return;
+      }
+      case 'permission_forbidden':
+        bus.publish({
+          type: 'permission_forbidden',
+          requestId: event.requestId,
+          sessionId: event.sessionId,
+          clientId: event.clientId ?? null,
+          reason: event.reason,
+        });
+        return;
+      case 'permission_timeout_extended':
+        this.pending.update(event.requestId, { expiresAt: event.expiresAtMs });
+        bus.publish({ type: 'permission_extended', requestId: event.requestId, expiresAt: event.expiresAtMs });
+        return;
+      case 'permission_resolved':
+        // Published by `conclude` once the decision is committed, with its decider.
+        return;
+    }
+  }
+
+  /** A vote on a decided request changes nothing, but the audit keeps it. */
+  private recordLateVote(vote: PermissionLateVote): void {
+    this.options.store.recordEvent({
+      type: 'late_vote',
+      requestId: vote.requestId,
+      sessionId: vote.sessionId,
+      at: vote.receivedAtMs,
+      payload: {
+        clientId: vote.clientId ?? null,
+        optionId: vote.optionId,
+        resolvedOptionId: vote.resolvedOptionId,
+        surface: vote.metadata?.surface ?? null,
+      },
+    });
+  }
 }
 
 /** Parts a grant is made of (the command, the paths) were cut for display. */
 function cutsFacts(approval: PendingApproval): boolean {
   return (approval.cuts ?? []).some((c) => ['command', 'locations', 'diffs'].includes(c.part));
-}
-
-/** The scope the deciding voter chose for an "always"; the narrowest (session) when none was given. */
-function grantChoiceOf(audit: PermissionDecisionAudit | undefined, optionId: string): GrantChoice {
-  for (const vote of audit?.votes ?? []) {
-    if (vote.optionId !== optionId) continue;
-    const parsed = GrantChoice.safeParse(vote.metadata?.grant);
-    if (parsed.success) return parsed.data;
-  }
-  return { scope: 'session' };
-}
-
-function surfaceOf(metadata: Readonly<Record<string, unknown>> | undefined): VoteRecord['surface'] {
-  const surface = metadata?.surface;
-  return typeof surface === 'string' ? (surface as VoteRecord['surface']) : null;
-}
-
-function votesOf(audit: PermissionDecisionAudit | undefined): VoteRecord[] {
-  if (!audit) return [];
-  const counted = audit.votes.map((v) => ({
-    clientId: v.clientId ?? null,
-    surface: surfaceOf(v.metadata),
-    identityProven: v.identityProven,
-    optionId: v.optionId === '__cancelled__' ? null : v.optionId,
-    outcome: 'counted',
-    at: v.receivedAtMs,
-  }));
-  const refused = audit.forbidden.map((v) => ({
-    clientId: v.clientId ?? null,
-    surface: surfaceOf(v.metadata),
-    identityProven: v.identityProven,
-    optionId: v.optionId === '__cancelled__' ? null : v.optionId,
-    outcome: `forbidden:${v.reason}`,
-    at: v.receivedAtMs,
-  }));
-  return [...counted, ...refused].sort((a, b) => a.at - b.at);
-}
-
-function deciderFor(
-  resolution: PermissionResolution,
-  audit: PermissionDecisionAudit | undefined,
-  session: SessionContext,
-): Decider {
-  if (resolution.kind === 'option') {
-    if (resolution.decidedBy.reason === 'consensus-quorum') {
-      return { type: 'consensus', clientIds: [...resolution.decidedBy.clientIds] };
-    }
-    const clientId = resolution.decidedBy.clientIds[0] ?? null;
-    const vote = audit?.votes.find((v) => (v.clientId ?? null) === clientId);
-    const person: Decider = { type: 'person', clientId, surface: surfaceOf(vote?.metadata) ?? 'api' };
-    return vote?.metadata?.paired === false ? { ...person, paired: false } : person;
-  }
-  switch (resolution.reason) {
-    case 'timeout':
-      return { type: 'timeout' };
-    case 'split_vote':
-      return { type: 'split_vote' };
-    case 'voter_cancelled':
-      return { type: 'voter_cancelled', clientId: resolution.clientId ?? null };
-    case 'agent_cancelled':
-      return { type: 'turn_cancelled' };
-    case 'session_closed':
-      return { type: session.endReason ?? 'session_closed' };
-  }
 }
 
 /** Keeps a hostile request's audit copy bounded: the shape and the start of it, not megabytes. */

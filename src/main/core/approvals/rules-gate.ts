@@ -2,7 +2,7 @@ import type { Decider, PendingApproval, PermissionMode } from '../../../shared/d
 import type { Rule } from '../../../shared/rules';
 import { evaluate, type DecidedBy, type RequestFacts } from '../rules';
 import type { GrantBook } from './grant-book';
-import type { PreDecision, SessionContext } from './pipeline';
+import type { PreDecision, SessionContext } from './session-context';
 import { allowReply, rejectReply } from './reply';
 
 /** What the rule layer looks at: kind, every path the request touches, the command as it runs. */

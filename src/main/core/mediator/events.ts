@@ -1,9 +1,9 @@
 /**
- * What the mediator publishes: events on a session's channel (seen by every
- * client of that session) and audit records (kept by the audit log).
+ * What the mediator publishes besides its decisions: events on a session's
+ * channel (seen by every client of that session) and late votes (for the audit).
  */
 import type {
-  DecisionReason,
+  AuditedVote,
   ForbiddenReason,
   OptionTally,
   PermissionPolicy,
@@ -45,47 +45,9 @@ export type PermissionMediatorEvent =
       readonly expiresAtMs: number;
     });
 
-export interface AuditedVote {
-  readonly clientId?: string;
-  readonly optionId: string;
-  readonly fromLoopback: boolean;
-  readonly identityProven: boolean;
-  readonly receivedAtMs: number;
-  readonly metadata?: Readonly<Record<string, unknown>>;
-}
-
-export interface AuditedForbiddenAttempt extends AuditedVote {
-  readonly reason: ForbiddenReason;
-}
-
-export interface PermissionDecisionAudit {
-  readonly kind: 'decision';
-  readonly requestId: string;
-  readonly sessionId: string;
-  readonly promptId?: string;
-  readonly originatorClientId?: string;
-  readonly policy: PermissionPolicy;
-  readonly reason: DecisionReason;
-  readonly resolution: PermissionResolution;
-  /** Consensus only. */
-  readonly quorum?: number;
-  /** Consensus only: the issue-time voter snapshot. */
-  readonly voters?: readonly string[];
-  /** Votes that counted, in arrival order (including a cancel vote). */
-  readonly votes: readonly AuditedVote[];
-  /** Refused votes, capped per request so a spamming client cannot grow memory. */
-  readonly forbidden: readonly AuditedForbiddenAttempt[];
-  readonly forbiddenDropped: number;
-  readonly issuedAtMs: number;
-  readonly decidedAtMs: number;
-}
-
 /** A vote that arrived after its request was decided; answered to the voter, never broadcast. */
-export interface PermissionLateVoteAudit extends AuditedVote {
-  readonly kind: 'late_vote';
+export interface PermissionLateVote extends AuditedVote {
   readonly requestId: string;
   readonly sessionId: string;
   readonly resolvedOptionId: string | null;
 }
-
-export type PermissionAuditRecord = PermissionDecisionAudit | PermissionLateVoteAudit;

@@ -1,8 +1,8 @@
 export {
   MultiClientPermissionMediator,
-  MAX_AUDITED_FORBIDDEN_ATTEMPTS,
   type MultiClientPermissionMediatorOptions,
 } from './mediator';
+export { MAX_AUDITED_FORBIDDEN_ATTEMPTS } from './pending';
 export { consensusQuorumFor } from './consensus';
 export {
   PermissionMediatorError,
@@ -34,8 +34,12 @@ export {
   type PermissionRequestRecord,
   type PermissionVote,
   type PermissionVoteInput,
+  type VoteMetadata,
   type PermissionVoteOutcome,
   type PermissionResolution,
+  type PermissionDecision,
+  type AuditedVote,
+  type AuditedForbiddenAttempt,
   type PermissionRequestOptions,
   type PermissionMediator,
   type ForbiddenReason,
@@ -45,11 +49,4 @@ export {
   type DecisionReason,
   type ConsensusProgress,
 } from './types';
-export type {
-  PermissionMediatorEvent,
-  PermissionAuditRecord,
-  PermissionDecisionAudit,
-  PermissionLateVoteAudit,
-  AuditedVote,
-  AuditedForbiddenAttempt,
-} from './events';
+export type { PermissionMediatorEvent, PermissionLateVote } from './events';

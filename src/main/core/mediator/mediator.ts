@@ -5,12 +5,8 @@ import {
   DuplicatePermissionRequestError,
   InvalidPermissionOptionError,
 } from './errors';
-import type {
-  AuditedForbiddenAttempt,
-  AuditedVote,
-  PermissionAuditRecord,
-  PermissionMediatorEvent,
-} from './events';
+import { GuardedListeners, type MediatorListeners } from './listeners';
+import { auditedVote, PendingRequest, PendingRequests } from './pending';
 import { assertConsensusQuorum, assertPermissionPolicy } from './policy-config';
 import { ResolvedRecords } from './resolved-records';
 import { clampPermissionTimeoutMs, MAX_PERMISSION_TIMEOUT_MS } from './timeouts';
@@ -20,6 +16,7 @@ import {
   type ConsensusProgress,
   type DecisionReason,
   type ForbiddenReason,
+  type PermissionDecision,
   type PermissionMediator,
   type PermissionPolicy,
   type PermissionRequestOptions,
@@ -29,14 +26,7 @@ import {
   type PermissionVoteOutcome,
 } from './types';
 
-/** Refused votes kept per request for the audit record; the rest are only counted. */
-export const MAX_AUDITED_FORBIDDEN_ATTEMPTS = 64;
-
-export interface MultiClientPermissionMediatorOptions {
-  /** Publishes on the session's channel. May throw; the mediator carries on. */
-  emit(sessionId: string, event: PermissionMediatorEvent): void;
-  /** May throw; the mediator carries on. */
-  audit(record: PermissionAuditRecord): void;
+export interface MultiClientPermissionMediatorOptions extends MediatorListeners {
   /** Client ids attached to the session; read once per consensus request, at issue time. */
   votersForSession(sessionId: string): Iterable<string>;
   /** Fixed N for consensus instead of the majority of the voter snapshot. */
@@ -45,20 +35,6 @@ export interface MultiClientPermissionMediatorOptions {
   maxResolvedPerSession?: number;
   setTimer?: (callback: () => void, delayMs: number) => unknown;
   clearTimer?: (handle: unknown) => void;
-  /** Where a throwing emit/audit is reported. Defaults to console.error. */
-  reportError?: (error: unknown, source: 'emit' | 'audit') => void;
-}
-
-interface PendingEntry {
-  readonly record: PermissionRequestRecord;
-  readonly policy: PermissionPolicy;
-  readonly settle: (resolution: PermissionResolution) => void;
-  readonly ballot: ConsensusBallot | undefined;
-  timer: unknown;
-  expiresAtMs: number;
-  votes: AuditedVote[] | undefined;
-  forbidden: AuditedForbiddenAttempt[] | undefined;
-  forbiddenDropped: number;
 }
 
 /**
@@ -78,18 +54,15 @@ interface PendingEntry {
 export class MultiClientPermissionMediator implements PermissionMediator {
   readonly policy: PermissionPolicy;
 
-  private readonly emitFn: MultiClientPermissionMediatorOptions['emit'];
-  private readonly auditFn: MultiClientPermissionMediatorOptions['audit'];
+  private readonly listeners: GuardedListeners;
   private readonly votersForSession: MultiClientPermissionMediatorOptions['votersForSession'];
-  private readonly reportError: NonNullable<MultiClientPermissionMediatorOptions['reportError']>;
   private readonly consensusQuorum: number | undefined;
   private readonly now: () => number;
   // Looked up on each call, not captured, so fake timers installed later still apply.
   private readonly setTimer: (callback: () => void, delayMs: number) => unknown;
   private readonly clearTimer: (handle: unknown) => void;
 
-  private readonly pending = new Map<string, PendingEntry>();
-  private readonly pendingBySession = new Map<string, Set<string>>();
+  private readonly pending = new PendingRequests();
   private readonly resolved: ResolvedRecords;
 
   constructor(policy: PermissionPolicy, options: MultiClientPermissionMediatorOptions) {
@@ -100,12 +73,8 @@ export class MultiClientPermissionMediator implements PermissionMediator {
       throw new RangeError(`maxResolvedPerSession must be a positive integer, got ${maxResolved}`);
     }
     this.policy = policy;
-    this.emitFn = options.emit;
-    this.auditFn = options.audit;
+    this.listeners = new GuardedListeners(options);
     this.votersForSession = options.votersForSession;
-    this.reportError =
-      options.reportError ??
-      ((error, source) => console.error(`permission mediator: ${source} threw`, error));
     this.consensusQuorum = options.consensusQuorum;
     this.now = options.now ?? (() => Date.now());
     this.setTimer = options.setTimer ?? ((callback, delayMs) => setTimeout(callback, delayMs));
@@ -115,15 +84,15 @@ export class MultiClientPermissionMediator implements PermissionMediator {
   }
 
   /**
-   * Never rejects. Misuse by the caller (a duplicate id, an option spelled like
-   * the cancel sentinel, an unknown policy override) throws synchronously and
-   * leaves every existing request untouched.
+   * Never rejects: resolves with the decision once the request ends, however it ends. Misuse by
+   * the caller (a duplicate id, an option spelled like the cancel sentinel, an unknown policy
+   * override) throws synchronously and leaves every existing request untouched.
    */
   request(
     record: PermissionRequestRecord,
     timeoutMs: number,
     options?: PermissionRequestOptions,
-  ): Promise<PermissionResolution> {
+  ): Promise<PermissionDecision> {
     const { requestId, sessionId } = record;
     if (record.allowedOptionIds.includes(CANCEL_VOTE_SENTINEL)) {
       throw new CancelSentinelCollisionError(requestId);
@@ -151,25 +120,10 @@ export class MultiClientPermissionMediator implements PermissionMediator {
       this.assertFresh(requestId);
     }
 
-    let settle!: (resolution: PermissionResolution) => void;
-    const promise = new Promise<PermissionResolution>((resolve) => {
-      settle = resolve;
-    });
-    const entry: PendingEntry = {
-      record: snapshot,
-      policy,
-      settle,
-      ballot,
-      timer: undefined,
-      expiresAtMs: 0,
-      votes: undefined,
-      forbidden: undefined,
-      forbiddenDropped: 0,
-    };
-
+    const entry = new PendingRequest(snapshot, policy, ballot);
     if (ballot !== undefined && !ballot.canAnyOptionStillWin()) {
       this.conclude(entry, { kind: 'cancelled', reason: 'split_vote' }, 'split-vote');
-      return promise;
+      return entry.decided;
     }
 
     const delayMs = clampPermissionTimeoutMs(timeoutMs);
@@ -177,19 +131,13 @@ export class MultiClientPermissionMediator implements PermissionMediator {
     // N1: the timer exists before the entry is reachable, so whatever removes or
     // forgets the entry later, nothing can leave its promise pending forever.
     entry.timer = this.setTimer(() => this.onTimeout(entry), delayMs);
-    this.pending.set(requestId, entry);
-    let ids = this.pendingBySession.get(sessionId);
-    if (ids === undefined) {
-      ids = new Set();
-      this.pendingBySession.set(sessionId, ids);
-    }
-    ids.add(requestId);
-    return promise;
+    this.pending.add(entry);
+    return entry.decided;
   }
 
   /**
    * Throws `InvalidPermissionOptionError` (and changes nothing) for an option the
-   * request does not offer; the server maps that to 400.
+   * request does not offer; the command layer reports it as invalid input.
    */
   vote(input: PermissionVoteInput): PermissionVoteOutcome {
     const entry = this.pending.get(input.requestId);
@@ -202,7 +150,7 @@ export class MultiClientPermissionMediator implements PermissionMediator {
     // Routed before any policy check on purpose: every voter may abort under
     // every policy (it can only deny, never grant). Keep it above `refusal()`.
     if (input.optionId === CANCEL_VOTE_SENTINEL) {
-      this.recordVote(entry, input, clientId);
+      entry.countVote(input, clientId);
       this.conclude(
         entry,
         clientId === undefined
@@ -224,31 +172,19 @@ export class MultiClientPermissionMediator implements PermissionMediator {
   }
 
   forgetSession(sessionId: string): void {
-    const ids = this.pendingBySession.get(sessionId);
-    if (ids !== undefined) {
-      this.pendingBySession.delete(sessionId);
-      for (const id of ids) {
-        const entry = this.pending.get(id);
-        if (entry !== undefined) {
-          this.conclude(entry, { kind: 'cancelled', reason: 'session_closed' }, 'session-closed');
-        }
-      }
+    for (const entry of this.pending.takeSession(sessionId)) {
+      // A listener may have ended it already, while an earlier one was concluded.
+      if (this.pending.get(entry.record.requestId) !== entry) continue;
+      this.conclude(entry, { kind: 'cancelled', reason: 'session_closed' }, 'session-closed');
     }
     this.resolved.forgetSession(sessionId);
   }
 
   /** The agent cancelled its turn. Without `promptId`, every pending request of the session. */
   cancelForPrompt(sessionId: string, promptId?: string): number {
-    const ids = this.pendingBySession.get(sessionId);
-    if (ids === undefined) return 0;
-    // Collected first so requests issued re-entrantly by a listener are not swept up.
-    const matching: PendingEntry[] = [];
-    for (const id of ids) {
-      const entry = this.pending.get(id);
-      if (entry !== undefined && (promptId === undefined || entry.record.promptId === promptId)) {
-        matching.push(entry);
-      }
-    }
+    const matching = this.pending
+      .ofSession(sessionId)
+      .filter((entry) => promptId === undefined || entry.record.promptId === promptId);
     let cancelled = 0;
     for (const entry of matching) {
       if (this.pending.get(entry.record.requestId) !== entry) continue;
@@ -264,8 +200,7 @@ export class MultiClientPermissionMediator implements PermissionMediator {
   }
 
   pendingCount(sessionId?: string): number {
-    if (sessionId === undefined) return this.pending.size;
-    return this.pendingBySession.get(sessionId)?.size ?? 0;
+    return this.pending.count(sessionId);
   }
 
   expiresAt(requestId: string): number | null {
@@ -291,7 +226,7 @@ export class MultiClientPermissionMediator implements PermissionMediator {
     if (entry.timer !== undefined) this.clearTimer(entry.timer);
     entry.timer = timer;
     entry.expiresAtMs = expiresAtMs;
-    this.safeEmit(entry.record.sessionId, {
+    this.listeners.emit(entry.record.sessionId, {
       type: 'permission_timeout_extended',
       requestId,
       sessionId: entry.record.sessionId,
@@ -303,16 +238,7 @@ export class MultiClientPermissionMediator implements PermissionMediator {
 
   /** Consensus tally of a pending request; null otherwise. */
   progress(requestId: string): ConsensusProgress | null {
-    const ballot = this.pending.get(requestId)?.ballot;
-    if (ballot === undefined) return null;
-    return {
-      requestId,
-      quorum: ballot.quorum,
-      voters: ballot.voterCount,
-      votesCast: ballot.votesCast,
-      votesNeeded: ballot.votesNeeded(),
-      tally: ballot.tally(),
-    };
+    return this.pending.get(requestId)?.progress() ?? null;
   }
 
   private assertFresh(requestId: string): void {
@@ -323,7 +249,7 @@ export class MultiClientPermissionMediator implements PermissionMediator {
 
   /** Consensus: `clientId` is an admitted voter of this ballot. */
   private castBallot(
-    entry: PendingEntry,
+    entry: PendingRequest,
     ballot: ConsensusBallot,
     input: PermissionVoteInput,
     clientId: string,
@@ -337,7 +263,7 @@ export class MultiClientPermissionMediator implements PermissionMediator {
     if (previous !== undefined) return this.forbid(entry, input, clientId, 'already_voted');
 
     const count = ballot.cast(clientId, optionIndex);
-    this.recordVote(entry, input, clientId);
+    entry.countVote(input, clientId);
     if (count >= ballot.quorum) {
       this.conclude(
         entry,
@@ -356,7 +282,7 @@ export class MultiClientPermissionMediator implements PermissionMediator {
     }
     const votesNeeded = ballot.votesNeeded();
     const tally = ballot.tally();
-    this.safeEmit(entry.record.sessionId, {
+    this.listeners.emit(entry.record.sessionId, {
       type: 'permission_partial_vote',
       requestId: entry.record.requestId,
       sessionId: entry.record.sessionId,
@@ -374,12 +300,12 @@ export class MultiClientPermissionMediator implements PermissionMediator {
 
   /** Every policy but consensus: the one admitted vote decides. */
   private decide(
-    entry: PendingEntry,
+    entry: PendingRequest,
     input: PermissionVoteInput,
     clientId: string | undefined,
   ): PermissionVoteOutcome {
     const reason = DECISION_REASON[entry.policy];
-    this.recordVote(entry, input, clientId);
+    entry.countVote(input, clientId);
     this.conclude(
       entry,
       {
@@ -393,18 +319,13 @@ export class MultiClientPermissionMediator implements PermissionMediator {
   }
 
   private forbid(
-    entry: PendingEntry,
+    entry: PendingRequest,
     input: PermissionVoteInput,
     clientId: string | undefined,
     reason: ForbiddenReason,
   ): PermissionVoteOutcome {
-    const forbidden = (entry.forbidden ??= []);
-    if (forbidden.length < MAX_AUDITED_FORBIDDEN_ATTEMPTS) {
-      forbidden.push({ ...auditedVote(input, clientId), reason });
-    } else {
-      entry.forbiddenDropped++;
-    }
-    this.safeEmit(entry.record.sessionId, {
+    entry.refuseVote(input, clientId, reason);
+    this.listeners.emit(entry.record.sessionId, {
       type: 'permission_forbidden',
       requestId: entry.record.requestId,
       sessionId: entry.record.sessionId,
@@ -426,8 +347,7 @@ export class MultiClientPermissionMediator implements PermissionMediator {
       return { kind: 'unknown_request' };
     }
     const clientId = input.clientId === '' ? undefined : input.clientId;
-    this.safeAudit({
-      kind: 'late_vote',
+    this.listeners.lateVote({
       requestId: input.requestId,
       sessionId: prior.sessionId,
       resolvedOptionId: prior.resolvedOptionId,
@@ -436,18 +356,10 @@ export class MultiClientPermissionMediator implements PermissionMediator {
     return { kind: 'already_resolved', resolvedOptionId: prior.resolvedOptionId };
   }
 
-  private onTimeout(entry: PendingEntry): void {
+  private onTimeout(entry: PendingRequest): void {
     if (this.pending.get(entry.record.requestId) !== entry) return;
     entry.timer = undefined;
     this.conclude(entry, { kind: 'cancelled', reason: 'timeout' }, 'timeout');
-  }
-
-  private recordVote(
-    entry: PendingEntry,
-    input: PermissionVoteInput,
-    clientId: string | undefined,
-  ): void {
-    (entry.votes ??= []).push(auditedVote(input, clientId));
   }
 
   /**
@@ -456,7 +368,7 @@ export class MultiClientPermissionMediator implements PermissionMediator {
    * mediator, and a listener that throws cannot stop the promise resolving.
    */
   private conclude(
-    entry: PendingEntry,
+    entry: PendingRequest,
     resolution: PermissionResolution,
     reason: DecisionReason,
   ): void {
@@ -465,80 +377,20 @@ export class MultiClientPermissionMediator implements PermissionMediator {
       this.clearTimer(entry.timer);
       entry.timer = undefined;
     }
-    if (this.pending.get(requestId) === entry) {
-      this.pending.delete(requestId);
-      const ids = this.pendingBySession.get(sessionId);
-      if (ids !== undefined) {
-        ids.delete(requestId);
-        if (ids.size === 0) this.pendingBySession.delete(sessionId);
-      }
-    }
+    this.pending.remove(entry);
     this.resolved.add(
       requestId,
       sessionId,
       resolution.kind === 'option' ? resolution.optionId : null,
     );
-    entry.settle(resolution);
+    entry.decide(resolution, reason, this.now());
 
-    this.safeEmit(sessionId, {
+    this.listeners.emit(sessionId, {
       type: 'permission_resolved',
       requestId,
       sessionId,
       promptId: entry.record.promptId,
       resolution,
     });
-    const ballot = entry.ballot;
-    this.safeAudit({
-      kind: 'decision',
-      requestId,
-      sessionId,
-      promptId: entry.record.promptId,
-      originatorClientId: entry.record.originatorClientId,
-      policy: entry.policy,
-      reason,
-      resolution,
-      quorum: ballot?.quorum,
-      voters: ballot?.voterList(),
-      votes: entry.votes ?? [],
-      forbidden: entry.forbidden ?? [],
-      forbiddenDropped: entry.forbiddenDropped,
-      issuedAtMs: entry.record.issuedAtMs,
-      decidedAtMs: this.now(),
-    });
   }
-
-  private safeEmit(sessionId: string, event: PermissionMediatorEvent): void {
-    try {
-      this.emitFn(sessionId, event);
-    } catch (error) {
-      this.report(error, 'emit');
-    }
-  }
-
-  private safeAudit(record: PermissionAuditRecord): void {
-    try {
-      this.auditFn(record);
-    } catch (error) {
-      this.report(error, 'audit');
-    }
-  }
-
-  private report(error: unknown, source: 'emit' | 'audit'): void {
-    try {
-      this.reportError(error, source);
-    } catch {
-      // Nothing is left to tell; resolution must still go ahead.
-    }
-  }
-}
-
-function auditedVote(input: PermissionVoteInput, clientId: string | undefined): AuditedVote {
-  return {
-    clientId,
-    optionId: input.optionId,
-    fromLoopback: input.fromLoopback === true,
-    identityProven: input.identityProven === true,
-    receivedAtMs: input.receivedAtMs,
-    metadata: input.metadata,
-  };
 }

@@ -1,4 +1,7 @@
-export const DEFAULT_PERMISSION_TIMEOUT_MS = 300_000;
+import { DEFAULT_APPROVAL_TIMEOUT_SECONDS } from '../../../shared/settings';
+
+/** What a timeout that is no duration at all falls back to: the settings' default. */
+export const DEFAULT_PERMISSION_TIMEOUT_MS = DEFAULT_APPROVAL_TIMEOUT_SECONDS * 1000;
 /** Shorter than this and no human can answer; it is certainly a unit mistake. */
 export const MIN_PERMISSION_TIMEOUT_MS = 100;
 /** Well under setTimeout's 2^31-1 ms ceiling, past which Node fires the timer at once. */

@@ -1,18 +1,16 @@
 /**
  * The mediator's contract: shared by the server (which turns wire votes into
- * `PermissionVoteInput`), the pipeline (which awaits `PermissionResolution`) and
+ * `PermissionVoteInput`), the pipeline (which awaits `PermissionDecision`) and
  * the UI (which renders the outcomes). Data only.
  */
+import type { GrantChoice } from '../../../shared/contract';
+import { PermissionPolicy, type Surface } from '../../../shared/domain';
 
-// Single source of truth: config validation and capability advertisement both read this list.
-export const SUPPORTED_POLICIES = [
-  'first-responder',
-  'designated',
-  'consensus',
-  'local-only',
-] as const;
+export type { PermissionPolicy };
 
-export type PermissionPolicy = (typeof SUPPORTED_POLICIES)[number];
+// Config validation and capability advertisement both read this list; the policies themselves are
+// declared once, in the shared domain schema every client validates against.
+export const SUPPORTED_POLICIES: readonly PermissionPolicy[] = PermissionPolicy.options;
 
 /**
  * What the server substitutes for a voter's `{ outcome: 'cancelled' }`. It can
@@ -42,7 +40,20 @@ export interface PermissionVote {
   readonly receivedAtMs: number;
   /** Stamped by the server's client registry when the client presented its secret token. */
   readonly identityProven?: boolean;
-  readonly metadata?: Readonly<Record<string, unknown>>;
+  readonly metadata?: VoteMetadata;
+}
+
+/**
+ * What a vote carries for whoever reads the decision (the pipeline, the audit). The mediator
+ * never looks inside: no policy may depend on what a client says about itself.
+ */
+export interface VoteMetadata {
+  /** Where the vote was cast: a desktop surface, a browser, the API, an approval link. */
+  readonly surface: Surface;
+  /** False for an API client no person paired: its vote is recorded as `api`. */
+  readonly paired?: boolean;
+  /** The scope the voter chose for an "always" option. */
+  readonly grant?: GrantChoice;
 }
 
 export interface PermissionVoteInput extends PermissionVote {
@@ -123,6 +134,41 @@ export interface PermissionRequestOptions {
   readonly consensusQuorum?: number;
 }
 
+export interface AuditedVote {
+  readonly clientId?: string;
+  readonly optionId: string;
+  readonly fromLoopback: boolean;
+  readonly identityProven: boolean;
+  readonly receivedAtMs: number;
+  readonly metadata?: VoteMetadata;
+}
+
+export interface AuditedForbiddenAttempt extends AuditedVote {
+  readonly reason: ForbiddenReason;
+}
+
+/** How a request ended, with everything the audit keeps about it: what `request()` resolves with. */
+export interface PermissionDecision {
+  readonly requestId: string;
+  readonly sessionId: string;
+  readonly promptId?: string;
+  readonly originatorClientId?: string;
+  readonly policy: PermissionPolicy;
+  readonly reason: DecisionReason;
+  readonly resolution: PermissionResolution;
+  /** Consensus only. */
+  readonly quorum?: number;
+  /** Consensus only: the issue-time voter snapshot. */
+  readonly voters?: readonly string[];
+  /** Votes that counted, in arrival order (including a cancel vote). */
+  readonly votes: readonly AuditedVote[];
+  /** Refused votes, capped per request so a spamming client cannot grow memory. */
+  readonly forbidden: readonly AuditedForbiddenAttempt[];
+  readonly forbiddenDropped: number;
+  readonly issuedAtMs: number;
+  readonly decidedAtMs: number;
+}
+
 /** The half of the mediator the agent pipeline depends on. */
 export interface PermissionMediator {
   readonly policy: PermissionPolicy;
@@ -130,7 +176,7 @@ export interface PermissionMediator {
     record: PermissionRequestRecord,
     timeoutMs: number,
     options?: PermissionRequestOptions,
-  ): Promise<PermissionResolution>;
+  ): Promise<PermissionDecision>;
   vote(vote: PermissionVoteInput): PermissionVoteOutcome;
   forgetSession(sessionId: string): void;
 }

@@ -1,0 +1,381 @@
+import { RequestError } from '@agentclientprotocol/sdk';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { GatehouseEvent } from '../../../shared/contract';
+import type { Decision, PendingApproval, PermissionPolicy } from '../../../shared/domain';
+import type { DecisionMeta } from '../store';
+import { EventBus } from '../events/bus';
+import { CANCEL_VOTE_SENTINEL, type PermissionVoteInput } from '../mediator';
+import { ApprovalPipeline, type PipelineOptions } from './pipeline';
+import type { SessionContext } from './session-context';
+
+const ACP_SESSION = 'acp-1';
+
+/** A store that keeps what it is given; a decision may be made to fail to commit. */
+function fakeStore() {
+  const requests: PendingApproval[] = [];
+  const decisions: { decision: Decision; meta: DecisionMeta }[] = [];
+  const events: { type: string; requestId?: string | null; payload?: unknown }[] = [];
+  let failCommit = false;
+  return {
+    requests,
+    decisions,
+    events,
+    failNextCommit: () => {
+      failCommit = true;
+    },
+    recordRequest: (request: PendingApproval) => void requests.push(request),
+    recordEvent: (event: { type: string; requestId?: string | null; payload?: unknown }) =>
+      void events.push(event),
+    recordDecision: async (decision: Decision, meta: DecisionMeta) => {
+      if (failCommit) {
+        failCommit = false;
+        throw new Error('disk full');
+      }
+      decisions.push({ decision, meta });
+    },
+  };
+}
+
+/** The session as an agent subprocess would present it, scripted. */
+function session(overrides: Partial<SessionContext> = {}): SessionContext {
+  return {
+    sessionId: 'session-1',
+    acpSessionId: ACP_SESSION,
+    agentId: 'coder',
+    agentName: 'Coder',
+    cwd: '/work/project',
+    policy: 'first-responder',
+    mode: 'default',
+    promptId: 'turn-1',
+    promptClientId: null,
+    endReason: null,
+    toolCallState: () => undefined,
+    ...overrides,
+  };
+}
+
+/** What the agent sends in `session/request_permission`. */
+function permissionRequest(toolCallId = 'call-1') {
+  return {
+    sessionId: ACP_SESSION,
+    toolCall: {
+      toolCallId,
+      kind: 'edit',
+      title: 'Write notes.txt',
+      locations: [{ path: '/work/project/notes.txt' }],
+    },
+    options: [
+      { optionId: 'yes', name: 'Allow', kind: 'allow_once' },
+      { optionId: 'always', name: 'Always allow', kind: 'allow_always' },
+      { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+    ],
+  };
+}
+
+function setup(
+  options: Partial<Omit<PipelineOptions, 'policy'>> & {
+    policy?: PermissionPolicy;
+    voters?: string[];
+  } = {},
+) {
+  const store = fakeStore();
+  const bus = new EventBus();
+  const published: GatehouseEvent[] = [];
+  bus.subscribe((event) => published.push(event));
+  const { policy = 'first-responder', voters = [], ...rest } = options;
+  const pipeline = new ApprovalPipeline({
+    policy: { policy },
+    votersForSession: () => voters,
+    store,
+    bus,
+    timeoutMs: () => 60_000,
+    ...rest,
+  });
+  /** The request as clients are shown it, once the pipeline has queued it. */
+  const asked = async (): Promise<PendingApproval> => {
+    await vi.waitFor(() => expect(pipeline.pending.size).toBeGreaterThan(0));
+    return pipeline.pending.list()[0]!;
+  };
+  const vote = (input: Omit<PermissionVoteInput, 'fromLoopback' | 'receivedAtMs'>) =>
+    pipeline.mediator.vote({ fromLoopback: true, receivedAtMs: Date.now(), ...input });
+  const types = () => published.map((e) => e.type);
+  return { pipeline, store, published, types, asked, vote };
+}
+
+describe('a request a person decides', () => {
+  it('is queued and announced, and the vote becomes the reply, audited before it is sent', async () => {
+    const { pipeline, store, types, asked, vote } = setup();
+    const reply = pipeline.handle(session(), permissionRequest());
+    const approval = await asked();
+    expect(types()).toEqual(['permission_requested']);
+    expect(store.requests.map((r) => r.requestId)).toEqual([approval.requestId]);
+
+    pipeline.pending.markDisplayed(approval.requestId);
+    vote({
+      requestId: approval.requestId,
+      clientId: 'desktop',
+      identityProven: true,
+      optionId: 'yes',
+      metadata: { surface: 'dialog' },
+    });
+
+    await expect(reply).resolves.toEqual({ outcome: { outcome: 'selected', optionId: 'yes' } });
+    expect(store.decisions).toHaveLength(1);
+    const [{ decision, meta }] = store.decisions as [(typeof store.decisions)[0]];
+    expect(decision).toMatchObject({
+      requestId: approval.requestId,
+      reply: { outcome: 'selected', optionId: 'yes', optionKind: 'allow_once' },
+      decider: { type: 'person', clientId: 'desktop', surface: 'dialog' },
+      reason: 'first-responder',
+    });
+    expect(meta.displayed).toBe(true);
+    expect(meta.votes).toEqual([
+      expect.objectContaining({
+        clientId: 'desktop',
+        surface: 'dialog',
+        optionId: 'yes',
+        outcome: 'counted',
+      }),
+    ]);
+    expect(pipeline.pending.size).toBe(0);
+    expect(types()).toEqual(['permission_requested', 'permission_resolved']);
+  });
+
+  it('an unpaired API vote is a person on the api surface, marked unpaired', async () => {
+    const { pipeline, store, asked, vote } = setup();
+    const reply = pipeline.handle(session(), permissionRequest());
+    const approval = await asked();
+    vote({
+      requestId: approval.requestId,
+      optionId: 'no',
+      metadata: { surface: 'api', paired: false },
+    });
+    await expect(reply).resolves.toEqual({ outcome: { outcome: 'selected', optionId: 'no' } });
+    expect(store.decisions[0]?.decision.decider).toEqual({
+      type: 'person',
+      clientId: null,
+      surface: 'api',
+      paired: false,
+    });
+  });
+
+  it('an "always" keeps a grant in the scope the voter chose and tells the agent "once"', async () => {
+    const remember = vi.fn(async () => 'remembered as grant g-1 (project)');
+    const { pipeline, store, asked, vote } = setup({ remember });
+    const reply = pipeline.handle(session(), permissionRequest());
+    const approval = await asked();
+    vote({
+      requestId: approval.requestId,
+      clientId: 'desktop',
+      identityProven: true,
+      optionId: 'always',
+      metadata: { surface: 'dialog', grant: { scope: 'project', expiresInMinutes: 60 } },
+    });
+    await expect(reply).resolves.toEqual({ outcome: { outcome: 'selected', optionId: 'yes' } });
+    expect(remember).toHaveBeenCalledWith(
+      expect.objectContaining({ requestId: approval.requestId }),
+      expect.objectContaining({ sessionId: 'session-1' }),
+      { scope: 'project', expiresInMinutes: 60 },
+    );
+    expect(store.decisions[0]?.decision.reason).toBe(
+      'first-responder; remembered as grant g-1 (project)',
+    );
+  });
+
+  it('a decision that cannot be committed reaches the agent as an error, never as a reply', async () => {
+    const { pipeline, store, types, asked, vote } = setup();
+    store.failNextCommit();
+    const reply = pipeline.handle(session(), permissionRequest());
+    const approval = await asked();
+    vote({ requestId: approval.requestId, optionId: 'yes', metadata: { surface: 'api' } });
+    await expect(reply).rejects.toThrow('disk full');
+    expect(pipeline.pending.size).toBe(0);
+    expect(types()).toEqual(['permission_requested']);
+  });
+
+  it('a vote after the decision is answered already_resolved and kept as a late vote', async () => {
+    const { pipeline, store, asked, vote } = setup();
+    const reply = pipeline.handle(session(), permissionRequest());
+    const approval = await asked();
+    vote({ requestId: approval.requestId, optionId: 'yes', metadata: { surface: 'api' } });
+    await reply;
+    expect(
+      vote({
+        requestId: approval.requestId,
+        clientId: 'phone',
+        optionId: 'no',
+        metadata: { surface: 'link' },
+      }),
+    ).toEqual({
+      kind: 'already_resolved',
+      resolvedOptionId: 'yes',
+    });
+    expect(store.events).toContainEqual(
+      expect.objectContaining({
+        type: 'late_vote',
+        requestId: approval.requestId,
+        payload: { clientId: 'phone', optionId: 'no', resolvedOptionId: 'yes', surface: 'link' },
+      }),
+    );
+  });
+});
+
+describe('requests nobody votes on', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('the timeout refuses with the agent’s reject option', async () => {
+    const { pipeline, store } = setup({ timeoutMs: () => 1_000 });
+    const reply = pipeline.handle(session(), permissionRequest());
+    await vi.advanceTimersByTimeAsync(1_000);
+    await expect(reply).resolves.toEqual({ outcome: { outcome: 'selected', optionId: 'no' } });
+    expect(store.decisions[0]?.decision).toMatchObject({
+      decider: { type: 'timeout' },
+      reason: 'timeout',
+    });
+    expect(pipeline.pending.size).toBe(0);
+  });
+
+  it('an extension moves the deadline shown and announced, and the timeout with it', async () => {
+    const { pipeline, store, published } = setup({ timeoutMs: () => 1_000 });
+    const reply = pipeline.handle(session(), permissionRequest());
+    await vi.advanceTimersByTimeAsync(0);
+    const [approval] = pipeline.pending.list();
+    const expiresAt = pipeline.mediator.extendTimeout(approval!.requestId, 5_000);
+    expect(pipeline.pending.get(approval!.requestId)?.expiresAt).toBe(expiresAt);
+    expect(published.at(-1)).toEqual({
+      type: 'permission_extended',
+      requestId: approval!.requestId,
+      expiresAt,
+    });
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(store.decisions).toEqual([]);
+    await vi.advanceTimersByTimeAsync(5_000);
+    await expect(reply).resolves.toEqual({ outcome: { outcome: 'selected', optionId: 'no' } });
+  });
+});
+
+describe('cancels', () => {
+  it('a cancelled turn answers the agent `cancelled`', async () => {
+    const { pipeline, store, asked } = setup();
+    const reply = pipeline.handle(session(), permissionRequest());
+    await asked();
+    expect(pipeline.mediator.cancelForPrompt('session-1', 'turn-1')).toBe(1);
+    await expect(reply).resolves.toEqual({ outcome: { outcome: 'cancelled' } });
+    expect(store.decisions[0]?.decision).toMatchObject({
+      reply: { outcome: 'cancelled' },
+      decider: { type: 'turn_cancelled' },
+      reason: 'agent-cancelled',
+    });
+  });
+
+  it('a voter’s cancel is a refusal with the agent’s reject option, naming the voter', async () => {
+    const { pipeline, store, asked, vote } = setup();
+    const reply = pipeline.handle(session(), permissionRequest());
+    const approval = await asked();
+    vote({
+      requestId: approval.requestId,
+      clientId: 'desktop',
+      identityProven: true,
+      optionId: CANCEL_VOTE_SENTINEL,
+      metadata: { surface: 'tray' },
+    });
+    await expect(reply).resolves.toEqual({ outcome: { outcome: 'selected', optionId: 'no' } });
+    const { decision, meta } = store.decisions[0]!;
+    expect(decision).toMatchObject({
+      decider: { type: 'voter_cancelled', clientId: 'desktop' },
+      reason: 'voter-cancelled',
+    });
+    // The sentinel never reaches the history as an option.
+    expect(meta.votes).toEqual([
+      expect.objectContaining({ optionId: null, surface: 'tray', outcome: 'counted' }),
+    ]);
+  });
+
+  it('a closed session ends its request as the session ended', async () => {
+    const context = { ...session(), endReason: null as SessionContext['endReason'] };
+    const { pipeline, store, asked } = setup();
+    const reply = pipeline.handle(context, permissionRequest());
+    await asked();
+    context.endReason = 'agent_exit';
+    pipeline.mediator.forgetSession('session-1');
+    await expect(reply).resolves.toEqual({ outcome: { outcome: 'cancelled' } });
+    expect(store.decisions[0]?.decision.decider).toEqual({ type: 'agent_exit' });
+  });
+});
+
+describe('decided without a person', () => {
+  it('the rule layer answers at once, and nothing is queued or announced', async () => {
+    const { pipeline, store, types } = setup({
+      decideBefore: () => ({
+        verdict: 'allow',
+        reply: { outcome: 'selected', optionId: 'yes', optionKind: 'allow_once' },
+        decider: { type: 'rule', ruleId: 'docs' },
+        reason: 'rule docs',
+      }),
+    });
+    await expect(pipeline.handle(session(), permissionRequest())).resolves.toEqual({
+      outcome: { outcome: 'selected', optionId: 'yes' },
+    });
+    expect(store.decisions[0]?.decision).toMatchObject({
+      decider: { type: 'rule', ruleId: 'docs' },
+      reason: 'rule docs',
+    });
+    expect(types()).toEqual(['permission_resolved']);
+    expect(pipeline.mediator.pendingCount()).toBe(0);
+  });
+
+  it('a malformed request is refused and audited, and no decision is made', async () => {
+    const { pipeline, store } = setup();
+    const bad = { ...permissionRequest(), options: [] };
+    await expect(pipeline.handle(session(), bad)).rejects.toBeInstanceOf(RequestError);
+    expect(store.events.map((e) => e.type)).toEqual(['malformed_request']);
+    expect(store.decisions).toEqual([]);
+  });
+});
+
+describe('consensus', () => {
+  it('a partial vote updates the tally shown and announces it', async () => {
+    const { pipeline, published, asked, vote } = setup({
+      policy: 'consensus',
+      voters: ['a', 'b', 'c'],
+    });
+    const reply = pipeline.handle(session({ policy: 'consensus' }), permissionRequest());
+    const approval = await asked();
+    expect(approval.tally).toEqual({
+      quorum: 2,
+      votesNeeded: 2,
+      voters: 3,
+      perOption: { yes: 0, always: 0, no: 0 },
+    });
+
+    vote({
+      requestId: approval.requestId,
+      clientId: 'a',
+      identityProven: true,
+      optionId: 'yes',
+      metadata: { surface: 'browser' },
+    });
+    const tally = { quorum: 2, votesNeeded: 1, voters: 3, perOption: { yes: 1, always: 0, no: 0 } };
+    expect(pipeline.pending.get(approval.requestId)?.tally).toEqual(tally);
+    expect(published.at(-1)).toEqual({
+      type: 'permission_partial_vote',
+      requestId: approval.requestId,
+      sessionId: 'session-1',
+      tally,
+    });
+
+    vote({
+      requestId: approval.requestId,
+      clientId: 'b',
+      identityProven: true,
+      optionId: 'yes',
+      metadata: { surface: 'browser' },
+    });
+    await expect(reply).resolves.toEqual({ outcome: { outcome: 'selected', optionId: 'yes' } });
+  });
+});
