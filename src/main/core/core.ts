@@ -3,25 +3,26 @@ import type { Settings } from '../../shared/settings';
 import { createReadJudge } from './agents/read-judge';
 import { SessionManager } from './agents/sessions';
 import { ClientRegistry } from './approvals/clients';
+import { GrantBook } from './approvals/grant-book';
+import { ApprovalLinks } from './approvals/links';
 import { ApprovalPipeline } from './approvals/pipeline';
-import { createHandlers } from './commands/handlers';
+import { createRulesGate, factsOf } from './approvals/rules-gate';
 import type { Handlers } from './commands/dispatch';
+import { createHandlers } from './commands/handlers';
+import type { CommandServices, SettingsService } from './commands/services';
+import type { ConfirmLocally } from './commands/settings-confirmation';
 import {
   loadSettings,
   settingsPath,
   SettingsError,
   updateSettingsFile,
 } from './config/settings-file';
-import { GrantBook } from './approvals/grant-book';
-import { ApprovalLinks } from './approvals/links';
-import { createRulesGate, factsOf } from './approvals/rules-gate';
-import { initShellParser, validateRules } from './rules';
 import { EventBus } from './events/bus';
 import { validatePolicyConfig, type MultiClientPermissionMediator } from './mediator';
+import { initShellParser, validateRules } from './rules';
 import { openStore, type Store } from './store';
 import { KEY_ENV, resolveAuditKey, type ResolvedAuditKey } from './store/audit-key';
 import { databasePath } from './store/paths';
-import type { ConfirmLocally } from './commands/settings-confirmation';
 
 export interface CoreOptions {
   /** $GATEHOUSE_HOME: settings.json and the audit database live here. */
@@ -41,60 +42,26 @@ export interface CoreOptions {
   confirmLocally?: ConfirmLocally;
 }
 
-export interface Core {
-  readonly home: string;
-  readonly settings: Settings;
-  readonly policy: ReturnType<typeof validatePolicyConfig>;
-  readonly bus: EventBus;
-  readonly store: Store;
+export interface Core extends CommandServices {
   /** The pipeline's mediator, for what watches requests from outside (tests, tools). */
   readonly mediator: MultiClientPermissionMediator;
-  readonly pipeline: ApprovalPipeline;
-  readonly sessions: SessionManager;
-  readonly clients: ClientRegistry;
-  readonly grants: GrantBook;
-  readonly links: ApprovalLinks;
   readonly handlers: Handlers;
-  readonly confirmLocally: ConfirmLocally | null;
-  now(): number;
-  /**
-   * Persists a change to settings.json when the settings came from it; settings given in code
-   * (tests, embedding) change in memory only.
-   */
-  saveSettings(change: (json: Record<string, unknown>) => void): void;
-  /** Throws SettingsError or InvalidPolicyConfigError when `next` cannot replace the settings. */
-  checkSettings(next: Settings): void;
-  /**
-   * Replaces the settings (validated whole, saved). Agents, rules, approvals and desktop apply at
-   * once; the mediator policy and the server address are fixed for the life of the process.
-   * Returns the keys that wait for a restart.
-   */
-  replaceSettings(next: Settings): string[];
-  /** Saved changes that wait for a restart. */
-  restartNeeded(): string[];
-  /** The settings as saved: those in force, with policy and server as they will be after a restart. */
-  savedSettings(): Settings;
   /** Ends every session; pending requests are answered fail-closed and audited before it returns. */
   close(): Promise<void>;
 }
 
 /** The composition root: everything that decides, with no Electron and no transport. */
 export async function createCore(options: CoreOptions): Promise<Core> {
+  const { home } = options;
   const now = options.now ?? Date.now;
-  const settings = options.settings ?? loadSettings(options.home);
+  const settings = options.settings ?? loadSettings(home);
   const policy = validatePolicyConfig(settings.policy);
-  const checked = validateRules(settings.rules);
-  if (!checked.ok) {
-    throw new SettingsError(
-      settingsPath(options.home),
-      checked.errors.map((e) => `rules: ${e.message}`),
-    );
-  }
+  checkRules(home, settings.rules);
   // Shell commands are judged part by part; the parser must be ready before the first request.
   await initShellParser();
   const bus = new EventBus();
-  const dbPath = databasePath(options.home);
-  const auditKey = options.auditKey ?? resolveAuditKey({ home: options.home, dbPath });
+  const dbPath = databasePath(home);
+  const auditKey = options.auditKey ?? resolveAuditKey({ home, dbPath });
   // Whatever the source, the agents spawned later must not inherit a key from the environment.
   delete process.env[KEY_ENV];
   const store = openStore({
@@ -140,7 +107,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     store,
     bus,
     now,
-    home: options.home,
+    home,
     cancelGraceMs: () => settings.approvals.cancelGraceSeconds * 1000,
     judgeRead: createReadJudge({
       rules: () => settings.rules,
@@ -151,47 +118,79 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     onEnd: (sessionId) => void grants.endSession(sessionId),
   });
 
-  /** Validates what replaceSettings would apply; returns the rules as checked. */
-  function checkedSettingsRules(next: Settings): Settings['rules'] {
-    validatePolicyConfig(next.policy, () => {});
-    const checkedRules = validateRules(next.rules);
-    if (!checkedRules.ok) {
-      throw new SettingsError(
-        settingsPath(options.home),
-        checkedRules.errors.map((e) => `rules: ${e.message}`),
-      );
-    }
-    return checkedRules.rules;
-  }
-
-  let savedForRestart: Pick<Settings, 'policy' | 'server'> = {
-    policy: settings.policy,
-    server: settings.server,
-  };
-  const core: Core = {
-    home: options.home,
-    settings,
-    policy,
+  const services: CommandServices = {
+    ...settingsService({ home, settings, policy, store, fromFile: !options.settings }),
     bus,
     store,
-    mediator: pipeline.mediator,
     pipeline,
     sessions,
     clients,
     grants,
     links,
-    handlers: undefined as unknown as Handlers,
     confirmLocally: options.confirmLocally ?? null,
     now,
-    saveSettings(change) {
-      if (!options.settings) updateSettingsFile(options.home, change);
+  };
+  return {
+    ...services,
+    mediator: pipeline.mediator,
+    handlers: createHandlers(services),
+    async close() {
+      await sessions.closeAll('shutdown');
+      await store.close();
     },
-    checkSettings(next) {
-      checkedSettingsRules(next);
-    },
+  };
+}
+
+/** The rules as checked, or a SettingsError naming every problem. */
+function checkRules(home: string, rules: Settings['rules']): Settings['rules'] {
+  const checked = validateRules(rules);
+  if (!checked.ok) {
+    throw new SettingsError(
+      settingsPath(home),
+      checked.errors.map((e) => `rules: ${e.message}`),
+    );
+  }
+  return checked.rules;
+}
+
+/**
+ * The settings in force and as saved. `fromFile`: changes are written to settings.json; settings
+ * given in code (tests, embedding) change in memory only.
+ */
+function settingsService(options: {
+  home: string;
+  settings: Settings;
+  policy: SettingsService['policy'];
+  store: Pick<Store, 'setRetention'>;
+  fromFile: boolean;
+}): SettingsService {
+  const { home, settings, policy, store, fromFile } = options;
+  /** Validates what replaceSettings would apply; returns the rules as checked. */
+  const checkedRules = (next: Settings): Settings['rules'] => {
+    validatePolicyConfig(next.policy, () => {});
+    return checkRules(home, next.rules);
+  };
+  const saveSettings = (change: (json: Record<string, unknown>) => void): void => {
+    if (fromFile) updateSettingsFile(home, change);
+  };
+  // The mediator policy and the server address apply at the next start: kept as saved until then.
+  let savedForRestart: Pick<Settings, 'policy' | 'server'> = {
+    policy: settings.policy,
+    server: settings.server,
+  };
+  const restartNeeded = (): string[] =>
+    (['policy', 'server'] as const).filter(
+      (key) => JSON.stringify(savedForRestart[key]) !== JSON.stringify(settings[key]),
+    );
+  return {
+    home,
+    settings,
+    policy,
+    saveSettings,
+    checkSettings: (next) => void checkedRules(next),
     replaceSettings(next) {
-      const rules = checkedSettingsRules(next);
-      core.saveSettings((json) => {
+      const rules = checkedRules(next);
+      saveSettings((json) => {
         for (const key of Object.keys(json)) delete json[key];
         Object.assign(json, next);
       });
@@ -204,21 +203,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         desktop: next.desktop,
       });
       store.setRetention(next.retention);
-      return core.restartNeeded();
+      return restartNeeded();
     },
-    savedSettings() {
-      return { ...settings, ...savedForRestart };
-    },
-    restartNeeded() {
-      return (['policy', 'server'] as const).filter(
-        (key) => JSON.stringify(savedForRestart[key]) !== JSON.stringify(settings[key]),
-      );
-    },
-    async close() {
-      await sessions.closeAll('shutdown');
-      await store.close();
-    },
+    restartNeeded,
+    savedSettings: () => ({ ...settings, ...savedForRestart }),
   };
-  (core as { handlers: Handlers }).handlers = createHandlers(core);
-  return core;
 }

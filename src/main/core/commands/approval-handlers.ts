@@ -1,0 +1,146 @@
+import type { VoteOutcome } from '../../../shared/contract';
+import type { PendingApproval } from '../../../shared/domain';
+import type { Caller } from '../approvals/clients';
+import { voteTally } from '../approvals/pending';
+import { ForbiddenError, NotFoundError, BadRequestError } from '../errors';
+import {
+  assertWireOptionId,
+  CANCEL_VOTE_SENTINEL,
+  type ConsensusProgress,
+  type PermissionVoteOutcome,
+} from '../mediator';
+import { LIST_MAX_ITEMS } from '../safety/limits';
+import type { Handlers } from './dispatch';
+import { requirePaired } from './require-paired';
+import type { CommandServices } from './services';
+
+type ApprovalCommands =
+  | 'listApprovals'
+  | 'approvalDetail'
+  | 'vote'
+  | 'createApprovalLink'
+  | 'linkedApproval'
+  | 'voteByLink'
+  | 'extendApproval'
+  | 'markDisplayed';
+
+/** A recorded consensus vote answers with the tally as it stood after this vote. */
+function toWire(outcome: PermissionVoteOutcome, progress: ConsensusProgress | null): VoteOutcome {
+  if (outcome.kind !== 'recorded') return outcome;
+  const { votesNeeded, tally } = outcome;
+  return {
+    kind: 'recorded',
+    votesNeeded,
+    tally: progress && voteTally({ ...progress, votesNeeded, tally }),
+  };
+}
+
+/** The request a link was made for, while it waits; the link is the caller's only credential. */
+function linked(caller: Caller): { requestId: string; token: string } {
+  if (!caller.link) throw new ForbiddenError('this command needs an approval link');
+  return caller.link;
+}
+
+/** Pending requests: what they are, votes on them (directly or by link), their deadline. */
+export function approvalHandlers({
+  pipeline,
+  links,
+  store,
+  now,
+}: Pick<CommandServices, 'pipeline' | 'links' | 'store' | 'now'>): Pick<
+  Handlers,
+  ApprovalCommands
+> {
+  const { pending, mediator } = pipeline;
+  const waiting = (requestId: string, missing: string): PendingApproval => {
+    const approval = pending.get(requestId);
+    if (!approval) throw new NotFoundError(missing);
+    return approval;
+  };
+
+  return {
+    listApprovals: () => pending.summaries(LIST_MAX_ITEMS),
+
+    approvalDetail: (input) => waiting(input.requestId, `no pending request ${input.requestId}`),
+
+    vote: (input, caller) => {
+      const optionId = 'optionId' in input ? input.optionId : CANCEL_VOTE_SENTINEL;
+      // A wire client must not be able to inject a cancel by naming the sentinel as an option.
+      if ('optionId' in input) assertWireOptionId(input.optionId);
+      // A vote over the API from a client no person paired is "api (unpaired)": it counts where
+      // anyone's vote counts (first-responder, local-only) and is refused where a person must decide.
+      const person = caller.paired;
+      const outcome = mediator.vote({
+        requestId: input.requestId,
+        clientId: person ? (caller.clientId ?? undefined) : undefined,
+        optionId,
+        fromLoopback: caller.fromLoopback,
+        identityProven: person,
+        receivedAtMs: now(),
+        metadata: {
+          surface: person ? caller.surface : 'api',
+          ...(person ? {} : { paired: false }),
+          ...('grant' in input && input.grant ? { grant: input.grant } : {}),
+        },
+      });
+      return toWire(outcome, mediator.progress(input.requestId));
+    },
+
+    createApprovalLink: (input, caller) => {
+      // A link votes as a person; only a person's client may hand one out.
+      requirePaired(caller, 'create an approval link');
+      const approval = waiting(input.requestId, `no pending request ${input.requestId}`);
+      const { token, linkId } = links.issue(input.requestId);
+      store.recordEvent({
+        type: 'link_created',
+        requestId: input.requestId,
+        sessionId: approval.sessionId,
+        payload: { linkId, by: caller.clientId, expiresAt: approval.expiresAt },
+      });
+      return { token, path: `/#/link/${token}`, expiresAt: approval.expiresAt };
+    },
+
+    linkedApproval: (_input, caller) =>
+      waiting(linked(caller).requestId, 'the request of this link has been decided'),
+
+    voteByLink: (input, caller) => {
+      const { requestId, token } = linked(caller);
+      const approval = waiting(requestId, 'the request of this link has been decided');
+      // A bad option must not burn the link.
+      if (!approval.options.some((o) => o.optionId === input.optionId)) {
+        throw new BadRequestError(`unknown option ${input.optionId}`);
+      }
+      // The vote and the spending of the link are one step; a refused vote leaves the link usable.
+      const outcome = links.spend(
+        token,
+        () =>
+          mediator.vote({
+            requestId,
+            clientId: caller.clientId ?? undefined,
+            optionId: input.optionId,
+            fromLoopback: caller.fromLoopback,
+            identityProven: true,
+            receivedAtMs: now(),
+            metadata: { surface: 'link' },
+          }),
+        (result) => result.kind === 'forbidden',
+      );
+      if (!outcome) throw new ForbiddenError('this approval link has been used');
+      return toWire(outcome, mediator.progress(requestId));
+    },
+
+    extendApproval: (input) => {
+      const expiresAt = mediator.extendTimeout(input.requestId, input.seconds * 1000);
+      // The mediator announces the new deadline to every client (permission_extended).
+      if (expiresAt == null) throw new NotFoundError(`no pending request ${input.requestId}`);
+      return { expiresAt };
+    },
+
+    markDisplayed: (input) => {
+      if (!pending.markDisplayed(input.requestId)) {
+        throw new NotFoundError(`no pending request ${input.requestId}`);
+      }
+      return { ok: true };
+    },
+  };
+}

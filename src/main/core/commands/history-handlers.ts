@@ -1,0 +1,50 @@
+import { EXPORT_MAX_ROWS } from '../../../shared/contract';
+import { NotFoundError } from '../errors';
+import type { Handlers } from './dispatch';
+import type { CommandServices } from './services';
+
+type HistoryCommands = 'history' | 'historyDetail' | 'exportHistory' | 'verifyAudit';
+
+/** Decided requests as the audit keeps them: pages, one in detail, an export, the chain's check. */
+export function historyHandlers({
+  store,
+  now,
+}: Pick<CommandServices, 'store' | 'now'>): Pick<Handlers, HistoryCommands> {
+  return {
+    history: (input) => store.history(input),
+
+    historyDetail: (input) => {
+      const detail = store.historyDetail(input.requestId);
+      if (!detail) throw new NotFoundError(`no decided request ${input.requestId}`);
+      return detail;
+    },
+
+    exportHistory: (input) => {
+      const { format, ...filter } = input;
+      const pages = store.exportHistory(filter, format);
+      // One chunk per page of 500 rows (CSV adds a header chunk first).
+      const maxChunks = EXPORT_MAX_ROWS / 500 + (format === 'csv' ? 1 : 0);
+      const chunks: string[] = [];
+      let truncated = false;
+      for (const chunk of pages) {
+        if (chunks.length === maxChunks) {
+          truncated = true;
+          break;
+        }
+        chunks.push(chunk);
+      }
+      const stamp = new Date(now()).toISOString().slice(0, 19).replace(/[:T]/g, '-');
+      return {
+        filename: `gatehouse-history-${stamp}.${format}`,
+        mimeType: format === 'csv' ? 'text/csv' : 'application/x-ndjson',
+        content: chunks.join(''),
+        truncated,
+      };
+    },
+
+    verifyAudit: async () => {
+      await store.flush();
+      return store.verifyChain();
+    },
+  };
+}

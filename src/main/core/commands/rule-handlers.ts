@@ -1,0 +1,127 @@
+import type { HistoryItem } from '../../../shared/history';
+import type { Rule } from '../../../shared/rules';
+import { factsOf } from '../approvals/rules-gate';
+import { BadRequestError, NotFoundError } from '../errors';
+import { preview, suggestRules, validateRules } from '../rules';
+import { actorOf, auditAdmin } from './admin-audit';
+import type { Handlers } from './dispatch';
+import type { CommandServices } from './services';
+
+type RuleCommands = 'listRules' | 'saveRule' | 'deleteRule' | 'previewRule' | 'suggestRules';
+
+/** The rules: edited one at a time, tried against past decisions, suggested from them. */
+export function ruleHandlers({
+  settings,
+  saveSettings,
+  store,
+  bus,
+  now,
+}: Pick<CommandServices, 'settings' | 'saveSettings' | 'store' | 'bus' | 'now'>): Pick<
+  Handlers,
+  RuleCommands
+> {
+  // Suggestions read up to 2,000 decisions: computed once, again after a new decision or rule.
+  let suggestions: { rule: Rule; count: number; message: string }[] | null = null;
+  bus.subscribe((event) => {
+    if (event.type === 'permission_resolved') suggestions = null;
+  });
+
+  /** Validated as a whole (ids unique, every rule can match), saved, then in force. */
+  const replaceRules = (rules: Rule[]): Rule[] => {
+    const checked = validateRules(rules);
+    if (!checked.ok)
+      throw new BadRequestError(checked.errors.map((e) => e.message).join('; '), checked.errors);
+    saveSettings((json) => {
+      json.rules = checked.rules;
+    });
+    settings.rules = checked.rules;
+    suggestions = null;
+    return checked.rules;
+  };
+
+  /** The newest decided requests with the facts the rule layer judges, for preview and suggestions. */
+  const recentDecisions = (limit: number) => {
+    const items: HistoryItem[] = [];
+    let cursor: string | undefined;
+    while (items.length < limit) {
+      const page = store.history({
+        limit: Math.min(500, limit - items.length),
+        ...(cursor ? { cursor } : {}),
+      });
+      items.push(...page.items);
+      if (!page.nextCursor) break;
+      cursor = page.nextCursor;
+    }
+    return items.flatMap((item) => {
+      const detail = store.historyDetail(item.requestId);
+      return detail ? [{ item, facts: factsOf(detail, detail.cwd) }] : [];
+    });
+  };
+
+  const computeSuggestions = () =>
+    suggestRules(
+      recentDecisions(2000).flatMap(({ item, facts }) =>
+        item.reply.outcome === 'selected'
+          ? [
+              {
+                ...facts,
+                paths: facts.paths ?? [],
+                decision: item.reply.optionKind.startsWith('allow')
+                  ? ('allow' as const)
+                  : ('deny' as const),
+                decidedBy: item.decider.type,
+              },
+            ]
+          : [],
+      ),
+      { existingRules: settings.rules, now: now() },
+    ).map((s) => ({ rule: s.rule, count: s.count, message: s.message }));
+
+  return {
+    listRules: () => settings.rules,
+
+    saveRule: async (input, caller) => {
+      if (input.rule.id !== input.ruleId)
+        throw new BadRequestError('the rule id differs from the path');
+      const before = settings.rules.find((r) => r.id === input.ruleId) ?? null;
+      const rules = before
+        ? settings.rules.map((r) => (r.id === input.ruleId ? input.rule : r))
+        : [...settings.rules, input.rule];
+      const saved = replaceRules(rules);
+      await auditAdmin(store, 'rule_saved', actorOf(caller), {
+        ruleId: input.ruleId,
+        before,
+        after: saved.find((r) => r.id === input.ruleId) ?? input.rule,
+      });
+      return saved;
+    },
+
+    deleteRule: async (input, caller) => {
+      const removed = settings.rules.find((r) => r.id === input.ruleId);
+      if (!removed) throw new NotFoundError(`no rule ${input.ruleId}`);
+      const saved = replaceRules(settings.rules.filter((r) => r.id !== input.ruleId));
+      await auditAdmin(store, 'rule_deleted', actorOf(caller), {
+        ruleId: input.ruleId,
+        rule: removed,
+      });
+      return saved;
+    },
+
+    previewRule: (input) => {
+      const checked = validateRules([input.rule]);
+      if (!checked.ok)
+        throw new BadRequestError(checked.errors.map((e) => e.message).join('; '), checked.errors);
+      const decided = recentDecisions(input.limit);
+      const hits = preview(
+        input.rule,
+        decided.map((d) => d.facts),
+      );
+      return {
+        scanned: decided.length,
+        matches: hits.map((hit) => ({ item: decided[hit.index]!.item, match: hit.match })),
+      };
+    },
+
+    suggestRules: () => (suggestions ??= computeSuggestions()),
+  };
+}

@@ -1,0 +1,53 @@
+import type { Settings } from '../../../shared/settings';
+import type { SessionManager } from '../agents/sessions';
+import type { ClientRegistry } from '../approvals/clients';
+import type { GrantBook } from '../approvals/grant-book';
+import type { ApprovalLinks } from '../approvals/links';
+import type { ApprovalPipeline } from '../approvals/pipeline';
+import type { EventBus } from '../events/bus';
+import type { PolicyConfig } from '../mediator';
+import type { Store } from '../store';
+import type { ConfirmLocally } from './settings-confirmation';
+
+/** The settings as a whole: read, checked, replaced and saved. */
+export interface SettingsService {
+  readonly home: string;
+  /** The settings in force; rules and Bypass are changed in place. */
+  readonly settings: Settings;
+  /** The mediator policy, fixed for the life of the process. */
+  readonly policy: PolicyConfig;
+  /**
+   * Persists a change to settings.json when the settings came from it; settings given in code
+   * (tests, embedding) change in memory only.
+   */
+  saveSettings(change: (json: Record<string, unknown>) => void): void;
+  /** Throws SettingsError or InvalidPolicyConfigError when `next` cannot replace the settings. */
+  checkSettings(next: Settings): void;
+  /**
+   * Replaces the settings (validated whole, saved). Agents, rules, approvals and desktop apply at
+   * once; the mediator policy and the server address are fixed for the life of the process.
+   * Returns the keys that wait for a restart.
+   */
+  replaceSettings(next: Settings): string[];
+  /** Saved changes that wait for a restart. */
+  restartNeeded(): string[];
+  /** The settings as saved: those in force, with policy and server as they will be after a restart. */
+  savedSettings(): Settings;
+}
+
+/** What the command handlers work with: the parts of the core, never the core itself. */
+export interface CommandServices extends SettingsService {
+  readonly bus: EventBus;
+  readonly store: Store;
+  readonly pipeline: ApprovalPipeline;
+  readonly sessions: SessionManager;
+  readonly clients: ClientRegistry;
+  readonly grants: GrantBook;
+  readonly links: ApprovalLinks;
+  /**
+   * How the shell asks the person where Gatehouse runs to confirm an agent's new command sent over
+   * HTTP. Without it such a change is refused.
+   */
+  readonly confirmLocally: ConfirmLocally | null;
+  now(): number;
+}
