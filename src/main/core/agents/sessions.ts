@@ -1,27 +1,17 @@
-import { RequestError } from '@agentclientprotocol/sdk';
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
-import type * as acp from '@agentclientprotocol/sdk';
 import { v7 as uuidv7 } from 'uuid';
-import type {
-  PermissionMode,
-  PermissionPolicy,
-  SessionInfo,
-  SessionSandbox,
-  StopReason,
-} from '../../../shared/domain';
+import type { PermissionMode, PermissionPolicy, SessionInfo, StopReason } from '../../../shared/domain';
 import type { AgentConfig } from '../../../shared/settings';
-import type { ApprovalPipeline, SessionContext } from '../approvals/pipeline';
+import type { ApprovalPipeline } from '../approvals/pipeline';
 import { AgentGoneError, BadRequestError, ConflictError, NotFoundError } from '../errors';
 import type { EventBus } from '../events/bus';
 import type { MultiClientPermissionMediator } from '../mediator';
 import type { Store } from '../store';
 import { AgentProcess } from './agent-process';
-import { resolveMode } from '../rules';
-import { mergeToolCallUpdate } from '../safety';
-import { readJudged, realPathOf, RESOURCE_NOT_FOUND, writeInside } from './fs-access';
-import { checkJsonShape, describeJsonProblem } from './json-guard';
+import { clientHandlersFor } from './client-handlers';
 import type { ReadJudge } from './read-judge';
+import { Session } from './session';
 import { prepareAgentLaunch } from '../sandbox/launch';
 import { createViolationReporter, type SandboxViolation } from '../sandbox/violation-reporter';
 import { blockedKind, violationEntry } from '../sandbox/violation-history';
@@ -29,8 +19,9 @@ import { blockedKind, violationEntry } from '../sandbox/violation-history';
 export interface SessionManagerOptions {
   agents: () => Record<string, AgentConfig>;
   defaultPolicy: () => PermissionPolicy;
-  pipeline: ApprovalPipeline;
-  mediator: MultiClientPermissionMediator;
+  pipeline: Pick<ApprovalPipeline, 'handle'>;
+  /** Ends a session's pending requests when its turn is cancelled or the session ends. */
+  mediator: Pick<MultiClientPermissionMediator, 'cancelForPrompt' | 'forgetSession'>;
   store: Pick<Store, 'recordEvent' | 'recordRequest' | 'recordDecision'>;
   bus: EventBus;
   now?: () => number;
@@ -41,89 +32,10 @@ export interface SessionManagerOptions {
    * Absent: every read is refused.
    */
   judgeRead?: ReadJudge;
-  /** How long an agent has to end a cancelled turn before it is stopped (default 10 s). */
-  cancelGraceMs?: () => number;
+  /** How long an agent has to end a cancelled turn before it is stopped. */
+  cancelGraceMs: () => number;
   /** Runs once when a session ends, whatever ended it (session grants end here). */
   onEnd?: (sessionId: string) => void;
-}
-
-class Session implements SessionContext {
-  acpSessionId = '';
-  state: SessionInfo['state'] = 'starting';
-  promptId: string | null = null;
-  promptClientId: string | null = null;
-  endReason: SessionContext['endReason'] = null;
-  agentModes: acp.SessionModeState | null = null;
-  /** Whether fs/read_text_file was advertised to this session's agent. */
-  readsAdvertised = false;
-  /** Ends the running turn as cancelled without waiting for the agent (set while a turn runs). */
-  abandonTurn: (() => void) | null = null;
-  /** Armed by a cancel: the agent's time to end its turn. */
-  cancelTimer: NodeJS.Timeout | null = null;
-  /** The sandbox the agent runs in; set before the agent starts. */
-  sandbox: SessionSandbox = { profile: 'off', writable: [], network: 'all', reason: 'not started' };
-  /** Malformed session/update notifications: audited at most once a minute, with the count. */
-  malformedUpdates = { lastAuditAt: -Infinity, dropped: 0 };
-  /** Latest declared state of recent tool calls, so a permission request can be shown whole. */
-  private readonly toolCalls = new Map<string, Record<string, unknown>>();
-
-  constructor(
-    readonly sessionId: string,
-    readonly agentId: string,
-    readonly agentName: string,
-    readonly cwd: string,
-    readonly policy: PermissionPolicy,
-    private readonly agentConfig: () => AgentConfig | undefined,
-    readonly createdAt: number,
-    public process: AgentProcess | null = null,
-  ) {}
-
-  /** Set when a person switches this session's mode; otherwise the agent's settings decide. */
-  modeOverride: PermissionMode | null = null;
-
-  get mode(): PermissionMode {
-    return resolveMode({ session: this.modeOverride ?? undefined, agent: this.agentConfig() });
-  }
-
-  toolCallState(toolCallId: string): unknown {
-    return this.toolCalls.get(toolCallId);
-  }
-
-  trackToolCall(update: acp.SessionUpdate): void {
-    if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return;
-    const { sessionUpdate: _kind, ...call } = update;
-    const merged = mergeToolCallUpdate(this.toolCalls.get(call.toolCallId), call);
-    this.toolCalls.delete(call.toolCallId);
-    this.toolCalls.set(call.toolCallId, merged);
-    // Bounded: only recent calls can still be asked about.
-    if (this.toolCalls.size > MAX_TRACKED_TOOL_CALLS) {
-      this.toolCalls.delete(this.toolCalls.keys().next().value!);
-    }
-  }
-
-  info(): SessionInfo {
-    return {
-      sessionId: this.sessionId,
-      agentId: this.agentId,
-      cwd: this.cwd,
-      createdAt: this.createdAt,
-      state: this.state,
-      mode: this.mode,
-      sandbox: this.sandbox,
-    };
-  }
-}
-
-const MAX_TRACKED_TOOL_CALLS = 256;
-const MALFORMED_UPDATE_AUDIT_MS = 60_000;
-const DEFAULT_CANCEL_GRACE_MS = 10_000;
-
-/** The agent's own id for a Gatehouse mode, matched by id or name (Gemini: default/plan). */
-function agentModeFor(modes: acp.SessionModeState | null, mode: 'default' | 'plan'): string | null {
-  const match = modes?.availableModes.find(
-    (m) => m.id.toLowerCase() === mode || m.name.toLowerCase() === mode,
-  );
-  return match?.id ?? null;
 }
 
 /**
@@ -194,7 +106,7 @@ export class SessionManager {
     const onStderr = (chunk: string): void => violations.stderr(chunk);
     const agent = AgentProcess.spawn(
       launch,
-      this.clientHandlers(session),
+      clientHandlersFor(session, { ...this.options, now: this.now }),
       launch.sandbox.profile === 'off' ? {} : { onStderr },
     );
     session.process = agent;
@@ -278,7 +190,7 @@ export class SessionManager {
   async setMode(sessionId: string, mode: PermissionMode): Promise<SessionInfo> {
     const session = this.get(sessionId);
     session.modeOverride = mode;
-    const agentModeId = agentModeFor(session.agentModes, mode === 'plan' ? 'plan' : 'default');
+    const agentModeId = session.agentModeFor(mode === 'plan' ? 'plan' : 'default');
     if (agentModeId && agentModeId !== session.agentModes?.currentModeId && session.process) {
       await session.process.agent.request('session/set_mode', { sessionId: session.acpSessionId, modeId: agentModeId });
       if (session.agentModes) session.agentModes = { ...session.agentModes, currentModeId: agentModeId };
@@ -305,7 +217,7 @@ export class SessionManager {
     this.options.mediator.cancelForPrompt(sessionId, session.promptId ?? undefined);
     if (!session.cancelTimer) {
       const promptId = session.promptId;
-      const graceMs = this.options.cancelGraceMs?.() ?? DEFAULT_CANCEL_GRACE_MS;
+      const graceMs = this.options.cancelGraceMs();
       session.cancelTimer = setTimeout(() => {
         session.cancelTimer = null;
         if (session.state === 'prompting' && session.promptId === promptId) void this.stopUnresponsive(session, graceMs);
@@ -420,128 +332,6 @@ export class SessionManager {
       blocked: blockedKind(violation),
       target: target.slice(0, 4096),
     });
-  }
-
-  /** Dropped; a flood of them is one audit row a minute, with how many were dropped. */
-  private malformedUpdate(session: Session, problem: string): void {
-    const counter = session.malformedUpdates;
-    counter.dropped += 1;
-    const now = this.now();
-    if (now - counter.lastAuditAt < MALFORMED_UPDATE_AUDIT_MS) return;
-    this.options.store.recordEvent({
-      type: 'malformed_update',
-      sessionId: session.sessionId,
-      agentId: session.agentId,
-      at: now,
-      payload: { problem, dropped: counter.dropped },
-    });
-    counter.lastAuditAt = now;
-    counter.dropped = 0;
-  }
-
-  private clientHandlers(session: Session) {
-    const { pipeline, store, bus } = this.options;
-    const foreign = (acpSessionId: string) => {
-      if (acpSessionId !== session.acpSessionId) {
-        throw new BadRequestError(`unknown session ${acpSessionId}`);
-      }
-    };
-    return {
-      requestPermission: (params: unknown) => pipeline.handle(session, params),
-      writeTextFile: async (params: acp.WriteTextFileRequest) => {
-        foreign(params.sessionId);
-        try {
-          const written = await writeInside(session.cwd, params.path, params.content);
-          store.recordEvent({
-            type: 'fs_write',
-            sessionId: session.sessionId,
-            agentId: session.agentId,
-            at: this.now(),
-            payload: written,
-          });
-        } catch (error) {
-          store.recordEvent({
-            type: 'fs_write_refused',
-            sessionId: session.sessionId,
-            agentId: session.agentId,
-            at: this.now(),
-            payload: { path: params.path, error: (error as Error).message },
-          });
-          throw error;
-        }
-      },
-      readTextFile: async (params: acp.ReadTextFileRequest) => {
-        const refused = (reason: string) =>
-          store.recordEvent({
-            type: 'fs_read_refused',
-            sessionId: session.sessionId,
-            agentId: session.agentId,
-            at: this.now(),
-            payload: { path: params.path, reason },
-          });
-        if (!session.readsAdvertised) {
-          refused('reads not advertised');
-          throw RequestError.methodNotFound('fs/read_text_file');
-        }
-        foreign(params.sessionId);
-        let realPath: string;
-        try {
-          realPath = await realPathOf(params.path);
-        } catch (error) {
-          refused((error as Error).message);
-          throw error;
-        }
-        const verdict = this.options.judgeRead?.(session, realPath) ?? {
-          allowed: false,
-          reason: 'no read judge',
-        };
-        if (!verdict.allowed) {
-          refused(verdict.reason);
-          throw new RequestError(-32602, `Refused: reading ${params.path}: ${verdict.reason}`, {
-            path: params.path,
-          });
-        }
-        let read;
-        try {
-          read = await readJudged(realPath, params.path, params.line, params.limit);
-        } catch (error) {
-          if ((error as RequestError).code !== RESOURCE_NOT_FOUND) refused((error as Error).message);
-          throw error;
-        }
-        store.recordEvent({
-          type: 'fs_read',
-          sessionId: session.sessionId,
-          agentId: session.agentId,
-          at: this.now(),
-          payload: { path: realPath, bytes: read.bytes, sha256: read.sha256, decider: verdict.decider },
-        });
-        return { content: read.text };
-      },
-      malformed: (method: string, problems: string[]) => {
-        store.recordEvent({
-          type: 'malformed_request',
-          sessionId: session.sessionId,
-          agentId: session.agentId,
-          at: this.now(),
-          payload: { method, problems },
-        });
-      },
-      sessionUpdate: (params: acp.SessionNotification) => {
-        // Before anything recursive: tool call tracking, the bus, every client's serialiser.
-        const shape = checkJsonShape(params);
-        if (shape) {
-          this.malformedUpdate(session, describeJsonProblem(shape));
-          return;
-        }
-        if (params.sessionId !== session.acpSessionId) return;
-        session.trackToolCall(params.update);
-        bus.publish({
-          type: 'session_update',
-          sessionId: session.sessionId,
-          update: params.update as { sessionUpdate: string },
-        });
-      },
-    };
   }
 
   /** The live agent processes (each leads its own process group), for refusing their API calls. */

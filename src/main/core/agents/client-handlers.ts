@@ -1,0 +1,129 @@
+import { RequestError } from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk';
+import type { ApprovalPipeline } from '../approvals/pipeline';
+import { BadRequestError } from '../errors';
+import type { EventBus } from '../events/bus';
+import type { Store } from '../store';
+import type { ClientHandlers } from './agent-process';
+import { readJudged, realPathOf, RESOURCE_NOT_FOUND, writeInside } from './fs-access';
+import { checkJsonShape, describeJsonProblem } from './json-guard';
+import type { ReadJudge } from './read-judge';
+import type { Session } from './session';
+
+const MALFORMED_UPDATE_AUDIT_MS = 60_000;
+
+export interface ClientHandlerDeps {
+  pipeline: Pick<ApprovalPipeline, 'handle'>;
+  store: Pick<Store, 'recordEvent'>;
+  bus: EventBus;
+  now: () => number;
+  /** Whether the session's agent may read `realPath`; absent: every read is refused. */
+  judgeRead?: ReadJudge;
+}
+
+/**
+ * What Gatehouse does when a session's agent calls its client: permission requests go to the
+ * pipeline, file writes and reads are confined and audited, updates are checked and forwarded.
+ */
+export function clientHandlersFor(session: Session, deps: ClientHandlerDeps): ClientHandlers {
+  const { pipeline, store, bus, now } = deps;
+  const audit = (type: string, payload: unknown) =>
+    store.recordEvent({
+      type,
+      sessionId: session.sessionId,
+      agentId: session.agentId,
+      at: now(),
+      payload,
+    });
+  const foreign = (acpSessionId: string) => {
+    if (acpSessionId !== session.acpSessionId) {
+      throw new BadRequestError(`unknown session ${acpSessionId}`);
+    }
+  };
+
+  /** Dropped; a flood of them is one audit row a minute, with how many were dropped. */
+  const malformedUpdate = (problem: string): void => {
+    const counter = session.malformedUpdates;
+    counter.dropped += 1;
+    const at = now();
+    if (at - counter.lastAuditAt < MALFORMED_UPDATE_AUDIT_MS) return;
+    store.recordEvent({
+      type: 'malformed_update',
+      sessionId: session.sessionId,
+      agentId: session.agentId,
+      at,
+      payload: { problem, dropped: counter.dropped },
+    });
+    counter.lastAuditAt = at;
+    counter.dropped = 0;
+  };
+
+  return {
+    requestPermission: (params: unknown) => pipeline.handle(session, params),
+    writeTextFile: async (params: acp.WriteTextFileRequest) => {
+      foreign(params.sessionId);
+      try {
+        audit('fs_write', await writeInside(session.cwd, params.path, params.content));
+      } catch (error) {
+        audit('fs_write_refused', { path: params.path, error: (error as Error).message });
+        throw error;
+      }
+    },
+    readTextFile: async (params: acp.ReadTextFileRequest) => {
+      const refused = (reason: string) => audit('fs_read_refused', { path: params.path, reason });
+      if (!session.readsAdvertised) {
+        refused('reads not advertised');
+        throw RequestError.methodNotFound('fs/read_text_file');
+      }
+      foreign(params.sessionId);
+      let realPath: string;
+      try {
+        realPath = await realPathOf(params.path);
+      } catch (error) {
+        refused((error as Error).message);
+        throw error;
+      }
+      const verdict = deps.judgeRead?.(session, realPath) ?? {
+        allowed: false,
+        reason: 'no read judge',
+      };
+      if (!verdict.allowed) {
+        refused(verdict.reason);
+        throw new RequestError(-32602, `Refused: reading ${params.path}: ${verdict.reason}`, {
+          path: params.path,
+        });
+      }
+      let read;
+      try {
+        read = await readJudged(realPath, params.path, params.line, params.limit);
+      } catch (error) {
+        if ((error as RequestError).code !== RESOURCE_NOT_FOUND) refused((error as Error).message);
+        throw error;
+      }
+      audit('fs_read', {
+        path: realPath,
+        bytes: read.bytes,
+        sha256: read.sha256,
+        decider: verdict.decider,
+      });
+      return { content: read.text };
+    },
+    malformed: (method: string, problems: string[]) =>
+      audit('malformed_request', { method, problems }),
+    sessionUpdate: (params: acp.SessionNotification) => {
+      // Before anything recursive: tool call tracking, the bus, every client's serialiser.
+      const shape = checkJsonShape(params);
+      if (shape) {
+        malformedUpdate(describeJsonProblem(shape));
+        return;
+      }
+      if (params.sessionId !== session.acpSessionId) return;
+      session.trackToolCall(params.update);
+      bus.publish({
+        type: 'session_update',
+        sessionId: session.sessionId,
+        update: params.update as { sessionUpdate: string },
+      });
+    },
+  };
+}

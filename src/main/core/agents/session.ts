@@ -1,0 +1,90 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import type {
+  PermissionMode,
+  PermissionPolicy,
+  SessionInfo,
+  SessionSandbox,
+} from '../../../shared/domain';
+import type { AgentConfig } from '../../../shared/settings';
+import type { SessionContext } from '../approvals/session-context';
+import { resolveMode } from '../rules';
+import { mergeToolCallUpdate } from '../safety';
+import type { AgentProcess } from './agent-process';
+
+const MAX_TRACKED_TOOL_CALLS = 256;
+
+/** One agent session: its process, its turn, its mode, what its agent declared about tool calls. */
+export class Session implements SessionContext {
+  acpSessionId = '';
+  state: SessionInfo['state'] = 'starting';
+  promptId: string | null = null;
+  promptClientId: string | null = null;
+  endReason: SessionContext['endReason'] = null;
+  agentModes: acp.SessionModeState | null = null;
+  /** Whether fs/read_text_file was advertised to this session's agent. */
+  readsAdvertised = false;
+  /** Ends the running turn as cancelled without waiting for the agent (set while a turn runs). */
+  abandonTurn: (() => void) | null = null;
+  /** Armed by a cancel: the agent's time to end its turn. */
+  cancelTimer: NodeJS.Timeout | null = null;
+  /** The sandbox the agent runs in; set before the agent starts. */
+  sandbox: SessionSandbox = { profile: 'off', writable: [], network: 'all', reason: 'not started' };
+  /** Malformed session/update notifications: audited at most once a minute, with the count. */
+  malformedUpdates = { lastAuditAt: -Infinity, dropped: 0 };
+  /** Latest declared state of recent tool calls, so a permission request can be shown whole. */
+  private readonly toolCalls = new Map<string, Record<string, unknown>>();
+
+  constructor(
+    readonly sessionId: string,
+    readonly agentId: string,
+    readonly agentName: string,
+    readonly cwd: string,
+    readonly policy: PermissionPolicy,
+    private readonly agentConfig: () => AgentConfig | undefined,
+    readonly createdAt: number,
+    public process: AgentProcess | null = null,
+  ) {}
+
+  /** Set when a person switches this session's mode; otherwise the agent's settings decide. */
+  modeOverride: PermissionMode | null = null;
+
+  get mode(): PermissionMode {
+    return resolveMode({ session: this.modeOverride ?? undefined, agent: this.agentConfig() });
+  }
+
+  /** The agent's own id for a Gatehouse mode, matched by id or name (Gemini: default/plan). */
+  agentModeFor(mode: 'default' | 'plan'): string | null {
+    const match = this.agentModes?.availableModes.find(
+      (m) => m.id.toLowerCase() === mode || m.name.toLowerCase() === mode,
+    );
+    return match?.id ?? null;
+  }
+
+  toolCallState(toolCallId: string): unknown {
+    return this.toolCalls.get(toolCallId);
+  }
+
+  trackToolCall(update: acp.SessionUpdate): void {
+    if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return;
+    const { sessionUpdate: _kind, ...call } = update;
+    const merged = mergeToolCallUpdate(this.toolCalls.get(call.toolCallId), call);
+    this.toolCalls.delete(call.toolCallId);
+    this.toolCalls.set(call.toolCallId, merged);
+    // Bounded: only recent calls can still be asked about.
+    if (this.toolCalls.size > MAX_TRACKED_TOOL_CALLS) {
+      this.toolCalls.delete(this.toolCalls.keys().next().value!);
+    }
+  }
+
+  info(): SessionInfo {
+    return {
+      sessionId: this.sessionId,
+      agentId: this.agentId,
+      cwd: this.cwd,
+      createdAt: this.createdAt,
+      state: this.state,
+      mode: this.mode,
+      sandbox: this.sandbox,
+    };
+  }
+}
