@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import {
+  chmodSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -7,6 +8,7 @@ import {
   realpathSync,
   rmSync,
   statSync,
+  writeFileSync,
 } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, relative } from 'node:path';
 import { bwrapArgs, type MountPlan } from './bwrap-args';
@@ -72,12 +74,15 @@ export async function wrapCommand(
     hidden.push(agentSocketDir);
   const uid = process.getuid?.();
   if (uid !== undefined) hidden.push(`/run/user/${uid}`);
+  const runDir = join(profile.gatehouseHome, 'run');
+  mkdirSync(runDir, { recursive: true, mode: 0o700 });
 
   const plan: MountPlan = {
     writable: writableDirs(profile),
     readOnly: profile.mode === 'read-only' ? existingRealPaths([profile.projectDir]) : [],
     hiddenDirs: [],
     hiddenFiles: [],
+    unreadableFile: unreadableFileIn(runDir),
     bridgeDir: null,
     shareNetwork: profile.network.kind === 'all',
     bindLowPorts: false,
@@ -86,7 +91,7 @@ export async function wrapCommand(
   };
   for (const path of existingRealPaths(hidden)) {
     const stat = statSync(path);
-    // Files, sockets and fifos alike get /dev/null mounted over them.
+    // Files, sockets and fifos alike get the unreadable file mounted over them.
     if (stat.isDirectory()) plan.hiddenDirs.push(path);
     else plan.hiddenFiles.push(path);
   }
@@ -102,8 +107,6 @@ export async function wrapCommand(
 
   const loopback = profile.network.hosts.filter((rule) => isLoopbackHost(rule.host));
   const remote = profile.network.hosts.filter((rule) => !isLoopbackHost(rule.host));
-  const runDir = join(profile.gatehouseHome, 'run');
-  mkdirSync(runDir, { recursive: true, mode: 0o700 });
   const bridgeDir = mkdtempSync(join(runDir, 'net-'));
   if (join(bridgeDir, 'proxy').length > MAX_SOCKET_PATH) {
     rmSync(bridgeDir, { recursive: true, force: true });
@@ -221,6 +224,15 @@ function envFilesIn(dirs: readonly string[], projectDir: string): string[] {
     for (const name of names) if (name.startsWith('.env')) out.push(join(dir, name));
   }
   return out;
+}
+
+/** An empty file with no permissions, shared by every sandbox of this Gatehouse. */
+function unreadableFileIn(runDir: string): string {
+  const path = join(runDir, 'unreadable');
+  writeFileSync(path, '', { mode: 0 });
+  // An older copy may have other permissions.
+  chmodSync(path, 0);
+  return path;
 }
 
 function proxyPortAvoiding(loopback: readonly HostRule[]): number {
