@@ -1,5 +1,5 @@
 // The safety layer: what the approval dialog shows must be the truth of the request. Pure
-// functions (only node:crypto and node:path), safe to call on hostile agent input.
+// functions (no file system access), safe to call on hostile agent input.
 export {
   normalizeToolCall,
   mergeToolCallUpdate,
