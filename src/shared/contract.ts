@@ -512,7 +512,6 @@ export const Event = z.discriminatedUnion('type', [
   }),
 ]);
 export type GatehouseEvent = z.infer<typeof Event>;
-export type EventType = GatehouseEvent['type'];
 
 /** Errors cross every boundary as data so their name survives the hop (IPC, HTTP). */
 export const ErrorBody = z.object({

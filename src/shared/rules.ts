@@ -8,7 +8,6 @@ import { PermissionMode, ToolKind } from './domain';
 export const ToolKindSchema = ToolKind;
 export const TOOL_KINDS = ToolKind.options;
 export type { ToolKind, PermissionMode };
-export const PermissionModeSchema = PermissionMode;
 export const PERMISSION_MODES = PermissionMode.options;
 
 export const RuleActionSchema = z.enum(['allow', 'ask', 'deny']);

@@ -1,6 +1,6 @@
 // secret_path and outside_session, both judged on the resolved paths a request names.
 import { isAbsolute, resolve } from 'node:path';
-import { revealInvisibles } from '../invisible';
+import { revealInvisibles } from '../../../../shared/invisible';
 import { isInside } from '../../fs/containment';
 import { NETWORK_PROGRAMS } from '../programs';
 import type { CommandAnalysis } from '../script';
