@@ -212,7 +212,7 @@ export const commands = {
     output: AgentInfo,
     http: { method: 'POST', path: '/api/agents/:agentId/bypass' },
     summary:
-      "Trust an agent (seed 001's Bypass): allow all but explicit deny rules; saved in settings.",
+      "Trust an agent (Bypass): allow all but explicit deny rules; saved in settings.",
   }),
   allowSandboxTarget: command({
     input: z
