@@ -13,7 +13,7 @@ export { csvCell, type ExportFormat } from './export';
 export type { GrantQuery, GrantRecord } from './grants';
 export type { AgentEntry, EventQuery, EventRecord, SessionEntry } from './history';
 export { MIGRATIONS, SCHEMA_VERSION } from './migrations';
-export { databasePath, defaultHome, resolveHome } from './paths';
+export { databasePath, defaultHome, resolveHome } from './data-folder';
 export { AuditEventInput, DecisionMeta, GrantInput, RequestMeta } from './records';
 export type { RecordOptions } from './records';
 export type { PruneResult, RetentionPolicy } from './retention';
