@@ -17,4 +17,4 @@ export { AuditEventInput, DecisionMeta, GrantInput, RequestMeta } from './record
 export type { RecordOptions } from './records';
 export type { AgentEntry, EventQuery, EventRecord, SessionEntry } from './reader';
 export type { PruneResult, RetentionPolicy } from './retention';
-export type { WriterStats } from './writer';
+export type { WriterStats } from './write-ops';

@@ -38,7 +38,8 @@ import {
   type EventRecord,
   type SessionEntry,
 } from './reader';
-import { Writer, newId, type ErrorReporter, type WriterStats } from './writer';
+import { Writer, newId } from './writer';
+import type { ErrorReporter, WriterStats } from './write-ops';
 import { wellFormed } from './canonical';
 
 export interface StoreOptions {
