@@ -8,7 +8,7 @@ import { PRINTED_PAIRING_TTL_MS } from './core/approvals/clients';
 import { createCore } from './core/core';
 import { AuditKeyError } from './core/store/audit-key';
 import { InvalidPolicyConfigError } from './core/mediator';
-import { resolveHome } from './core/store/paths';
+import { resolveHome } from './core/store/data-folder';
 import { startHttpServer } from './server/http-server';
 
 async function main(): Promise<void> {

@@ -24,7 +24,7 @@ import {
 } from './mediator';
 import { openStore, type Store } from './store';
 import { KEY_ENV, resolveAuditKey, type ResolvedAuditKey } from './store/audit-key';
-import { databasePath } from './store/paths';
+import { databasePath } from './store/data-folder';
 import type { ConfirmLocally } from './commands/settings-confirmation';
 
 export interface CoreOptions {

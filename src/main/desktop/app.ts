@@ -14,7 +14,7 @@ import {
   type TrayAction,
 } from '../core/presence';
 import { AuditKeyError } from '../core/store/audit-key';
-import { databasePath, resolveHome } from '../core/store/paths';
+import { databasePath, resolveHome } from '../core/store/data-folder';
 import { registerAppProtocol, registerAppScheme } from './app-protocol';
 import { keychainAuditKey } from './audit-key';
 import { HIDDEN_ARG, setLinuxAutostart } from './autostart';

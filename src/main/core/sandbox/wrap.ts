@@ -10,7 +10,8 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { delimiter, dirname, isAbsolute, join, relative } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
+import { isInside } from '../fs/containment';
 import { bwrapArgs, type MountPlan } from './bwrap-args';
 import { startBridge, type NetworkViolation } from './network-bridge';
 import { isLoopbackHost, type HostRule, type SandboxProfile } from './profile';
@@ -70,7 +71,7 @@ export async function wrapCommand(
   const hidden = [...profile.unreadable, ...envFilesIn(profile.envFileDirs, profile.projectDir)];
   for (const name of SESSION_SOCKET_VARIABLES) delete innerEnv[name];
   const agentSocketDir = env['SSH_AUTH_SOCK'] ? dirname(env['SSH_AUTH_SOCK']) : null;
-  if (agentSocketDir && !profile.writable.some((path) => isWithin(path, agentSocketDir)))
+  if (agentSocketDir && !profile.writable.some((path) => isInside(path, agentSocketDir)))
     hidden.push(agentSocketDir);
   const uid = process.getuid?.();
   if (uid !== undefined) hidden.push(`/run/user/${uid}`);
@@ -214,7 +215,7 @@ function existingRealPaths(paths: readonly string[]): string[] {
 function envFilesIn(dirs: readonly string[], projectDir: string): string[] {
   const out: string[] = [];
   for (const dir of dirs) {
-    if (isWithin(dir, projectDir)) continue;
+    if (isInside(dir, projectDir)) continue;
     let names: string[];
     try {
       names = readdirSync(dir);
@@ -239,10 +240,4 @@ function proxyPortAvoiding(loopback: readonly HostRule[]): number {
   let port = FIRST_PROXY_PORT;
   while (loopback.some((rule) => rule.port === port)) port += 1;
   return port;
-}
-
-/** Whether `path` is `dir` or lies inside it. */
-function isWithin(path: string, dir: string): boolean {
-  const rel = relative(dir, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }

@@ -13,14 +13,7 @@ import { ChainWriter, readAnchor, verifyChain, type VerifyResult } from './audit
 import { openDatabase, type Db, type Durability } from './database';
 import { StoreClosedError } from './errors';
 import { exportPages, type ExportFormat } from './export';
-import { getGrant, listGrants, type GrantQuery, type GrantRecord } from './grants';
-import {
-  HistoryReader,
-  type AgentEntry,
-  type EventQuery,
-  type EventRecord,
-  type SessionEntry,
-} from './history';
+import { getGrant, listGrants, type GrantQuery, type GrantRecord } from './grant-records';
 import { migrate } from './migrations';
 import { listPairedClients, revokePairedClient, savePairedClient } from './paired-clients';
 import type { PairedClientStore } from '../approvals/clients';
@@ -38,7 +31,15 @@ import {
 } from './records';
 import { Pruner, pruneTarget, type PruneResult, type RetentionPolicy } from './retention';
 import { resolveAuditKey } from './audit-key';
-import { Writer, newId, type ErrorReporter, type WriterStats } from './writer';
+import {
+  Reader,
+  type AgentEntry,
+  type EventQuery,
+  type EventRecord,
+  type SessionEntry,
+} from './reader';
+import { Writer, newId } from './writer';
+import type { ErrorReporter, WriterStats } from './write-ops';
 import { wellFormed } from './canonical';
 
 export interface StoreOptions {
@@ -135,7 +136,7 @@ export function openStore(options: StoreOptions): Store {
     throw err;
   }
   const writer = new Writer(db, key, now, report);
-  const reader = new HistoryReader(db);
+  const reader = new Reader(db);
   const pruner = new Pruner(db, key, new ChainWriter(db, key));
   let closed = false;
   let pruning: Promise<PruneResult> | null = null;
