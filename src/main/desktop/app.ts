@@ -12,7 +12,7 @@ import {
   presenceVote,
   trayModel,
   type TrayAction,
-} from '../core/presence';
+} from '../presence';
 import { AuditKeyError } from '../core/store/audit-key';
 import { databasePath, resolveHome } from '../core/store/paths';
 import { registerAppProtocol, registerAppScheme } from './app-protocol';
