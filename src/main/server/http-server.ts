@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { CLIENT_ID_HEADER, CLIENT_TOKEN_HEADER, ClientId, commands, LINK_AUTH_SCHEME } from '../../shared/contract';
+import { SECURITY_HEADERS } from '../../shared/security-headers';
 import type { Caller } from '../core/approvals/clients';
 import { dispatch } from '../core/commands/dispatch';
 import type { Core } from '../core/core';
@@ -9,7 +10,7 @@ import { matchRoute } from './routes';
 import { openEventStream } from './event-stream';
 import { findAgentPeer, type AgentPeer, type AgentProcessInfo } from './peer-process';
 import { RateLimit } from './rate-limit';
-import { SECURITY_HEADERS, serveStatic } from './static-files';
+import { serveStatic } from './static-files';
 
 export interface HttpServerOptions {
   core: Core;
