@@ -13,6 +13,9 @@ import {
   type NotificationIntent,
   type NotificationModel,
 } from './notification-plan';
+import { logger } from '../core/log/logger';
+
+const log = logger('notifications');
 
 /** Why a notification left the screen without Gatehouse withdrawing it. */
 export type CloseReason = 'expired' | 'dismissed' | 'other';
@@ -77,7 +80,7 @@ export class NotificationPresence {
     });
     this.batchWindowMs = options.batchWindowMs ?? 150;
     this.log =
-      options.log ?? ((message, error) => console.warn(`notifications: ${message}`, error ?? ''));
+      options.log ?? ((message, error) => log.warn(message, ...(error === undefined ? [] : [error])));
     options.notifier.setListener({
       activated: (key, action) => void this.activate(key, action),
       closed: (key) => this.planner.closed(key),

@@ -11,6 +11,9 @@ import { openEventStream } from './event-stream';
 import { findAgentPeer, type AgentPeer, type AgentProcessInfo } from './peer-process';
 import { RateLimit } from './rate-limit';
 import { serveStatic } from './static-files';
+import { logger } from '../core/log/logger';
+
+const log = logger('http');
 
 export interface HttpServerOptions {
   core: Core;
@@ -163,7 +166,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
     peers.set(
       socket,
       findAgentPeer(address, port, agents).catch((error: unknown) => {
-        console.error('peer process lookup failed:', error);
+        log.error('peer process lookup failed:', error);
         return 'unknown' as const;
       }),
     );
@@ -263,7 +266,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      console.error('http request failed:', error);
+      log.error('request failed:', error);
       if (!res.headersSent) fail(res, 500, 'InternalError', 'internal error');
       else res.destroy();
     });
