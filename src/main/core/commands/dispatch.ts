@@ -3,6 +3,9 @@ import { commands, type CommandName, type CommandOutput, type Commands } from '.
 import type { Caller } from '../approvals/clients';
 import { InvalidPermissionOptionError, PermissionForbiddenError } from '../mediator';
 import { CommandError } from './errors';
+import { logger } from '../log/logger';
+
+const log = logger('commands');
 
 export type Handlers = {
   [N in CommandName]: (
@@ -34,7 +37,7 @@ function failure(error: unknown): Dispatched {
   if (error instanceof PermissionForbiddenError) {
     return { ok: false, status: 403, error: { name: error.name, message: error.message } };
   }
-  console.error('command failed:', error);
+  log.error('command failed:', error);
   return { ok: false, status: 500, error: { name: 'InternalError', message: 'internal error' } };
 }
 

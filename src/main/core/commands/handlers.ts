@@ -28,6 +28,9 @@ import type { Handlers } from './dispatch';
 import { SettingsConfirmations } from './settings-confirmation';
 import { allowTarget, TargetRefused } from '../sandbox/allow-target';
 import { PAIRING_CODE_TTL_MS, type Caller } from '../approvals/clients';
+import { logger } from '../log/logger';
+
+const log = logger('settings');
 
 const VERSION = '0.1.0';
 
@@ -109,7 +112,7 @@ export function createHandlers(core: Core): Handlers {
     saved: () => core.savedSettings(),
     apply: applySettings,
     audit: (type, by, payload) => audit(type, by, payload),
-    report: (error) => console.error('gatehouse: a confirmed settings change failed:', error),
+    report: (error) => log.error('a confirmed settings change failed:', error),
   });
 
   /** The newest decided requests with the facts the rule layer judges, for preview and suggestions. */

@@ -28,6 +28,9 @@ import {
   type PermissionVoteInput,
   type PermissionVoteOutcome,
 } from './types';
+import { logger } from '../log/logger';
+
+const log = logger('mediator');
 
 /** Refused votes kept per request for the audit record; the rest are only counted. */
 export const MAX_AUDITED_FORBIDDEN_ATTEMPTS = 64;
@@ -45,7 +48,7 @@ export interface MultiClientPermissionMediatorOptions {
   maxResolvedPerSession?: number;
   setTimer?: (callback: () => void, delayMs: number) => unknown;
   clearTimer?: (handle: unknown) => void;
-  /** Where a throwing emit/audit is reported. Defaults to console.error. */
+  /** Where a throwing emit/audit is reported. Defaults to the log. */
   reportError?: (error: unknown, source: 'emit' | 'audit') => void;
 }
 
@@ -105,7 +108,7 @@ export class MultiClientPermissionMediator implements PermissionMediator {
     this.votersForSession = options.votersForSession;
     this.reportError =
       options.reportError ??
-      ((error, source) => console.error(`permission mediator: ${source} threw`, error));
+      ((error, source) => log.error(`${source} threw`, error));
     this.consensusQuorum = options.consensusQuorum;
     this.now = options.now ?? (() => Date.now());
     this.setTimer = options.setTimer ?? ((callback, delayMs) => setTimeout(callback, delayMs));

@@ -41,6 +41,9 @@ import {
 import { Writer, newId } from './writer';
 import type { ErrorReporter, WriterStats } from './write-ops';
 import { wellFormed } from './canonical';
+import { logger } from '../log/logger';
+
+const log = logger('store');
 
 export interface StoreOptions {
   /** Database file (created with its folder if missing), or ':memory:'. */
@@ -56,7 +59,7 @@ export interface StoreOptions {
   checkpointKey?: string | Buffer;
   durability?: Durability;
   busyTimeoutMs?: number;
-  /** Failures of fire-and-forget records (recordRequest/Vote/Event). Default: console.error. */
+  /** Failures of fire-and-forget records (recordRequest/Vote/Event). Default: the log. */
   onError?: ErrorReporter;
   /** How often retention runs while open (ms, default 1 h). It also runs once right after opening. */
   pruneIntervalMs?: number;
@@ -122,7 +125,7 @@ export function openStore(options: StoreOptions): Store {
   const now = options.now ?? Date.now;
   const report: ErrorReporter =
     options.onError ??
-    ((error, context) => console.error(`[gatehouse store] ${context}: ${error.message}`));
+    ((error, context) => log.error(`${context}: ${error.message}`));
   const db: Db = openDatabase(options.path, {
     ...(options.durability !== undefined ? { durability: options.durability } : {}),
     ...(options.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.busyTimeoutMs } : {}),
