@@ -10,7 +10,7 @@ import { openDatabase, type Db } from '../src/main/core/store/database';
 import { DatabaseTooNewError } from '../src/main/core/store/errors';
 import { SCHEMA_VERSION, schemaVersion } from '../src/main/core/store/migrations';
 import { findAuditKey, legacyKeyPath } from '../src/main/core/store/audit-key';
-import { databasePath, resolveHome } from '../src/main/core/store/paths';
+import { databasePath, resolveHome } from '../src/main/core/store/data-folder';
 
 function open(path: string): Db {
   try {

@@ -2,14 +2,20 @@
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inspect } from 'node:util';
 import { confirmOnTerminal } from './core/commands/settings-confirmation';
 import { SettingsError } from './core/config/settings-file';
 import { PRINTED_PAIRING_TTL_MS } from './core/approvals/clients';
 import { createCore } from './core/core';
 import { AuditKeyError } from './core/store/audit-key';
+import { logFilePath } from './core/log/log-file';
+import { installLogSink, logger } from './core/log/logger';
+import { nodeLogSink } from './core/log/node-sink';
 import { InvalidPolicyConfigError } from './core/mediator';
-import { resolveHome } from './core/store/paths';
+import { resolveHome } from './core/store/data-folder';
 import { startHttpServer } from './server/http-server';
+
+const log = logger('headless');
 
 async function main(): Promise<void> {
   // GATEHOUSE_TOKEN is read once at start and removed from this process's environment, so the
@@ -17,6 +23,7 @@ async function main(): Promise<void> {
   const token = process.env.GATEHOUSE_TOKEN || randomBytes(24).toString('base64url');
   delete process.env.GATEHOUSE_TOKEN;
   const home = resolveHome(process.env);
+  installLogSink(nodeLogSink({ path: logFilePath(home) }));
   const core = await createCore({ home, confirmLocally: confirmOnTerminal((line) => process.stderr.write(`${line}\n`)) });
   const port = process.env.GATEHOUSE_PORT ? Number(process.env.GATEHOUSE_PORT) : core.settings.server.port;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
@@ -31,8 +38,10 @@ async function main(): Promise<void> {
   });
   // One line a person (or a test) can open: the token and a one-time pairing secret ride in the
   // fragment, never sent to a server. The first browser to open it is paired: its votes are a person's.
+  // It is the terminal's, not the log's: the log file never holds the token.
   const { secret } = core.clients.issuePairingSecret(PRINTED_PAIRING_TTL_MS, null);
-  console.log(`Gatehouse is running at ${server.url}/#token=${token}&pair=${secret}`);
+  process.stdout.write(`Gatehouse is running at ${server.url}/#token=${token}&pair=${secret}\n`);
+  log.info(`listening at ${server.url}`);
 
   let stopping = false;
   const stop = async () => {
@@ -46,13 +55,17 @@ async function main(): Promise<void> {
   process.on('SIGTERM', stop);
 }
 
+// Why Gatehouse did not start is told to the person at the terminal, in these words.
 main().catch((error: unknown) => {
-  if (error instanceof SettingsError || error instanceof InvalidPolicyConfigError || error instanceof AuditKeyError) {
-    console.error(`Gatehouse cannot start: ${error.message}`);
-  } else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-    console.error(`Gatehouse cannot start: the port is in use (${(error as Error).message}). Set GATEHOUSE_PORT.`);
-  } else {
-    console.error('Gatehouse cannot start:', error);
-  }
+  const known =
+    error instanceof SettingsError ||
+    error instanceof InvalidPolicyConfigError ||
+    error instanceof AuditKeyError;
+  const reason = known
+    ? error.message
+    : (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+      ? `the port is in use (${(error as Error).message}). Set GATEHOUSE_PORT.`
+      : inspect(error);
+  process.stderr.write(`Gatehouse cannot start: ${reason}\n`);
   process.exit(1);
 });

@@ -8,7 +8,6 @@ import { PermissionMode, ToolKind } from './domain';
 export const ToolKindSchema = ToolKind;
 export const TOOL_KINDS = ToolKind.options;
 export type { ToolKind, PermissionMode };
-export const PermissionModeSchema = PermissionMode;
 export const PERMISSION_MODES = PermissionMode.options;
 
 export const RuleActionSchema = z.enum(['allow', 'ask', 'deny']);
@@ -29,8 +28,8 @@ export type RuleSource = z.infer<typeof RuleSourceSchema>;
  *   than what was seen).
  * - `path`: a picomatch glob. Relative globs are relative to the session folder, absolute globs
  *   (or `~/…`) match absolute paths.
- * - `project`: absolute project root; the rule applies only to requests from that project.
- *   (Not in the original brief; history suggestions need it to stay "in this project".)
+ * - `project`: absolute project root; the rule applies only to requests from that project (so a
+ *   rule suggested from past decisions stays "in this project").
  */
 export const RuleSchema = z.strictObject({
   id: z.string().min(1, 'id must not be empty'),

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { _electron, type ElectronApplication, type Page } from '@playwright/test';
-import type { TrayAction, TrayModel } from '../../src/main/core/presence';
+import type { TrayAction, TrayModel } from '../../src/main/presence';
 import type { DeepLink } from '../../src/main/desktop/deep-link';
 import { scriptedAgentLaunch, type ScriptedAgentScript } from '../support/agents/scripted-agent';
 

@@ -12,7 +12,7 @@ import {
   FreedesktopNotifier,
   NotificationPresence,
   type PresenceVoteResult,
-} from '../../src/main/core/presence';
+} from '../../src/main/presence';
 import { scriptedAgentLaunch, type ScriptStep } from '../support/agents/scripted-agent';
 import { startGatehouse, type TestGatehouse } from '../support/gatehouse';
 

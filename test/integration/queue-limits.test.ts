@@ -7,7 +7,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DATABASE_FILE } from '../../src/main/core/store/paths';
+import { DATABASE_FILE } from '../../src/main/core/store/data-folder';
 import { TruncatedValue } from '../../src/shared/domain';
 import { MAX_PENDING_PER_SESSION } from '../../src/main/core/safety/limits';
 import type { ScriptStep } from '../support/agents/scripted-agent';

@@ -119,11 +119,11 @@ describe.skipIf(missing !== null)('agents in their sandbox', () => {
     const texts = await s.run();
     expect(texts).toEqual([
       `direct write ${join(outside, 'escaped.txt')} failed: EROFS`,
-      // Hidden folders look empty: a read there is not told apart from a missing file.
-      `direct read ${join(home, '.ssh', 'id_ed25519')} failed: ENOENT`,
+      // A hidden path refuses access, so that the agent's error names the sandbox's refusal.
+      `direct read ${join(home, '.ssh', 'id_ed25519')} failed: EACCES`,
       `direct connect 127.0.0.1:${listenerPort} failed: ECONNREFUSED`,
-      `direct read ${join(gh.home, 'settings.json')} failed: ENOENT`,
-      `direct read ${join(gh.home, 'gatehouse.db')} failed: ENOENT`,
+      `direct read ${join(gh.home, 'settings.json')} failed: EACCES`,
+      `direct read ${join(gh.home, 'gatehouse.db')} failed: EACCES`,
       // Its own PID namespace: the core's process is not there.
       `direct read /proc/${process.pid}/environ failed: ENOENT`,
       `direct connect 127.0.0.1:${gatehousePort} failed: ECONNREFUSED`,
@@ -132,7 +132,7 @@ describe.skipIf(missing !== null)('agents in their sandbox', () => {
     expect(existsSync(join(outside, 'escaped.txt'))).toBe(false);
     expect(readFileSync(join(s.project, 'inside.txt'), 'utf8')).toBe('written directly\n');
 
-    await expect.poll(() => violations(s.info.sessionId)).toHaveLength(3);
+    await expect.poll(() => violations(s.info.sessionId)).toHaveLength(6);
     expect(await violations(s.info.sessionId)).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
@@ -140,6 +140,13 @@ describe.skipIf(missing !== null)('agents in their sandbox', () => {
           target: join(outside, 'escaped.txt'),
           reason: 'EROFS',
         }),
+        expect.objectContaining({
+          kind: 'file',
+          target: join(home, '.ssh', 'id_ed25519'),
+          reason: 'EACCES',
+        }),
+        expect.objectContaining({ kind: 'file', target: join(gh.home, 'settings.json') }),
+        expect.objectContaining({ kind: 'file', target: join(gh.home, 'gatehouse.db') }),
         expect.objectContaining({
           kind: 'network',
           target: `127.0.0.1:${listenerPort}`,
@@ -159,7 +166,7 @@ describe.skipIf(missing !== null)('agents in their sandbox', () => {
 
     // Each refusal is also a line of the history, decided by the sandbox.
     const blocked = gh.core.store.history({ decider: 'sandbox', sessionId: s.info.sessionId }).items;
-    expect(blocked).toHaveLength(3);
+    expect(blocked).toHaveLength(6);
     expect(blocked).toContainEqual(
       expect.objectContaining({
         toolKind: 'edit',
@@ -171,11 +178,18 @@ describe.skipIf(missing !== null)('agents in their sandbox', () => {
     );
     expect(blocked).toContainEqual(
       expect.objectContaining({
+        toolKind: 'read',
+        title: `Blocked by the sandbox: read ${join(home, '.ssh', 'id_ed25519')}`,
+        decider: { type: 'sandbox', kind: 'read', target: join(home, '.ssh', 'id_ed25519') },
+      }),
+    );
+    expect(blocked).toContainEqual(
+      expect.objectContaining({
         toolKind: 'fetch',
         decider: { type: 'sandbox', kind: 'connect', target: `127.0.0.1:${listenerPort}` },
       }),
     );
-    expect(gh.core.store.history({ decision: 'deny', sessionId: s.info.sessionId }).items).toHaveLength(3);
+    expect(gh.core.store.history({ decision: 'deny', sessionId: s.info.sessionId }).items).toHaveLength(6);
   });
 
   it('off: the same agent does all of it, and its session says it is not sandboxed', async () => {

@@ -22,7 +22,7 @@ import { validatePolicyConfig, type MultiClientPermissionMediator } from './medi
 import { initShellParser, validateRules } from './rules';
 import { openStore, type Store } from './store';
 import { KEY_ENV, resolveAuditKey, type ResolvedAuditKey } from './store/audit-key';
-import { databasePath } from './store/paths';
+import { databasePath } from './store/data-folder';
 
 export interface CoreOptions {
   /** $GATEHOUSE_HOME: settings.json and the audit database live here. */

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { protocol } from 'electron';
-import { SECURITY_HEADERS } from '../server/static-files';
+import { SECURITY_HEADERS } from '../../shared/security-headers';
 import { APP_SCHEME, appProtocolPath } from './security-policy';
 
 const TYPES: Record<string, string> = {

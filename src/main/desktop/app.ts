@@ -5,6 +5,7 @@ import { app, dialog, session, type Event as ElectronEvent } from 'electron';
 import type { GatehouseEvent } from '../../shared/contract';
 import { SettingsError } from '../core/config/settings-file';
 import { createCore, type Core } from '../core/core';
+import { installLogSink, logger } from '../core/log/logger';
 import { InvalidPolicyConfigError } from '../core/mediator';
 import {
   desktopCaller,
@@ -12,15 +13,16 @@ import {
   presenceVote,
   trayModel,
   type TrayAction,
-} from '../core/presence';
+} from '../presence';
 import { AuditKeyError } from '../core/store/audit-key';
-import { databasePath, resolveHome } from '../core/store/paths';
+import { databasePath, resolveHome } from '../core/store/data-folder';
 import { registerAppProtocol, registerAppScheme } from './app-protocol';
 import { keychainAuditKey } from './audit-key';
 import { HIDDEN_ARG, setLinuxAutostart } from './autostart';
 import { confirmInDialog } from './confirm-change';
 import { deepLinkFromArgv, parseDeepLink, type DeepLink } from './deep-link';
 import { wireIpc } from './ipc';
+import { electronLogSink } from './log';
 import { createPlatformNotifier, ToastNotifier } from './notifications';
 import { restrictApp, restrictSession } from './security';
 import { APP_SCHEME, type WindowKind } from './security-policy';
@@ -39,8 +41,10 @@ const paths = {
   resources: join(here, '../../resources'),
 };
 
+const desktopLog = logger('desktop');
+/** The (message, error?) reporter the notifiers and presence take. */
 const log = (message: string, error?: unknown) =>
-  console.warn(`gatehouse: ${message}`, error ?? '');
+  desktopLog.warn(message, ...(error === undefined ? [] : [error]));
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T | void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -313,6 +317,7 @@ export function startDesktop(): void {
   // The dev server and test hooks exist only in development: a packaged app ignores both variables.
   const devServerUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
   const home = resolveHome(process.env);
+  installLogSink(electronLogSink(home));
   // Chromium's profile, and with it the single-instance lock, lives in Gatehouse's home: one running
   // Gatehouse per home (tests run side by side with their own homes).
   app.setPath('userData', join(home, 'electron'));
@@ -344,7 +349,7 @@ export function startDesktop(): void {
     .whenReady()
     .then(() => desktop.start(process.argv))
     .catch((error: unknown) => {
-      console.error('Gatehouse failed to start:', error);
+      desktopLog.error('Gatehouse failed to start:', error);
       app.exit(1);
     });
 }

@@ -3,7 +3,7 @@ import { commandNames, IPC_EVENT_CHANNEL, ipcChannel, type Result } from '../../
 import type { Caller } from '../core/approvals/clients';
 import { dispatch } from '../core/commands/dispatch';
 import type { Core } from '../core/core';
-import { DESKTOP_CLIENT_ID, ensureDesktopClient } from '../core/presence';
+import { DESKTOP_CLIENT_ID, ensureDesktopClient } from '../presence';
 import { ipcSenderAllowed, isAppUrl } from './security-policy';
 
 export { DESKTOP_CLIENT_ID };

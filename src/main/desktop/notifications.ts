@@ -1,5 +1,5 @@
-// The platform notifiers behind core/presence's Notifier interface:
-// - Linux: the freedesktop service over D-Bus (core/presence/freedesktop-notifier.ts), with
+// The platform notifiers behind src/main/presence's Notifier interface:
+// - Linux: the freedesktop service over D-Bus (src/main/presence/freedesktop-notifier.ts), with
 //   Electron's plain notifications as the fallback when there is no bus or no service;
 // - macOS: Electron notifications with `actions` (shown when the person allows alerts);
 // - Windows: toasts built from XML whose buttons are `gatehouse://notification/<token>` protocol
@@ -12,7 +12,7 @@ import {
   type NotificationModel,
   type Notifier,
   type NotifierListener,
-} from '../core/presence';
+} from '../presence';
 import { activationLink } from './deep-link';
 
 /** Electron's Notification: macOS actions; elsewhere the body click only. */

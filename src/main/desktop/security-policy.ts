@@ -2,7 +2,11 @@
 // plain Node. security.ts wires these into Electron; it decides nothing itself.
 // (Type-only Electron import: erased at build, nothing of Electron loads with this file.)
 import type { BrowserWindowConstructorOptions, WebPreferences } from 'electron';
-import { CONTENT_SECURITY_POLICY } from '../server/static-files';
+import {
+  CONTENT_SECURITY_POLICY,
+  CSP_DIRECTIVES,
+  serializeCsp,
+} from '../../shared/security-headers';
 
 export const APP_SCHEME = 'gatehouse';
 /** Where the renderer is served from: a custom protocol, never file://. */
@@ -117,10 +121,11 @@ export function contentSecurityPolicy(devServerUrl?: string): string {
   if (!devServerUrl) return CONTENT_SECURITY_POLICY;
   const dev = new URL(devServerUrl);
   const ws = `${dev.protocol === 'https:' ? 'wss' : 'ws'}://${dev.host}`;
-  return CONTENT_SECURITY_POLICY.replace(
-    "script-src 'self'",
-    "script-src 'self' 'unsafe-inline'",
-  ).replace("connect-src 'self'", `connect-src 'self' ${ws}`);
+  return serializeCsp({
+    ...CSP_DIRECTIVES,
+    'script-src': [...CSP_DIRECTIVES['script-src'], "'unsafe-inline'"],
+    'connect-src': [...CSP_DIRECTIVES['connect-src'], ws],
+  });
 }
 
 function parse(url: string): URL | null {

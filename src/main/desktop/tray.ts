@@ -1,5 +1,5 @@
-// Renders a TrayModel (computed in core/presence): icon variant, count, tooltip, menu. No decision
-// is made here — menu clicks hand the model's action back to the app.
+// Renders a TrayModel (computed in src/main/presence): icon variant, count, tooltip, menu. No
+// decision is made here — menu clicks hand the model's action back to the app.
 import { join } from 'node:path';
 import {
   app,
@@ -10,7 +10,7 @@ import {
   type MenuItemConstructorOptions,
   type NativeImage,
 } from 'electron';
-import type { TrayAction, TrayMenuItem, TrayModel } from '../core/presence';
+import type { TrayAction, TrayMenuItem, TrayModel } from '../presence';
 
 export interface TrayControllerOptions {
   /** The resources/ folder (icons). */

@@ -9,6 +9,9 @@ import {
   windowStatePath,
   type WindowState,
 } from './window-state';
+import { logger } from '../core/log/logger';
+
+const log = logger('windows');
 
 export interface WindowManagerOptions {
   preload: string;
@@ -117,7 +120,7 @@ export class WindowManager {
     try {
       saveWindowState(this.stateFile, this.state);
     } catch (error) {
-      console.warn('could not save the window state:', error);
+      log.warn('could not save the window state:', error);
     }
   }
 }

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { CLIENT_ID_HEADER, CLIENT_TOKEN_HEADER, ClientId, commands, LINK_AUTH_SCHEME } from '../../shared/contract';
+import { SECURITY_HEADERS } from '../../shared/security-headers';
 import type { Caller } from '../core/approvals/clients';
 import { dispatch } from '../core/commands/dispatch';
 import type { Core } from '../core/core';
@@ -9,7 +10,10 @@ import { matchRoute } from './routes';
 import { openEventStream } from './event-stream';
 import { findAgentPeer, type AgentPeer, type AgentProcessInfo } from './peer-process';
 import { RateLimit } from './rate-limit';
-import { SECURITY_HEADERS, serveStatic } from './static-files';
+import { serveStatic } from './static-files';
+import { logger } from '../core/log/logger';
+
+const log = logger('http');
 
 export interface HttpServerOptions {
   core: Core;
@@ -162,7 +166,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
     peers.set(
       socket,
       findAgentPeer(address, port, agents).catch((error: unknown) => {
-        console.error('peer process lookup failed:', error);
+        log.error('peer process lookup failed:', error);
         return 'unknown' as const;
       }),
     );
@@ -262,7 +266,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      console.error('http request failed:', error);
+      log.error('request failed:', error);
       if (!res.headersSent) fail(res, 500, 'InternalError', 'internal error');
       else res.destroy();
     });

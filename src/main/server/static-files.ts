@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { SECURITY_HEADERS } from '../../shared/security-headers';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -13,31 +14,6 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
   '.wasm': 'application/wasm',
   '.woff2': 'font/woff2',
-};
-
-/**
- * The renderer's CSP in the browser, the same as the desktop windows get: scripts only from
- * Gatehouse itself; CodeMirror injects style elements, hence inline styles.
- */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "worker-src 'self' blob:",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-export const SECURITY_HEADERS: Record<string, string> = {
-  'content-security-policy': CONTENT_SECURITY_POLICY,
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-  'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-resource-policy': 'same-origin',
 };
 
 /** Serves the built renderer; unknown paths get index.html (the app routes by hash). */

@@ -1,5 +1,11 @@
 // The Electron security checklist, rule by rule, for every window — as data, under plain Node.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { serveStatic } from '../../../src/main/server/static-files';
 import {
   APP_ORIGIN,
   WINDOWS,
@@ -73,22 +79,61 @@ describe('windows', () => {
 });
 
 describe('content security policy', () => {
+  /** The policy itself, written out: a change to it must show up here. */
+  const PRODUCTION = {
+    'default-src': ["'none'"],
+    'script-src': ["'self'"],
+    'style-src': ["'self'", "'unsafe-inline'"],
+    'img-src': ["'self'", 'data:'],
+    'font-src': ["'self'"],
+    'connect-src': ["'self'"],
+    'worker-src': ["'self'", 'blob:'],
+    'base-uri': ["'none'"],
+    'form-action': ["'none'"],
+    'frame-ancestors': ["'none'"],
+  };
+
   it('production: nothing but Gatehouse itself, no eval, no inline script, no framing', () => {
-    const csp = directives(contentSecurityPolicy());
-    expect(csp.get('default-src')).toEqual(["'none'"]);
-    expect(csp.get('script-src')).toEqual(["'self'"]);
-    expect(csp.get('connect-src')).toEqual(["'self'"]);
-    expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
-    expect(csp.get('base-uri')).toEqual(["'none'"]);
-    expect(csp.get('form-action')).toEqual(["'none'"]);
+    expect(Object.fromEntries(directives(contentSecurityPolicy()))).toEqual(PRODUCTION);
     expect(contentSecurityPolicy()).not.toMatch(/unsafe-eval|\*|http:|https:/);
-    expect(csp.get('script-src')).not.toContain("'unsafe-inline'");
+  });
+
+  it("the HTTP server sends the desktop windows' policy, with the same security headers", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'gatehouse-csp-'));
+    try {
+      writeFileSync(join(root, 'index.html'), '<!doctype html>');
+      const res = Object.assign(new PassThrough(), {
+        headers: {} as Record<string, unknown>,
+        writeHead(status: number, headers: Record<string, unknown>) {
+          this.headers = { status, ...headers };
+          return this;
+        },
+      });
+      await serveStatic(root, '/', res as unknown as ServerResponse);
+      expect((await res.toArray()).join('')).toBe('<!doctype html>');
+      expect(res.headers).toMatchObject({
+        status: 200,
+        'content-security-policy': contentSecurityPolicy(),
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'no-referrer',
+        'cross-origin-opener-policy': 'same-origin',
+        'cross-origin-resource-policy': 'same-origin',
+      });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('development adds only the dev server websocket and the refresh preamble', () => {
-    const csp = directives(contentSecurityPolicy(DEV));
-    expect(csp.get('connect-src')).toEqual(["'self'", 'ws://localhost:5173']);
-    expect(csp.get('script-src')).toEqual(["'self'", "'unsafe-inline'"]);
+    expect(Object.fromEntries(directives(contentSecurityPolicy(DEV)))).toEqual({
+      ...PRODUCTION,
+      'script-src': ["'self'", "'unsafe-inline'"],
+      'connect-src': ["'self'", 'ws://localhost:5173'],
+    });
+    expect(directives(contentSecurityPolicy('https://localhost:5173')).get('connect-src')).toEqual([
+      "'self'",
+      'wss://localhost:5173',
+    ]);
     expect(contentSecurityPolicy(DEV)).not.toContain('unsafe-eval');
   });
 });

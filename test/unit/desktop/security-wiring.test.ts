@@ -3,6 +3,7 @@
 import { EventEmitter } from 'node:events';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ipcChannel, commandNames, IPC_EVENT_CHANNEL } from '../../../src/shared/contract';
+import { CONTENT_SECURITY_POLICY } from '../../../src/shared/security-headers';
 import { ClientRegistry } from '../../../src/main/core/approvals/clients';
 import type { Core } from '../../../src/main/core/core';
 import { EventBus } from '../../../src/main/core/events/bus';
@@ -23,7 +24,7 @@ vi.mock('electron', () => ({ shell: electron.shell, ipcMain: electron.ipcMain })
 
 const { restrictApp, restrictSession } = await import('../../../src/main/desktop/security');
 const { wireIpc } = await import('../../../src/main/desktop/ipc');
-const { APP_ORIGIN, WINDOWS, contentSecurityPolicy, windowHash } =
+const { APP_ORIGIN, WINDOWS, windowHash } =
   await import('../../../src/main/desktop/security-policy');
 
 class FakeContents extends EventEmitter {
@@ -169,7 +170,7 @@ describe('the session', () => {
     s.headers!({ responseHeaders: { 'content-type': ['text/html'] } }, (r) => responses.push(r));
     expect(responses[0]!.responseHeaders).toEqual({
       'content-type': ['text/html'],
-      'Content-Security-Policy': [contentSecurityPolicy()],
+      'Content-Security-Policy': [CONTENT_SECURITY_POLICY],
     });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseBusAddress } from '../../../src/main/core/presence/dbus';
+import { parseBusAddress } from '../../../src/main/presence/dbus';
 
 describe('parseBusAddress', () => {
   it('reads unix path, abstract and tcp addresses, the first usable one of a list', () => {

@@ -6,8 +6,8 @@ import {
   requestActions,
   requestNotification,
   type NotificationCommand,
-} from '../../../src/main/core/presence/notification-plan';
-import { LIMITS } from '../../../src/main/core/presence/text';
+} from '../../../src/main/presence/notification-plan';
+import { LIMITS } from '../../../src/main/presence/text';
 import { approval, bash, edit, requested, resolved, CWD } from './fixtures';
 
 const kinds = (commands: NotificationCommand[]) =>

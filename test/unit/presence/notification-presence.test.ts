@@ -7,12 +7,12 @@ import { EventBus } from '../../../src/main/core/events/bus';
 import {
   GROUP_KEY,
   type NotificationModel,
-} from '../../../src/main/core/presence/notification-plan';
+} from '../../../src/main/presence/notification-plan';
 import {
   NotificationPresence,
   type Notifier,
   type NotifierListener,
-} from '../../../src/main/core/presence/notification-presence';
+} from '../../../src/main/presence/notification-presence';
 import { bash, requested, resolved } from './fixtures';
 
 /** A notifier that records calls; `listener` lets a test press buttons. */

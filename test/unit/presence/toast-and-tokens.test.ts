@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ActivationTokens } from '../../../src/main/core/presence/activation-tokens';
-import { requestNotification } from '../../../src/main/core/presence/notification-plan';
-import { toastXml, xmlEscape } from '../../../src/main/core/presence/toast-xml';
+import { ActivationTokens } from '../../../src/main/presence/activation-tokens';
+import { requestNotification } from '../../../src/main/presence/notification-plan';
+import { toastXml, xmlEscape } from '../../../src/main/presence/toast-xml';
 import { bash } from './fixtures';
 
 describe('activation tokens (Windows toast buttons)', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { trayModel, type TrayMenuItem } from '../../../src/main/core/presence/tray-model';
-import { LIMITS } from '../../../src/main/core/presence/text';
+import { trayModel, type TrayMenuItem } from '../../../src/main/presence/tray-model';
+import { LIMITS } from '../../../src/main/presence/text';
 import { approval, bash, edit, CWD } from './fixtures';
 
 const labels = (items: TrayMenuItem[]) =>

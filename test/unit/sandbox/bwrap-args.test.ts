@@ -6,6 +6,7 @@ const plan: MountPlan = {
   readOnly: [],
   hiddenDirs: ['/home/ada/.ssh', '/home/ada/.gatehouse'],
   hiddenFiles: ['/work/.env'],
+  unreadableFile: '/home/ada/.gatehouse/run/unreadable',
   bridgeDir: '/home/ada/.gatehouse/run/net-1',
   shareNetwork: false,
   bindLowPorts: false,
@@ -40,12 +41,23 @@ describe('bwrapArgs', () => {
     expect(at('--ro-bind', '/')).toBeGreaterThanOrEqual(0);
     expect(at('--bind', '/work/proj')).toBeGreaterThan(at('--ro-bind', '/'));
     expect(at('--tmpfs', '/home/ada/.ssh')).toBeGreaterThan(at('--bind', '/tmp'));
-    expect(args.slice(at('--ro-bind', '/dev/null') + 2, at('--ro-bind', '/dev/null') + 3)).toEqual([
-      '/work/.env',
-    ]);
+    const unreadable = at('--ro-bind', '/home/ada/.gatehouse/run/unreadable');
+    expect(args.slice(unreadable + 2, unreadable + 3)).toEqual(['/work/.env']);
     expect(at('--bind', '/home/ada/.gatehouse/run/net-1')).toBeGreaterThan(
       at('--tmpfs', '/home/ada/.gatehouse'),
     );
+  });
+
+  it('hides folders as unlistable, passable only on the way to the bridge', () => {
+    const permsBefore = (path: string) => {
+      const i = args.findIndex((arg, j) => arg === '--tmpfs' && args[j + 1] === path);
+      return args[i - 2] === '--perms' ? args[i - 1] : null;
+    };
+    expect(permsBefore('/home/ada/.ssh')).toBe('0000');
+    expect(permsBefore('/home/ada/.gatehouse')).toBe('0111');
+    const withoutBridge = bwrapArgs({ ...plan, bridgeDir: null }, 'x', []);
+    const i = withoutBridge.indexOf('/home/ada/.gatehouse');
+    expect(withoutBridge.slice(i - 3, i)).toEqual(['--perms', '0000', '--tmpfs']);
   });
 
   it('ends with the command after --, in the project folder', () => {

@@ -1,8 +1,9 @@
 // The environment an agent process starts with. The agent is untrusted and runs as the same user:
 // it gets what a shell and its model API need, never Gatehouse's own secrets (GATEHOUSE_TOKEN, the
 // audit key) or whatever else happens to be in the core's environment.
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import type { AgentConfig } from '../../../shared/settings';
+import { isInside } from '../fs/containment';
 
 /** Variables every agent gets when the parent has them. */
 const COMMON = [
@@ -75,17 +76,12 @@ export function isGatehouseVariable(name: string): boolean {
   return name.toUpperCase().startsWith('GATEHOUSE_');
 }
 
-function isInside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-}
-
 /** Whether any entry of a path or path list (XDG_DATA_DIRS) lies in `home`. */
 function reachesInto(home: string, value: string, platform: NodeJS.Platform): boolean {
   const separator = platform === 'win32' ? ';' : ':';
   return value
     .split(separator)
-    .some((entry) => isAbsolute(entry) && isInside(home, resolve(entry)));
+    .some((entry) => isAbsolute(entry) && isInside(resolve(entry), home));
 }
 
 /**

@@ -10,8 +10,9 @@ import {
   unlink,
   type FileHandle,
 } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
+import { isInside, nearestRealPath } from '../fs/containment';
 
 /** ACP's "Resource not found"; Gemini CLI treats that message as "file does not exist". */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -26,23 +27,6 @@ export class OutsideSessionError extends RequestError {
   }
 }
 
-function isInside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
-}
-
-/** The real path of `path`, or of its nearest existing ancestor joined with the rest. */
-async function realpathOfExisting(path: string): Promise<string> {
-  try {
-    return await realpath(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    const parent = dirname(path);
-    if (parent === path) return path;
-    return resolve(await realpathOfExisting(parent), relative(parent, path));
-  }
-}
-
 /**
  * Resolves an agent-supplied path against the session folder, following `..` and symlinks, and
  * refuses anything that lands outside it.
@@ -53,8 +37,8 @@ async function resolveWithRoot(
 ): Promise<{ realRoot: string; real: string }> {
   if (!isAbsolute(path)) throw new RequestError(-32602, `Refused: path must be absolute: ${path}`);
   const realRoot = await realpath(root);
-  const real = await realpathOfExisting(resolve(path));
-  if (!isInside(realRoot, real)) throw new OutsideSessionError(path, root);
+  const real = await nearestRealPath(path);
+  if (!isInside(real, realRoot)) throw new OutsideSessionError(path, root);
   return { realRoot, real };
 }
 
@@ -122,12 +106,12 @@ async function writeThroughDescriptors(
     }
     const at = (child: string) => `/proc/self/fd/${dir.fd}/${child}`;
     const folder = await readlink(`/proc/self/fd/${dir.fd}`);
-    if (!isInside(realRoot, folder)) throw new ChangedWhileWritingError(asked);
+    if (!isInside(folder, realRoot)) throw new ChangedWhileWritingError(asked);
     const written = await writeTempAndRename(at, name, content);
     // A folder moved out of the session folder since it was opened still holds the descriptor:
     // take the file back out rather than leave it written outside.
     const now = await readlink(`/proc/self/fd/${dir.fd}`);
-    if (!isInside(realRoot, now)) {
+    if (!isInside(now, realRoot)) {
       await unlink(at(name)).catch(() => undefined);
       throw new ChangedWhileWritingError(asked);
     }
@@ -217,7 +201,7 @@ async function writeTempAndRename(
 /** The real path of an agent-supplied absolute path (its nearest existing ancestor's, joined). */
 export async function realPathOf(path: string): Promise<string> {
   if (!isAbsolute(path)) throw new RequestError(-32602, `Refused: path must be absolute: ${path}`);
-  return realpathOfExisting(resolve(path));
+  return nearestRealPath(path);
 }
 
 export interface FileRead {

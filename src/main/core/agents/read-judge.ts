@@ -1,8 +1,8 @@
 // Whether an agent may read a file through Gatehouse (fs/read_text_file, when reads are enabled).
 import type { Rule } from '../../../shared/rules';
 import type { SessionContext } from '../approvals/pipeline';
+import { isInside } from '../fs/containment';
 import { evaluate, type DecidedBy, type Grant } from '../rules';
-import { isInside } from '../safety/paths';
 import { secretKind } from '../safety/secrets';
 
 export type ReadVerdict = { allowed: true; decider: string } | { allowed: false; reason: string };

@@ -15,6 +15,9 @@ import { Session } from './session';
 import { prepareAgentLaunch } from '../sandbox/launch';
 import { createViolationReporter, type SandboxViolation } from '../sandbox/violation-reporter';
 import { blockedKind, violationEntry } from '../sandbox/violation-history';
+import { logger } from '../log/logger';
+
+const log = logger('sessions');
 
 export interface SessionManagerOptions {
   agents: () => Record<string, AgentConfig>;
@@ -323,7 +326,7 @@ export class SessionManager {
     // The event above is the audit of record; a history line that fails to land is only reported.
     this.options.store
       .recordDecision(decision, { latencyMs: 0, displayed: false }, { trusted: true })
-      .catch((error: Error) => console.error('sandbox violation history:', error.message));
+      .catch((error: Error) => log.error('sandbox violation history:', error.message));
     this.options.bus.publish({
       type: 'sandbox_violation',
       sessionId: session.sessionId,

@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { commands, type CommandName, type CommandOutput, type Commands } from '../../../shared/contract';
 import type { Caller } from '../approvals/clients';
 import { DomainError, type DomainErrorKind } from '../errors';
+import { logger } from '../log/logger';
 import { InvalidPermissionOptionError } from '../mediator';
+
+const log = logger('commands');
 
 export type Handlers = {
   [N in CommandName]: (
@@ -45,7 +48,7 @@ function failure(error: unknown): Dispatched {
   if (error instanceof DomainError) return failed(error.kind, error.name, error.message, error.details);
   // Only a wire vote can name an option the request does not offer: the caller's mistake.
   if (error instanceof InvalidPermissionOptionError) return failed('invalid', error.name, error.message);
-  console.error('command failed:', error);
+  log.error('command failed:', error);
   return failed('internal', 'InternalError', 'internal error');
 }
 

@@ -8,12 +8,15 @@ import {
 } from '../config/settings-diff';
 import { settingsPath, SettingsError } from '../config/settings-file';
 import { BadRequestError, NotFoundError } from '../errors';
+import { logger } from '../log/logger';
 import { InvalidPolicyConfigError } from '../mediator';
 import { allowTarget, TargetRefused } from '../sandbox/allow-target';
 import { actorOf, auditAdmin, type Actor } from './admin-audit';
 import type { Handlers } from './dispatch';
 import type { CommandServices, SettingsService } from './services';
 import { SettingsConfirmations } from './settings-confirmation';
+
+const log = logger('settings');
 
 type SettingsCommands =
   | 'getSettings'
@@ -80,7 +83,7 @@ export function settingsHandlers(
     saved: () => services.savedSettings(),
     apply: applySettings,
     audit: (type, by, payload) => audit(type, by, payload),
-    report: (error) => console.error('gatehouse: a confirmed settings change failed:', error),
+    report: (error) => log.error('a confirmed settings change failed:', error),
   });
 
   return {

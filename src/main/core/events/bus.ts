@@ -1,4 +1,7 @@
 import type { GatehouseEvent } from '../../../shared/contract';
+import { logger } from '../log/logger';
+
+const log = logger('events');
 
 export type EventListener = (event: GatehouseEvent) => void;
 
@@ -17,7 +20,7 @@ export class EventBus {
       try {
         listener(event);
       } catch (error) {
-        console.error('event listener failed:', error);
+        log.error('event listener failed:', error);
       }
     }
   }

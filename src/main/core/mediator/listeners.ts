@@ -1,4 +1,7 @@
+import { logger } from '../log/logger';
 import type { PermissionLateVote, PermissionMediatorEvent } from './events';
+
+const log = logger('mediator');
 
 export type ListenerSource = 'emit' | 'lateVote';
 
@@ -10,7 +13,7 @@ export interface MediatorListeners {
    * resolves with). May throw; the mediator carries on.
    */
   lateVote(record: PermissionLateVote): void;
-  /** Where a throwing emit/lateVote is reported. Defaults to console.error. */
+  /** Where a throwing emit/lateVote is reported. Defaults to the log. */
   reportError?: (error: unknown, source: ListenerSource) => void;
 }
 
@@ -24,7 +27,7 @@ export class GuardedListeners {
   constructor(private readonly listeners: MediatorListeners) {
     this.reportError =
       listeners.reportError ??
-      ((error, source) => console.error(`permission mediator: ${source} threw`, error));
+      ((error, source) => log.error(`${source} threw`, error));
   }
 
   emit(sessionId: string, event: PermissionMediatorEvent): void {

@@ -1,5 +1,8 @@
 import { describe, InvalidPolicyConfigError } from './errors';
 import { SUPPORTED_POLICIES, type PermissionPolicy } from './types';
+import { logger } from '../log/logger';
+
+const log = logger('policy');
 
 export const DEFAULT_PERMISSION_POLICY: PermissionPolicy = 'first-responder';
 
@@ -48,7 +51,7 @@ export function assertConsensusQuorum(value: unknown): asserts value is number {
  */
 export function validatePolicyConfig(
   config: PolicyConfigInput | null | undefined,
-  warn: (message: string) => void = (message) => console.warn(message),
+  warn: (message: string) => void = (message) => log.warn(message),
 ): PolicyConfig {
   if (config === null || config === undefined) return { policy: DEFAULT_PERMISSION_POLICY };
   if (typeof config !== 'object' || Array.isArray(config)) {

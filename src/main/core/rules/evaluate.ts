@@ -16,7 +16,7 @@
  * long or complex to analyse not even by that), and a request
  * without a tool kind is never allowed except by bypassPermissions.
  */
-import { compareGrantNarrowness, grantApplies, grantCovers } from './grants';
+import { compareGrantNarrowness, grantApplies, grantCovers } from './grant-use';
 import {
   acceptEditsCovers,
   allowCovers,

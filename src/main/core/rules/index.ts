@@ -20,22 +20,10 @@ export {
   ACCEPT_EDITS_PROTECTED,
   type ModeSources,
 } from './modes';
-export {
-  grantFromRequest,
-  isGrantActive,
-  revokeGrant,
-  afterGrantUse,
-  compareGrantNarrowness,
-  type GrantOptions,
-  type GrantResult,
-} from './grants';
-export {
-  preview,
-  suggestRules,
-  type PreviewHit,
-  type RuleSuggestion,
-  type SuggestOptions,
-} from './history';
+export { grantFromRequest, type GrantOptions, type GrantResult } from './grant-from-request';
+export { isGrantActive, revokeGrant, afterGrantUse, compareGrantNarrowness } from './grant-use';
+export { preview, type PreviewHit } from './rule-preview';
+export { suggestRules, type RuleSuggestion, type SuggestOptions } from './rule-suggestions';
 export {
   PathResolver,
   escapeGlob,

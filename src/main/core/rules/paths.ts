@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import nodePath from 'node:path';
 import picomatch from 'picomatch';
+import { isInside } from '../fs/containment';
 
 export interface FsProbe {
   /** Like fs.realpathSync.native: throws (with `code`) when the path does not exist. */
@@ -119,16 +120,9 @@ export class PathResolver {
     return this.realpathLoose(target, hops + 1);
   }
 
-  isInside(root: string, target: string): boolean {
-    const p = this.path;
-    if (target === root) return true;
-    const prefix = root.endsWith(p.sep) ? root : root + p.sep;
-    return target.startsWith(prefix);
-  }
-
   /** `a/b` relative to root in forward-slash form, or null when outside. */
   relative(root: string, target: string): string | null {
-    if (!this.isInside(root, target)) return null;
+    if (!isInside(target, root, this.path)) return null;
     return toPosix(this.path.relative(root, target), this.path.sep);
   }
 

@@ -1,5 +1,5 @@
 // The safety layer: what the approval dialog shows must be the truth of the request. Pure
-// functions (only node:crypto and node:path), safe to call on hostile agent input.
+// functions (no file system access), safe to call on hostile agent input.
 export {
   normalizeToolCall,
   mergeToolCallUpdate,
@@ -11,6 +11,6 @@ export { prepareDiffs, countLines, type PrepareDiffsOptions } from './diff';
 export { looksBinary } from './binary';
 export { diffHash } from './hash';
 export { computeWarnings, type WarningInput } from './warnings';
-export { revealInvisibles, type RevealOptions } from './invisible';
+export { revealInvisibles, type RevealOptions } from '../../../shared/invisible';
 export { previewRawInput } from './preview';
 export { boundApproval, jsonBytes, type BoundedApproval } from './bound';

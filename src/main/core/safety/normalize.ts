@@ -2,23 +2,12 @@
 // value comes from the agent, so each field is re-read defensively and bounded. Nothing is
 // rewritten: a value is kept verbatim, cut with a visible marker, or dropped when it is not the
 // type ACP defines (the audit keeps rawInput and content exactly as received).
-import type { ToolCallSnapshot, ToolKind } from '../../../shared/domain';
+import { ToolKind, type ToolCallSnapshot } from '../../../shared/domain';
 import { commandFromRawInput } from './command';
 import { MAX_LOCATIONS, PATH_MAX_CHARS, TITLE_MAX_CHARS, TOOL_CALL_ID_MAX_CHARS } from './limits';
 import { excerpt, isRecord, ownField, stringField, truncateWithMarker } from './text';
 
-const TOOL_KINDS: ReadonlySet<string> = new Set<ToolKind>([
-  'read',
-  'edit',
-  'delete',
-  'move',
-  'search',
-  'execute',
-  'think',
-  'fetch',
-  'switch_mode',
-  'other',
-]);
+const TOOL_KINDS: ReadonlySet<string> = new Set<string>(ToolKind.options);
 
 /** Prefix of titles Gatehouse writes itself because the agent sent none. */
 export const SYNTHESIZED_TITLE_PREFIX = 'Untitled';

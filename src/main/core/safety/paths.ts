@@ -1,7 +1,7 @@
 // Where a path points, computed purely: `~` and $HOME expanded, `..` normalized, relative paths
 // taken from a base directory. Symlinks are NOT resolved (no file system access here), so a link
 // inside the session folder that points outside is not detected by this layer.
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 
 const HOME_FORMS = /^(?:~|\$HOME|\$\{HOME\})(?=$|[/\\])/;
 
@@ -21,12 +21,6 @@ export function resolvePath(p: string, base: string | null, homeDir: string): st
   if (isAbsolute(expanded)) return resolve(expanded);
   if (base === null || !isAbsolute(base)) return null;
   return resolve(base, expanded);
-}
-
-/** Is `child` the folder `root` itself or inside it (both absolute, normalized)? */
-export function isInside(child: string, root: string): boolean {
-  const rel = relative(root, child);
-  return rel === '' || (!isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${sep}`));
 }
 
 /** Device files that name no file on disk (`2>/dev/null`). */

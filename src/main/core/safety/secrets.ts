@@ -1,8 +1,8 @@
 // Files that hold credentials. Matched on the resolved absolute path, case-insensitively (macOS and
 // Windows file systems are), relative to the home directory where the location is per-user.
 import { relative, sep } from 'node:path';
+import { isInside } from '../fs/containment';
 import { baseName } from './text';
-import { isInside } from './paths';
 
 const HOME_PREFIXES: ReadonlyArray<readonly [string, string]> = [
   ['.ssh', 'SSH keys and configuration (~/.ssh)'],

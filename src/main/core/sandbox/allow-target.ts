@@ -2,9 +2,10 @@
 // the agent's allowWrite, a refused host:port its network allow list. Some targets are never
 // offered, whoever asks: they would open what the sandbox exists to keep closed.
 import { realpathSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { HostEntry } from '../../../shared/sandbox-settings';
 import type { AgentConfig } from '../../../shared/settings';
+import { isInside } from '../fs/containment';
 import { SECRETS_IN_HOME } from './profile';
 
 export interface AllowTargetInput {
@@ -19,12 +20,6 @@ export interface AllowTargetContext {
 }
 
 export class TargetRefused extends Error {}
-
-/** `path` is `folder` or inside it. */
-const within = (path: string, folder: string): boolean => {
-  const rel = relative(folder, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-};
 
 const LOCAL_HOST = /^(localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[(::1?|::ffff:127\.[\d.]+)\])$/i;
 
@@ -42,7 +37,7 @@ export function writableFolderFor(target: string, context: AllowTargetContext): 
   if (folder === '/') throw new TargetRefused('the whole file system cannot be made writable');
   const homes = context.homes.map((home) => realOrResolved(home));
   for (const home of homes) {
-    if (within(home, folder))
+    if (isInside(home, folder))
       throw new TargetRefused(`${folder} would make the whole home folder writable`);
   }
   const closed = [
@@ -51,7 +46,7 @@ export function writableFolderFor(target: string, context: AllowTargetContext): 
   ];
   for (const path of closed) {
     // Inside it, or a folder that holds it: either way it would be writable.
-    if (within(folder, path) || within(path, folder)) {
+    if (isInside(folder, path) || isInside(path, folder)) {
       throw new TargetRefused(
         `${folder} would open ${path}, which the sandbox always keeps closed`,
       );

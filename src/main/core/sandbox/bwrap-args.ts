@@ -1,3 +1,5 @@
+import { isAbsolute, relative } from 'node:path';
+
 /** What bwrap mounts, with paths that exist (the caller checked), in the order it applies them. */
 export interface MountPlan {
   writable: string[];
@@ -5,6 +7,8 @@ export interface MountPlan {
   readOnly: string[];
   hiddenDirs: string[];
   hiddenFiles: string[];
+  /** An empty file nobody may read, mounted over each hidden file. */
+  unreadableFile: string;
   /** Re-exposed after hiding: the folder of this sandbox's network bridge sockets. */
   bridgeDir: string | null;
   shareNetwork: boolean;
@@ -44,10 +48,21 @@ export function bwrapArgs(plan: MountPlan, command: string, args: readonly strin
   ];
   for (const path of plan.writable) out.push('--bind', path, path);
   for (const path of plan.readOnly) out.push('--ro-bind', path, path);
-  // Hidden after the writable set, so that a deny inside a writable folder still holds.
-  for (const path of plan.hiddenDirs) out.push('--tmpfs', path);
-  for (const path of plan.hiddenFiles) out.push('--ro-bind', '/dev/null', path);
+  // Hidden after the writable set, so that a deny inside a writable folder still holds. A hidden
+  // path refuses access (EACCES, which the agent reports and Gatehouse audits) rather than looking
+  // empty; without capabilities not even root inside may pass. The folder that holds the bridge
+  // sockets can be passed through, not listed.
+  for (const path of plan.hiddenDirs) {
+    const holdsBridge = plan.bridgeDir !== null && isWithin(plan.bridgeDir, path);
+    out.push('--perms', holdsBridge ? '0111' : '0000', '--tmpfs', path);
+  }
+  for (const path of plan.hiddenFiles) out.push('--ro-bind', plan.unreadableFile, path);
   if (plan.bridgeDir) out.push('--bind', plan.bridgeDir, plan.bridgeDir);
   out.push('--chdir', plan.cwd, '--', command, ...args);
   return out;
+}
+
+function isWithin(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }

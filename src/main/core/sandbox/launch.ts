@@ -1,11 +1,12 @@
 // How an agent is started: its allow-listed environment, then the sandbox its settings ask for.
 import { execFile } from 'node:child_process';
 import { homedir, tmpdir } from 'node:os';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { SessionSandbox } from '../../../shared/domain';
 import type { AgentConfig } from '../../../shared/settings';
 import { agentEnvironment } from '../agents/agent-env';
+import { isInside } from '../fs/containment';
 import type { NetworkViolation } from './network-bridge';
 import { resolveSandboxProfile, SECRETS_IN_HOME, type SandboxProfile } from './profile';
 import { findBwrap, SandboxUnavailableError, wrapCommand } from './wrap';
@@ -114,7 +115,7 @@ function summary(profile: SandboxProfile, home: string): SessionSandbox {
   const shown = (path: string): string => {
     if (path === profile.projectDir) return 'project';
     const rel = relative(home, path);
-    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? `~/${rel}` : path;
+    return rel !== '' && isInside(path, home) ? `~/${rel}` : path;
   };
   const { network } = profile;
   return {

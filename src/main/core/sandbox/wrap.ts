@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import {
+  chmodSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -7,8 +8,10 @@ import {
   realpathSync,
   rmSync,
   statSync,
+  writeFileSync,
 } from 'node:fs';
-import { delimiter, dirname, isAbsolute, join, relative } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
+import { isInside } from '../fs/containment';
 import { bwrapArgs, type MountPlan } from './bwrap-args';
 import { startBridge, type NetworkViolation } from './network-bridge';
 import { isLoopbackHost, type HostRule, type SandboxProfile } from './profile';
@@ -68,16 +71,19 @@ export async function wrapCommand(
   const hidden = [...profile.unreadable, ...envFilesIn(profile.envFileDirs, profile.projectDir)];
   for (const name of SESSION_SOCKET_VARIABLES) delete innerEnv[name];
   const agentSocketDir = env['SSH_AUTH_SOCK'] ? dirname(env['SSH_AUTH_SOCK']) : null;
-  if (agentSocketDir && !profile.writable.some((path) => isWithin(path, agentSocketDir)))
+  if (agentSocketDir && !profile.writable.some((path) => isInside(path, agentSocketDir)))
     hidden.push(agentSocketDir);
   const uid = process.getuid?.();
   if (uid !== undefined) hidden.push(`/run/user/${uid}`);
+  const runDir = join(profile.gatehouseHome, 'run');
+  mkdirSync(runDir, { recursive: true, mode: 0o700 });
 
   const plan: MountPlan = {
     writable: writableDirs(profile),
     readOnly: profile.mode === 'read-only' ? existingRealPaths([profile.projectDir]) : [],
     hiddenDirs: [],
     hiddenFiles: [],
+    unreadableFile: unreadableFileIn(runDir),
     bridgeDir: null,
     shareNetwork: profile.network.kind === 'all',
     bindLowPorts: false,
@@ -86,7 +92,7 @@ export async function wrapCommand(
   };
   for (const path of existingRealPaths(hidden)) {
     const stat = statSync(path);
-    // Files, sockets and fifos alike get /dev/null mounted over them.
+    // Files, sockets and fifos alike get the unreadable file mounted over them.
     if (stat.isDirectory()) plan.hiddenDirs.push(path);
     else plan.hiddenFiles.push(path);
   }
@@ -102,8 +108,6 @@ export async function wrapCommand(
 
   const loopback = profile.network.hosts.filter((rule) => isLoopbackHost(rule.host));
   const remote = profile.network.hosts.filter((rule) => !isLoopbackHost(rule.host));
-  const runDir = join(profile.gatehouseHome, 'run');
-  mkdirSync(runDir, { recursive: true, mode: 0o700 });
   const bridgeDir = mkdtempSync(join(runDir, 'net-'));
   if (join(bridgeDir, 'proxy').length > MAX_SOCKET_PATH) {
     rmSync(bridgeDir, { recursive: true, force: true });
@@ -211,7 +215,7 @@ function existingRealPaths(paths: readonly string[]): string[] {
 function envFilesIn(dirs: readonly string[], projectDir: string): string[] {
   const out: string[] = [];
   for (const dir of dirs) {
-    if (isWithin(dir, projectDir)) continue;
+    if (isInside(dir, projectDir)) continue;
     let names: string[];
     try {
       names = readdirSync(dir);
@@ -223,14 +227,17 @@ function envFilesIn(dirs: readonly string[], projectDir: string): string[] {
   return out;
 }
 
+/** An empty file with no permissions, shared by every sandbox of this Gatehouse. */
+function unreadableFileIn(runDir: string): string {
+  const path = join(runDir, 'unreadable');
+  writeFileSync(path, '', { mode: 0 });
+  // An older copy may have other permissions.
+  chmodSync(path, 0);
+  return path;
+}
+
 function proxyPortAvoiding(loopback: readonly HostRule[]): number {
   let port = FIRST_PROXY_PORT;
   while (loopback.some((rule) => rule.port === port)) port += 1;
   return port;
-}
-
-/** Whether `path` is `dir` or lies inside it. */
-function isWithin(path: string, dir: string): boolean {
-  const rel = relative(dir, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }

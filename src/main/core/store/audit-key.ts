@@ -25,13 +25,13 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
-  realpathSync,
   statSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { isInside, nearestRealPathSync } from '../fs/containment';
 
 export const KEY_ENV = 'GATEHOUSE_AUDIT_KEY';
 export const KEY_FILE_ENV = 'GATEHOUSE_AUDIT_KEY_FILE';
@@ -81,26 +81,8 @@ export function defaultKeyPath(
   return join(env.XDG_STATE_HOME || join(userHome, '.local', 'state'), 'gatehouse', 'audit-key');
 }
 
-/** The real path of `path`, resolving the deepest existing ancestor when the rest does not exist yet. */
-function realPathOf(path: string): string {
-  const absolute = resolve(path);
-  try {
-    return realpathSync(absolute);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    const parent = dirname(absolute);
-    if (parent === absolute) return absolute;
-    return join(realPathOf(parent), basename(absolute));
-  }
-}
-
-function isInside(child: string, parent: string): boolean {
-  const rel = relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
-
 function assertOutsideHome(file: string, home: string, what: string): void {
-  if (isInside(realPathOf(file), realPathOf(home))) {
+  if (isInside(nearestRealPathSync(file), nearestRealPathSync(home))) {
     throw new AuditKeyError(
       `${what} (${file}) is inside the data folder ${home}, where agents can reach it. Keep the audit key outside it.`,
     );

@@ -10,11 +10,11 @@ export {
   StoreWriteError,
 } from './errors';
 export { csvCell, type ExportFormat } from './export';
-export type { GrantQuery, GrantRecord } from './grants';
-export type { AgentEntry, EventQuery, EventRecord, SessionEntry } from './history';
+export type { GrantQuery, GrantRecord } from './grant-records';
 export { MIGRATIONS, SCHEMA_VERSION } from './migrations';
-export { databasePath, defaultHome, resolveHome } from './paths';
+export { databasePath, defaultHome, resolveHome } from './data-folder';
 export { AuditEventInput, DecisionMeta, GrantInput, RequestMeta } from './records';
 export type { RecordOptions } from './records';
+export type { AgentEntry, EventQuery, EventRecord, SessionEntry } from './reader';
 export type { PruneResult, RetentionPolicy } from './retention';
-export type { WriterStats } from './writer';
+export type { WriterStats } from './write-ops';

@@ -167,7 +167,7 @@ export const MIGRATIONS: readonly Migration[] = [
     up: (db) =>
       db.exec(`
         -- Each index ends in the rowid (hid), so an equality match on all its columns yields rows in
-        -- history order. history.ts picks the index whose columns the filter pins down.
+        -- history order. decision-page.ts picks the index whose columns the filter pins down.
         CREATE INDEX decisions_by_agent ON decisions (agent_id);
         CREATE INDEX decisions_by_session ON decisions (session_id);
         CREATE INDEX decisions_by_kind ON decisions (tool_kind);

@@ -13,14 +13,7 @@ import { ChainWriter, readAnchor, verifyChain, type VerifyResult } from './audit
 import { openDatabase, type Db, type Durability } from './database';
 import { StoreClosedError } from './errors';
 import { exportPages, type ExportFormat } from './export';
-import { getGrant, listGrants, type GrantQuery, type GrantRecord } from './grants';
-import {
-  HistoryReader,
-  type AgentEntry,
-  type EventQuery,
-  type EventRecord,
-  type SessionEntry,
-} from './history';
+import { getGrant, listGrants, type GrantQuery, type GrantRecord } from './grant-records';
 import { migrate } from './migrations';
 import { listPairedClients, revokePairedClient, savePairedClient } from './paired-clients';
 import type { PairedClientStore } from '../approvals/clients';
@@ -38,8 +31,19 @@ import {
 } from './records';
 import { Pruner, pruneTarget, type PruneResult, type RetentionPolicy } from './retention';
 import { resolveAuditKey } from './audit-key';
-import { Writer, newId, type ErrorReporter, type WriterStats } from './writer';
+import {
+  Reader,
+  type AgentEntry,
+  type EventQuery,
+  type EventRecord,
+  type SessionEntry,
+} from './reader';
+import { Writer, newId } from './writer';
+import type { ErrorReporter, WriterStats } from './write-ops';
 import { wellFormed } from './canonical';
+import { logger } from '../log/logger';
+
+const log = logger('store');
 
 export interface StoreOptions {
   /** Database file (created with its folder if missing), or ':memory:'. */
@@ -55,7 +59,7 @@ export interface StoreOptions {
   checkpointKey?: string | Buffer;
   durability?: Durability;
   busyTimeoutMs?: number;
-  /** Failures of fire-and-forget records (recordRequest/Vote/Event). Default: console.error. */
+  /** Failures of fire-and-forget records (recordRequest/Vote/Event). Default: the log. */
   onError?: ErrorReporter;
   /** How often retention runs while open (ms, default 1 h). It also runs once right after opening. */
   pruneIntervalMs?: number;
@@ -121,7 +125,7 @@ export function openStore(options: StoreOptions): Store {
   const now = options.now ?? Date.now;
   const report: ErrorReporter =
     options.onError ??
-    ((error, context) => console.error(`[gatehouse store] ${context}: ${error.message}`));
+    ((error, context) => log.error(`${context}: ${error.message}`));
   const db: Db = openDatabase(options.path, {
     ...(options.durability !== undefined ? { durability: options.durability } : {}),
     ...(options.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.busyTimeoutMs } : {}),
@@ -135,7 +139,7 @@ export function openStore(options: StoreOptions): Store {
     throw err;
   }
   const writer = new Writer(db, key, now, report);
-  const reader = new HistoryReader(db);
+  const reader = new Reader(db);
   const pruner = new Pruner(db, key, new ChainWriter(db, key));
   let closed = false;
   let pruning: Promise<PruneResult> | null = null;

@@ -2,107 +2,24 @@
 // in ONE transaction, then the promises of the decisions in it resolve. A decision's promise therefore
 // resolves only after the commit that holds it (and everything queued before it), and concurrent
 // decisions share one commit (one fsync with durability 'full').
-import Database, { type Statement } from 'better-sqlite3';
 import { v7 as uuidv7 } from 'uuid';
 import { ChainWriter } from './audit-log';
 import { encodeBlob } from './blobs';
 import { wellFormed } from './canonical';
 import type { Db } from './database';
 import { RecordRejectedError, StoreClosedError, StoreWriteError } from './errors';
+import { FullTextBatch } from './full-text-batch';
 import { CONTENT_COLUMNS, hidMs, insertSql, insertValues } from './projections';
-import type {
-  DecisionRow,
-  EventRow,
-  GrantRevokeRow,
-  GrantRow,
-  PreparedDecision,
-  PreparedRequest,
-  VoteRow,
-} from './records';
-
-interface Waiter<T> {
-  resolve: (value: T) => void;
-  reject: (error: Error) => void;
-}
-
-export type Op =
-  | { kind: 'request'; prepared: PreparedRequest }
-  | { kind: 'vote'; row: VoteRow }
-  | { kind: 'event'; row: EventRow }
-  | { kind: 'decision'; prepared: PreparedDecision; waiter: Waiter<void> }
-  | { kind: 'grant'; row: GrantRow; waiter: Waiter<string> }
-  | { kind: 'revoke'; row: GrantRevokeRow; waiter: Waiter<boolean> }
-  | { kind: 'barrier'; waiter: Waiter<void> };
-
-export interface WriterStats {
-  /** Transactions committed by the writer. */
-  commits: number;
-  /** Transactions that failed (every record in them was rejected). */
-  failedCommits: number;
-  /** Audit entries committed. */
-  records: number;
-  /** Records refused one by one (unknown request, duplicate id...). */
-  rejected: number;
-  /** Largest number of queued operations written in one transaction. */
-  maxBatch: number;
-  /** Operations waiting for the next commit. */
-  queued: number;
-}
-
-export type ErrorReporter = (error: Error, context: string) => void;
-
-type Outcome = { ok: true; value: unknown } | { ok: false; error: Error };
-
-/** What a decision needs from its request. */
-interface RequestFacts {
-  seq: number;
-  agent_id: string;
-  session_id: string;
-  tool_kind: string;
-  has_warnings: number;
-  options: { optionId: string; name: string; kind: string }[];
-  title: string;
-  command_text: string | null;
-  paths: string;
-}
-
-/** Full-text rows per INSERT statement, largest first. */
-const TEXT_CHUNKS = [64, 16, 4, 1] as const;
-const TEXT_COLUMNS = 4;
-
-/** Requests recorded by this process and not decided yet; saves a lookup per decision. Bounded. */
-const FACTS_CACHE_LIMIT = 50_000;
-
-/** A constraint failure of the first write of a record rolls back only that statement: refuse the record. */
-function firstWrite<T>(what: string, run: () => T): T {
-  try {
-    return run();
-  } catch (err) {
-    if (err instanceof Database.SqliteError && err.code.startsWith('SQLITE_CONSTRAINT')) {
-      throw new RecordRejectedError(`${what}: ${err.message}`, { cause: err });
-    }
-    throw err;
-  }
-}
-
-function describe(op: Op): string {
-  switch (op.kind) {
-    case 'request':
-      return `request ${op.prepared.row.request_id}`;
-    case 'vote':
-      return `vote on request ${op.row.request_id}`;
-    case 'event':
-      return `event ${op.row.type}`;
-    case 'decision':
-      return `decision on request ${op.prepared.row.request_id}`;
-    case 'grant':
-      return `grant ${op.row.grant_id}`;
-    case 'revoke':
-      return `revocation of grant ${op.row.grant_id}`;
-    case 'barrier':
-      return 'flush';
-  }
-}
+import type { DecisionRow, EventRow, PreparedDecision, PreparedRequest } from './records';
+import { CACHE_LIMIT, UndecidedRequests } from './undecided-requests';
+import {
+  describe,
+  firstWrite,
+  type ErrorReporter,
+  type Op,
+  type Outcome,
+  type WriterStats,
+} from './write-ops';
 
 export class Writer {
   private queue: Op[] = [];
@@ -114,10 +31,8 @@ export class Writer {
   /** Directory rows already written (agent id -> name, agent+session), to skip redundant upserts. */
   private readonly knownAgents = new Map<string, string>();
   private readonly knownSessions = new Set<string>();
-  private readonly facts = new Map<string, RequestFacts>();
-  /** rowid, title, command, paths of the full-text rows of this batch's decisions, flat. */
-  private texts: (number | bigint | string)[] = [];
-  private readonly textInserts = new Map<number, Statement>();
+  private readonly undecided: UndecidedRequests;
+  private readonly texts: FullTextBatch;
   readonly stats: WriterStats = {
     commits: 0,
     failedCommits: 0,
@@ -128,12 +43,14 @@ export class Writer {
   };
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     key: Buffer,
     private readonly now: () => number,
     private readonly report: ErrorReporter,
   ) {
     this.chain = new ChainWriter(db, key);
+    this.undecided = new UndecidedRequests(db);
+    this.texts = new FullTextBatch(db);
     const c = CONTENT_COLUMNS;
     this.stmts = {
       insertRequest: db.prepare(insertSql('requests', ['seq', ...c.request])),
@@ -153,11 +70,6 @@ export class Writer {
       ),
       insertVote: db.prepare(insertSql('votes', ['seq', ...c.vote])),
       insertEvent: db.prepare(insertSql('events', ['seq', ...c.event])),
-      requestFacts: db.prepare(
-        `SELECT seq, agent_id, session_id, tool_kind, has_warnings, options_json, title, command_text, paths_json
-         FROM requests WHERE request_id = ?`,
-      ),
-      isDecided: db.prepare('SELECT 1 FROM decisions WHERE request_id = ?').pluck(),
       // The history key: this millisecond's next free slot (see the decisions table in migrations.ts).
       // hid exceeds 2^53, so it comes back as a BigInt (lastInsertRowid) and goes on to the FTS row.
       insertDecision: db
@@ -167,9 +79,6 @@ export class Writer {
              ?, ${['seq', ...c.decision].map(() => '?').join(', ')})`,
         )
         .safeIntegers(true),
-      // Absent at schema version 1 (migration tests write such databases with this writer; step 2 backfills).
-      hasText:
-        db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'history_fts'").get() !== undefined,
       insertGrant: db.prepare(insertSql('grants', ['seq', ...c.grant])),
       revokeGrant: db.prepare(
         'UPDATE grants SET revoked_at = ?, revoke_reason = ?, revoked_seq = ? WHERE grant_id = ? AND revoked_at IS NULL',
@@ -177,7 +86,7 @@ export class Writer {
     };
     this.batch = db.transaction((ops: Op[], outcomes: Outcome[]) => {
       this.chain.begin(this.now());
-      this.texts = [];
+      this.texts.reset();
       for (const op of ops) {
         try {
           outcomes.push({ ok: true, value: this.apply(op) });
@@ -186,7 +95,7 @@ export class Writer {
           outcomes.push({ ok: false, error: err });
         }
       }
-      this.insertTexts();
+      this.texts.insert();
       this.chain.finish();
     }).immediate;
   }
@@ -237,7 +146,7 @@ export class Writer {
       // Nothing of the batch was written; the caches may name rows that were rolled back.
       this.knownAgents.clear();
       this.knownSessions.clear();
-      this.facts.clear();
+      this.undecided.clear();
       this.stats.failedCommits++;
       const cause = err as Error;
       const error = new StoreWriteError(
@@ -323,16 +232,12 @@ export class Writer {
     const sessionKey = `${row.agent_id}\u0000${row.session_id}`;
     if (!this.knownSessions.has(sessionKey)) {
       // Only saves an INSERT OR IGNORE; forgetting is harmless, growing forever is not.
-      if (this.knownSessions.size >= FACTS_CACHE_LIMIT) this.knownSessions.clear();
+      if (this.knownSessions.size >= CACHE_LIMIT) this.knownSessions.clear();
       this.stmts.insertSession.run(row.agent_id, row.session_id, row.cwd, row.issued_at);
       this.knownSessions.add(sessionKey);
     }
     this.chain.append('request', row.request_id, row);
-    if (this.facts.size >= FACTS_CACHE_LIMIT) {
-      const oldest = this.facts.keys().next();
-      if (!oldest.done) this.facts.delete(oldest.value);
-    }
-    this.facts.set(row.request_id, {
+    this.undecided.remember(row.request_id, {
       seq,
       agent_id: row.agent_id,
       session_id: row.session_id,
@@ -363,55 +268,13 @@ export class Writer {
   }
 
   /**
-   * The batch's full-text rows in a few multi-row statements: FTS5 pays a fixed cost per statement
-   * (measured at 100 rows a commit: ~10 µs a row this way, ~16 µs with one statement per row). An
-   * error here fails the whole batch, as any error after a decision's first write does.
-   */
-  private insertTexts(): void {
-    const rows = this.texts;
-    this.texts = [];
-    let offset = 0;
-    while (offset < rows.length) {
-      const left = (rows.length - offset) / TEXT_COLUMNS;
-      const size = TEXT_CHUNKS.find((n) => n <= left)!;
-      let stmt = this.textInserts.get(size);
-      if (!stmt) {
-        const values = Array.from({ length: size }, () => '(?, ?, ?, ?)').join(', ');
-        stmt = this.db.prepare(
-          `INSERT INTO history_fts (rowid, title, command, paths) VALUES ${values}`,
-        );
-        this.textInserts.set(size, stmt);
-      }
-      stmt.run(rows.slice(offset, offset + size * TEXT_COLUMNS));
-      offset += size * TEXT_COLUMNS;
-    }
-  }
-
-  /** The cache holds only undecided requests; anything else is read from the database. */
-  private lookupFacts(requestId: string): RequestFacts | 'unknown' | 'decided' {
-    const cached = this.facts.get(requestId);
-    if (cached) return cached;
-    const row = this.stmts.requestFacts.get(requestId) as
-      | (Omit<RequestFacts, 'options' | 'paths'> & { options_json: string; paths_json: string })
-      | undefined;
-    if (!row) return 'unknown';
-    if (this.stmts.isDecided.get(requestId)) return 'decided';
-    const { options_json, paths_json, ...rest } = row;
-    return {
-      ...rest,
-      options: JSON.parse(options_json) as RequestFacts['options'],
-      paths: (JSON.parse(paths_json) as string[]).join(' '),
-    };
-  }
-
-  /**
    * The decision row is the first write, so a constraint that refuses it (unknown or pruned request,
    * already decided) leaves nothing behind; an error after that fails the whole batch instead (nothing
    * half-written). Its votes take the seqs just before it: the chain lists votes, then the decision.
    */
   private applyDecision({ row: input, votes }: PreparedDecision): void {
     const what = `decision on request ${input.request_id}`;
-    const facts = this.lookupFacts(input.request_id);
+    const facts = this.undecided.lookup(input.request_id);
     if (facts === 'unknown') throw new RecordRejectedError(`${what}: no such request was recorded`);
     if (facts === 'decided')
       throw new RecordRejectedError(`${what}: the request is already decided`);
@@ -447,14 +310,13 @@ export class Writer {
         ...insertValues('decision', decisionSeq, row),
       ),
     );
-    if (this.stmts.hasText)
-      this.texts.push(hid, facts.title, facts.command_text ?? '', facts.paths);
+    this.texts.add(hid, facts.title, facts.command_text ?? '', facts.paths);
     for (const vote of votes) {
       this.stmts.insertVote.run(insertValues('vote', this.chain.nextSeq, vote));
       this.chain.append('vote', vote.request_id, vote);
     }
     this.chain.append('decision', row.request_id, row);
-    this.facts.delete(row.request_id);
+    this.undecided.forget(row.request_id);
   }
 }
 

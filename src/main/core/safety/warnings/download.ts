@@ -1,7 +1,7 @@
 // download_exec: code fetched from the network and run in the same breath, before anyone (or any
 // rule) could read it.
 import type { PreparedDiff } from '../../../../shared/domain';
-import { revealInvisibles } from '../invisible';
+import { revealInvisibles } from '../../../../shared/invisible';
 import {
   DOWNLOADERS,
   INLINE_CODE_FLAGS,

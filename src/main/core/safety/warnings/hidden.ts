@@ -1,6 +1,11 @@
 // bidi_control, zero_width and ansi_escape: characters that change what a person sees.
 import type { Warning } from '../../../../shared/domain';
-import { describeCodePoint, findHidden, hasHidden, type HiddenChar } from '../invisible';
+import {
+  describeCodePoint,
+  findHidden,
+  hasHidden,
+  type HiddenChar,
+} from '../../../../shared/invisible';
 import { lineOf } from '../text';
 import type { WarningSink } from './sink';
 

@@ -16,7 +16,7 @@ import type {
   ToolCallSnapshot,
   Warning,
 } from '../../../../shared/domain';
-import { revealInvisibles } from '../invisible';
+import { revealInvisibles } from '../../../../shared/invisible';
 import { MAX_RAW_INPUT_STRINGS_SCANNED, MAX_SCAN_CHARS } from '../limits';
 import { analyzeCommand } from '../script';
 import { isRecord } from '../text';

@@ -1,7 +1,7 @@
 // secret_path and outside_session, both judged on the resolved paths a request names.
 import { isAbsolute, resolve } from 'node:path';
-import { revealInvisibles } from '../invisible';
-import { isInside } from '../paths';
+import { revealInvisibles } from '../../../../shared/invisible';
+import { isInside } from '../../fs/containment';
 import { NETWORK_PROGRAMS } from '../programs';
 import type { CommandAnalysis } from '../script';
 import { secretKind, secretName } from '../secrets';

@@ -4,7 +4,7 @@
 import { isAbsolute } from 'node:path';
 import type { CommandView, PreparedDiff, ToolCallSnapshot } from '../../../../shared/domain';
 import { movePair } from '../diff';
-import { revealInvisibles } from '../invisible';
+import { revealInvisibles } from '../../../../shared/invisible';
 import { isDevicePath, resolvePath } from '../paths';
 import { INLINE_CODE_FLAGS, SHELLS } from '../programs';
 import type { Call, CommandAnalysis } from '../script';

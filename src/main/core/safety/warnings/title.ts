@@ -20,7 +20,7 @@
 //    of the mentioned files is among them (compared by base name; a file named in the command
 //    text counts as touched).
 import type { CommandView, PreparedDiff, ToolCallSnapshot } from '../../../../shared/domain';
-import { findHidden, revealInvisibles } from '../invisible';
+import { findHidden, revealInvisibles } from '../../../../shared/invisible';
 import { synthesizedTitle } from '../normalize';
 import { RISKY_PROGRAMS, WRITE_PROGRAMS } from '../programs';
 import type { Call, CommandAnalysis } from '../script';

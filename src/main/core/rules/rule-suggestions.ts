@@ -1,53 +1,15 @@
 /**
- * Rules from history: "make this a rule" needs to show what a draft rule would have matched
- * (preview), and the history window proposes rules for things a person keeps approving
- * (suggestRules). Both are read-only over past requests.
+ * Rules proposed from past decisions: the history window suggests a rule for what a person keeps
+ * approving or denying. Read-only over the decisions it is given.
  */
 import nodePath from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
-import { allowCovers, blockMatch, compileRule, itemsOf, matchCommand, ruleInScope } from './match';
+import { allowCovers, blockMatch, compileRule, matchCommand, ruleInScope } from './match';
 import { escapeGlob, type PathResolver } from './paths';
 import { formatCommandPattern } from './pattern';
 import { hasFileWrites, normalizeRoot, prepareRequest } from './request';
 import { analyzeCommand } from './shell/analyze';
 import type { HistoryEntry, RequestFacts, Rule, SimpleCommand, ToolKind } from './types';
-import { RulesValidationError, validateRules } from './validate';
-
-export interface PreviewHit<T> {
-  index: number;
-  request: T;
-  /**
-   * full: the rule alone would have decided this request (allow: covers every command/path;
-   * deny/ask: matches). partial: an allow rule covers only some parts. maybe: a deny/ask rule
-   * might match (run-time tokens).
-   */
-  match: 'full' | 'partial' | 'maybe';
-}
-
-/** Which past requests would `rule` have matched? Throws RulesValidationError for an invalid rule. */
-export function preview<T extends RequestFacts>(
-  rule: Rule,
-  pastRequests: readonly T[],
-  options: { resolver?: PathResolver } = {},
-): PreviewHit<T>[] {
-  const v = validateRules([rule]);
-  if (!v.ok) throw new RulesValidationError(v.errors);
-  const c = compileRule(rule, 0);
-  const hits: PreviewHit<T>[] = [];
-  pastRequests.forEach((request, index) => {
-    const prep = prepareRequest(request, options.resolver);
-    if (rule.action !== 'allow') {
-      const m = blockMatch(c, prep);
-      if (m !== 'no') hits.push({ index, request, match: m === 'yes' ? 'full' : 'maybe' });
-      return;
-    }
-    const items = itemsOf(prep);
-    if (typeof items === 'string') return;
-    const n = items.filter((item) => allowCovers(c, prep, item)).length;
-    if (n > 0) hits.push({ index, request, match: n === items.length ? 'full' : 'partial' });
-  });
-  return hits;
-}
 
 export interface SuggestOptions {
   /** How many person decisions before suggesting (default 5). */

@@ -1,11 +1,11 @@
 // Drives a platform notifier from the core: events in (batched), planner commands out, and the
 // person's button presses back in as mediator votes from the "notification" surface. No Electron:
 // the Linux notifier runs under plain Node, and so does this.
-import type { GatehouseEvent } from '../../../shared/contract';
-import type { SessionInfo } from '../../../shared/domain';
-import type { Handlers } from '../commands/dispatch';
-import type { EventBus } from '../events/bus';
-import type { PendingQueue } from '../approvals/pending';
+import type { GatehouseEvent } from '../../shared/contract';
+import type { SessionInfo } from '../../shared/domain';
+import type { Handlers } from '../core/commands/dispatch';
+import type { EventBus } from '../core/events/bus';
+import type { PendingQueue } from '../core/approvals/pending';
 import { DESKTOP_CLIENT_ID, desktopCaller, presenceVote, type PresenceVoteResult } from './callers';
 import {
   NotificationPlanner,
@@ -13,6 +13,9 @@ import {
   type NotificationIntent,
   type NotificationModel,
 } from './notification-plan';
+import { logger } from '../core/log/logger';
+
+const log = logger('notifications');
 
 /** Why a notification left the screen without Gatehouse withdrawing it. */
 export type CloseReason = 'expired' | 'dismissed' | 'other';
@@ -77,7 +80,7 @@ export class NotificationPresence {
     });
     this.batchWindowMs = options.batchWindowMs ?? 150;
     this.log =
-      options.log ?? ((message, error) => console.warn(`notifications: ${message}`, error ?? ''));
+      options.log ?? ((message, error) => log.warn(message, ...(error === undefined ? [] : [error])));
     options.notifier.setListener({
       activated: (key, action) => void this.activate(key, action),
       closed: (key) => this.planner.closed(key),

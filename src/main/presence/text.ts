@@ -2,8 +2,8 @@
 // be touched, never only the agent's own description of it, with every invisible or control
 // character revealed, and bounded so a hostile request cannot flood a notification or a menu.
 import { sep } from 'node:path';
-import type { PendingApproval, ToolKind } from '../../../shared/domain';
-import { revealInvisibles } from '../safety';
+import type { PendingApproval, ToolKind } from '../../shared/domain';
+import { revealInvisibles } from '../core/safety';
 
 /** Upper bounds: what a notification bubble or a menu row can show in practice. */
 export const LIMITS = {

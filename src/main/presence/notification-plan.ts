@@ -1,8 +1,8 @@
 // What the native notifications show, decided from the event stream alone (no OS, no Electron):
 // one notification per request that needs a person, grouped when many arrive at once, withdrawn as
 // soon as the request is decided elsewhere. The platform notifiers only render these commands.
-import type { GatehouseEvent, GrantChoice } from '../../../shared/contract';
-import type { PendingApproval } from '../../../shared/domain';
+import type { GatehouseEvent, GrantChoice } from '../../shared/contract';
+import type { PendingApproval } from '../../shared/domain';
 import {
   LIMITS,
   agentName,

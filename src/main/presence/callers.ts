@@ -1,10 +1,10 @@
 // The person at the desktop is one mediator client, whatever surface they act from (dialog,
 // notification, tray): one proven client id, so consensus counts them once, and every vote carries
 // the surface it came from, so the audit says where the decision was taken.
-import type { VoteOutcome } from '../../../shared/contract';
-import type { Surface } from '../../../shared/domain';
-import type { Caller, ClientRegistry } from '../approvals/clients';
-import { dispatch, type Dispatched, type Handlers } from '../commands/dispatch';
+import type { VoteOutcome } from '../../shared/contract';
+import type { Surface } from '../../shared/domain';
+import type { Caller, ClientRegistry } from '../core/approvals/clients';
+import { dispatch, type Dispatched, type Handlers } from '../core/commands/dispatch';
 import type { ActionVote } from './notification-plan';
 
 export const DESKTOP_CLIENT_ID = 'desktop';

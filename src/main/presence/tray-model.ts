@@ -1,6 +1,6 @@
 // What the tray shows, computed from the pending list (no OS, no Electron): the count, the icon
 // variant, and a menu of the pending requests with quick decisions. The desktop adapter renders it.
-import type { PendingApproval } from '../../../shared/domain';
+import type { PendingApproval } from '../../shared/domain';
 import { LIMITS, agentName, clip, hasDanger, shortSubject } from './text';
 
 export type TrayView = 'approvals' | 'history' | 'settings';

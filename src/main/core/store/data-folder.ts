@@ -1,4 +1,5 @@
-// Where Gatehouse keeps its data folder (database, audit key). GATEHOUSE_HOME overrides the OS default.
+// The data folder (settings, the database) and the database file in it. GATEHOUSE_HOME overrides the
+// OS default. The audit key is kept elsewhere (audit-key.ts).
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 

@@ -1,0 +1,394 @@
+// The command table: every command's input, output and HTTP route. The HTTP routes, the ipcMain
+// handlers, the preload bridge and the renderer's clients are derived from it.
+import { z } from 'zod';
+import {
+  AgentInfo,
+  Id,
+  PendingApproval,
+  PendingSummary,
+  PermissionMode,
+  PermissionPolicy,
+  SessionInfo,
+  StopReason,
+  Surface,
+  Uuid,
+} from './domain';
+import {
+  AuditVerdict,
+  HistoryDetail,
+  HistoryFilter,
+  HistoryItem,
+  HistoryPage,
+  HistoryQuery,
+  QueryBool,
+} from './history';
+import { GrantSchema, RuleSchema } from './rules';
+import { Settings } from './settings';
+import { VOTE_STATUS, VoteInput, VoteOutcome } from './contract-votes';
+
+/** Rows one export carries; a larger history is exported filter by filter (or by date range). */
+export const EXPORT_MAX_ROWS = 50_000;
+
+export const ClientId = z
+  .string()
+  .regex(/^[A-Za-z0-9._:-]{1,128}$/, 'client id: 1–128 of A-Z a-z 0-9 . _ : -');
+
+export const Health = z.object({
+  ok: z.literal(true),
+  version: z.string(),
+  policy: PermissionPolicy,
+  supportedPolicies: z.array(PermissionPolicy),
+  pending: z.number().int(),
+  capabilities: z.array(z.string()),
+});
+
+const SettingsSaved = z.object({
+  settings: Settings,
+  path: z.string(),
+  restartNeeded: z.array(z.string()),
+});
+
+/** A settings change kept until a person confirms it locally (code in headless, dialog in desktop). */
+export const SettingsConfirmation = z.object({
+  id: Uuid,
+  expiresAt: z.number(),
+  agents: z.array(z.string()),
+  how: z.enum(['code', 'dialog']),
+});
+export type SettingsConfirmation = z.infer<typeof SettingsConfirmation>;
+
+const Empty = z.object({}).strict();
+/** 32 random bytes, base64url. */
+const PairingSecret = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{43}$/, 'pairing secret: 43 base64url characters');
+export const ClientInfo = z.object({
+  clientId: ClientId,
+  label: z.string(),
+  surface: Surface,
+  paired: z.boolean(),
+  registeredAt: z.number(),
+  lastSeenAt: z.number(),
+});
+export type ClientInfo = z.infer<typeof ClientInfo>;
+const SessionRef = z.object({ sessionId: Id }).strict();
+const RequestRef = z.object({ requestId: Uuid }).strict();
+const Ok = z.object({ ok: z.literal(true) });
+
+type HttpMethod = 'GET' | 'POST' | 'DELETE' | 'PUT';
+interface CommandSpec<I extends z.ZodType, O extends z.ZodType> {
+  input: I;
+  output: O;
+  /** Route; `:name` segments fill the input field of that name. GET reads the rest from the query. */
+  http: {
+    method: HttpMethod;
+    path: `/api/${string}`;
+    status?: (output: z.output<O>) => number;
+    /** 'link': callable with a single-use approval link (`Authorization: Link <token>`) only. */
+    auth?: 'bearer' | 'link';
+  };
+  /** What it changes, for the docs and the settings of who may call it. */
+  summary: string;
+}
+const command = <I extends z.ZodType, O extends z.ZodType>(spec: CommandSpec<I, O>) => spec;
+
+export const commands = {
+  health: command({
+    input: Empty,
+    output: Health,
+    http: { method: 'GET', path: '/api/health' },
+    summary: 'Liveness, the active mediator policy and the supported ones.',
+  }),
+  registerClient: command({
+    input: z.object({ label: z.string().max(100).optional(), surface: Surface }).strict(),
+    output: z.object({ clientId: ClientId, clientToken: z.string() }),
+    http: { method: 'POST', path: '/api/clients' },
+    summary: 'Register a voter; the token proves its identity on later votes.',
+  }),
+  pairClient: command({
+    input: z
+      .object({
+        pairingSecret: PairingSecret,
+        label: z.string().min(1).max(100),
+        surface: z.enum(['browser', 'api']).default('browser'),
+      })
+      .strict(),
+    output: z.object({ clientId: ClientId, clientToken: z.string() }),
+    http: { method: 'POST', path: '/api/clients/pair' },
+    summary:
+      'Exchange a one-time pairing secret for a paired client: its votes count as a person’s.',
+  }),
+  createPairingCode: command({
+    input: Empty,
+    output: z.object({ secret: PairingSecret, path: z.string(), expiresAt: z.number() }),
+    http: { method: 'POST', path: '/api/clients/pairing-code' },
+    summary: 'A one-time pairing secret (10 minutes) for another device; paired clients only.',
+  }),
+  listClients: command({
+    input: Empty,
+    output: z.array(ClientInfo),
+    http: { method: 'GET', path: '/api/clients' },
+    summary: 'Registered and paired clients, and when each was last seen.',
+  }),
+  revokeClient: command({
+    input: z.object({ clientId: ClientId }).strict(),
+    output: Ok,
+    http: { method: 'DELETE', path: '/api/clients/:clientId' },
+    summary: 'Forget a client; a paired one stays revoked across restarts. Paired clients only.',
+  }),
+  listAgents: command({
+    input: Empty,
+    output: z.array(AgentInfo),
+    http: { method: 'GET', path: '/api/agents' },
+    summary: 'Agents configured in settings.',
+  }),
+  setAgentBypass: command({
+    input: z.object({ agentId: Id, enabled: z.boolean() }).strict(),
+    output: AgentInfo,
+    http: { method: 'POST', path: '/api/agents/:agentId/bypass' },
+    summary: 'Trust an agent (Bypass): allow all but explicit deny rules; saved in settings.',
+  }),
+  allowSandboxTarget: command({
+    input: z
+      .object({
+        agentId: Id,
+        kind: z.enum(['write', 'connect']),
+        /** The refused path (its folder is allowed) or host:port. */
+        target: z.string().min(1).max(4096),
+      })
+      .strict(),
+    output: z.object({
+      agentId: Id,
+      /** What joins the agent's allowWrite or network allow list. */
+      entry: z.string(),
+      /** Set when nothing was applied yet: the change waits for a person where Gatehouse runs. */
+      confirmation: SettingsConfirmation.optional(),
+    }),
+    http: {
+      method: 'POST',
+      path: '/api/agents/:agentId/sandbox/allow',
+      status: (output) => (output.confirmation ? 202 : 200),
+    },
+    summary:
+      "Let an agent's sandbox allow what it refused: the folder of a write, or a host:port. Never Gatehouse's folder, /, HOME or its key folders, nor a local address. Over HTTP it waits for a local confirmation.",
+  }),
+  getSettings: command({
+    input: Empty,
+    output: z.object({ settings: Settings, path: z.string(), restartNeeded: z.array(z.string()) }),
+    http: { method: 'GET', path: '/api/settings' },
+    summary: 'The settings in force, where they live, and which saved changes wait for a restart.',
+  }),
+  updateSettings: command({
+    input: z.object({ settings: Settings }).strict(),
+    output: SettingsSaved.extend({
+      /** Set when nothing was applied: the change waits for a person where Gatehouse runs. */
+      confirmation: SettingsConfirmation.optional(),
+    }),
+    http: {
+      method: 'PUT',
+      path: '/api/settings',
+      status: (output) => (output.confirmation ? 202 : 200),
+    },
+    summary:
+      "Replace settings.json (validated whole); most keys apply at once, policy and server at restart. Over HTTP, a change of an agent's command, args, cwd or env (or a new agent), or one that loosens its sandbox, waits for a local confirmation.",
+  }),
+  confirmSettingsChange: command({
+    input: z
+      .object({
+        id: Uuid,
+        code: z.string().min(1).max(20),
+      })
+      .strict(),
+    output: SettingsSaved,
+    http: { method: 'POST', path: '/api/settings/confirm' },
+    summary:
+      'Apply a waiting settings change with the code shown where Gatehouse runs (five wrong codes discard it).',
+  }),
+  listSessions: command({
+    input: Empty,
+    output: z.array(SessionInfo),
+    http: { method: 'GET', path: '/api/sessions' },
+    summary: 'Open sessions.',
+  }),
+  createSession: command({
+    input: z.object({ agentId: Id, cwd: z.string().min(1).max(4096) }).strict(),
+    output: z.object({ sessionId: Id }),
+    http: { method: 'POST', path: '/api/sessions' },
+    summary: 'Spawn (or reuse) the agent and open an ACP session in a folder.',
+  }),
+  prompt: command({
+    input: z.object({ sessionId: Id, text: z.string().min(1).max(200_000) }).strict(),
+    output: z.object({ stopReason: StopReason }),
+    http: { method: 'POST', path: '/api/sessions/:sessionId/prompt' },
+    summary: 'Send a prompt; answers when the turn ends.',
+  }),
+  cancelTurn: command({
+    input: SessionRef,
+    output: Ok,
+    http: { method: 'POST', path: '/api/sessions/:sessionId/cancel' },
+    summary: 'Cancel the running turn; pending requests of the session are answered cancelled.',
+  }),
+  closeSession: command({
+    input: SessionRef,
+    output: Ok,
+    http: { method: 'DELETE', path: '/api/sessions/:sessionId' },
+    summary: 'Close a session; its pending requests end and are audited.',
+  }),
+  setSessionMode: command({
+    input: z.object({ sessionId: Id, mode: PermissionMode }).strict(),
+    output: SessionInfo,
+    http: { method: 'POST', path: '/api/sessions/:sessionId/mode' },
+    summary: 'Switch the permission mode of a session.',
+  }),
+  listApprovals: command({
+    input: Empty,
+    output: z.object({
+      /** The oldest pending requests, summarised (at most LIST_MAX_ITEMS of the core's limits). */
+      items: z.array(PendingSummary),
+      /** Every pending request, listed or not. */
+      total: z.number().int().nonnegative(),
+    }),
+    http: { method: 'GET', path: '/api/approvals' },
+    summary: 'Pending permission requests, oldest first, summarised; the total count.',
+  }),
+  approvalDetail: command({
+    input: RequestRef,
+    output: PendingApproval,
+    http: { method: 'GET', path: '/api/approvals/:requestId' },
+    summary:
+      'One pending request as the dialog shows it (large parts cut, with their size and hash).',
+  }),
+  vote: command({
+    input: VoteInput,
+    output: VoteOutcome,
+    http: {
+      method: 'POST',
+      path: '/api/approvals/:requestId/vote',
+      status: (outcome) => VOTE_STATUS[outcome.kind],
+    },
+    summary: 'Vote for one of the options the agent offered, or cancel the request.',
+  }),
+  createApprovalLink: command({
+    input: RequestRef,
+    output: z.object({ token: z.string(), path: z.string(), expiresAt: z.number() }),
+    http: { method: 'POST', path: '/api/approvals/:requestId/link' },
+    summary: 'A single-use link bound to this request, for approving from another device.',
+  }),
+  linkedApproval: command({
+    input: Empty,
+    output: PendingApproval,
+    http: { method: 'GET', path: '/api/link', auth: 'link' },
+    summary: 'The request an approval link is bound to.',
+  }),
+  voteByLink: command({
+    input: z.object({ optionId: z.string().min(1).max(200) }).strict(),
+    output: VoteOutcome,
+    http: {
+      method: 'POST',
+      path: '/api/link/vote',
+      auth: 'link',
+      status: (outcome) => VOTE_STATUS[outcome.kind],
+    },
+    summary: 'Vote once with an approval link; the link is spent.',
+  }),
+  extendApproval: command({
+    input: z.object({ requestId: Uuid, seconds: z.number().int().min(1).max(3600) }).strict(),
+    output: z.object({ expiresAt: z.number() }),
+    http: { method: 'POST', path: '/api/approvals/:requestId/extend' },
+    summary: 'Push back the fail-closed timeout of a pending request.',
+  }),
+  markDisplayed: command({
+    input: RequestRef,
+    output: Ok,
+    http: { method: 'POST', path: '/api/approvals/:requestId/displayed' },
+    summary: 'Record that a person has seen the request (audited with a timeout).',
+  }),
+  history: command({
+    input: HistoryQuery,
+    output: HistoryPage,
+    http: { method: 'GET', path: '/api/history' },
+    summary: 'Decided requests, newest first, filtered, cursor-paginated.',
+  }),
+  exportHistory: command({
+    input: HistoryFilter.extend({ format: z.enum(['jsonl', 'csv']) }).strict(),
+    output: z.object({
+      filename: z.string(),
+      mimeType: z.string(),
+      content: z.string(),
+      /** True when the filter matched more than an export holds (EXPORT_MAX_ROWS); narrow it. */
+      truncated: z.boolean(),
+    }),
+    http: { method: 'GET', path: '/api/history/export' },
+    summary: 'The current filter of the history as JSONL or CSV.',
+  }),
+  verifyAudit: command({
+    input: Empty,
+    output: AuditVerdict,
+    http: { method: 'POST', path: '/api/audit/verify' },
+    summary: 'Check the hash chain of the audit; names the first broken row.',
+  }),
+  listGrants: command({
+    input: z.object({ includeInactive: QueryBool.optional() }).strict(),
+    output: z.array(
+      z.object({ grant: GrantSchema, active: z.boolean(), revokeReason: z.string().nullable() }),
+    ),
+    http: { method: 'GET', path: '/api/grants' },
+    summary: 'Remembered "always" decisions, newest first.',
+  }),
+  revokeGrant: command({
+    input: z.object({ grantId: Id }).strict(),
+    output: Ok,
+    http: { method: 'DELETE', path: '/api/grants/:grantId' },
+    summary: 'Revoke a grant; it stops applying at once.',
+  }),
+  listRules: command({
+    input: Empty,
+    output: z.array(RuleSchema),
+    http: { method: 'GET', path: '/api/rules' },
+    summary: 'The rules of settings.json, in order.',
+  }),
+  saveRule: command({
+    input: z.object({ ruleId: Id, rule: RuleSchema }).strict(),
+    output: z.array(RuleSchema),
+    http: { method: 'PUT', path: '/api/rules/:ruleId' },
+    summary:
+      'Add or replace a rule (validated: a rule that can never match is refused); saved in settings.',
+  }),
+  deleteRule: command({
+    input: z.object({ ruleId: Id }).strict(),
+    output: z.array(RuleSchema),
+    http: { method: 'DELETE', path: '/api/rules/:ruleId' },
+    summary: 'Remove a rule from settings.',
+  }),
+  previewRule: command({
+    input: z
+      .object({ rule: RuleSchema, limit: z.number().int().min(1).max(2000).default(500) })
+      .strict(),
+    output: z.object({
+      scanned: z.number().int(),
+      matches: z.array(
+        z.object({ item: HistoryItem, match: z.enum(['full', 'partial', 'maybe']) }),
+      ),
+    }),
+    http: { method: 'POST', path: '/api/rules/preview' },
+    summary: 'Which recent decided requests a rule would have matched.',
+  }),
+  suggestRules: command({
+    input: Empty,
+    output: z.array(z.object({ rule: RuleSchema, count: z.number().int(), message: z.string() })),
+    http: { method: 'GET', path: '/api/rules/suggestions' },
+    summary: 'Rules suggested by repeated decisions ("you approved npm test here 20 times").',
+  }),
+  historyDetail: command({
+    input: RequestRef,
+    output: HistoryDetail,
+    http: { method: 'GET', path: '/api/history/:requestId' },
+    summary: 'One request with its votes, decision and diff.',
+  }),
+} as const;
+
+export type Commands = typeof commands;
+export type CommandName = keyof Commands;
+export type CommandInput<N extends CommandName> = z.input<Commands[N]['input']>;
+export type CommandOutput<N extends CommandName> = z.output<Commands[N]['output']>;
+export const commandNames = Object.keys(commands) as CommandName[];

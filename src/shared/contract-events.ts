@@ -1,0 +1,67 @@
+// Every event the core sends to every surface (HTTP + SSE, IPC).
+import { z } from 'zod';
+import {
+  AgentReply,
+  Decider,
+  Id,
+  PendingApproval,
+  SessionInfo,
+  StopReason,
+  Uuid,
+  VoteTally,
+} from './domain';
+
+export const Event = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('permission_requested'), approval: PendingApproval }),
+  z.object({
+    type: z.literal('permission_partial_vote'),
+    requestId: Uuid,
+    sessionId: Id,
+    tally: VoteTally,
+  }),
+  z.object({
+    type: z.literal('permission_forbidden'),
+    requestId: Uuid,
+    sessionId: Id,
+    clientId: z.string().nullable(),
+    reason: z.string(),
+  }),
+  z.object({
+    type: z.literal('permission_resolved'),
+    requestId: Uuid,
+    sessionId: Id,
+    reply: AgentReply,
+    decider: Decider,
+    reason: z.string(),
+  }),
+  z.object({ type: z.literal('permission_extended'), requestId: Uuid, expiresAt: z.number() }),
+  z.object({
+    type: z.literal('session_update'),
+    sessionId: Id,
+    /** ACP session/update payload, forwarded as the agent sent it (already schema-checked by the SDK). */
+    update: z.looseObject({ sessionUpdate: z.string() }),
+  }),
+  z.object({ type: z.literal('session_state'), session: SessionInfo }),
+  /** A grant was created, revoked, used up or ended with its session. */
+  z.object({ type: z.literal('grants_changed') }),
+  z.object({ type: z.literal('turn_ended'), sessionId: Id, stopReason: StopReason }),
+  z.object({
+    type: z.literal('agent_exited'),
+    agentId: Id,
+    sessionIds: z.array(Id),
+    code: z.number().nullable(),
+    signal: z.string().nullable(),
+  }),
+  /** The sandbox refused something the agent did without asking (rate-limited per target). */
+  z.object({
+    type: z.literal('sandbox_violation'),
+    sessionId: Id,
+    agentId: Id,
+    kind: z.enum(['file', 'network']),
+    /** What was stopped: a write (read-only mount), another refused file access, a connection. */
+    blocked: z.enum(['write', 'read', 'connect']),
+    /** The path, or host:port. */
+    target: z.string().max(4096),
+  }),
+]);
+export type GatehouseEvent = z.infer<typeof Event>;

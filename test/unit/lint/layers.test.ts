@@ -1,0 +1,144 @@
+// The layer rules of eslint.config.js, each shown to fire: an import in the wrong direction is an
+// error, the same kind of import in the right direction is not. Code is linted in memory as if it
+// sat at the given path, against the real files it imports.
+import { join } from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it, vi } from 'vitest';
+
+// A lint that reaches a new part of the import graph parses it first (no-cycle): seconds each.
+vi.setConfig({ testTimeout: 60_000 });
+
+const eslint = new ESLint({ cwd: join(import.meta.dirname, '../../..') });
+const RULES = new Set([
+  'import-x/no-restricted-paths',
+  'import-x/no-cycle',
+  'no-restricted-imports',
+]);
+
+/** The layer and cycle errors of `code` linted as `filePath` (unused imports and the like ignored). */
+async function layerErrors(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result!.messages
+    .filter((m) => m.severity === 2 && RULES.has(m.ruleId ?? ''))
+    .map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+const importOf = (source: string) => `import '${source}';\n`;
+
+interface LayerCase {
+  file: string;
+  refused: string[];
+  allowed: string[];
+}
+
+const CASES: Record<string, LayerCase> = {
+  shared: {
+    file: 'src/shared/probe.ts',
+    refused: ['../main/core/events/bus', '../renderer/src/api', '../preload/index'],
+    allowed: ['./contract'],
+  },
+  core: {
+    file: 'src/main/core/probe.ts',
+    refused: [
+      '../server/routes',
+      '../desktop/deep-link',
+      '../presence',
+      '../headless',
+      '../../renderer/src/api',
+    ],
+    allowed: ['../../shared/contract', './events/bus', './log/logger'],
+  },
+  server: {
+    file: 'src/main/server/probe.ts',
+    refused: ['../desktop/deep-link', '../presence', '../index'],
+    allowed: ['../../shared/security-headers', '../core/events/bus', './routes'],
+  },
+  presence: {
+    file: 'src/main/presence/probe.ts',
+    refused: ['../desktop/deep-link', '../server/routes'],
+    allowed: ['../../shared/contract', '../core/events/bus', './text'],
+  },
+  desktop: {
+    file: 'src/main/desktop/probe.ts',
+    refused: ['../server/routes', '../server/static-files', '../headless'],
+    allowed: ['../../shared/security-headers', '../core/events/bus', '../presence', './deep-link'],
+  },
+  // An entry is targeted by its name, so the probe is the entry itself.
+  'an entry': {
+    file: 'src/main/headless.ts',
+    refused: ['../renderer/src/api', '../preload/index'],
+    allowed: [
+      '../shared/contract',
+      './core/core',
+      './server/http-server',
+      './desktop/deep-link',
+      './presence',
+    ],
+  },
+  renderer: {
+    file: 'src/renderer/src/probe.ts',
+    refused: ['../../main/core/events/bus', '../../main/server/routes', '../../preload/index'],
+    allowed: ['../../shared/contract', './api'],
+  },
+  preload: {
+    file: 'src/preload/probe.ts',
+    refused: ['../main/core/events/bus', '../renderer/src/api'],
+    allowed: ['../shared/contract'],
+  },
+};
+
+describe('layers', () => {
+  describe.each(Object.entries(CASES))('%s', (_name, { file, refused, allowed }) => {
+    it.each(refused)('refuses %s', async (source) => {
+      const errors = await layerErrors(file, importOf(source));
+      expect(errors).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*Layers: /)]);
+    });
+
+    it('allows its own layer and the ones below it', async () => {
+      expect(await layerErrors(file, allowed.map(importOf).join(''))).toEqual([]);
+    });
+  });
+
+  it('a type-only import in the wrong direction is refused too', async () => {
+    const code =
+      "import type { RunningServer } from '../server/http-server';\nexport type S = RunningServer;\n";
+    expect(await layerErrors('src/main/core/probe.ts', code)).toEqual([
+      expect.stringMatching(/no-restricted-paths/),
+    ]);
+  });
+});
+
+describe('Electron', () => {
+  const electron = "import { app } from 'electron';\nexport const a = app;\n";
+
+  it.each([
+    'src/main/core/probe.ts',
+    'src/main/presence/probe.ts',
+    'src/main/server/probe.ts',
+    'src/shared/probe.ts',
+  ])('is refused in %s', async (file) => {
+    expect(await layerErrors(file, electron)).toEqual([
+      expect.stringMatching(/^no-restricted-imports: .*Electron is imported only in/),
+    ]);
+  });
+
+  it('is allowed in the desktop and the preload', async () => {
+    expect(await layerErrors('src/main/desktop/probe.ts', electron)).toEqual([]);
+    expect(await layerErrors('src/preload/probe.ts', electron)).toEqual([]);
+  });
+});
+
+describe('cycles', () => {
+  it('an import back into a module that imports this one is refused', async () => {
+    // core.ts imports events/bus.ts: bus importing the core closes a cycle.
+    const code = "import { createCore } from '../core';\nexport const c = createCore;\n";
+    expect(await layerErrors('src/main/core/events/bus.ts', code)).toEqual([
+      expect.stringMatching(/^import-x\/no-cycle: Dependency cycle/),
+    ]);
+  });
+
+  it('a type-only import back is not a cycle (it is erased at build)', async () => {
+    const code = "import type { Core } from '../core';\nexport type C = Core;\n";
+    expect(await layerErrors('src/main/core/events/bus.ts', code)).toEqual([]);
+  });
+});
