@@ -7,9 +7,12 @@ import { SettingsError } from './core/config/settings-file';
 import { PRINTED_PAIRING_TTL_MS } from './core/approvals/clients';
 import { createCore } from './core/core';
 import { AuditKeyError } from './core/store/audit-key';
+import { acquireHomeLock, HomeLockedError } from './core/home-lock';
 import { InvalidPolicyConfigError } from './core/mediator';
 import { resolveHome } from './core/store/paths';
 import { startHttpServer } from './server/http-server';
+import { startControlServer } from './control/server';
+import { SocketPathError } from './control/socket-path';
 
 async function main(): Promise<void> {
   // GATEHOUSE_TOKEN is read once at start and removed from this process's environment, so the
@@ -17,6 +20,7 @@ async function main(): Promise<void> {
   const token = process.env.GATEHOUSE_TOKEN || randomBytes(24).toString('base64url');
   delete process.env.GATEHOUSE_TOKEN;
   const home = resolveHome(process.env);
+  const lock = acquireHomeLock(home, 'headless');
   const core = await createCore({ home, confirmLocally: confirmOnTerminal((line) => process.stderr.write(`${line}\n`)) });
   const port = process.env.GATEHOUSE_PORT ? Number(process.env.GATEHOUSE_PORT) : core.settings.server.port;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
@@ -29,6 +33,8 @@ async function main(): Promise<void> {
     port,
     staticDir: join(dirname(fileURLToPath(import.meta.url)), '../renderer'),
   });
+  lock.update({ url: server.url });
+  const control = await startControlServer({ core, lock });
   // One line a person (or a test) can open: the token and a one-time pairing secret ride in the
   // fragment, never sent to a server. The first browser to open it is paired: its votes are a person's.
   const { secret } = core.clients.issuePairingSecret(PRINTED_PAIRING_TTL_MS, null);
@@ -38,6 +44,7 @@ async function main(): Promise<void> {
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    await control.close();
     await server.close();
     await core.close();
     process.exit(0);
@@ -47,7 +54,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof SettingsError || error instanceof InvalidPolicyConfigError || error instanceof AuditKeyError) {
+  if (error instanceof HomeLockedError) {
+    console.error(error.message);
+  } else if (error instanceof SettingsError || error instanceof InvalidPolicyConfigError || error instanceof AuditKeyError || error instanceof SocketPathError) {
     console.error(`Gatehouse cannot start: ${error.message}`);
   } else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
     console.error(`Gatehouse cannot start: the port is in use (${(error as Error).message}). Set GATEHOUSE_PORT.`);
