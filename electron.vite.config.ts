@@ -6,10 +6,12 @@ export default defineConfig({
   main: {
     build: {
       rollupOptions: {
-        // Two entries over one core: the desktop app and the headless server.
+        // Two entries over one core, the desktop app and the headless server, and the `gatehouse`
+        // command that talks to whichever runs (plain Node, bin/gatehouse.mjs).
         input: {
           index: resolve(import.meta.dirname, 'src/main/index.ts'),
           headless: resolve(import.meta.dirname, 'src/main/headless.ts'),
+          cli: resolve(import.meta.dirname, 'src/cli/main.ts'),
         },
       },
     },

@@ -29,14 +29,24 @@ const layers = [
     why: 'the server imports only src/shared and the core.',
   },
   {
+    layer: 'src/main/control',
+    mayImport: ['shared', 'main/core', 'main/control'],
+    why: 'the control socket imports only src/shared and the core.',
+  },
+  {
+    layer: 'src/cli',
+    mayImport: ['shared', 'main/core', 'main/control', 'cli'],
+    why: 'the gatehouse command imports only src/shared, the core and the control socket it speaks to.',
+  },
+  {
     layer: 'src/main/presence',
     mayImport: ['shared', 'main/core', 'main/presence'],
     why: 'presence imports only src/shared and the core.',
   },
   {
     layer: 'src/main/desktop',
-    mayImport: ['shared', 'main/core', 'main/presence', 'main/desktop'],
-    why: 'the desktop imports only src/shared, the core and presence.',
+    mayImport: ['shared', 'main/core', 'main/presence', 'main/control', 'main/desktop'],
+    why: 'the desktop imports only src/shared, the core, presence and the control socket.',
   },
   {
     layer: ['src/main/index.ts', 'src/main/headless.ts'],

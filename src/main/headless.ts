@@ -11,9 +11,12 @@ import { AuditKeyError } from './core/store/audit-key';
 import { logFilePath } from './core/log/log-file';
 import { installLogSink, logger } from './core/log/logger';
 import { nodeLogSink } from './core/log/node-sink';
+import { acquireHomeLock, HomeLockedError } from './core/home-lock';
 import { InvalidPolicyConfigError } from './core/mediator';
 import { resolveHome } from './core/store/data-folder';
 import { startHttpServer } from './server/http-server';
+import { startControlServer } from './control/server';
+import { SocketPathError } from './control/socket-path';
 
 const log = logger('headless');
 
@@ -23,6 +26,7 @@ async function main(): Promise<void> {
   const token = process.env.GATEHOUSE_TOKEN || randomBytes(24).toString('base64url');
   delete process.env.GATEHOUSE_TOKEN;
   const home = resolveHome(process.env);
+  const lock = acquireHomeLock(home, 'headless');
   installLogSink(nodeLogSink({ path: logFilePath(home) }));
   const core = await createCore({ home, confirmLocally: confirmOnTerminal((line) => process.stderr.write(`${line}\n`)) });
   const port = process.env.GATEHOUSE_PORT ? Number(process.env.GATEHOUSE_PORT) : core.settings.server.port;
@@ -36,6 +40,8 @@ async function main(): Promise<void> {
     port,
     staticDir: join(dirname(fileURLToPath(import.meta.url)), '../renderer'),
   });
+  lock.update({ url: server.url });
+  const control = await startControlServer({ core, lock });
   // One line a person (or a test) can open: the token and a one-time pairing secret ride in the
   // fragment, never sent to a server. The first browser to open it is paired: its votes are a person's.
   // It is the terminal's, not the log's: the log file never holds the token.
@@ -47,6 +53,7 @@ async function main(): Promise<void> {
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    await control.close();
     await server.close();
     await core.close();
     process.exit(0);
@@ -57,10 +64,15 @@ async function main(): Promise<void> {
 
 // Why Gatehouse did not start is told to the person at the terminal, in these words.
 main().catch((error: unknown) => {
+  if (error instanceof HomeLockedError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
   const known =
     error instanceof SettingsError ||
     error instanceof InvalidPolicyConfigError ||
-    error instanceof AuditKeyError;
+    error instanceof AuditKeyError ||
+    error instanceof SocketPathError;
   const reason = known
     ? error.message
     : (error as NodeJS.ErrnoException).code === 'EADDRINUSE'

@@ -62,6 +62,8 @@ export const Event = z.discriminatedUnion('type', [
     blocked: z.enum(['write', 'read', 'connect']),
     /** The path, or host:port. */
     target: z.string().max(4096),
+    /** The agent keeps failing on it (a few refusals): a person may be offered to allow it. */
+    repeated: z.literal(true).optional(),
   }),
 ]);
 export type GatehouseEvent = z.infer<typeof Event>;

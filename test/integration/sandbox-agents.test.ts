@@ -192,6 +192,32 @@ describe.skipIf(missing !== null)('agents in their sandbox', () => {
     expect(gh.core.store.history({ decision: 'deny', sessionId: s.info.sessionId }).items).toHaveLength(6);
   });
 
+  it('an agent that keeps failing on one path is reported as repeated, once, for a person to allow', async () => {
+    const target = join(outside, 'again.txt');
+    const s = await session('insistent', () =>
+      Array.from({ length: 4 }, () => ({ type: 'direct', action: 'write', path: target }) as const),
+    );
+    await s.run();
+    await expect
+      .poll(() =>
+        gh.events.filter((e) => e.type === 'sandbox_violation' && e.sessionId === s.info.sessionId),
+      )
+      .toHaveLength(2);
+    const reported = gh.events.filter(
+      (e) => e.type === 'sandbox_violation' && e.sessionId === s.info.sessionId,
+    );
+    expect(reported.map((e) => (e as { repeated?: true }).repeated ?? false)).toEqual([false, true]);
+    const audited = await violations(s.info.sessionId);
+    expect(audited).toHaveLength(2);
+    expect(audited).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ target, repeated: false, suppressed: 0 }),
+        expect.objectContaining({ target, repeated: true, suppressed: 1 }),
+      ]),
+    );
+    expect(existsSync(target)).toBe(false);
+  });
+
   it('off: the same agent does all of it, and its session says it is not sandboxed', async () => {
     const s = await session('open', escape, { sandbox: 'off' });
     expect(s.info.sandbox).toMatchObject({ profile: 'off', writable: [], network: 'all' });

@@ -6,6 +6,8 @@ import type { GatehouseEvent } from '../../shared/contract';
 import { SettingsError } from '../core/config/settings-file';
 import { createCore, type Core } from '../core/core';
 import { installLogSink, logger } from '../core/log/logger';
+import { acquireHomeLock, HomeLockedError, type HomeLock } from '../core/home-lock';
+import { startControlServer, type ControlServer } from '../control/server';
 import { InvalidPolicyConfigError } from '../core/mediator';
 import {
   desktopCaller,
@@ -59,6 +61,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 
 class Desktop {
   private core: Core | null = null;
+  private lock: HomeLock | null = null;
+  private control: ControlServer | null = null;
   private windows: WindowManager | null = null;
   private presence: NotificationPresence | null = null;
   private tray: TrayController | null = null;
@@ -84,6 +88,7 @@ class Desktop {
     registerAppProtocol(paths.renderer);
     let core: Core;
     try {
+      this.lock = acquireHomeLock(this.home, 'desktop');
       const auditKey = keychainAuditKey(this.home, databasePath(this.home));
       core = await createCore({
         home: this.home,
@@ -94,7 +99,8 @@ class Desktop {
       const known =
         error instanceof SettingsError ||
         error instanceof InvalidPolicyConfigError ||
-        error instanceof AuditKeyError;
+        error instanceof AuditKeyError ||
+        error instanceof HomeLockedError;
       dialog.showErrorBox(
         'Gatehouse cannot start',
         known ? (error as Error).message : String(error),
@@ -104,6 +110,7 @@ class Desktop {
       return;
     }
     this.core = core;
+    this.control = await startControlServer({ core, lock: this.lock, log });
     const windows = (this.windows = new WindowManager({
       preload: paths.preload,
       home: this.home,
@@ -220,6 +227,7 @@ class Desktop {
 
   private async shutdown(): Promise<void> {
     const core = this.core!;
+    await this.control?.close();
     // core.close() answers every pending request fail-closed and audits it; their notifications
     // are withdrawn by the permission_resolved events that follow.
     await withTimeout(core.close(), QUIT_TIMEOUT_MS, 'answering pending requests');
@@ -231,6 +239,7 @@ class Desktop {
     this.unwireIpc?.();
     this.tray?.destroy();
     if (this.trayTimer) clearTimeout(this.trayTimer);
+    this.lock?.release();
   }
 
   private onEvent(event: GatehouseEvent): void {

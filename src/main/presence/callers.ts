@@ -6,6 +6,7 @@ import type { Surface } from '../../shared/domain';
 import type { Caller, ClientRegistry } from '../core/approvals/clients';
 import { dispatch, type Dispatched, type Handlers } from '../core/commands/dispatch';
 import type { ActionVote } from './notification-plan';
+import type { SandboxAllowance } from './sandbox-offer';
 
 export const DESKTOP_CLIENT_ID = 'desktop';
 
@@ -37,5 +38,17 @@ export async function presenceVote(
   const result = await dispatch(handlers, 'vote', { requestId, ...vote }, caller);
   return result.ok
     ? { ok: true, outcome: result.result as VoteOutcome }
+    : { ok: false, error: result.error };
+}
+
+/** "Allow for this agent" from a notification: the same audited command as the session view's. */
+export async function presenceAllow(
+  handlers: Handlers,
+  caller: Caller,
+  allowance: SandboxAllowance,
+): Promise<{ ok: true; entry: string } | { ok: false; error: Extract<Dispatched, { ok: false }>['error'] }> {
+  const result = await dispatch(handlers, 'allowSandboxTarget', allowance, caller);
+  return result.ok
+    ? { ok: true, entry: (result.result as { entry: string }).entry }
     : { ok: false, error: result.error };
 }

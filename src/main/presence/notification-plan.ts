@@ -14,8 +14,9 @@ import {
   safeLine,
   shortSubject,
 } from './text';
+import { sandboxOffer, type SandboxAllowance } from './sandbox-offer';
 
-export type NotificationActionId = 'allow_once' | 'allow_always' | 'deny' | 'open';
+export type NotificationActionId = 'allow_once' | 'allow_always' | 'deny' | 'open' | 'allow_target';
 
 /** What pressing an action sends to the mediator (the vote command's input, minus the request id). */
 export type ActionVote = { optionId: string; grant?: GrantChoice } | { outcome: 'cancelled' };
@@ -49,7 +50,8 @@ export type NotificationCommand =
 /** What an activation of a notification means. */
 export type NotificationIntent =
   | { type: 'vote'; requestId: string; vote: ActionVote; action: NotificationActionId }
-  | { type: 'open'; requestId: string | null };
+  | { type: 'open'; requestId: string | null }
+  | { type: 'allow_sandbox_target'; allowance: SandboxAllowance };
 
 export const GROUP_KEY = 'gatehouse-group';
 
@@ -155,6 +157,8 @@ export class NotificationPlanner {
   private readonly maxIndividual: number;
   private readonly unsandboxed: (sessionId: string) => boolean;
   private readonly individual = new Map<string, NotificationModel>();
+  /** Offers to allow what an agent's sandbox keeps refusing, by key. */
+  private readonly offers = new Map<string, SandboxAllowance | null>();
   private readonly grouped = new Map<string, PendingApproval>();
   /** Arrived while paused: shown on resume if still pending. */
   private readonly held = new Map<string, PendingApproval>();
@@ -172,7 +176,11 @@ export class NotificationPlanner {
 
   /** Keys of the notifications on screen (as far as Gatehouse knows). */
   visible(): string[] {
-    return [...this.individual.keys(), ...(this.groupShown ? [GROUP_KEY] : [])];
+    return [
+      ...this.individual.keys(),
+      ...this.offers.keys(),
+      ...(this.groupShown ? [GROUP_KEY] : []),
+    ];
   }
 
   plan(events: readonly GatehouseEvent[]): NotificationCommand[] {
@@ -189,6 +197,8 @@ export class NotificationPlanner {
         if (fresh.delete(id) || this.held.delete(id)) continue;
         if (this.individual.delete(id)) commands.push({ type: 'withdraw', key: id });
         else if (this.grouped.delete(id)) groupShrank = true;
+      } else {
+        commands.push(...this.offer(event));
       }
     }
     commands.push(...this.admit([...fresh.values()], groupShrank));
@@ -213,16 +223,46 @@ export class NotificationPlanner {
       return;
     }
     this.individual.delete(key);
+    this.offers.delete(key);
   }
 
   /** What an activation means; null for a notification Gatehouse no longer shows. */
   intent(key: string, action: string): NotificationIntent | null {
     if (key === GROUP_KEY) return this.groupShown ? { type: 'open', requestId: null } : null;
+    if (this.offers.has(key)) {
+      const allowance = this.offers.get(key);
+      return action === 'allow_target' && allowance
+        ? { type: 'allow_sandbox_target', allowance }
+        : { type: 'open', requestId: null };
+    }
     const model = this.individual.get(key);
     if (!model) return null;
     const chosen = model.actions.find((a) => a.id === action);
     if (chosen?.vote) return { type: 'vote', requestId: key, vote: chosen.vote, action: chosen.id };
     return { type: 'open', requestId: key };
+  }
+
+  /** A repeated sandbox refusal, shown once while on screen; not while paused. */
+  private offer(event: GatehouseEvent): NotificationCommand[] {
+    const offer = sandboxOffer(event);
+    if (!offer || this.pausedState || this.offers.has(offer.key)) return [];
+    this.offers.set(offer.key, offer.allowance);
+    const actions: NotificationAction[] = offer.allowance
+      ? [{ id: 'allow_target', label: 'Allow for this agent' }]
+      : [];
+    return [
+      {
+        type: 'show',
+        notification: {
+          key: offer.key,
+          requestIds: [],
+          title: offer.title,
+          body: offer.body,
+          actions,
+          urgency: 'normal',
+        },
+      },
+    ];
   }
 
   private admit(fresh: PendingApproval[], groupShrank: boolean): NotificationCommand[] {

@@ -6,7 +6,13 @@ import type { SessionInfo } from '../../shared/domain';
 import type { Handlers } from '../core/commands/dispatch';
 import type { EventBus } from '../core/events/bus';
 import type { PendingQueue } from '../core/approvals/pending';
-import { DESKTOP_CLIENT_ID, desktopCaller, presenceVote, type PresenceVoteResult } from './callers';
+import {
+  DESKTOP_CLIENT_ID,
+  desktopCaller,
+  presenceAllow,
+  presenceVote,
+  type PresenceVoteResult,
+} from './callers';
 import {
   NotificationPlanner,
   type NotificationCommand,
@@ -142,6 +148,12 @@ export class NotificationPresence {
       return intent;
     }
     const caller = desktopCaller('notification', this.options.clientId ?? DESKTOP_CLIENT_ID);
+    if (intent.type === 'allow_sandbox_target') {
+      const result = await presenceAllow(this.options.core.handlers, caller, intent.allowance);
+      if (result.ok) this.log(`allowed for ${intent.allowance.agentId}: ${result.entry}`);
+      else this.log(`allowing failed: ${result.error.name} ${result.error.message}`);
+      return intent;
+    }
     const result = await presenceVote(
       this.options.core.handlers,
       caller,
@@ -173,10 +185,12 @@ export class NotificationPresence {
   }
 
   private onEvent(event: GatehouseEvent): void {
-    if (event.type !== 'permission_requested' && event.type !== 'permission_resolved') return;
+    const offer = event.type === 'sandbox_violation' && event.repeated === true;
+    if (event.type !== 'permission_requested' && event.type !== 'permission_resolved' && !offer)
+      return;
     this.batch.push(event);
     // A decision is withdrawn at once; new requests wait a moment for their siblings.
-    if (event.type === 'permission_resolved' || this.batchWindowMs === 0) this.flush();
+    if (event.type !== 'permission_requested' || this.batchWindowMs === 0) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), this.batchWindowMs);
   }
 

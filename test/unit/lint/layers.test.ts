@@ -58,10 +58,31 @@ const CASES: Record<string, LayerCase> = {
     refused: ['../desktop/deep-link', '../server/routes'],
     allowed: ['../../shared/contract', '../core/events/bus', './text'],
   },
+  control: {
+    file: 'src/main/control/probe.ts',
+    refused: ['../server/routes', '../desktop/deep-link', '../presence', '../../cli/main'],
+    allowed: ['../../shared/control-protocol', '../core/events/bus', './line-reader'],
+  },
+  cli: {
+    file: 'src/cli/probe.ts',
+    refused: ['../main/server/routes', '../main/desktop/deep-link', '../main/presence'],
+    allowed: [
+      '../shared/control-protocol',
+      '../main/core/store/data-folder',
+      '../main/control/socket-path',
+      './io',
+    ],
+  },
   desktop: {
     file: 'src/main/desktop/probe.ts',
     refused: ['../server/routes', '../server/static-files', '../headless'],
-    allowed: ['../../shared/security-headers', '../core/events/bus', '../presence', './deep-link'],
+    allowed: [
+      '../../shared/security-headers',
+      '../core/events/bus',
+      '../presence',
+      '../control/server',
+      './deep-link',
+    ],
   },
   // An entry is targeted by its name, so the probe is the entry itself.
   'an entry': {

@@ -246,3 +246,59 @@ describe('a request from an agent without a sandbox', () => {
     expect(requestNotification(a).body).toBe('$ npm test');
   });
 });
+
+describe('an agent the sandbox keeps stopping', () => {
+  const refusal = (blocked: 'write' | 'read' | 'connect', target: string, repeated?: true) =>
+    ({
+      type: 'sandbox_violation',
+      sessionId: 's1',
+      agentId: 'gemini',
+      kind: blocked === 'connect' ? 'network' : 'file',
+      blocked,
+      target,
+      ...(repeated ? { repeated } : {}),
+    }) as const;
+
+  it('is offered "Allow for this agent" once the refusal repeats, and the press asks for exactly that target', () => {
+    const planner = new NotificationPlanner();
+    expect(planner.plan([refusal('write', '/var/tmp/out.txt')])).toEqual([]);
+    const [shown] = planner.plan([refusal('write', '/var/tmp/out.txt', true)]);
+    expect(shown).toMatchObject({
+      type: 'show',
+      notification: {
+        title: 'The sandbox keeps stopping gemini',
+        body: 'It tried to write to /var/tmp/out.txt\nAllow it for this agent from its next session?',
+        actions: [{ id: 'allow_target', label: 'Allow for this agent' }],
+      },
+    });
+    const key = (shown as { notification: { key: string } }).notification.key;
+    expect(planner.visible()).toContain(key);
+    expect(planner.intent(key, 'allow_target')).toEqual({
+      type: 'allow_sandbox_target',
+      allowance: { agentId: 'gemini', kind: 'write', target: '/var/tmp/out.txt' },
+    });
+    expect(planner.intent(key, 'default')).toEqual({ type: 'open', requestId: null });
+    // Shown once while it is on screen.
+    expect(planner.plan([refusal('write', '/var/tmp/out.txt', true)])).toEqual([]);
+    planner.closed(key);
+    expect(planner.intent(key, 'allow_target')).toBeNull();
+  });
+
+  it('offers a refused host:port too, but nothing to press for a refused read of a hidden path', () => {
+    const planner = new NotificationPlanner();
+    const [host] = planner.plan([refusal('connect', 'evil.example:443', true)]);
+    expect(host).toMatchObject({ notification: { actions: [{ id: 'allow_target' }] } });
+    const [read] = planner.plan([refusal('read', '/home/ada/.ssh/id_ed25519', true)]);
+    expect(read).toMatchObject({ notification: { actions: [] } });
+    const key = (read as { notification: { key: string } }).notification.key;
+    expect(planner.intent(key, 'allow_target')).toEqual({ type: 'open', requestId: null });
+  });
+
+  it('shows the target with its invisible characters revealed, and nothing while paused', () => {
+    const planner = new NotificationPlanner();
+    const [shown] = planner.plan([refusal('write', '/tmp/a\u202Eb', true)]);
+    expect((shown as { notification: { body: string } }).notification.body).not.toContain('\u202E');
+    planner.setPaused(true);
+    expect(planner.plan([refusal('write', '/var/x', true)])).toEqual([]);
+  });
+});

@@ -183,3 +183,46 @@ describe('NotificationPresence', () => {
     expect(votes).toEqual([]);
   });
 });
+
+describe('a repeated sandbox refusal', () => {
+  it('"Allow for this agent" sends allowSandboxTarget through dispatch from the notification surface', async () => {
+    const bus = new EventBus();
+    const calls: Array<{ input: unknown; caller: Caller }> = [];
+    const handlers = {
+      allowSandboxTarget: (input: unknown, caller: Caller) => {
+        calls.push({ input, caller });
+        return { agentId: 'gemini', entry: '/var/tmp' };
+      },
+    } as unknown as Handlers;
+    const notifier = new FakeNotifier();
+    const presence = new NotificationPresence({
+      core: { bus, handlers, pipeline: { pending: new PendingQueue() } },
+      notifier,
+      batchWindowMs: 0,
+      log: () => undefined,
+    });
+    presence.start();
+    const refusal = {
+      type: 'sandbox_violation',
+      sessionId: 's1',
+      agentId: 'gemini',
+      kind: 'file',
+      blocked: 'write',
+      target: '/var/tmp/out.txt',
+    } as const;
+    bus.publish(refusal);
+    await presence.idle();
+    expect(notifier.calls).toEqual([]);
+    bus.publish({ ...refusal, repeated: true });
+    await presence.idle();
+    const key = [...notifier.shown.keys()][0]!;
+    notifier.listener.activated(key, 'allow_target');
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]).toEqual({
+      input: { agentId: 'gemini', kind: 'write', target: '/var/tmp/out.txt' },
+      caller: expect.objectContaining({ surface: 'notification', transport: 'internal' }),
+    });
+    await presence.idle();
+    expect(notifier.calls).toEqual([`show:${key}`, `withdraw:${key}`]);
+  });
+});

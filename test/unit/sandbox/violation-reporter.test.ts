@@ -36,7 +36,14 @@ describe('createViolationReporter', () => {
     expect(seen).toEqual([]);
     r.stderr("hosts'\nError: connect ECONNREFUSED 127.0.0.1:9\n");
     expect(seen).toEqual([
-      { kind: 'file', target: '/etc/hosts', path: '/etc/hosts', reason: 'EROFS', suppressed: 0 },
+      {
+        kind: 'file',
+        target: '/etc/hosts',
+        path: '/etc/hosts',
+        reason: 'EROFS',
+        suppressed: 0,
+        repeated: false,
+      },
       {
         kind: 'network',
         target: '127.0.0.1:9',
@@ -44,6 +51,7 @@ describe('createViolationReporter', () => {
         port: 9,
         reason: 'refused-inside-sandbox',
         suppressed: 0,
+        repeated: false,
       },
     ]);
   });
@@ -54,11 +62,33 @@ describe('createViolationReporter', () => {
       r.network({ kind: 'network', host: 'evil.example', port: 443, reason: 'not-allowed' });
     refuse();
     refuse();
-    refuse();
     expect(seen).toHaveLength(1);
     advance(60_000);
     refuse();
-    expect(seen.map((v) => v.suppressed)).toEqual([0, 2]);
+    expect(seen.map((v) => v.suppressed)).toEqual([0, 1]);
+  });
+
+  it('reports the third refusal of a target at once, as repeated, and only that one', () => {
+    const { r, seen, advance } = reporter();
+    const refuse = () => r.stderr("Error: EROFS: read-only file system, open '/etc/hosts'\n");
+    for (let i = 0; i < 6; i += 1) refuse();
+    expect(seen.map((v) => [v.repeated, v.suppressed])).toEqual([
+      [false, 0],
+      [true, 1],
+    ]);
+    advance(60_000);
+    refuse();
+    expect(seen.at(-1)).toMatchObject({ repeated: false, suppressed: 3 });
+  });
+
+  it('a repeated target is reported even when the minute is full', () => {
+    const { r, seen } = reporter();
+    for (let i = 0; i < 30; i += 1)
+      r.stderr(`Error: EROFS: read-only file system, open '/x/${i}'\n`);
+    r.stderr("Error: EROFS: read-only file system, open '/x/0'\n");
+    r.stderr("Error: EROFS: read-only file system, open '/x/0'\n");
+    expect(seen).toHaveLength(31);
+    expect(seen.at(-1)).toMatchObject({ target: '/x/0', repeated: true });
   });
 
   it('a flood of distinct targets is at most 30 reports a minute', () => {

@@ -334,6 +334,7 @@ export class SessionManager {
       kind,
       blocked: blockedKind(violation),
       target: target.slice(0, 4096),
+      ...(violation.repeated ? { repeated: true as const } : {}),
     });
   }
 

@@ -13,6 +13,11 @@ export interface SandboxViolation {
   reason: string;
   /** Reports held back by the limits since the previous one. */
   suppressed: number;
+  /**
+   * The agent keeps failing on this target: the report that crosses REPEATED_AFTER attempts, sent
+   * even inside the minute, so that a person can be offered to allow it.
+   */
+  repeated: boolean;
 }
 
 export interface ViolationReporter {
@@ -23,6 +28,8 @@ export interface ViolationReporter {
 }
 
 const SAME_TARGET_MS = 60_000;
+/** Refusals of one target after which the agent is taken to need it. */
+export const REPEATED_AFTER = 3;
 /** Distinct reports per minute: a flood of new paths must not flood the audit either. */
 const PER_MINUTE = 30;
 const MAX_REMEMBERED = 1024;
@@ -30,23 +37,30 @@ const MAX_PARTIAL_LINE = 8 * 1024;
 
 /**
  * Turns what the sandbox refused into reports for `sink`: the same target once a minute, at most
- * PER_MINUTE reports a minute; what is held back is counted in the next report.
+ * PER_MINUTE reports a minute; what is held back is counted in the next report. The refusal that
+ * makes a target repeated is always reported.
  */
 export function createViolationReporter(
   sink: (violation: SandboxViolation) => void,
   now: () => number = Date.now,
 ): ViolationReporter {
   const lastByTarget = new Map<string, number>();
+  const attempts = new Map<string, number>();
   let windowStart = -Infinity;
   let inWindow = 0;
   let suppressed = 0;
   let partial = '';
 
-  const report = (violation: Omit<SandboxViolation, 'suppressed'>): void => {
+  const report = (violation: Omit<SandboxViolation, 'suppressed' | 'repeated'>): void => {
     const at = now();
     const key = `${violation.kind}:${violation.target}`;
+    const count = (attempts.get(key) ?? 0) + 1;
+    attempts.delete(key);
+    attempts.set(key, count);
+    if (attempts.size > MAX_REMEMBERED) attempts.delete(attempts.keys().next().value!);
+    const repeated = count === REPEATED_AFTER;
     const last = lastByTarget.get(key);
-    if (last !== undefined && at - last < SAME_TARGET_MS) {
+    if (!repeated && last !== undefined && at - last < SAME_TARGET_MS) {
       suppressed += 1;
       return;
     }
@@ -54,7 +68,7 @@ export function createViolationReporter(
       windowStart = at;
       inWindow = 0;
     }
-    if (inWindow >= PER_MINUTE) {
+    if (inWindow >= PER_MINUTE && !repeated) {
       suppressed += 1;
       return;
     }
@@ -62,7 +76,7 @@ export function createViolationReporter(
     lastByTarget.delete(key);
     lastByTarget.set(key, at);
     if (lastByTarget.size > MAX_REMEMBERED) lastByTarget.delete(lastByTarget.keys().next().value!);
-    sink({ ...violation, suppressed });
+    sink({ ...violation, suppressed, repeated });
     suppressed = 0;
   };
 

@@ -15,21 +15,23 @@ const LIBC_CODES = {
   'Operation not permitted': 'EPERM',
 } as const;
 
-/** The refused paths named in a piece of the agent's stderr (at most 64 KiB of it is read). */
+/**
+ * The refused paths named in a piece of the agent's stderr (at most 64 KiB of it is read), once per
+ * mention: an agent that keeps failing on a path is told apart from one that failed once.
+ */
 export function fileViolationsIn(stderr: string): FileViolation[] {
   const text = stderr.slice(0, 64 * 1024);
-  const found = new Map<string, FileViolation>();
+  const found: FileViolation[] = [];
   for (const match of text.matchAll(NODE_STYLE)) {
     const [, error, path] = match;
-    if (error && path)
-      found.set(`${error}:${path}`, { kind: 'file', path, error: error as FileViolation['error'] });
+    if (error && path) found.push({ kind: 'file', path, error: error as FileViolation['error'] });
   }
   for (const match of text.matchAll(LIBC_STYLE)) {
     const [, path, message] = match;
     const error = LIBC_CODES[message as keyof typeof LIBC_CODES];
-    if (path && error) found.set(`${error}:${path}`, { kind: 'file', path, error });
+    if (path && error) found.push({ kind: 'file', path, error });
   }
-  return [...found.values()];
+  return found;
 }
 
 /** A connection the agent reported failing because its network namespace has no way there. */
@@ -47,21 +49,16 @@ const CONNECT_STYLE =
   /\bconnect (ECONNREFUSED|ENETUNREACH) (\d{1,3}(?:\.\d{1,3}){3}|::1|[0-9a-fA-F:]{2,39}):(\d{1,5})\b/g;
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1)$/;
 
-/** Connections named in the agent's stderr that the sandbox's network namespace stopped. */
+/** Connections named in the agent's stderr that the sandbox's network namespace stopped, per mention. */
 export function networkViolationsIn(stderr: string): StderrNetworkViolation[] {
   const text = stderr.slice(0, 64 * 1024);
-  const found = new Map<string, StderrNetworkViolation>();
+  const found: StderrNetworkViolation[] = [];
   for (const match of text.matchAll(CONNECT_STYLE)) {
     const [, code, host, port] = match;
     if (!host || !port) continue;
     // A refused connection elsewhere is the remote's doing, not the sandbox's.
     if (code === 'ECONNREFUSED' && !LOOPBACK.test(host)) continue;
-    found.set(`${host}:${port}`, {
-      kind: 'network',
-      host,
-      port: Number(port),
-      reason: 'refused-inside-sandbox',
-    });
+    found.push({ kind: 'network', host, port: Number(port), reason: 'refused-inside-sandbox' });
   }
-  return [...found.values()];
+  return found;
 }

@@ -1,0 +1,102 @@
+// The `gatehouse` command (bin/gatehouse.mjs runs the built copy, out/main/cli.js, under plain
+// Node): talks to the core that owns $GATEHOUSE_HOME over its control socket, and checks the audit.
+import { parseArgs } from 'node:util';
+import { GATEHOUSE_VERSION } from '../shared/control-protocol';
+import { AUDIT_VERIFY_HELP, auditVerify } from './audit-verify';
+import { EXIT, processIo, type CliIo } from './io';
+import { status, STATUS_HELP } from './status';
+
+const HELP = `Usage: gatehouse <command> [options]
+
+Commands:
+  status          whether a Gatehouse core runs on $GATEHOUSE_HOME, which one, and its sessions
+  audit verify    check the audit's hash chain and name the first broken entry
+  acp             an ACP agent behind Gatehouse, for editors (not yet available)
+
+Options:
+  -h, --help      this text; \`gatehouse <command> --help\` for a command's
+  -v, --version
+
+GATEHOUSE_HOME selects the data folder (default: the OS's, as the app uses).`;
+
+const AUDIT_HELP = `Usage: gatehouse audit verify [database]
+
+Commands:
+  verify    check the audit's hash chain (\`gatehouse audit verify --help\`)`;
+
+const ACP_HELP = `Usage: gatehouse acp [options] -- <agent command>
+
+Not yet available. It will run an ACP agent for an editor, with every permission request the
+agent makes decided by the Gatehouse core running on $GATEHOUSE_HOME.`;
+
+/** Exit status of `gatehouse acp` until it exists. */
+const EXIT_NOT_AVAILABLE = 2;
+
+type Parsed = { help: boolean; json: boolean; version: boolean; positionals: string[] };
+
+function parse(args: string[]): Parsed {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      json: { type: 'boolean' },
+      version: { type: 'boolean', short: 'v' },
+    },
+  });
+  return {
+    help: values.help ?? false,
+    json: values.json ?? false,
+    version: values.version ?? false,
+    positionals,
+  };
+}
+
+function usage(io: CliIo, message: string, help: string): number {
+  io.err(`gatehouse: ${message}\n\n${help}`);
+  return EXIT.usage;
+}
+
+export async function runCli(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  const [command, ...rest] = argv;
+  let parsed: Parsed;
+  try {
+    // Options are read after the command word, so `gatehouse --help` and `gatehouse status --help` both work.
+    parsed = parse(command?.startsWith('-') ? [...argv] : rest);
+  } catch (error) {
+    return usage(io, (error as Error).message, HELP);
+  }
+  const { help, json, version, positionals } = parsed;
+  const done = (text: string) => {
+    io.out(text);
+    return EXIT.ok;
+  };
+  if (version) return done(GATEHOUSE_VERSION);
+  if (command === undefined || command.startsWith('-')) {
+    if (help) return done(HELP);
+    return usage(io, command ? `unknown option ${command}` : 'no command given', HELP);
+  }
+  if (json && command !== 'status') return usage(io, `--json is an option of status only`, HELP);
+  switch (command) {
+    case 'status':
+      if (help) return done(STATUS_HELP);
+      if (positionals.length > 0) return usage(io, `status takes no arguments`, STATUS_HELP);
+      return status({ json }, io);
+    case 'audit': {
+      const [sub, ...files] = positionals;
+      if (sub === undefined)
+        return help ? done(AUDIT_HELP) : usage(io, 'audit: which check?', AUDIT_HELP);
+      if (sub !== 'verify') return usage(io, `audit: unknown command ${sub}`, AUDIT_HELP);
+      if (help) return done(AUDIT_VERIFY_HELP);
+      if (files.length > 1)
+        return usage(io, 'audit verify takes one database at most', AUDIT_VERIFY_HELP);
+      return auditVerify(files[0], io);
+    }
+    case 'acp':
+      if (help) return done(ACP_HELP);
+      io.err('gatehouse acp: not yet available');
+      return EXIT_NOT_AVAILABLE;
+    default:
+      return usage(io, `unknown command ${command}`, HELP);
+  }
+}

@@ -1,0 +1,120 @@
+// One control message in, one JSON-RPC response out. Everything a peer sends is checked before
+// anything recursive looks at it: the shape (depth, values, text) without recursion, then the
+// envelope, the method's name against the fixed table, and its params against their schema.
+import {
+  CONTROL_MAX_MESSAGE_BYTES,
+  CONTROL_PROTOCOL,
+  controlMethods,
+  isControlMethod,
+  RPC_ERRORS,
+  RpcId,
+  RpcRequest,
+  type ControlMethod,
+  type ControlMethods,
+  type ControlResult,
+  type HelloParams,
+  type RpcErrorCode,
+  type RpcResponse,
+} from '../../shared/control-protocol';
+import { checkJsonShape, describeJsonProblem, type JsonLimits } from '../core/agents/json-guard';
+import type { z } from 'zod';
+
+/** A control message is small: a few levels of params, never a file's worth of values. */
+export const CONTROL_JSON_LIMITS: JsonLimits = {
+  maxDepth: 64,
+  maxNodes: 100_000,
+  maxStringBytes: CONTROL_MAX_MESSAGE_BYTES,
+};
+
+/** What the server knows of one connection. */
+export interface ControlConnection {
+  /** Set by a successful hello; every other method waits for it. */
+  client: HelloParams | null;
+}
+
+export type ControlHandlers = {
+  [M in ControlMethod]: (
+    params: z.output<ControlMethods[M]['params']>,
+    connection: ControlConnection,
+  ) => ControlResult<M> | Promise<ControlResult<M>>;
+};
+
+export function rpcError(id: RpcId | null, code: RpcErrorCode, message: string): RpcResponse {
+  return { jsonrpc: '2.0', id, error: { code, message } };
+}
+
+/** The id of a message that failed validation, when it has a usable one (read at the top level only). */
+function idOf(value: unknown): RpcId | null {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const parsed = RpcId.safeParse((value as Record<string, unknown>).id);
+  return parsed.success ? parsed.data : null;
+}
+
+function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid';
+  const path = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+  return `${path}${issue.message}`.slice(0, 300);
+}
+
+/** The response to one line, or null for a blank line. */
+export async function dispatchControlLine(
+  line: string,
+  connection: ControlConnection,
+  handlers: ControlHandlers,
+  report: (error: unknown) => void = () => undefined,
+): Promise<RpcResponse | null> {
+  if (line.trim() === '') return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return rpcError(null, RPC_ERRORS.parseError, 'parse error: not JSON');
+  }
+  const problem = checkJsonShape(value, CONTROL_JSON_LIMITS);
+  if (problem) {
+    return rpcError(
+      idOf(value),
+      RPC_ERRORS.invalidRequest,
+      `invalid request: ${describeJsonProblem(problem)}`,
+    );
+  }
+  const request = RpcRequest.safeParse(value);
+  if (!request.success) {
+    return rpcError(
+      idOf(value),
+      RPC_ERRORS.invalidRequest,
+      `invalid request: ${firstIssue(request.error)}`,
+    );
+  }
+  const { id, method } = request.data;
+  if (!isControlMethod(method)) {
+    return rpcError(id, RPC_ERRORS.methodNotFound, `method not found: ${method}`);
+  }
+  if (method === 'hello' && connection.client) {
+    return rpcError(id, RPC_ERRORS.invalidRequest, 'hello was already said on this connection');
+  }
+  if (method !== 'hello' && !connection.client) {
+    return rpcError(id, RPC_ERRORS.helloFirst, 'say hello first');
+  }
+  const params = controlMethods[method].params.safeParse(request.data.params);
+  if (!params.success) {
+    return rpcError(id, RPC_ERRORS.invalidParams, `invalid params: ${firstIssue(params.error)}`);
+  }
+  if (method === 'hello' && (params.data as HelloParams).protocol !== CONTROL_PROTOCOL) {
+    return rpcError(
+      id,
+      RPC_ERRORS.invalidParams,
+      `protocol ${(params.data as HelloParams).protocol} is not spoken here (this core speaks ${CONTROL_PROTOCOL})`,
+    );
+  }
+  try {
+    const handler = handlers[method] as (p: unknown, c: ControlConnection) => unknown;
+    const result = controlMethods[method].result.parse(await handler(params.data, connection));
+    if (method === 'hello') connection.client = params.data as HelloParams;
+    return { jsonrpc: '2.0', id, result };
+  } catch (error) {
+    report(error);
+    return rpcError(id, RPC_ERRORS.internalError, `internal error in ${method}`);
+  }
+}
