@@ -4,7 +4,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { z } from 'zod';
 import type { AgentLaunch } from '../sandbox/launch';
-import { GATEHOUSE_VERSION } from '../version';
+import { GATEHOUSE_VERSION } from '../../../shared/control-protocol';
 import { checkJsonShape, describeJsonProblem } from './json-guard';
 
 /** What Gatehouse does for the agent when the agent calls its client. */

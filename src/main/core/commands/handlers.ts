@@ -1,5 +1,5 @@
+import { GATEHOUSE_VERSION } from '../../../shared/control-protocol';
 import { SUPPORTED_POLICIES } from '../mediator';
-import { GATEHOUSE_VERSION } from '../version';
 import { approvalHandlers } from './approval-handlers';
 import { clientHandlers } from './client-handlers';
 import type { Handlers } from './dispatch';
