@@ -15,7 +15,7 @@
  * parser checks), cache.ts.
  */
 import { cachedAnalysis } from './cache';
-import { MAX_COMMAND_LENGTH, type Ctx, type Run } from './context';
+import { MAX_COMMAND_LENGTH, MAX_PARSE_MS, type Ctx, type Run } from './context';
 import { findInvisible } from './lexical';
 import { parseShell } from './parse';
 import type { ShellAnalysis } from './types';
@@ -35,7 +35,7 @@ export function analyzeCommand(text: string): ShellAnalysis {
 function analyzeUncached(text: string): ShellAnalysis {
   if (text.length > MAX_COMMAND_LENGTH) {
     // Still make sure the parser was initialised, so misuse is reported consistently.
-    parseShell('').delete();
+    parseShell('')?.delete();
     return {
       kind: 'opaque',
       reasons: [`the command is too long to analyse (${text.length} characters)`],
@@ -44,6 +44,7 @@ function analyzeUncached(text: string): ShellAnalysis {
     };
   }
   const run: Run = {
+    deadline: performance.now() + MAX_PARSE_MS,
     nodes: 0,
     substitutions: 0,
     exceeded: null,

@@ -3,17 +3,28 @@
  * plus walking the tree is most of what a rule check costs (measured: ~80 of ~145 µs). Entries are
  * frozen (deeply), so one analysis may be shared by every caller.
  */
+import { MAX_COMMAND_LENGTH } from './context';
 import type { ShellAnalysis } from './types';
 
 const CACHE_ENTRIES = 512;
-/** Longer commands are analysed every time (they are rare, and would make the cache large). */
+/** Longer commands are rare and would make the cache large: only the last one is kept. */
 const CACHE_MAX_CHARS = 4096;
 const cache = new Map<string, ShellAnalysis>();
+/**
+ * The last longer one (within the length the analysis reads at all): the warnings and the rules
+ * read a request's command one after the other.
+ */
+let lastLong: { text: string; analysis: ShellAnalysis } | null = null;
 
 export function cachedAnalysis(
   text: string,
   analyze: (text: string) => ShellAnalysis,
 ): ShellAnalysis {
+  if (text.length > MAX_COMMAND_LENGTH) return deepFreeze(analyze(text));
+  if (text.length > CACHE_MAX_CHARS) {
+    if (lastLong?.text !== text) lastLong = { text, analysis: deepFreeze(analyze(text)) };
+    return lastLong.analysis;
+  }
   const cached = cache.get(text);
   if (cached) {
     // Most recently used last, so the oldest entry is the first to go.
@@ -22,10 +33,8 @@ export function cachedAnalysis(
     return cached;
   }
   const analysis = deepFreeze(analyze(text));
-  if (text.length <= CACHE_MAX_CHARS) {
-    if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
-    cache.set(text, analysis);
-  }
+  if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+  cache.set(text, analysis);
   return analysis;
 }
 

@@ -10,9 +10,9 @@ import {
   SAFE_SET_O,
 } from './commands';
 import { opaque, record, type Ctx, type Frame } from './context';
-import { classifyInterpreter, classifyShell, runCodeOf } from './interpreters';
+import { classifyCodeRunner, runCodeOf } from './interpreters';
 import { isAssignmentWord } from './lexical';
-import { interpreterSpec, normalizeProgram, SHELLS, STDIN_PATHS } from './programs';
+import { normalizeProgram, STDIN_PATHS } from './programs';
 import type { SimpleCommand } from './types';
 import { WRAPPERS, type WrapperSpec } from './wrappers';
 
@@ -74,15 +74,7 @@ export function classify(cmd: SimpleCommand, ctx: Ctx, frame: Frame): Classified
     if (stateChange !== null) opaque(ctx, stateChange);
     return self;
   }
-  if (SHELLS.has(base)) {
-    classifyShell(cmd, base, self.index, ctx, frame);
-    return self;
-  }
-  const interp = interpreterSpec(base);
-  if (interp) {
-    classifyInterpreter(cmd, base, interp, ctx, frame);
-    return self;
-  }
+  if (classifyCodeRunner(cmd, base, self.index, ctx, frame)) return self;
   if (base === 'find') {
     classifyFind(cmd, ctx, frame);
     return self;

@@ -14,6 +14,8 @@ export const MAX_COMMAND_LENGTH = 64 * 1024;
  */
 export const MAX_TREE_NODES = 50_000;
 export const MAX_SUBSTITUTIONS = 256;
+/** Time all parsing of one line may take; a legitimate 64 KiB line parses in a fraction of it. */
+export const MAX_PARSE_MS = 1000;
 /** Levels of code-in-a-string (`bash -c "sh -c '…'"`) we look into for deny rules. */
 export const MAX_CODE_NESTING = 4;
 /** Syntax-tree depth we walk; deeper input is opaque rather than a stack overflow. */
@@ -23,6 +25,8 @@ export const MAX_TREE_DEPTH = 200;
 export interface Run {
   nodes: number;
   substitutions: number;
+  /** When parsing must have ended (`performance.now()` time). */
+  deadline: number;
   /** Why the budget ran out, if it did: then nothing of the analysis may decide. */
   exceeded: string | null;
   /** Why some nested code was not looked into, if any was left out. */

@@ -7,6 +7,7 @@ import type { Node } from 'web-tree-sitter';
 import {
   MAX_CODE_NESTING,
   MAX_COMMAND_LENGTH,
+  MAX_PARSE_MS,
   MAX_TREE_DEPTH,
   opaque,
   substitutionFrame,
@@ -46,19 +47,29 @@ const STATEMENT_TYPES = new Set([
   'while_statement',
   'case_statement',
 ]);
-const CONTROL_FLOW: Record<string, string> = {
-  if_statement: 'if',
-  for_statement: 'for/select',
-  c_style_for_statement: 'for ((…))',
-  while_statement: 'while/until',
-  case_statement: 'case',
+/** Statements that are opaque whatever they contain; their commands are still visible. */
+const OPAQUE_STATEMENTS: Record<string, string> = {
+  // `[[ a -eq b ]]` evaluates arithmetic, which can run code through array subscripts.
+  test_command: '`[[ … ]]` conditional expression',
+  function_definition: 'function definition',
+  ERROR: 'syntax error: the parser did not fully understand this command',
+  if_statement: 'control flow (`if`)',
+  for_statement: 'control flow (`for/select`)',
+  c_style_for_statement: 'control flow (`for ((…))`)',
+  while_statement: 'control flow (`while/until`)',
+  case_statement: 'control flow (`case`)',
 };
 
 export const WALKER: Walker = { statement: walkStatement, visit, code: walkNestedCode };
 
 /** Parse `code` and walk it, unless the budget is (or becomes) used up. */
 export function walkCode(code: string, ctx: Ctx, frame: Frame): void {
-  const tree = parseShell(code);
+  if (ctx.run.exceeded !== null) return;
+  const tree = parseShell(code, ctx.run.deadline);
+  if (!tree) {
+    ctx.run.exceeded = `the command is too complex to analyse (parsing took over ${MAX_PARSE_MS} ms)`;
+    return;
+  }
   try {
     const sub: Ctx = { ...ctx, source: code };
     const root = tree.rootNode;
@@ -151,7 +162,7 @@ function walkStatementInner(node: Node, ctx: Ctx, frame: Frame, tail?: Tail): vo
       return;
     case 'negated_command':
     case 'variable_assignments':
-      // `! cmd` only inverts the exit status.
+      // `! cmd` only inverts the exit status; `A=1 B=2` is its assignments.
       for (const child of node.namedChildren) walkStatement(child, ctx, frame);
       return;
     case 'variable_assignment':
@@ -163,24 +174,9 @@ function walkStatementInner(node: Node, ctx: Ctx, frame: Frame, tail?: Tail): vo
     case 'unset_command':
       handleUnset(node, ctx, frame);
       return;
-    case 'test_command':
-      // `[[ a -eq b ]]` evaluates arithmetic, which can run code through array subscripts.
-      opaque(ctx, '`[[ … ]]` conditional expression');
+    default:
+      opaque(ctx, OPAQUE_STATEMENTS[node.type] ?? `unsupported shell syntax (${node.type})`);
       visit(node, ctx, frame);
-      return;
-    case 'function_definition':
-      opaque(ctx, 'function definition');
-      visit(node, ctx, frame);
-      return;
-    case 'ERROR':
-      opaque(ctx, 'syntax error: the parser did not fully understand this command');
-      visit(node, ctx, frame);
-      return;
-    default: {
-      const flow = CONTROL_FLOW[node.type];
-      opaque(ctx, flow ? `control flow (\`${flow}\`)` : `unsupported shell syntax (${node.type})`);
-      visit(node, ctx, frame);
-    }
   }
 }
 
