@@ -2,7 +2,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { revealInvisibles } from '../invisible';
 import { isInside } from '../paths';
-import { NETWORK_PROGRAMS } from '../programs';
+import { NETWORK_PROGRAMS } from '../../rules/shell/programs';
 import type { CommandAnalysis } from '../script';
 import { secretKind, secretName } from '../secrets';
 import { baseName, excerpt } from '../text';

@@ -22,7 +22,7 @@
 import type { CommandView, PreparedDiff, ToolCallSnapshot } from '../../../../shared/domain';
 import { findHidden, revealInvisibles } from '../invisible';
 import { synthesizedTitle } from '../normalize';
-import { RISKY_PROGRAMS, WRITE_PROGRAMS } from '../programs';
+import { RISKY_PROGRAMS, WRITE_PROGRAMS } from '../../rules/shell/programs';
 import type { Call, CommandAnalysis } from '../script';
 import { baseName, excerpt } from '../text';
 import { isDevicePath } from '../paths';
@@ -234,7 +234,7 @@ function actionsOf(call: Call): Action[] {
   for (const w of call.wrappers)
     if (RISKY_PROGRAMS.has(w)) out.push({ label: `runs ${w}`, names: namesOf(w), risky: true });
   for (const r of call.redirects) {
-    const v = r.target?.value;
+    const v = r.target;
     if (!v || !['>', '>>', '>|', '&>', '&>>', '<>'].includes(r.op) || isDevicePath(v)) continue;
     out.push({
       label: `writes ${excerpt(revealInvisibles(v), 60)}`,
@@ -244,7 +244,7 @@ function actionsOf(call: Call): Action[] {
   }
   const p = call.program;
   if (p === null) return out;
-  const args = call.args.map((a) => a.value);
+  const { args } = call;
   if (RISKY_PROGRAMS.has(p) || /^mkfs(?:\..+)?$/.test(p)) {
     out.push({ label: `runs ${p}`, names: namesOf(p), risky: true });
   } else if (p === 'git') {
@@ -287,7 +287,7 @@ function namesOf(program: string): string[] {
   return [program, ...(SYNONYMS[program] ?? [])];
 }
 
-function gitSubcommand(args: string[]): string | undefined {
+function gitSubcommand(args: readonly string[]): string | undefined {
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? '';
     if (a === '-C' || a === '-c' || a === '--git-dir' || a === '--work-tree') i++;
