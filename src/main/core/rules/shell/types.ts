@@ -24,8 +24,9 @@ export interface Within {
   /** In a `$(…)` or backquotes, in a `<(…)` or `>(…)`, or in code given as a string. */
   how: 'command-substitution' | 'process-substitution' | 'code';
   /**
-   * Index in the list of the command (wrappers peeled off) in whose words or code this one was
-   * found, or null when it was in no command's words (`X=$(…)`, `for f in $(…)`).
+   * Index in `visible` of the command (wrappers peeled off) in whose words or code this one was
+   * found, or null when it was in no command's words (`X=$(…)`, `for f in $(…)`). A command is
+   * only found inside another in an opaque line.
    */
   parent: number | null;
   /** The substitution is the parent's command name: its output runs as a command. */
