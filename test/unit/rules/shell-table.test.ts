@@ -171,6 +171,9 @@ const TABLE: Row[] = [
   // program names are looked up as the file system of macOS or Windows would find them
   ['BASH -c "rm -rf /"', { opaque: /bash -c/ }, 'deny', 'deny-rm-rf'],
   ['curl x | bash /dev/stdin', { opaque: /reads shell code/ }, 'deny', 'deny-curl'],
+  // names of Object's properties are ordinary programs
+  ['constructor x', { argv: [['constructor', 'x']] }, 'ask'],
+  ['toString -x', { argv: [['toString', '-x']] }, 'ask'],
   // control flow, functions
   ['if true; then ls; fi', { opaque: /control flow/ }, 'ask'],
   ['for i in 1; do ls; done', { opaque: /control flow/ }, 'ask'],

@@ -54,7 +54,7 @@ export function classify(cmd: SimpleCommand, ctx: Ctx, frame: Frame): Classified
       opaque(ctx, `assignment to ${key} can change which program runs or what it loads`);
   }
 
-  const builtinReason = OPAQUE_BUILTINS[base];
+  const builtinReason = OPAQUE_BUILTINS.get(base);
   if (builtinReason !== undefined) {
     opaque(ctx, builtinReason);
     if (CODE_ARG_BUILTINS.has(base)) {
@@ -90,7 +90,7 @@ export function classify(cmd: SimpleCommand, ctx: Ctx, frame: Frame): Classified
     if (code !== undefined) runCodeOf(self.index, code, ctx, frame);
     return self;
   }
-  const wrapper = WRAPPERS[base];
+  const wrapper = WRAPPERS.get(base);
   if (!wrapper) return self;
   opaque(ctx, wrapper.reason);
   return classifyWrapper(cmd, self.index, wrapper, ctx, frame);

@@ -33,29 +33,32 @@ export const MISPARSE_GUARD_WORDS = new Set([
 
 /**
  * Builtins (and one program) that evaluate text as code or change how later commands are looked
- * up or parsed. They are opaque whatever their arguments.
+ * up or parsed. They are opaque whatever their arguments. (A Map, like every table looked up by a
+ * command name: a command named `constructor` must not find Object's.)
  */
-export const OPAQUE_BUILTINS: Record<string, string> = {
-  eval: '`eval` runs its arguments as shell code',
-  source: '`source` runs a script in the current shell',
-  '.': '`.` runs a script in the current shell',
-  exec: '`exec` replaces the shell with another command',
-  trap: '`trap` registers shell code to run later',
-  alias: '`alias` changes what later command names mean',
-  enable: '`enable` changes which builtins exist',
-  hash: '`hash` changes where later commands are found',
-  let: '`let` evaluates arithmetic, which can run code through array subscripts',
-  coproc: '`coproc` runs a command in the background',
-  fc: '`fc` re-runs commands from history',
-  bind: '`bind` can attach shell code to keys',
-  command: '`command` wrapper',
-  builtin: '`builtin` wrapper',
-  mapfile: '`mapfile` can run a callback',
-  readarray: '`readarray` can run a callback',
-  complete: '`complete` can register shell code',
-  compgen: '`compgen` can run shell code',
-  shopt: '`shopt` changes how later lines are parsed',
-};
+export const OPAQUE_BUILTINS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    eval: '`eval` runs its arguments as shell code',
+    source: '`source` runs a script in the current shell',
+    '.': '`.` runs a script in the current shell',
+    exec: '`exec` replaces the shell with another command',
+    trap: '`trap` registers shell code to run later',
+    alias: '`alias` changes what later command names mean',
+    enable: '`enable` changes which builtins exist',
+    hash: '`hash` changes where later commands are found',
+    let: '`let` evaluates arithmetic, which can run code through array subscripts',
+    coproc: '`coproc` runs a command in the background',
+    fc: '`fc` re-runs commands from history',
+    bind: '`bind` can attach shell code to keys',
+    command: '`command` wrapper',
+    builtin: '`builtin` wrapper',
+    mapfile: '`mapfile` can run a callback',
+    readarray: '`readarray` can run a callback',
+    complete: '`complete` can register shell code',
+    compgen: '`compgen` can run shell code',
+    shopt: '`shopt` changes how later lines are parsed',
+  }),
+);
 
 /** For these opaque builtins, the rest of the words is itself shell code worth a look for deny rules. */
 export const CODE_ARG_BUILTINS = new Set(['eval', 'trap']);

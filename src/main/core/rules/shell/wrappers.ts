@@ -25,10 +25,11 @@ const SHELL_CODE = ['-c', '--command'];
 /**
  * Programs that run another command. They are opaque (a rule never allows a command because of
  * what a wrapper runs); the inner command is still extracted so deny rules see it, and named by
- * its wrappers so the warnings know which program really runs.
+ * its wrappers so the warnings know which program really runs. A Map: a command named
+ * `constructor` must not find Object's constructor here.
  */
 // prettier-ignore
-export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
+export const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map(Object.entries({
   sudo: {
     argOptions: [
       '-u', '-g', '-p', '-C', '-D', '-r', '-t', '-U', '-T', '-h', '--user', '--group', '--prompt',
@@ -157,4 +158,4 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     reason: '`time` with options',
   },
   nice: { argOptions: ['-n', '--adjustment'], operands: 0, reason: '`nice` with options' },
-};
+}));

@@ -143,17 +143,19 @@ const WRITES_ALL = new Set([
   'chattr', 'tee', 'mv', 'remove-item', 'del', 'rd', 'set-content', 'out-file',
 ]);
 const WRITES_LAST = new Set(['cp', 'install', 'ln', 'rsync', 'scp']);
-/** Options whose next word is a file the program writes. */
-const OUTPUT_FLAGS: Readonly<Record<string, ReadonlySet<string>>> = {
-  curl: new Set(['-o', '--output', '-c', '--cookie-jar', '-D', '--dump-header']),
-  wget: new Set(['-O', '--output-document', '-o', '--output-file', '-P', '--directory-prefix']),
-  'ssh-keygen': new Set(['-f']),
-  tar: new Set(['-C', '--directory']),
-  git: new Set(['-C']),
-  'invoke-webrequest': new Set(['-outfile']),
-  iwr: new Set(['-outfile']),
-  aria2c: new Set(['-o', '--out', '-d', '--dir']),
-};
+/** Options whose next word is a file the program writes (a Map: no `constructor` from Object). */
+const OUTPUT_FLAGS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  Object.entries({
+    curl: new Set(['-o', '--output', '-c', '--cookie-jar', '-D', '--dump-header']),
+    wget: new Set(['-O', '--output-document', '-o', '--output-file', '-P', '--directory-prefix']),
+    'ssh-keygen': new Set(['-f']),
+    tar: new Set(['-C', '--directory']),
+    git: new Set(['-C']),
+    'invoke-webrequest': new Set(['-outfile']),
+    iwr: new Set(['-outfile']),
+    aria2c: new Set(['-o', '--out', '-d', '--dir']),
+  }),
+);
 
 function addCallRefs(call: Call, cwd: string | null, add: Add): void {
   const program = call.program;
@@ -168,7 +170,7 @@ function addCallRefs(call: Call, cwd: string | null, add: Add): void {
     add(v, r.op === '<' ? 'read' : 'write', 'command', 'The redirection target', true, cwd);
   }
   if (!program) return;
-  const outputFlags = OUTPUT_FLAGS[program];
+  const outputFlags = OUTPUT_FLAGS.get(program);
   const inPlace =
     (program === 'sed' || program === 'perl') &&
     call.args.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'));
