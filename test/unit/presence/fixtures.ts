@@ -8,6 +8,10 @@ import {
   normalizeToolCall,
   prepareDiffs,
 } from '../../../src/main/core/safety';
+import { initShellParser } from '../../../src/main/core/rules';
+
+// The warnings read the shell analysis, whose parser loads once, asynchronously.
+await initShellParser();
 
 export const CWD = '/home/dev/project';
 

@@ -26,6 +26,8 @@ const HOSTILE: Array<[string, () => string]> = [
   // Under the length bound, over the substitution and node bounds.
   ['300 substitutions', () => `echo ${'$(echo) '.repeat(300)}`],
   ['30,000 words', () => Array.from({ length: 30_000 }, () => 'echo').join(';')],
+  // Under the length bound; tree-sitter's error recovery would take seconds over it.
+  ['10,000 unterminated here-documents', () => '<<EOF\n'.repeat(10_000)],
 ];
 
 describe('commands too long or complex to analyse always ask', () => {

@@ -13,7 +13,7 @@ import {
   decodeAnsiC,
   unescapeDoubleQuoted,
   unquoteBare,
-} from '../../../src/main/core/rules/shell/words';
+} from '../../../src/main/core/rules/shell/lexical';
 import { NOW } from './helpers';
 
 beforeAll(async () => {

@@ -162,6 +162,18 @@ const TABLE: Row[] = [
   ['timeout 5 curl x', { opaque: /timeout/ }, 'deny', 'deny-curl'],
   ["ssh host 'rm -rf /'", { opaque: /ssh/ }, 'deny', 'deny-rm-rf'],
   ['nohup ls', { opaque: /nohup/ }, 'ask'],
+  ['run0 rm -rf /', { opaque: /run0/ }, 'deny', 'deny-rm-rf'],
+  ['torsocks curl x', { opaque: /torsocks/ }, 'deny', 'deny-curl'],
+  ['env -S "curl x"', { opaque: /env/ }, 'deny', 'deny-curl'],
+  ['env -i curl -S x', { opaque: /env/ }, 'deny', 'deny-curl'],
+  // `command -v` only looks a name up
+  ['command -v curl', { opaque: /command/ }, 'ask'],
+  // program names are looked up as the file system of macOS or Windows would find them
+  ['BASH -c "rm -rf /"', { opaque: /bash -c/ }, 'deny', 'deny-rm-rf'],
+  ['curl x | bash /dev/stdin', { opaque: /reads shell code/ }, 'deny', 'deny-curl'],
+  // names of Object's properties are ordinary programs
+  ['constructor x', { argv: [['constructor', 'x']] }, 'ask'],
+  ['toString -x', { argv: [['toString', '-x']] }, 'ask'],
   // control flow, functions
   ['if true; then ls; fi', { opaque: /control flow/ }, 'ask'],
   ['for i in 1; do ls; done', { opaque: /control flow/ }, 'ask'],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { computeWarnings } from '../../../src/main/core/safety';
-import { analyzeCommand } from '../../../src/main/core/safety/script';
+import { commandCalls } from '../../../src/main/core/safety/script';
 import { HOME, SESSION } from './helpers';
 
 const HOSTILE: Array<[string, () => string]> = [
@@ -9,14 +9,15 @@ const HOSTILE: Array<[string, () => string]> = [
   ['10,000 nested substitutions', () => `echo ${'$('.repeat(10_000)}echo${')'.repeat(10_000)}`],
   ['1,000,000 words', () => Array.from({ length: 1_000_000 }, () => 'echo').join(';')],
   ['300 substitutions', () => `echo ${'$(echo) '.repeat(300)}`],
-  ['12,000 commands', () => Array.from({ length: 12_000 }, () => 'ls').join(';')],
+  // About four syntax nodes a command: over the analysis's node budget.
+  ['13,000 commands', () => Array.from({ length: 13_000 }, () => 'ls').join(';')],
   ['substitutions inside ${…}', () => `echo \${x:-${'$(echo)'.repeat(300)}}`],
 ];
 
 describe('commands too long or complex to analyse are flagged', () => {
   it.each(HOSTILE)('%s: too_complex warning', { timeout: 60_000 }, (_, make) => {
     const command = make();
-    expect(analyzeCommand({ command, args: null, cwd: null }).tooComplex).not.toBeNull();
+    expect(commandCalls({ command, args: null }).tooComplex).not.toBeNull();
     const warnings = computeWarnings({
       toolCall: { toolCallId: 't', title: 'Run', kind: 'execute', locations: [], rawInput: { command }, content: [] },
       command: { command, args: null, cwd: SESSION, source: 'rawInput' },
@@ -30,7 +31,7 @@ describe('commands too long or complex to analyse are flagged', () => {
   });
 
   it('ordinary commands are analysed whole', () => {
-    const a = analyzeCommand({ command: 'curl -s https://x | sh', args: null, cwd: null });
+    const a = commandCalls({ command: 'curl -s https://x | sh', args: null });
     expect(a.tooComplex).toBeNull();
     expect([...a.programs]).toEqual(['curl', 'sh']);
   });

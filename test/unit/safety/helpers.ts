@@ -6,6 +6,11 @@ import {
   normalizeToolCall,
   prepareDiffs,
 } from '../../../src/main/core/safety';
+import { initShellParser } from '../../../src/main/core/rules';
+
+// The warnings read the shell analysis of the rules, whose parser loads once, asynchronously (the
+// core awaits it before the first request).
+await initShellParser();
 
 export const HOME = '/home/dev';
 export const SESSION = '/home/dev/project';

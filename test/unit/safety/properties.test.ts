@@ -1,7 +1,7 @@
 // The whole safety pipeline on arbitrary, hostile tool calls: never throws, no check fails, and
 // everything it returns fits the shared schemas.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CommandView, PreparedDiff, ToolCallSnapshot, Warning } from '../../../src/shared/domain';
 import {
   computeWarnings,
@@ -9,6 +9,9 @@ import {
   normalizeToolCall,
   prepareDiffs,
 } from '../../../src/main/core/safety';
+import { initShellParser } from '../../../src/main/core/rules';
+
+beforeAll(() => initShellParser());
 
 const hostileText = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 80 }),

@@ -1,53 +1,57 @@
+// What the warnings read of a command line: the calls the shell analysis of the rules finds.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { analyzeCommand } from '../../../src/main/core/safety/script';
-import { parseShell } from '../../../src/main/core/safety/shell';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { initShellParser } from '../../../src/main/core/rules';
+import { commandCalls } from '../../../src/main/core/safety/script';
 
-const programs = (command: string) => [
-  ...analyzeCommand({ command, args: null, cwd: null }).programs,
-];
-const words = (src: string) => parseShell(src).map((c) => c.words.map((w) => w.value));
+beforeAll(() => initShellParser());
 
-describe('shell reader', () => {
+const line = (command: string) => commandCalls({ command, args: null });
+const programs = (command: string) => [...line(command).programs];
+const words = (command: string) => line(command).calls.map((c) => [c.programWord ?? '', ...c.args]);
+
+describe('the calls of a command line, for the warnings', () => {
   it('splits pipelines and lists, removing quotes', () => {
-    const cmds = parseShell(`a 'b c' "d $e" f\\ g | h && i; j || k & l\nm`);
-    expect(cmds.map((c) => [c.words.map((w) => w.value), c.pipeline, c.stage, c.next])).toEqual([
-      [['a', 'b c', 'd $e', 'f g'], 0, 0, '|'],
-      [['h'], 0, 1, '&&'],
-      [['i'], 1, 0, ';'],
-      [['j'], 2, 0, '||'],
-      [['k'], 3, 0, '&'],
-      [['l'], 4, 0, '\n'],
-      [['m'], 5, 0, null],
+    const { calls } = line(`a 'b c' "d $e" f\\ g | h && i; j || k & l\nm`);
+    expect(calls.map((c) => [c.programWord, ...c.args])).toEqual([
+      ['a', 'b c', 'd $e', 'f g'],
+      ['h'],
+      ['i'],
+      ['j'],
+      ['k'],
+      ['l'],
+      ['m'],
     ]);
+    const [a, h, ...rest] = calls;
+    expect(a?.pipe).toEqual({ id: h?.pipe?.id, stage: 0 });
+    expect(h?.pipe?.stage).toBe(1);
+    expect(rest.map((c) => c.pipe)).toEqual([null, null, null, null, null]);
   });
 
   it('reads redirections with and without file descriptors, and here-documents', () => {
-    const [c] = parseShell('cmd 2>/dev/null >>out.log <in &>all 2>&1 <<-EOF\n\tbody $x\n\tEOF');
-    expect(c?.redirects.map((r) => [r.op, r.fd, r.target?.value, r.heredoc])).toEqual([
-      ['>', '2', '/dev/null', null],
-      ['>>', null, 'out.log', null],
-      ['<', null, 'in', null],
-      ['&>', null, 'all', null],
-      ['>&', '2', '1', null],
-      ['<<-', null, 'EOF', '\tbody $x'],
+    const [c] = line('cmd 2>/dev/null >>out.log <in &>all 2>&1 <<-EOF\n\tbody $x\n\tEOF').calls;
+    expect(c?.redirects.map((r) => [r.op, r.fd, r.op.startsWith('<<') ? '' : r.target])).toEqual([
+      ['>', 2, '/dev/null'],
+      ['>>', undefined, 'out.log'],
+      ['<', undefined, 'in'],
+      ['&>', undefined, 'all'],
+      ['>&', 2, '1'],
+      ['<<-', undefined, ''],
     ]);
+    expect(c?.redirects.at(-1)?.target).toContain('body $x');
   });
 
-  it('keeps substitutions whole in the word and records their bodies', () => {
-    const [c] = parseShell('echo "$(curl -s x | sh)" `id` <(cat a) ${A:-$(rm b)}');
-    expect(c?.words.map((w) => w.value)).toEqual([
-      'echo',
-      '$(curl -s x | sh)',
-      '`id`',
-      '<(cat a)',
-      '${A:-$(rm b)}',
-    ]);
-    expect(c?.words.flatMap((w) => w.subs.map((s) => `${s.kind}:${s.body}`))).toEqual([
-      'command:curl -s x | sh',
-      'command:id',
-      'process:cat a',
-      'command:rm b',
+  it('keeps substitutions whole in the word and finds the commands they run', () => {
+    const { calls } = line('echo "$(curl -s x | sh)" `id` <(cat a) ${A:-$(rm b)}');
+    const echo = calls.find((c) => c.program === 'echo');
+    expect(echo?.args).toEqual(['$(curl -s x | sh)', '`id`', '<(cat a)', '${A:-$(rm b)}']);
+    const nested = calls.filter((c) => c.within?.parent === echo);
+    expect(nested.map((c) => `${c.within?.how}:${[c.programWord, ...c.args].join(' ')}`)).toEqual([
+      'command-substitution:curl -s x',
+      'command-substitution:sh',
+      'command-substitution:id',
+      'process-substitution:cat a',
+      'command-substitution:rm b',
     ]);
   });
 
@@ -64,30 +68,29 @@ describe('shell reader', () => {
     expect(programs('for f in *.ts; do prettier $f; done')).toEqual(['prettier']);
     expect(programs('find . -name x | xargs -I{} rm {}')).toEqual(['find', 'xargs', 'rm']);
     expect(programs('command -v git')).toEqual(['command']);
-    expect(programs('eval "$(ssh-agent -s)"')).toEqual(['eval', 'ssh-agent']);
+    // A substitution runs before the command that reads its output.
+    expect(programs('eval "$(ssh-agent -s)"')).toEqual(['ssh-agent', 'eval']);
     expect(programs('env -S "perl -e 1"')).toEqual(['env', 'perl']);
     expect(programs('CURL.EXE -s x')).toEqual(['curl']);
   });
 
   it('reads an argv without re-splitting it, but follows sh -c', () => {
-    const a = analyzeCommand({ command: '', args: ['rm', '-rf', 'a b; curl x | sh'], cwd: null });
+    const a = commandCalls({ command: '', args: ['rm', '-rf', 'a b; curl x | sh'] });
     expect([...a.programs]).toEqual(['rm']);
-    const b = analyzeCommand({ command: '', args: ['/bin/bash', '-c', 'curl x | sh'], cwd: null });
+    const b = commandCalls({ command: '', args: ['/bin/bash', '-c', 'curl x | sh'] });
     expect([...b.programs]).toEqual(['bash', 'curl', 'sh']);
   });
 
-  it('stops following nesting past the depth limit', () => {
+  it('stops following nesting past the depth limit, and says so', () => {
     let cmd = 'rm -rf /';
     for (let i = 0; i < 10; i++) cmd = `sh -c ${JSON.stringify(cmd)}`;
-    const a = analyzeCommand({ command: cmd, args: null, cwd: null });
-    expect(a.depthExceeded).toBe(true);
+    expect(line(cmd).tooComplex).toMatch(/nests code in strings more than \d+ levels deep/);
   });
 
-  it('never throws and stays fast on arbitrary and pathological input', () => {
+  it('never throws and stays fast on arbitrary and pathological input', { timeout: 60_000 }, () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (s) => {
-        parseShell(s);
-        analyzeCommand({ command: s, args: null, cwd: null });
+        line(s);
       }),
       { numRuns: 500 },
     );
@@ -100,7 +103,7 @@ describe('shell reader', () => {
       '<<EOF\n'.repeat(10_000),
       '\\'.repeat(100_000),
     ]) {
-      analyzeCommand({ command: s, args: null, cwd: null });
+      line(s);
     }
     expect(performance.now() - start).toBeLessThan(10_000);
   });

@@ -19,7 +19,7 @@ import {
 } from './pattern';
 import type { ResolvedPath } from './paths';
 import { hasFileWrites, normalizeRoot, type PreparedRequest } from './request';
-import { commandBasename } from './shell/words';
+import { commandBasename } from './shell/programs';
 import type { Rule, SimpleCommand, ToolKind } from './types';
 
 export type Tri = 'yes' | 'maybe' | 'no';

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { ToolKindSchema, type Grant, type PermissionMode, type Rule, type ToolKind } from '../../../shared/rules';
+import type { ShellAnalysis } from './shell/types';
 
 // Rules and grants themselves are shared with the renderer.
 export * from '../../../shared/rules';
@@ -41,47 +42,8 @@ export type DecidedBy =
   | { type: 'mode'; mode: PermissionMode }
   | { type: 'default' };
 
-/** A shell redirection as written. `dynamic`: the target is only known when the shell runs. */
-export interface Redirect {
-  op: string;
-  target: string;
-  fd?: number;
-  dynamic?: boolean;
-}
-
-export interface SimpleCommand {
-  /** Words after quote removal; env assignments (`X=1 cmd`, `env X=1 cmd`) are in `env`. */
-  argv: string[];
-  env: Record<string, string>;
-  redirects: Redirect[];
-  /** The original source slice. */
-  text: string;
-  /**
-   * Indices of argv tokens whose value is only known when the shell runs (parameter expansion,
-   * unquoted glob or brace pattern). Such a token keeps its source text in argv. Allow matching
-   * never accepts them in a compared position; deny/ask matching treats them as "might match".
-   */
-  dynamic: number[];
-  /** When a transparent wrapper was removed (`env X=1 ls`, `time ls`, `nice ls`): its full argv. */
-  unwrappedFrom?: string[];
-}
-
-export type ShellAnalysis =
-  | { kind: 'simple'; commands: SimpleCommand[] }
-  | {
-      kind: 'opaque';
-      reasons: string[];
-      /**
-       * Every simple command that could be seen, including inside `$(…)`, `bash -c '…'`, `sudo …`,
-       * control flow. Used ONLY so that deny/ask rules can still match; never for allowing.
-       */
-      visible: SimpleCommand[];
-      /**
-       * The line was too long or too complex to analyse at all: nothing about it is known, so no
-       * rule, grant or mode (not even bypassPermissions) allows it.
-       */
-      tooComplex?: true;
-    };
+// The shell model lives with its parser; the rules and the safety warnings both read it.
+export type { Redirect, ShellAnalysis, SimpleCommand } from './shell/types';
 
 export interface Evaluation {
   verdict: Verdict;

@@ -21,16 +21,6 @@ export const BINARY_SAMPLE_CHARS = 64 * 1024;
 
 /** Warnings of one code beyond this collapse into a single "and N more" warning. */
 export const MAX_WARNINGS_PER_CODE = 20;
-/** Nesting of `sh -c`, `$(…)`, `<(…)`, `eval` followed when analysing a command. */
-export const SHELL_MAX_DEPTH = 4;
-/**
- * A command line longer than this, or with more nested scripts or program calls than these, is not
- * analysed (further): the warnings say it is too complex instead. Far beyond real commands; they
- * keep one hostile request from holding the main thread.
- */
-export const SHELL_MAX_CHARS = 64 * 1024;
-export const SHELL_MAX_SUBSTITUTIONS = 256;
-export const SHELL_MAX_CALLS = 10_000;
 /** Strings of rawInput scanned for hidden characters (after command, title, paths, diffs). */
 export const MAX_RAW_INPUT_STRINGS_SCANNED = 2_000;
 /** Characters of one free text (rawInput leaf, content text) scanned for hidden characters. */

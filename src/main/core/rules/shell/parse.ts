@@ -47,14 +47,24 @@ export function isShellParserReady(): boolean {
   return parser !== null;
 }
 
-/** Parse synchronously. The caller must `tree.delete()` (wasm memory is not garbage-collected). */
-export function parseShell(text: string): Tree {
+/**
+ * Parse synchronously; the caller must `tree.delete()` (wasm memory is not garbage-collected).
+ * Returns null when parsing is still running at `deadline` (a `performance.now()` time): some
+ * malformed input (thousands of unterminated here-documents) takes tree-sitter's error recovery
+ * seconds, and the main thread must not wait for it.
+ */
+export function parseShell(text: string, deadline = Infinity): Tree | null {
   if (!parser) {
     throw new Error(
       'Shell parser is not initialised: call `await initShellParser()` once at startup before analyzeCommand()/evaluate().',
     );
   }
-  const tree = parser.parse(text);
-  if (!tree) throw new Error('tree-sitter returned no tree');
-  return tree;
+  const options =
+    deadline === Infinity ? undefined : { progressCallback: () => performance.now() > deadline };
+  const tree = parser.parse(text, null, options);
+  if (tree) return tree;
+  if (deadline === Infinity) throw new Error('tree-sitter returned no tree');
+  // A cancelled parse would otherwise resume with the next text.
+  parser.reset();
+  return null;
 }

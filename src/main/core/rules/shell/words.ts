@@ -1,198 +1,167 @@
 /**
- * Quote removal and the small lexical facts about words that the analyser needs. Pure string
- * functions, so they can be tested without the parser.
- *
- * A "skeleton" is the word's unquoted source with every quoted or escaped character replaced by
- * NUL: glob and brace detection must only see characters the shell would interpret.
+ * Word evaluation: the value bash gives a parsed word after quote removal, whether that value is
+ * only known when the shell runs (`dynamic`), and the commands hidden in its substitutions.
  */
+import type { Node } from 'web-tree-sitter';
+import { opaque, substitutionFrame, type Ctx, type Frame, type Word } from './context';
+import {
+  ansiCEnd,
+  decodeAnsiC,
+  findInvisible,
+  hasBraceExpansion,
+  hasGlob,
+  isSafeBracedExpansion,
+  QUOTED,
+  unescapeDoubleQuoted,
+  unquoteBare,
+} from './lexical';
 
-export const QUOTED = '\u0000';
+export function literal(value: string): Word {
+  return { value, dynamic: false, skeleton: QUOTED.repeat(value.length) };
+}
 
-/** An unquoted `word` node: backslash escapes the next character, backslash-newline vanishes. */
-export function unquoteBare(text: string): { value: string; skeleton: string } {
+export function unknown(node: Node): Word {
+  return { value: node.text, dynamic: true, skeleton: QUOTED };
+}
+
+export function evalWord(node: Node, ctx: Ctx, frame: Frame): Word {
+  if (node.isMissing) {
+    opaque(ctx, 'the command is incomplete');
+    return unknown(node);
+  }
+  switch (node.type) {
+    case 'word': {
+      const { value, skeleton } = unquoteBare(node.text);
+      return { value, skeleton, dynamic: false };
+    }
+    case 'number':
+      if (node.namedChildCount === 0)
+        return { value: node.text, skeleton: node.text, dynamic: false };
+      return evalConcatenation(node, ctx, frame);
+    case 'raw_string':
+      if (node.text.indexOf("'", 1) !== node.text.length - 1) {
+        opaque(ctx, 'the parser misread single quoting');
+        return unknown(node);
+      }
+      return literal(node.text.slice(1, -1));
+    case 'string':
+      return evalString(node, ctx, frame);
+    case 'ansi_c_string': {
+      // tree-sitter-bash ends `$'\\'…` at the wrong quote; check where bash would end it.
+      if (ansiCEnd(node.text) !== node.text.length - 1) {
+        opaque(ctx, `the parser misread ANSI-C quoting (${node.text.slice(0, 40)})`);
+        return unknown(node);
+      }
+      const decoded = decodeAnsiC(node.text.slice(2, -1));
+      if (decoded === null || findInvisible(decoded.replace(/[\t\n]/g, ''))) {
+        opaque(ctx, `ANSI-C quoting that cannot be resolved exactly (${node.text})`);
+        return unknown(node);
+      }
+      return literal(decoded);
+    }
+    case 'concatenation':
+      return evalConcatenation(node, ctx, frame);
+    case 'simple_expansion':
+      return unknown(node);
+    case 'expansion':
+      if (!isSafeBracedExpansion(node.text)) {
+        opaque(ctx, `complex parameter expansion (${node.text})`);
+        ctx.walker.visit(node, ctx, frame);
+      }
+      return unknown(node);
+    case 'brace_expression':
+      return { value: node.text, dynamic: true, skeleton: node.text, pattern: true };
+    case 'command_substitution':
+      opaque(
+        ctx,
+        node.text.startsWith('`')
+          ? 'command substitution (backticks)'
+          : 'command substitution `$(…)`',
+      );
+      ctx.walker.visit(node, ctx, substitutionFrame(frame, node.type));
+      return unknown(node);
+    case 'process_substitution':
+      opaque(ctx, 'process substitution `<(…)` / `>(…)`');
+      ctx.walker.visit(node, ctx, substitutionFrame(frame, node.type));
+      return unknown(node);
+    case 'arithmetic_expansion':
+      opaque(ctx, 'arithmetic expansion `$((…))`');
+      ctx.walker.visit(node, ctx, frame);
+      return unknown(node);
+    case 'translated_string':
+      opaque(ctx, 'locale-translated string `$"…"`');
+      return unknown(node);
+    default:
+      opaque(
+        ctx,
+        `unsupported word syntax (${node.type === node.text ? `\`${node.type}\`` : node.type})`,
+      );
+      ctx.walker.visit(node, ctx, frame);
+      return unknown(node);
+  }
+}
+
+/** A command-line argument: a word plus the glob/brace expansion bash applies to unquoted text. */
+export function evalArg(node: Node, ctx: Ctx, frame: Frame): Word {
+  const w = evalWord(node, ctx, frame);
+  if (!w.dynamic && (hasGlob(w.skeleton) || hasBraceExpansion(w.skeleton))) {
+    return { ...w, dynamic: true, pattern: true };
+  }
+  if (w.dynamic && hasBraceExpansion(w.skeleton)) return { ...w, pattern: true };
+  return w;
+}
+
+function evalConcatenation(node: Node, ctx: Ctx, frame: Frame): Word {
   let value = '';
   let skeleton = '';
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string;
-    if (c === '\\') {
-      const next = text[i + 1];
-      i++;
-      if (next === undefined) {
-        value += '\\';
-        skeleton += QUOTED;
-      } else if (next !== '\n') {
-        value += next;
-        skeleton += QUOTED;
+  let dynamic = false;
+  let pattern = false;
+  let pos = node.startIndex;
+  for (const child of node.children) {
+    if (child.startIndex !== pos) {
+      opaque(ctx, 'unexpected gap inside a word');
+      dynamic = true;
+    }
+    const w = evalWord(child, ctx, frame);
+    value += w.value;
+    skeleton += w.skeleton;
+    dynamic ||= w.dynamic;
+    pattern ||= w.pattern === true;
+    pos = child.endIndex;
+  }
+  return { value, skeleton, dynamic, pattern };
+}
+
+function evalString(node: Node, ctx: Ctx, frame: Frame): Word {
+  let value = '';
+  let dynamic = false;
+  let pos = node.startIndex + 1;
+  const end = node.endIndex - 1;
+  for (const child of node.children) {
+    if (child.type === '"') continue;
+    if (child.startIndex > pos)
+      value += unescapeDoubleQuoted(ctx.source.slice(pos, child.startIndex));
+    switch (child.type) {
+      case 'string_content':
+        value += unescapeDoubleQuoted(child.text);
+        break;
+      case 'simple_expansion':
+      case 'expansion':
+      case 'command_substitution':
+      case 'arithmetic_expansion': {
+        const w = evalWord(child, ctx, frame);
+        value += w.value;
+        dynamic = true;
+        break;
       }
-      continue;
+      default:
+        opaque(ctx, `unsupported syntax inside double quotes (${child.type})`);
+        ctx.walker.visit(child, ctx, frame);
+        value += child.text;
+        dynamic = true;
     }
-    value += c;
-    skeleton += c;
+    pos = child.endIndex;
   }
-  return { value, skeleton };
-}
-
-/** Inside double quotes a backslash only escapes `$`, backquote, `"`, `\` and newline. */
-export function unescapeDoubleQuoted(text: string): string {
-  let out = '';
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string;
-    const next = text[i + 1];
-    if (c === '\\' && next !== undefined && '$`"\\\n'.includes(next)) {
-      if (next !== '\n') out += next;
-      i++;
-      continue;
-    }
-    out += c;
-  }
-  return out;
-}
-
-const SIMPLE_ESCAPES: Record<string, string> = {
-  a: '\u0007',
-  b: '\b',
-  e: '\u001b',
-  E: '\u001b',
-  f: '\f',
-  n: '\n',
-  r: '\r',
-  t: '\t',
-  v: '\v',
-  '\\': '\\',
-  "'": "'",
-  '"': '"',
-  '?': '?',
-};
-
-/**
- * Decode the body of `$'…'` exactly as bash does, or return null when we cannot be sure of the
- * result (`\c` control escapes, a NUL that bash would truncate at, invalid code points).
- */
-export function decodeAnsiC(body: string): string | null {
-  let out = '';
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i] as string;
-    if (c !== '\\') {
-      out += c;
-      continue;
-    }
-    const e = body[i + 1];
-    if (e === undefined) return null;
-    i++;
-    const simple = SIMPLE_ESCAPES[e];
-    if (simple !== undefined) {
-      out += simple;
-      continue;
-    }
-    let code: number;
-    const rest = body.slice(i + 1);
-    if (e >= '0' && e <= '7') {
-      const digits = /^[0-7]{1,3}/.exec(body.slice(i))?.[0] ?? e;
-      code = parseInt(digits, 8) & 0xff;
-      i += digits.length - 1;
-    } else if (e === 'x') {
-      const digits = /^[0-9a-fA-F]{1,2}/.exec(rest)?.[0];
-      if (digits === undefined) return null;
-      code = parseInt(digits, 16);
-      i += digits.length;
-    } else if (e === 'u' || e === 'U') {
-      const digits = (e === 'u' ? /^[0-9a-fA-F]{1,4}/ : /^[0-9a-fA-F]{1,8}/).exec(rest)?.[0];
-      if (digits === undefined) return null;
-      code = parseInt(digits, 16);
-      i += digits.length;
-      if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return null;
-    } else if (e === 'c') {
-      return null;
-    } else {
-      // Unknown escapes keep their backslash in bash.
-      out += `\\${e}`;
-      continue;
-    }
-    // bash stops the string at NUL; rather than mimic that, refuse.
-    if (code === 0) return null;
-    // \x and octal produce bytes; bytes >= 0x80 would be raw (possibly invalid UTF-8) bytes.
-    if (e !== 'u' && e !== 'U' && code >= 0x80) return null;
-    out += String.fromCodePoint(code);
-  }
-  return out;
-}
-
-/** Index of the quote that closes a `$'…'` token as bash reads it (backslash escapes anything), or -1. */
-export function ansiCEnd(text: string): number {
-  for (let i = 2; i < text.length; i++) {
-    if (text[i] === '\\') i++;
-    else if (text[i] === "'") return i;
-  }
-  return -1;
-}
-
-/** Unquoted `*`, `?` or a bracket expression: pathname expansion may change the word. */
-export function hasGlob(skeleton: string): boolean {
-  return /[*?]/.test(skeleton) || /\[[^\]]*\]/.test(skeleton);
-}
-
-/** Unquoted `{a,b}` or `{1..3}`: brace expansion turns one word into several. */
-export function hasBraceExpansion(skeleton: string): boolean {
-  return /\{[^{}]*(,|\.\.)[^{}]*\}/.test(skeleton);
-}
-
-/**
- * `${…}` forms whose only effect is "a value we do not know": `${x}`, `${#x}`, `${x:-word}` and
- * friends with a plain word. Excluded on purpose: `${!x}` (indirection), subscripts and
- * `${x:off:len}` (both arithmetic, which can run code through array subscripts), nested
- * expansions.
- */
-const SAFE_BRACED_EXPANSION =
-  /^\$\{#?(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!0-])(?:(?::?[-+?=]|##?|%%?)[^`$(){}[\]\\'"]*)?\}$/;
-
-export function isSafeBracedExpansion(text: string): boolean {
-  return SAFE_BRACED_EXPANSION.test(text);
-}
-
-/**
- * Characters that change how text looks without changing what runs (or the reverse): C0/C1
- * controls other than tab and newline, soft hyphen, zero-width and joiner characters, bidi
- * controls, line/paragraph separators, BOM, tag characters, variation selectors, interlinear
- * annotations, Hangul fillers. Ranges of code points, inclusive.
- */
-const INVISIBLE_RANGES: ReadonlyArray<readonly [number, number]> = [
-  [0x0000, 0x0008],
-  [0x000b, 0x001f],
-  [0x007f, 0x009f],
-  [0x00ad, 0x00ad],
-  [0x061c, 0x061c],
-  [0x115f, 0x1160],
-  [0x17b4, 0x17b5],
-  [0x180e, 0x180e],
-  [0x200b, 0x200f],
-  [0x2028, 0x202e],
-  [0x2060, 0x206f],
-  [0x3164, 0x3164],
-  [0xfe00, 0xfe0f],
-  [0xfeff, 0xfeff],
-  [0xffa0, 0xffa0],
-  [0xfff9, 0xfffb],
-  [0xe0000, 0xe007f],
-];
-
-/** The first invisible/control character as `U+XXXX`, or null. */
-export function findInvisible(text: string): string | null {
-  for (const ch of text) {
-    const cp = ch.codePointAt(0) ?? 0;
-    if (INVISIBLE_RANGES.some(([lo, hi]) => cp >= lo && cp <= hi)) {
-      return `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
-    }
-  }
-  return null;
-}
-
-export function isAssignmentWord(word: string): boolean {
-  return /^[A-Za-z_][A-Za-z0-9_]*=/.test(word);
-}
-
-/** The last path segment of a command name (`/usr/bin/rm` → `rm`), without touching the FS. */
-export function commandBasename(name: string): string {
-  const trimmed = name.replace(/\/+$/, '');
-  const i = trimmed.lastIndexOf('/');
-  return i === -1 ? trimmed : trimmed.slice(i + 1);
+  if (end > pos) value += unescapeDoubleQuoted(ctx.source.slice(pos, end));
+  return { value, dynamic, skeleton: QUOTED };
 }

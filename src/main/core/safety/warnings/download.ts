@@ -4,16 +4,13 @@ import type { PreparedDiff } from '../../../../shared/domain';
 import { revealInvisibles } from '../../../../shared/invisible';
 import {
   DOWNLOADERS,
-  INLINE_CODE_FLAGS,
-  SHELLS,
-  isInterpreter,
   normalizeProgram,
-} from '../programs';
-import { analyzeCommand, operands, type Call, type CommandAnalysis } from '../script';
+  POWERSHELL_EVAL,
+  runsCode,
+} from '../../rules/shell/programs';
+import { commandCalls, type Call, type CommandAnalysis } from '../script';
 import { baseName, excerpt } from '../text';
 import type { WarningSink } from './sink';
-
-const STDIN = new Set(['-', '/dev/stdin', '/dev/fd/0']);
 
 /** One finding, without a location (the command, or a line of a diff). */
 export function findDownloadExec(analysis: CommandAnalysis): string[] {
@@ -22,7 +19,7 @@ export function findDownloadExec(analysis: CommandAnalysis): string[] {
   // One finding per download: `sh -c "$(curl …)"` is seen both in sh's words and in its script.
   const reported = new Set<string>();
   const report = (d: Call, what: string): void => {
-    const key = `${d.program ?? ''}\u0000${d.args.map((a) => a.raw).join(' ')}`;
+    const key = `${d.program ?? ''}\u0000${d.args.join(' ')}`;
     if (reported.has(key)) return;
     reported.add(key);
     found.push(what);
@@ -33,7 +30,8 @@ export function findDownloadExec(analysis: CommandAnalysis): string[] {
     if (!isDownloader(d)) return;
     for (let ei = 0; ei < calls.length; ei++) {
       const e = calls[ei];
-      if (!e || ei === di || e.pipeline !== d.pipeline || e.stage <= d.stage) continue;
+      if (!e || ei === di || !d.pipe || e.pipe?.id !== d.pipe.id || e.pipe.stage <= d.pipe.stage)
+        continue;
       if (runsStdin(e)) {
         report(
           d,
@@ -46,17 +44,12 @@ export function findDownloadExec(analysis: CommandAnalysis): string[] {
 
   // bash <(curl …), sh -c "$(curl …)", eval "$(wget -O- …)", $(curl …) as a command
   for (const d of calls) {
-    if (!isDownloader(d) || d.parent === null) continue;
-    if (d.origin !== 'command-substitution' && d.origin !== 'process-substitution') continue;
-    const parent = calls[d.parent];
-    if (!parent) continue;
+    const parent = d.within?.parent;
+    if (!isDownloader(d) || !d.within || !parent || d.within.how === 'code') continue;
     const how =
-      d.origin === 'process-substitution' ? 'process substitution' : 'command substitution';
-    if (d.asProgram) report(d, `runs the output of ${name(d)} as a command (${how})`);
-    else if (
-      parent.program !== null &&
-      (isInterpreter(parent.program) || parent.program === 'eval')
-    ) {
+      d.within.how === 'process-substitution' ? 'process substitution' : 'command substitution';
+    if (d.within.asProgram) report(d, `runs the output of ${name(d)} as a command (${how})`);
+    else if (runsCodeOrEval(parent)) {
       report(d, `runs code downloaded by ${name(d)} with ${name(parent)} (${how})`);
     }
   }
@@ -150,7 +143,7 @@ function scanDiff(sink: WarningSink, diff: PreparedDiff): void {
     if (old !== '' && old.includes(line)) continue;
     checked++;
     // Lines inside JSON or YAML are often quoted; analyse the line as written.
-    const found = findDownloadExec(analyzeCommand({ command: line.trim(), args: null, cwd: null }));
+    const found = findDownloadExec(commandCalls({ command: line.trim(), args: null }));
     if (found.length === 0) continue;
     sink.add({
       code: 'download_exec',
@@ -162,7 +155,7 @@ function scanDiff(sink: WarningSink, diff: PreparedDiff): void {
 }
 
 function name(call: Call): string {
-  return excerpt(revealInvisibles(call.program ?? call.programWord?.value ?? 'a command'), 40);
+  return excerpt(revealInvisibles(call.program ?? call.programWord ?? 'a command'), 40);
 }
 
 function isDownloader(call: Call): boolean {
@@ -171,30 +164,22 @@ function isDownloader(call: Call): boolean {
 
 /** Does this call run a program it reads from stdin? */
 function runsStdin(call: Call): boolean {
-  const p = call.program;
-  if (p === null) return false;
-  if (p === 'iex' || p === 'invoke-expression') return true;
-  const ops = operands(call);
-  const first = ops[0]?.value;
-  if (p === 'source' || p === '.') return first !== undefined && STDIN.has(first);
-  if (!isInterpreter(p)) return false;
-  const family = p.startsWith('python') ? 'python' : p;
-  const flags = call.args
-    .filter((a) => a.value.startsWith('-') && a.value.length > 1)
-    .map((a) => a.value.toLowerCase());
-  if (SHELLS.has(p)) {
-    if (flags.some((f) => /^-[a-z]*s[a-z]*$/.test(f))) return true;
-    if (flags.some((f) => /^-[a-z]*c[a-z]*$/.test(f))) return false;
-  } else {
-    const inline = INLINE_CODE_FLAGS[family];
-    if (inline && flags.some((f) => inline.has(f))) return false;
-  }
-  return first === undefined || STDIN.has(first);
+  return call.readsCodeFromInput || (call.program !== null && POWERSHELL_EVAL.has(call.program));
+}
+
+/** A shell, an interpreter or `eval`: it runs the text it is given as code. */
+function runsCodeOrEval(call: Call): boolean {
+  return call.program !== null && (runsCode(call.program) || call.program === 'eval');
+}
+
+/** Non-option arguments of a call (values of `--opt=value` included), as written. */
+function operands(call: Call): string[] {
+  return call.args.filter((w) => !(w.startsWith('-') && w.length > 1));
 }
 
 /** The file a download writes to, or null for stdout / unknown. */
 function downloadTarget(call: Call): string | null {
-  const args = call.args.map((a) => a.value);
+  const { args } = call;
   let file: string | null = null;
   let remoteName = false;
   for (let i = 0; i < args.length; i++) {
@@ -227,16 +212,16 @@ function downloadTarget(call: Call): string | null {
   const redirect = call.redirects.find(
     (r) => (r.op === '>' || r.op === '>>' || r.op === '>|') && r.target,
   );
-  if (file === null && redirect?.target) file = redirect.target.value;
+  if (file === null && redirect?.target) file = redirect.target;
   if (file === null || file === '-' || file === '/dev/stdout' || file === '') return null;
   return file;
 }
 
 function executesFile(call: Call, target: string): boolean {
-  const word = call.programWord?.value;
-  if (word !== undefined && /[/\\]/.test(word) && normalizeProgram(word) === target) return true;
-  if (call.program !== null && (isInterpreter(call.program) || call.program === 'eval')) {
-    const first = operands(call)[0]?.value;
+  const word = call.programWord;
+  if (word !== null && /[/\\]/.test(word) && normalizeProgram(word) === target) return true;
+  if (runsCodeOrEval(call)) {
+    const first = operands(call)[0];
     if (first !== undefined && baseName(first).toLowerCase() === target) return true;
   }
   return false;
@@ -244,15 +229,14 @@ function executesFile(call: Call, target: string): boolean {
 
 function grantsExecute(call: Call): boolean {
   if (call.program !== 'chmod') return false;
-  return call.args.some((a) => {
-    const v = a.value;
+  return call.args.some((v) => {
     if (/(?:^|,)[ugoa]*[+=][rwXst]*x/.test(v)) return true;
     return /^[0-7]{3,4}$/.test(v) && /[1357]/.test(v.slice(-3));
   });
 }
 
 function runsPathProgram(call: Call): boolean {
-  const word = call.programWord?.value ?? '';
+  const word = call.programWord ?? '';
   return (
     word.startsWith('./') ||
     word.startsWith('../') ||

@@ -18,7 +18,7 @@ import type {
 } from '../../../../shared/domain';
 import { revealInvisibles } from '../../../../shared/invisible';
 import { MAX_RAW_INPUT_STRINGS_SCANNED, MAX_SCAN_CHARS } from '../limits';
-import { analyzeCommand } from '../script';
+import { commandCalls } from '../script';
 import { isRecord } from '../text';
 import { downloadExecWarnings } from './download';
 import { scanHidden } from './hidden';
@@ -54,7 +54,7 @@ export function computeWarnings(input: WarningInput): Warning[] {
       return fallback;
     }
   };
-  const analysis = command ? guard('command analysis', () => analyzeCommand(command), null) : null;
+  const analysis = command ? guard('command analysis', () => commandCalls(command), null) : null;
   const refs = guard(
     'path collection',
     () => collectPathRefs({ toolCall, command, analysis, diffs, sessionCwd, homeDir }),
@@ -65,7 +65,7 @@ export function computeWarnings(input: WarningInput): Warning[] {
     sink.add({
       code: 'too_complex',
       severity: 'danger',
-      message: `The command is too complex to analyse (${analysis.tooComplex}): the other checks did not see all of it. Read it yourself.`,
+      message: `${sentence(analysis.tooComplex)}: the other checks did not see all of it. Read it yourself.`,
       where: 'command',
     });
   }
@@ -79,6 +79,11 @@ export function computeWarnings(input: WarningInput): Warning[] {
     undefined,
   );
   return sink.result();
+}
+
+/** The analysis says why in a clause (`the command is too long …`); the warning starts with it. */
+function sentence(clause: string): string {
+  return clause.charAt(0).toUpperCase() + clause.slice(1);
 }
 
 function hiddenCharacterWarnings(sink: WarningSink, input: WarningInput): void {

@@ -2,7 +2,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { revealInvisibles } from '../../../../shared/invisible';
 import { isInside } from '../../fs/containment';
-import { NETWORK_PROGRAMS } from '../programs';
+import { NETWORK_PROGRAMS } from '../../rules/shell/programs';
 import type { CommandAnalysis } from '../script';
 import { secretKind, secretName } from '../secrets';
 import { baseName, excerpt } from '../text';

@@ -6,7 +6,6 @@ import type { CommandView, PreparedDiff, ToolCallSnapshot } from '../../../../sh
 import { movePair } from '../diff';
 import { revealInvisibles } from '../../../../shared/invisible';
 import { isDevicePath, resolvePath } from '../paths';
-import { INLINE_CODE_FLAGS, SHELLS } from '../programs';
 import type { Call, CommandAnalysis } from '../script';
 import { excerpt, isRecord, isStringArray, ownField, stringField } from '../text';
 
@@ -118,9 +117,9 @@ export function collectPathRefs(input: RefInput): PathRef[] {
       for (const call of analysis.calls) {
         addCallRefs(call, cwd, add);
         // `cd DIR && …`: later relative paths of the same line start from DIR.
-        if ((call.program === 'cd' || call.program === 'pushd') && call.depth === 0) {
-          const target = call.args.find((a) => !a.value.startsWith('-'));
-          const next = target ? resolvePath(target.value, cwd, homeDir) : null;
+        if ((call.program === 'cd' || call.program === 'pushd') && call.within === null) {
+          const target = call.args.find((a) => !a.startsWith('-'));
+          const next = target !== undefined ? resolvePath(target, cwd, homeDir) : null;
           if (next !== null) cwd = next;
         }
       }
@@ -144,17 +143,19 @@ const WRITES_ALL = new Set([
   'chattr', 'tee', 'mv', 'remove-item', 'del', 'rd', 'set-content', 'out-file',
 ]);
 const WRITES_LAST = new Set(['cp', 'install', 'ln', 'rsync', 'scp']);
-/** Options whose next word is a file the program writes. */
-const OUTPUT_FLAGS: Readonly<Record<string, ReadonlySet<string>>> = {
-  curl: new Set(['-o', '--output', '-c', '--cookie-jar', '-D', '--dump-header']),
-  wget: new Set(['-O', '--output-document', '-o', '--output-file', '-P', '--directory-prefix']),
-  'ssh-keygen': new Set(['-f']),
-  tar: new Set(['-C', '--directory']),
-  git: new Set(['-C']),
-  'invoke-webrequest': new Set(['-outfile']),
-  iwr: new Set(['-outfile']),
-  aria2c: new Set(['-o', '--out', '-d', '--dir']),
-};
+/** Options whose next word is a file the program writes (a Map: no `constructor` from Object). */
+const OUTPUT_FLAGS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  Object.entries({
+    curl: new Set(['-o', '--output', '-c', '--cookie-jar', '-D', '--dump-header']),
+    wget: new Set(['-O', '--output-document', '-o', '--output-file', '-P', '--directory-prefix']),
+    'ssh-keygen': new Set(['-f']),
+    tar: new Set(['-C', '--directory']),
+    git: new Set(['-C']),
+    'invoke-webrequest': new Set(['-outfile']),
+    iwr: new Set(['-outfile']),
+    aria2c: new Set(['-o', '--out', '-d', '--dir']),
+  }),
+);
 
 function addCallRefs(call: Call, cwd: string | null, add: Add): void {
   const program = call.program;
@@ -162,38 +163,30 @@ function addCallRefs(call: Call, cwd: string | null, add: Add): void {
     ? `An argument of ${excerpt(revealInvisibles(program), 40)}`
     : 'An argument of the command';
   for (const r of call.redirects) {
+    // Here-documents and here-strings carry text, not a file name.
     if (!r.target || r.op === '<<' || r.op === '<<-' || r.op === '<<<') continue;
-    const v = r.target.value;
-    if ((r.op === '>&' || r.op === '<&') && /^(?:\d+|-)$/.test(v)) continue;
+    const v = r.target;
+    if (/^[<>]&/.test(r.op) && /^(?:\d+|-)$/.test(v)) continue;
     add(v, r.op === '<' ? 'read' : 'write', 'command', 'The redirection target', true, cwd);
   }
   if (!program) return;
-  const outputFlags = OUTPUT_FLAGS[program];
+  const outputFlags = OUTPUT_FLAGS.get(program);
   const inPlace =
     (program === 'sed' || program === 'perl') &&
-    call.args.some((a) => /^-[a-zA-Z]*i/.test(a.value) || a.value.startsWith('--in-place'));
+    call.args.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'));
   const values: Array<{ value: string; access: Access }> = [];
-  const family = program.startsWith('python') ? 'python' : program;
   for (let i = 0; i < call.args.length; i++) {
-    const word = call.args[i];
-    if (!word) continue;
-    let v = word.value;
-    let access: Access = 'read';
     // The script of `sh -c '…'` / `python -c '…'` is code (analysed as such), not a path.
-    if (
-      (SHELLS.has(program) && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(v)) ||
-      INLINE_CODE_FLAGS[family]?.has(v)
-    ) {
-      i++;
-      continue;
-    }
+    if (i === call.codeArg) continue;
+    let v = call.args[i] ?? '';
+    let access: Access = 'read';
     if (v.startsWith('-') && v.length > 1) {
       const eq = v.indexOf('=');
       const flag = eq === -1 ? v : v.slice(0, eq);
       if (outputFlags?.has(flag.toLowerCase()) || outputFlags?.has(flag)) {
         if (eq !== -1) values.push({ value: v.slice(eq + 1), access: 'write' });
         else if (i + 1 < call.args.length) {
-          values.push({ value: call.args[i + 1]?.value ?? '', access: 'write' });
+          values.push({ value: call.args[i + 1] ?? '', access: 'write' });
           i++;
         }
         continue;

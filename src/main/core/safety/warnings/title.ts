@@ -22,7 +22,7 @@
 import type { CommandView, PreparedDiff, ToolCallSnapshot } from '../../../../shared/domain';
 import { findHidden, revealInvisibles } from '../../../../shared/invisible';
 import { synthesizedTitle } from '../normalize';
-import { RISKY_PROGRAMS, WRITE_PROGRAMS } from '../programs';
+import { RISKY_PROGRAMS, WRITE_PROGRAMS } from '../../rules/shell/programs';
 import type { Call, CommandAnalysis } from '../script';
 import { baseName, excerpt } from '../text';
 import { isDevicePath } from '../paths';
@@ -65,72 +65,77 @@ const WRITE_WORDS = new Set([
 ]);
 
 // Words by which an honest, descriptive title names a risky action ("Clean the build folder" for
-// `rm -rf build`). A title naming the action in other words is not a mismatch.
-const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
-  rm: [
-    'remove',
-    'removes',
-    'removing',
-    'delete',
-    'deletes',
-    'deleting',
-    'clean',
-    'cleans',
-    'cleaning',
-    'cleanup',
-    'purge',
-    'wipe',
-    'erase',
-  ],
-  rmdir: ['remove', 'removing', 'delete', 'deleting', 'clean', 'cleaning', 'cleanup'],
-  unlink: ['remove', 'removing', 'delete', 'deleting'],
-  shred: ['shred', 'wipe', 'erase', 'destroy'],
-  curl: [
-    'download',
-    'downloads',
-    'downloading',
-    'fetch',
-    'fetches',
-    'fetching',
-    'http',
-    'https',
-    'api',
-    'upload',
-    'uploading',
-  ],
-  wget: ['download', 'downloads', 'downloading', 'fetch', 'fetching'],
-  chmod: ['permission', 'permissions', 'executable', 'mode'],
-  chown: ['owner', 'ownership'],
-  chgrp: ['group', 'ownership'],
-  sudo: ['root', 'admin', 'administrator', 'privileges', 'elevated'],
-  ssh: ['remote', 'server', 'connect', 'connecting', 'login'],
-  scp: ['copy', 'copying', 'upload', 'uploading', 'download', 'remote', 'server'],
-  rsync: ['sync', 'syncing', 'copy', 'copying', 'upload', 'deploy', 'backup', 'mirror'],
-  kill: ['stop', 'stops', 'stopping', 'terminate', 'kill', 'killing'],
-  pkill: ['stop', 'stopping', 'terminate', 'kill', 'killing'],
-  killall: ['stop', 'stopping', 'terminate', 'kill', 'killing'],
-  systemctl: ['service', 'services', 'restart', 'start', 'stop', 'enable', 'disable'],
-  launchctl: ['service', 'agent', 'daemon', 'load', 'unload'],
-  crontab: ['cron', 'schedule', 'scheduled'],
-  truncate: ['truncate', 'empty', 'clear'],
-  mount: ['mount', 'disk', 'volume'],
-  umount: ['unmount', 'eject', 'disk', 'volume'],
-  dd: ['disk', 'image', 'copy'],
-};
+// `rm -rf build`). A title naming the action in other words is not a mismatch. (Maps, like every
+// table looked up by a program name: a program named `constructor` must not find Object's.)
+const SYNONYMS: ReadonlyMap<string, readonly string[]> = new Map(
+  Object.entries({
+    rm: [
+      'remove',
+      'removes',
+      'removing',
+      'delete',
+      'deletes',
+      'deleting',
+      'clean',
+      'cleans',
+      'cleaning',
+      'cleanup',
+      'purge',
+      'wipe',
+      'erase',
+    ],
+    rmdir: ['remove', 'removing', 'delete', 'deleting', 'clean', 'cleaning', 'cleanup'],
+    unlink: ['remove', 'removing', 'delete', 'deleting'],
+    shred: ['shred', 'wipe', 'erase', 'destroy'],
+    curl: [
+      'download',
+      'downloads',
+      'downloading',
+      'fetch',
+      'fetches',
+      'fetching',
+      'http',
+      'https',
+      'api',
+      'upload',
+      'uploading',
+    ],
+    wget: ['download', 'downloads', 'downloading', 'fetch', 'fetching'],
+    chmod: ['permission', 'permissions', 'executable', 'mode'],
+    chown: ['owner', 'ownership'],
+    chgrp: ['group', 'ownership'],
+    sudo: ['root', 'admin', 'administrator', 'privileges', 'elevated'],
+    ssh: ['remote', 'server', 'connect', 'connecting', 'login'],
+    scp: ['copy', 'copying', 'upload', 'uploading', 'download', 'remote', 'server'],
+    rsync: ['sync', 'syncing', 'copy', 'copying', 'upload', 'deploy', 'backup', 'mirror'],
+    kill: ['stop', 'stops', 'stopping', 'terminate', 'kill', 'killing'],
+    pkill: ['stop', 'stopping', 'terminate', 'kill', 'killing'],
+    killall: ['stop', 'stopping', 'terminate', 'kill', 'killing'],
+    systemctl: ['service', 'services', 'restart', 'start', 'stop', 'enable', 'disable'],
+    launchctl: ['service', 'agent', 'daemon', 'load', 'unload'],
+    crontab: ['cron', 'schedule', 'scheduled'],
+    truncate: ['truncate', 'empty', 'clear'],
+    mount: ['mount', 'disk', 'volume'],
+    umount: ['unmount', 'eject', 'disk', 'volume'],
+    dd: ['disk', 'image', 'copy'],
+  }),
+);
 
-const SUBCOMMANDS: Readonly<Record<string, ReadonlySet<string>>> = {
-  npm: new Set(['publish', 'unpublish']),
-  pnpm: new Set(['publish']),
-  yarn: new Set(['publish', 'npm']),
-  bun: new Set(['publish']),
-  cargo: new Set(['publish', 'yank']),
-  gem: new Set(['push', 'yank']),
-  twine: new Set(['upload']),
-  docker: new Set(['push', 'rm', 'rmi', 'system']),
-  kubectl: new Set(['delete', 'drain']),
-  terraform: new Set(['destroy', 'apply']),
-  helm: new Set(['uninstall', 'delete']),
-};
+const SUBCOMMANDS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  Object.entries({
+    npm: new Set(['publish', 'unpublish']),
+    pnpm: new Set(['publish']),
+    yarn: new Set(['publish', 'npm']),
+    bun: new Set(['publish']),
+    cargo: new Set(['publish', 'yank']),
+    gem: new Set(['push', 'yank']),
+    twine: new Set(['upload']),
+    docker: new Set(['push', 'rm', 'rmi', 'system']),
+    kubectl: new Set(['delete', 'drain']),
+    terraform: new Set(['destroy', 'apply']),
+    helm: new Set(['uninstall', 'delete']),
+  }),
+);
 
 interface Action {
   label: string;
@@ -234,7 +239,7 @@ function actionsOf(call: Call): Action[] {
   for (const w of call.wrappers)
     if (RISKY_PROGRAMS.has(w)) out.push({ label: `runs ${w}`, names: namesOf(w), risky: true });
   for (const r of call.redirects) {
-    const v = r.target?.value;
+    const v = r.target;
     if (!v || !['>', '>>', '>|', '&>', '&>>', '<>'].includes(r.op) || isDevicePath(v)) continue;
     out.push({
       label: `writes ${excerpt(revealInvisibles(v), 60)}`,
@@ -244,7 +249,7 @@ function actionsOf(call: Call): Action[] {
   }
   const p = call.program;
   if (p === null) return out;
-  const args = call.args.map((a) => a.value);
+  const { args } = call;
   if (RISKY_PROGRAMS.has(p) || /^mkfs(?:\..+)?$/.test(p)) {
     out.push({ label: `runs ${p}`, names: namesOf(p), risky: true });
   } else if (p === 'git') {
@@ -269,9 +274,9 @@ function actionsOf(call: Call): Action[] {
     args.some((a) => a === '-delete' || a === '-exec' || a === '-execdir')
   ) {
     out.push({ label: 'runs find -delete/-exec', names: ['find'], risky: true });
-  } else if (SUBCOMMANDS[p]) {
+  } else if (SUBCOMMANDS.has(p)) {
     const sub = args.find((a) => !a.startsWith('-'));
-    if (sub !== undefined && SUBCOMMANDS[p]?.has(sub))
+    if (sub !== undefined && SUBCOMMANDS.get(p)?.has(sub))
       out.push({ label: `runs ${p} ${sub}`, names: [p, sub], risky: true });
   }
   if (
@@ -284,10 +289,10 @@ function actionsOf(call: Call): Action[] {
 }
 
 function namesOf(program: string): string[] {
-  return [program, ...(SYNONYMS[program] ?? [])];
+  return [program, ...(SYNONYMS.get(program) ?? [])];
 }
 
-function gitSubcommand(args: string[]): string | undefined {
+function gitSubcommand(args: readonly string[]): string | undefined {
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? '';
     if (a === '-C' || a === '-c' || a === '--git-dir' || a === '--work-tree') i++;
