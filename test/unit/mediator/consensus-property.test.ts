@@ -9,6 +9,9 @@ import {
 } from '../../../src/main/core/mediator';
 import { makeHarness, proven, state, vote } from './harness';
 
+// Property runs are thousands of cases: seconds each on a machine that is busy with other work.
+vi.setConfig({ testTimeout: 60_000 });
+
 beforeEach(() => {
   vi.useFakeTimers();
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PreparedDiff, type ToolCallSnapshot } from '../../../src/shared/domain';
 import {
   computeWarnings,
@@ -10,6 +10,9 @@ import {
   normalizeToolCall,
   prepareDiffs,
 } from '../../../src/main/core/safety';
+
+// Property runs are thousands of cases: seconds each on a machine that is busy with other work.
+vi.setConfig({ testTimeout: 60_000 });
 
 function diffs(raw: unknown, options?: Parameters<typeof prepareDiffs>[1]) {
   const out = prepareDiffs(normalizeToolCall(raw), options);

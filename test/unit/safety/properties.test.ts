@@ -1,7 +1,7 @@
 // The whole safety pipeline on arbitrary, hostile tool calls: never throws, no check fails, and
 // everything it returns fits the shared schemas.
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { CommandView, PreparedDiff, ToolCallSnapshot, Warning } from '../../../src/shared/domain';
 import {
   computeWarnings,
@@ -10,6 +10,9 @@ import {
   prepareDiffs,
 } from '../../../src/main/core/safety';
 import { initShellParser } from '../../../src/main/core/rules';
+
+// Property runs are thousands of cases: seconds each on a machine that is busy with other work.
+vi.setConfig({ testTimeout: 60_000 });
 
 beforeAll(() => initShellParser());
 
