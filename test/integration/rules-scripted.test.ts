@@ -1,5 +1,6 @@
 // The rule layer in the pipeline, with our scripted agent: rules from settings, plan mode, agent
-// bypass, compound commands, and rules edited through the API (validated, saved, previewed).
+// bypass, compound commands, rules edited through the API (validated, saved, previewed), and
+// requests waiting for a person when a rule, Bypass or mode changes.
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Rule } from '../../src/shared/rules';
@@ -170,5 +171,59 @@ describe('rules in the pipeline', () => {
     expect(preview.matches.map((m) => m.item.commandText)).toEqual(['npm test']);
     expect(await gh.api.call('saveRule', { ruleId: rule.id, rule })).toEqual([rule]);
     expect(await gh.api.call('deleteRule', { ruleId: rule.id })).toEqual([]);
+  });
+
+  describe('a request waiting when what decides changes', () => {
+    /** Waits for the request to be asked, changes something over the API, returns the decision. */
+    async function change(command: string, act: (t: ScriptedSession) => Promise<unknown>) {
+      const started = await start([run(command)]);
+      const { gh, sessionId } = started;
+      const turn = gh.api.call('prompt', { sessionId, text: 'go' });
+      const asked = await gh.nextApproval();
+      const resolved = gh.waitForEvent(
+        'permission_resolved',
+        (e) => e.requestId === asked.requestId,
+        10_000,
+      );
+      await act(started);
+      // Answered at once, long before the request's timeout.
+      await resolved;
+      await turn;
+      const items = await decisions(gh);
+      expect(items.map((i) => i.requestId)).toEqual([asked.requestId]);
+      expect((await gh.api.call('listApprovals', {})).total).toBe(0);
+      return { decider: items[0]!.decider, replies: started.replies() };
+    }
+
+    it('an allow rule saved over the API allows it at once, the rule its decider', async () => {
+      const rule: Rule = { id: 'npm-test', action: 'allow', command: 'npm test' };
+      const decided = await change('npm test', ({ gh }) =>
+        gh.api.call('saveRule', { ruleId: rule.id, rule }),
+      );
+      expect(decided).toEqual({
+        decider: { type: 'rule', ruleId: 'npm-test' },
+        replies: [{ outcome: 'selected', optionId: 'go' }],
+      });
+    });
+
+    it('the Bypass switched on allows it, the mode its decider', async () => {
+      const decided = await change('make build', ({ gh }) =>
+        gh.api.call('setAgentBypass', { agentId: 's', enabled: true }),
+      );
+      expect(decided).toEqual({
+        decider: { type: 'mode', mode: 'bypassPermissions' },
+        replies: [{ outcome: 'selected', optionId: 'go' }],
+      });
+    });
+
+    it('plan mode chosen for the session refuses it, the mode its decider', async () => {
+      const decided = await change('make build', ({ gh, sessionId }) =>
+        gh.api.call('setSessionMode', { sessionId, mode: 'plan' }),
+      );
+      expect(decided).toEqual({
+        decider: { type: 'mode', mode: 'plan' },
+        replies: [{ outcome: 'selected', optionId: 'stop' }],
+      });
+    });
   });
 });

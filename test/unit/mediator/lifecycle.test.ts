@@ -324,6 +324,34 @@ describe('cancelForPrompt', () => {
   });
 });
 
+describe('withdraw', () => {
+  it('ends one pending request as withdrawn, clears its timer, and answers later votes', async () => {
+    const h = makeHarness();
+    const r = record();
+    const p = h.request(r, 10_000);
+    const other = h.request(record(), 10_000);
+
+    expect(h.mediator.withdraw(r.requestId)).toBe(true);
+    await expect(p).resolves.toEqual({ kind: 'cancelled', reason: 'withdrawn' });
+    expect((await h.decisions())[0]).toMatchObject({ reason: 'withdrawn' });
+    expect(await state(other)).toBe('pending');
+    expect(h.mediator.vote(vote(r.requestId, 'allow'))).toEqual({
+      kind: 'already_resolved',
+      resolvedOptionId: null,
+    });
+  });
+
+  it('is false once the request has ended: a vote that came first wins', async () => {
+    const h = makeHarness();
+    const r = record();
+    const p = h.request(r, 10_000);
+    expect(h.mediator.vote(vote(r.requestId, 'allow'))).toMatchObject({ kind: 'resolved' });
+    expect(h.mediator.withdraw(r.requestId)).toBe(false);
+    expect(h.mediator.withdraw('never-issued')).toBe(false);
+    await expect(p).resolves.toMatchObject({ kind: 'option', optionId: 'allow' });
+  });
+});
+
 describe('lookups', () => {
   it('peekSessionFor finds pending and remembered resolved requests', () => {
     const h = makeHarness();

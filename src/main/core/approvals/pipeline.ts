@@ -32,6 +32,22 @@ import type { PreDecision, SessionContext } from './session-context';
 
 export type { PreDecision, SessionContext } from './session-context';
 
+/** A pre-decision that answers the agent: the rules, a grant or a mode allow or deny. */
+type Verdict = PreDecision & Required<Pick<PreDecision, 'reply' | 'decider'>>;
+
+function decides(pre: PreDecision | undefined): pre is Verdict {
+  return pre !== undefined && pre.verdict !== 'ask' && !!pre.reply && !!pre.decider;
+}
+
+/** A request in the mediator's hands, kept so it can be judged again while it waits. */
+interface Waiting {
+  session: SessionContext;
+  /** The whole request, as the rules judged it when it arrived. */
+  whole: PendingApproval;
+  /** Set once a re-judgement decided it and the mediator withdrew it. */
+  verdict?: Verdict;
+}
+
 export interface PipelineOptions {
   /** The policy (and consensus quorum) in force for the life of the process. */
   policy: PolicyConfig;
@@ -59,6 +75,7 @@ export class ApprovalPipeline {
   readonly pending = new PendingQueue();
   readonly mediator: MultiClientPermissionMediator;
   private readonly now: () => number;
+  private readonly waiting = new Map<string, Waiting>();
 
   constructor(private readonly options: PipelineOptions) {
     this.now = options.now ?? Date.now;
@@ -130,17 +147,45 @@ export class ApprovalPipeline {
       return this.conclude(approval, { outcome: 'cancelled' }, { type: session.endReason }, 'session-closed', [], false);
     }
     const pre = this.options.decideBefore?.(whole, session);
-    if (pre && pre.verdict !== 'ask' && pre.reply && pre.decider) {
+    if (decides(pre)) {
       return this.conclude(approval, pre.reply, pre.decider, pre.reason ?? pre.verdict, [], false);
     }
     if (this.pending.countFor(session.sessionId) >= MAX_PENDING_PER_SESSION) {
       // More than a person can review: refused at once, never queued behind the others.
       return this.conclude(approval, rejectReply(approval.options), { type: 'queue_full' }, 'queue full', [], false);
     }
-    return this.ask(session, approval);
+    return this.ask(session, approval, whole);
   }
 
-  private async ask(session: SessionContext, approval: PendingApproval): Promise<RequestPermissionResponse> {
+  /**
+   * Judges the requests waiting for a person again, after a rule, grant, mode or Bypass changed.
+   * Those the rules now decide are answered at once and audited with the rule, grant or mode that
+   * decided, as if it had decided on arrival; the others keep waiting. The mediator ends each one,
+   * so when a vote races a re-judgement the first wins and the agent is answered once.
+   * Returns how many were decided.
+   */
+  rejudgePending(): number {
+    const judge = this.options.decideBefore;
+    if (!judge) return 0;
+    let decided = 0;
+    for (const [requestId, waiting] of this.waiting) {
+      // Ended already (a vote, the timeout, the session) but not yet answered: not judged again,
+      // so a grant of scope "once" is never spent on it.
+      const ended = waiting.session.endReason || this.mediator.expiresAt(requestId) === null;
+      if (waiting.verdict || ended) continue;
+      const pre = judge(waiting.whole, waiting.session);
+      if (!decides(pre) || !this.mediator.withdraw(requestId)) continue;
+      waiting.verdict = pre;
+      decided++;
+    }
+    return decided;
+  }
+
+  private async ask(
+    session: SessionContext,
+    approval: PendingApproval,
+    whole: PendingApproval,
+  ): Promise<RequestPermissionResponse> {
     const { mediator } = this;
     let decided: Promise<PermissionDecision>;
     try {
@@ -170,11 +215,18 @@ export class ApprovalPipeline {
       tally: progress && voteTally(progress),
     };
     this.pending.add(shown);
+    this.waiting.set(approval.requestId, { session, whole });
     this.options.bus.publish({ type: 'permission_requested', approval: shown });
 
     const decision = await decided;
+    const verdict = this.waiting.get(approval.requestId)?.verdict;
+    this.waiting.delete(approval.requestId);
     const displayed = this.pending.wasDisplayed(approval.requestId);
     const current = this.pending.get(approval.requestId) ?? shown;
+    if (verdict) {
+      const reason = verdict.reason ?? verdict.verdict;
+      return this.conclude(current, verdict.reply, verdict.decider, reason, votesOf(decision), displayed);
+    }
     let reply = replyForResolution(current.options, decision.resolution);
     let reason: string = decision.reason;
     if (reply.outcome === 'selected' && reply.optionKind === 'allow_always' && this.options.remember) {
@@ -187,6 +239,8 @@ export class ApprovalPipeline {
         : await this.options.remember(current, session, grantChoiceOf(decision, reply.optionId));
       reason = `${reason}; ${note}`;
       reply = allowReply(current.options);
+      // The new grant may cover other requests waiting in the meantime.
+      this.rejudgePending();
     }
     return this.conclude(current, reply, deciderFor(decision, session), reason, votesOf(decision), displayed);
   }

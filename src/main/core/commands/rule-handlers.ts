@@ -9,14 +9,18 @@ import type { CommandServices } from './services';
 
 type RuleCommands = 'listRules' | 'saveRule' | 'deleteRule' | 'previewRule' | 'suggestRules';
 
-/** The rules: edited one at a time, tried against past decisions, suggested from them. */
+/**
+ * The rules: edited one at a time, tried against past decisions, suggested from them. A change
+ * applies to the requests already waiting too, once it is audited.
+ */
 export function ruleHandlers({
   settings,
   saveSettings,
   store,
   bus,
+  pipeline,
   now,
-}: Pick<CommandServices, 'settings' | 'saveSettings' | 'store' | 'bus' | 'now'>): Pick<
+}: Pick<CommandServices, 'settings' | 'saveSettings' | 'store' | 'bus' | 'pipeline' | 'now'>): Pick<
   Handlers,
   RuleCommands
 > {
@@ -93,6 +97,7 @@ export function ruleHandlers({
         before,
         after: saved.find((r) => r.id === input.ruleId) ?? input.rule,
       });
+      pipeline.rejudgePending();
       return saved;
     },
 
@@ -104,6 +109,8 @@ export function ruleHandlers({
         ruleId: input.ruleId,
         rule: removed,
       });
+      // Without an ask rule, what waits may now be allowed (by Bypass, say).
+      pipeline.rejudgePending();
       return saved;
     },
 

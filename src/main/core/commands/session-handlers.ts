@@ -7,7 +7,8 @@ type SessionCommands =
 /** Agent sessions: open, prompt, cancel, close, switch mode. */
 export function sessionHandlers({
   sessions,
-}: Pick<CommandServices, 'sessions'>): Pick<Handlers, SessionCommands> {
+  pipeline,
+}: Pick<CommandServices, 'sessions' | 'pipeline'>): Pick<Handlers, SessionCommands> {
   return {
     listSessions: () => sessions.list(),
 
@@ -34,6 +35,11 @@ export function sessionHandlers({
       return { ok: true };
     },
 
-    setSessionMode: (input) => sessions.setMode(input.sessionId, input.mode),
+    setSessionMode: async (input) => {
+      const info = await sessions.setMode(input.sessionId, input.mode);
+      // The new mode (Bypass, acceptEdits, plan) applies to what already waits.
+      pipeline.rejudgePending();
+      return info;
+    },
   };
 }

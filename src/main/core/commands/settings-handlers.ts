@@ -43,9 +43,10 @@ function asBadRequest<T>(run: () => T): T {
  * sent over HTTP, waits for a person's confirmation where Gatehouse runs.
  */
 export function settingsHandlers(
-  services: SettingsService & Pick<CommandServices, 'store' | 'confirmLocally' | 'now'>,
+  services: SettingsService &
+    Pick<CommandServices, 'store' | 'pipeline' | 'confirmLocally' | 'now'>,
 ): Pick<Handlers, SettingsCommands> {
-  const { settings, home, store } = services;
+  const { settings, home, store, pipeline } = services;
   const agentInfo = (id: string): AgentInfo => {
     const a = settings.agents[id]!;
     return {
@@ -66,13 +67,17 @@ export function settingsHandlers(
     restartNeeded: services.restartNeeded(),
   });
 
-  /** Replaces the settings and audits what changed, by whom (and who confirmed it, if anyone). */
+  /**
+   * Replaces the settings and audits what changed, by whom (and who confirmed it, if anyone). New
+   * rules, modes or Bypass apply to the requests already waiting too.
+   */
   const applySettings = async (next: Settings, by: Actor, confirmedBy?: Actor) => {
     const before = services.savedSettings();
     const restartNeeded = asBadRequest(() => services.replaceSettings(next));
     const changes = settingsChanges(before, services.savedSettings());
     if (Object.keys(changes).length > 0) {
       await audit('settings_changed', by, { changes, ...(confirmedBy ? { confirmedBy } : {}) });
+      pipeline.rejudgePending();
     }
     return { settings: next, path: settingsPath(home), restartNeeded };
   };
@@ -125,6 +130,7 @@ export function settingsHandlers(
         { agentId: input.agentId, before, after: input.enabled },
         input.agentId,
       );
+      pipeline.rejudgePending();
       return agentInfo(input.agentId);
     },
 

@@ -49,7 +49,7 @@ export interface MultiClientPermissionMediatorOptions extends MediatorListeners 
  * different second vote is `forbidden{already_voted}`.
  *
  * Designated with no `originatorClientId` fails closed: no vote can resolve it,
- * only a cancel, `cancelForPrompt`, `forgetSession` or the timeout.
+ * only a cancel, `cancelForPrompt`, `forgetSession`, `withdraw` or the timeout.
  */
 export class MultiClientPermissionMediator implements PermissionMediator {
   readonly policy: PermissionPolicy;
@@ -192,6 +192,17 @@ export class MultiClientPermissionMediator implements PermissionMediator {
       cancelled++;
     }
     return cancelled;
+  }
+
+  /**
+   * Ends a pending request no vote is needed for any more. False when it has already ended: a vote
+   * and a withdrawal racing each other end it once, whichever comes first.
+   */
+  withdraw(requestId: string): boolean {
+    const entry = this.pending.get(requestId);
+    if (entry === undefined) return false;
+    this.conclude(entry, { kind: 'cancelled', reason: 'withdrawn' }, 'withdrawn');
+    return true;
   }
 
   /** The session of a pending or still-remembered resolved request. */

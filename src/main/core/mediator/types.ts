@@ -88,7 +88,13 @@ export type OptionDecisionReason =
   'first-responder' | 'designated-originator' | 'consensus-quorum' | 'local-only-loopback';
 
 export type CancelReason =
-  'timeout' | 'session_closed' | 'agent_cancelled' | 'voter_cancelled' | 'split_vote';
+  | 'timeout'
+  | 'session_closed'
+  | 'agent_cancelled'
+  | 'voter_cancelled'
+  | 'split_vote'
+  /** No vote is needed any more: what changed since it arrived (a rule, a grant, a mode) decides. */
+  | 'withdrawn';
 
 export type PermissionResolution =
   | {
@@ -114,7 +120,8 @@ export type DecisionReason =
   | 'session-closed'
   | 'agent-cancelled'
   | 'voter-cancelled'
-  | 'split-vote';
+  | 'split-vote'
+  | 'withdrawn';
 
 export interface ConsensusProgress {
   readonly requestId: string;

@@ -1,0 +1,104 @@
+// A pipeline for unit tests: a store that keeps what it is given, a session as an agent would
+// present it, and the mediator's votes at hand. No subprocess, no database.
+import { expect, vi } from 'vitest';
+import type { GatehouseEvent } from '../../../shared/contract';
+import type { Decision, PendingApproval, PermissionPolicy } from '../../../shared/domain';
+import { EventBus } from '../events/bus';
+import type { PermissionVoteInput } from '../mediator';
+import type { DecisionMeta } from '../store';
+import { ApprovalPipeline, type PipelineOptions } from './pipeline';
+import type { SessionContext } from './session-context';
+
+const ACP_SESSION = 'acp-1';
+
+/** A store that keeps what it is given; a decision may be made to fail to commit. */
+function fakeStore() {
+  const requests: PendingApproval[] = [];
+  const decisions: { decision: Decision; meta: DecisionMeta }[] = [];
+  const events: { type: string; requestId?: string | null; payload?: unknown }[] = [];
+  let failCommit = false;
+  return {
+    requests,
+    decisions,
+    events,
+    failNextCommit: () => {
+      failCommit = true;
+    },
+    recordRequest: (request: PendingApproval) => void requests.push(request),
+    recordEvent: (event: { type: string; requestId?: string | null; payload?: unknown }) =>
+      void events.push(event),
+    recordDecision: async (decision: Decision, meta: DecisionMeta) => {
+      if (failCommit) {
+        failCommit = false;
+        throw new Error('disk full');
+      }
+      decisions.push({ decision, meta });
+    },
+  };
+}
+
+/** The session as an agent subprocess would present it, scripted. */
+export function session(overrides: Partial<SessionContext> = {}): SessionContext {
+  return {
+    sessionId: 'session-1',
+    acpSessionId: ACP_SESSION,
+    agentId: 'coder',
+    agentName: 'Coder',
+    cwd: '/work/project',
+    policy: 'first-responder',
+    mode: 'default',
+    promptId: 'turn-1',
+    promptClientId: null,
+    endReason: null,
+    toolCallState: () => undefined,
+    ...overrides,
+  };
+}
+
+/** What the agent sends in `session/request_permission`. */
+export function permissionRequest(toolCallId = 'call-1') {
+  return {
+    sessionId: ACP_SESSION,
+    toolCall: {
+      toolCallId,
+      kind: 'edit',
+      title: 'Write notes.txt',
+      locations: [{ path: '/work/project/notes.txt' }],
+    },
+    options: [
+      { optionId: 'yes', name: 'Allow', kind: 'allow_once' },
+      { optionId: 'always', name: 'Always allow', kind: 'allow_always' },
+      { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+    ],
+  };
+}
+
+export function setup(
+  options: Partial<Omit<PipelineOptions, 'policy'>> & {
+    policy?: PermissionPolicy;
+    voters?: string[];
+  } = {},
+) {
+  const store = fakeStore();
+  const bus = new EventBus();
+  const published: GatehouseEvent[] = [];
+  bus.subscribe((event) => published.push(event));
+  const { policy = 'first-responder', voters = [], ...rest } = options;
+  const pipeline = new ApprovalPipeline({
+    policy: { policy },
+    votersForSession: () => voters,
+    store,
+    bus,
+    timeoutMs: () => 60_000,
+    ...rest,
+  });
+  /** The request as clients are shown it, once the pipeline has queued it. */
+  const asked = async (): Promise<PendingApproval> => {
+    await vi.waitFor(() => expect(pipeline.pending.size).toBeGreaterThan(0));
+    return pipeline.pending.list()[0]!;
+  };
+  const vote = (input: Omit<PermissionVoteInput, 'fromLoopback' | 'receivedAtMs'>) =>
+    pipeline.mediator.vote({ fromLoopback: true, receivedAtMs: Date.now(), ...input });
+  const types = () => published.map((e) => e.type);
+  return { pipeline, store, published, types, asked, vote };
+}
