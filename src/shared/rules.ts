@@ -46,6 +46,23 @@ export const RuleSchema = z.strictObject({
 });
 export type Rule = z.infer<typeof RuleSchema>;
 
+/**
+ * The rules a new settings file starts with: written into it, listed in Settings, edited and
+ * removed like any other (a file that exists keeps exactly the rules it lists). Reads and searches
+ * inside the project are allowed, so that a person is asked about what changes things; a relative
+ * glob matches nothing outside the session folder, and an allow glob reaches a dot-file (`.env`,
+ * `.git/…`) only when it names it.
+ */
+export const DEFAULT_RULES: readonly Rule[] = [
+  {
+    id: 'read-project',
+    action: 'allow',
+    toolKind: ['read', 'search'],
+    path: '**',
+    reason: 'Reads inside the project',
+  },
+];
+
 export const GrantScopeSchema = z.enum(['once', 'session', 'project', 'agent']);
 export type GrantScope = z.infer<typeof GrantScopeSchema>;
 

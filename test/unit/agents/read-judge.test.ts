@@ -43,6 +43,19 @@ describe('read judge', () => {
     });
   });
 
+  it('a secret stays shut under a glob of wildcards alone (the default read rule)', () => {
+    const key = join(folder, 'certs/server.key');
+    const everything: Rule = { id: 'all', action: 'allow', toolKind: 'read', path: '**' };
+    expect(judge(key, [everything])).toMatchObject({ allowed: false });
+    expect(judge(join(folder, 'src/a.ts'), [everything])).toEqual({
+      allowed: true,
+      decider: 'rule all',
+    });
+    expect(
+      judge(key, [{ id: 'keys', action: 'allow', toolKind: 'read', path: 'certs/*.key' }]),
+    ).toEqual({ allowed: true, decider: 'rule keys' });
+  });
+
   it('a deny rule refuses, and an ask rule refuses too (reads never ask a person)', () => {
     const file = join(folder, 'private/notes.md');
     expect(judge(file, [{ id: 'no', action: 'deny', path: 'private/**' }])).toMatchObject({

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { settingsJsonSchema } from '../../../src/main/core/config/json-schema';
 import { loadSettings, SettingsError, updateSettingsFile } from '../../../src/main/core/config/settings-file';
+import { DEFAULT_RULES } from '../../../src/shared/rules';
 
 const home = () => mkdtempSync(join(tmpdir(), 'gatehouse-settings-'));
 
@@ -13,6 +14,22 @@ describe('settings.json', () => {
     const settings = loadSettings(dir);
     expect(settings.approvals.timeoutSeconds).toBe(300);
     expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')).agents).toEqual({});
+  });
+
+  it('starts a new file with the default rules, written there; a file that exists keeps its own', () => {
+    const dir = home();
+    expect(loadSettings(dir).rules).toEqual([...DEFAULT_RULES]);
+    const written = JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8'));
+    expect(written.rules).toEqual([...DEFAULT_RULES]);
+    // Removed (as Settings → Rules does: the whole list is written), it stays removed.
+    updateSettingsFile(dir, (json) => {
+      json.rules = [];
+    });
+    expect(loadSettings(dir).rules).toEqual([]);
+    // A file written by hand holds no rule it does not list.
+    const own = home();
+    writeFileSync(join(own, 'settings.json'), JSON.stringify({ agents: {} }));
+    expect(loadSettings(own).rules).toEqual([]);
   });
 
   it('creates a missing data folder 0700 and the file 0600', () => {

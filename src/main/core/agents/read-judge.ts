@@ -22,6 +22,11 @@ function describe(decider: DecidedBy): string {
   }
 }
 
+/** A path glob made of wildcards alone (`**`, the default read rule's) names no file. */
+function namesFiles(rule: Rule): boolean {
+  return rule.path !== undefined && /[^*/]/.test(rule.path);
+}
+
 /**
  * Judges a read like a request of kind 'read' for that one path: a deny rule refuses; an allow rule,
  * grant or mode allows; otherwise only a path inside the session folder is allowed. Secret-looking
@@ -58,7 +63,7 @@ export function createReadJudge(options: {
       const named =
         allowedBy.length > 0 &&
         allowedBy.every(
-          (d) => d.type === 'rule' && rules.some((r) => r.id === d.ruleId && r.path !== undefined),
+          (d) => d.type === 'rule' && rules.some((r) => r.id === d.ruleId && namesFiles(r)),
         );
       if (!named)
         return { allowed: false, reason: `${secret}: only an allow rule naming the path opens it` };

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
+import { DEFAULT_RULES } from '../../../shared/rules';
 import { Settings } from '../../../shared/settings';
 
 export class SettingsError extends Error {
@@ -38,14 +39,15 @@ export function parseSettings(text: string, file = 'settings.json'): Settings {
 }
 
 /**
- * Reads $GATEHOUSE_HOME/settings.json. A missing file is created with the defaults so a new user
- * has one place to add agents; an invalid file stops the start with every problem listed.
+ * Reads $GATEHOUSE_HOME/settings.json. A missing file is created with the defaults (the default
+ * rules among them, visible there) so a new user has one place to add agents; an invalid file stops
+ * the start with every problem listed.
  */
 export function loadSettings(home: string): Settings {
   const file = settingsPath(home);
   if (!existsSync(file)) {
     mkdirSync(home, { recursive: true, mode: 0o700 });
-    const defaults = Settings.parse({});
+    const defaults = Settings.parse({ rules: [...DEFAULT_RULES] });
     writeFileSync(file, `${JSON.stringify(defaults, null, 2)}\n`, { mode: 0o600 });
     return defaults;
   }

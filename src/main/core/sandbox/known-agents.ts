@@ -1,10 +1,20 @@
 import { basename } from 'node:path';
+import { GEMINI_POLICY, GEMINI_POLICY_FILE_NAME, geminiPolicyArgs } from '../agents/gemini-policy';
+
+/** A file the agent is started with, written for each launch, and the arguments that name it. */
+export interface LaunchFile {
+  name: string;
+  content: string;
+  args(path: string): string[];
+}
 
 export interface KnownAgent {
   /** Folders under HOME where the agent keeps its state, sessions and caches. */
   stateDirs: string[];
   /** Model API hosts (port 443) the agent needs with its stock configuration. */
   hosts: string[];
+  /** Makes the agent ask its client where its own defaults would not. */
+  askPolicy?: LaunchFile;
 }
 
 /** Writable for every agent: launchers such as npx resolve packages in the npm cache. */
@@ -20,6 +30,7 @@ export const KNOWN_AGENTS: Readonly<Record<string, KnownAgent>> = {
       'aiplatform.googleapis.com',
       '*-aiplatform.googleapis.com',
     ],
+    askPolicy: { name: GEMINI_POLICY_FILE_NAME, content: GEMINI_POLICY, args: geminiPolicyArgs },
   },
   claude: {
     stateDirs: ['.claude'],
@@ -61,7 +72,18 @@ export function knownAgentFor(
   command: string,
   args: readonly string[],
 ): KnownAgent | null {
-  const candidates = [agentId, basename(command), ...args.slice(0, 2).map((arg) => basename(arg))];
+  return knownByName([agentId]) ?? knownProgramFor(command, args);
+}
+
+/**
+ * Which known agent a command line runs, whatever the agent is called in the settings: what is
+ * passed to the program must be recognised by the program, not by its name.
+ */
+export function knownProgramFor(command: string, args: readonly string[]): KnownAgent | null {
+  return knownByName([basename(command), ...args.slice(0, 2).map((arg) => basename(arg))]);
+}
+
+function knownByName(candidates: readonly string[]): KnownAgent | null {
   for (const candidate of candidates) {
     const lower = candidate.toLowerCase();
     for (const [name, agent] of Object.entries(KNOWN_AGENTS)) {

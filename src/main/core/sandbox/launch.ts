@@ -8,6 +8,8 @@ import type { AgentConfig } from '../../../shared/settings';
 import { agentEnvironment } from '../agents/agent-env';
 import { isInside } from '../fs/containment';
 import type { NetworkViolation } from './network-bridge';
+import { knownProgramFor } from './known-agents';
+import { writeLaunchFile } from './launch-file';
 import { resolveSandboxProfile, SECRETS_IN_HOME, type SandboxProfile } from './profile';
 import { findBwrap, SandboxUnavailableError, wrapCommand } from './wrap';
 
@@ -34,15 +36,37 @@ export interface LaunchInput {
 
 /**
  * The agent's launch. When the sandbox cannot start, the agent runs without one only if its
- * settings say `allowUnsandboxed`; otherwise this throws SandboxUnavailableError.
+ * settings say `allowUnsandboxed`; otherwise this throws SandboxUnavailableError. A known agent
+ * whose own defaults let it act without asking (Gemini CLI) is started with a policy that makes it
+ * ask, sandbox or not.
  */
 export async function prepareAgentLaunch(input: LaunchInput): Promise<AgentLaunch> {
+  const { config } = input;
+  const askPolicy = knownProgramFor(config.command, config.args)?.askPolicy;
+  const policy = askPolicy ? writeLaunchFile(askPolicy, tmpdir()) : null;
+  if (!policy) return launchWith(input, config.args);
+  try {
+    const launch = await launchWith(input, [...config.args, ...policy.args]);
+    return {
+      ...launch,
+      cleanup: async () => {
+        await launch.cleanup();
+        policy.remove();
+      },
+    };
+  } catch (error) {
+    policy.remove();
+    throw error;
+  }
+}
+
+async function launchWith(input: LaunchInput, args: readonly string[]): Promise<AgentLaunch> {
   const { config, agentId } = input;
   const env = agentEnvironment(process.env, config, process.platform, input.gatehouseHome);
   const cwd = config.cwd ?? input.sessionDir;
   const unsandboxed = (reason: string): AgentLaunch => ({
     command: config.command,
-    args: [...config.args],
+    args: [...args],
     env,
     cwd,
     sandbox: { profile: 'off', writable: [], network: 'all', reason },
@@ -73,7 +97,7 @@ export async function prepareAgentLaunch(input: LaunchInput): Promise<AgentLaunc
   try {
     const bwrap = findBwrap();
     await checkNamespaces(bwrap);
-    const wrapped = await wrapCommand(profile, config.command, config.args, env, {
+    const wrapped = await wrapCommand(profile, config.command, args, env, {
       bwrapPath: bwrap,
       onViolation: input.onViolation,
       cwd,
