@@ -131,6 +131,18 @@ describe('write coverage with a scripted agent', () => {
       sha256: sha256Of('A\nx'),
       approvedSha256: sha256Of('A\n'),
     });
+    // The history shows, for the approved edit, which writes used it and whether they matched.
+    const detail = await s.gh.api.call('historyDetail', { requestId: approval!.requestId });
+    expect(detail.writes).toEqual([
+      expect.objectContaining({
+        path: target,
+        outcome: 'refused',
+        reason: 'content differs from the approved diff',
+        sha256: sha256Of('A\nx'),
+        approvedSha256: sha256Of('A\n'),
+      }),
+      expect.objectContaining({ path: target, outcome: 'written', sha256: sha256Of('A\n') }),
+    ]);
   });
 
   it('a denied request approves nothing', async () => {
