@@ -78,6 +78,22 @@ export const VoteRecord = z.object({
 });
 export type VoteRecord = z.infer<typeof VoteRecord>;
 
+/**
+ * A write the agent asked Gatehouse to perform on the strength of this request: written when it
+ * was the approved content, refused when it was not (both hashes kept).
+ */
+export const FollowingWrite = z.object({
+  at: z.number(),
+  path: z.string(),
+  outcome: z.enum(['written', 'refused']),
+  /** sha256 of the content the agent sent. */
+  sha256: z.string().nullable(),
+  /** sha256 of the content the request showed, when the write was refused for differing. */
+  approvedSha256: z.string().nullable(),
+  reason: z.string().nullable(),
+});
+export type FollowingWrite = z.infer<typeof FollowingWrite>;
+
 export const HistoryDetail = HistoryItem.extend({
   cwd: z.string(),
   policy: PermissionPolicy,
@@ -89,6 +105,7 @@ export const HistoryDetail = HistoryItem.extend({
   votes: z.array(VoteRecord),
   displayed: z.boolean(),
   expiresAt: z.number(),
+  writes: z.array(FollowingWrite),
 });
 export type HistoryDetail = z.infer<typeof HistoryDetail>;
 

@@ -240,7 +240,13 @@ describe.skipIf(missing !== null)('agents in their sandbox', () => {
       (project) => [
         {
           type: 'requestPermission',
-          toolCall: { toolCallId: 'w', title: 'Write approved.txt', kind: 'edit' },
+          // The approval names the file: only a write a decision covers is performed.
+          toolCall: {
+            toolCallId: 'w',
+            title: 'Write approved.txt',
+            kind: 'edit',
+            locations: [{ path: join(project, 'approved.txt') }],
+          },
           options: [
             { optionId: 'yes', name: 'Allow', kind: 'allow_once' },
             { optionId: 'no', name: 'Reject', kind: 'reject_once' },

@@ -4,6 +4,7 @@ import { createReadJudge } from './agents/read-judge';
 import { SessionManager } from './agents/sessions';
 import { ClientRegistry } from './approvals/clients';
 import { GrantBook } from './approvals/grant-book';
+import { createCoverage } from './approvals/coverage';
 import { ApprovalLinks } from './approvals/links';
 import { ApprovalPipeline } from './approvals/pipeline';
 import { createRulesGate, factsOf } from './approvals/rules-gate';
@@ -82,6 +83,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     audit: (type, payload) => store.recordEvent({ type, at: now(), payload }),
   });
   const grants = new GrantBook(store, now, () => bus.publish({ type: 'grants_changed' }));
+  const rulesGate = createRulesGate({ rules: () => settings.rules, grants, now });
+  const coverage = createCoverage(rulesGate, now);
   const pipeline = new ApprovalPipeline({
     policy,
     votersForSession: () => clients.voterIds(),
@@ -89,7 +92,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     bus,
     now,
     timeoutMs: () => settings.approvals.timeoutSeconds * 1000,
-    decideBefore: createRulesGate({ rules: () => settings.rules, grants, now }),
+    decideBefore: rulesGate,
+    allowed: (approval) => coverage.allowed(approval),
     remember: async (approval, session, choice) => {
       const result = await grants.remember(factsOf(approval, session.cwd), choice);
       return result.ok ? `remembered as grant ${result.grant.id} (${choice.scope})` : result.error;
@@ -115,7 +119,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       now,
       homeDir: homedir(),
     }),
-    onEnd: (sessionId) => void grants.endSession(sessionId),
+    coverage,
+    onEnd: (sessionId) => {
+      coverage.endSession(sessionId);
+      void grants.endSession(sessionId);
+    },
   });
 
   const services: CommandServices = {

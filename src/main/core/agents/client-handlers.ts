@@ -1,5 +1,6 @@
 import { RequestError } from '@agentclientprotocol/sdk';
 import type * as acp from '@agentclientprotocol/sdk';
+import type { Coverage, WriteVerdict } from '../approvals/coverage';
 import type { ApprovalPipeline } from '../approvals/pipeline';
 import { BadRequestError } from '../errors';
 import type { EventBus } from '../events/bus';
@@ -19,6 +20,15 @@ export interface ClientHandlerDeps {
   now: () => number;
   /** Whether the session's agent may read `realPath`; absent: every read is refused. */
   judgeRead?: ReadJudge;
+  /** Whether a write is what a decision allowed. */
+  coverage: Pick<Coverage, 'write'>;
+}
+
+/** The audit's words for what allowed a write. */
+function allowedBy(verdict: WriteVerdict & { covered: true }): unknown {
+  return 'requestId' in verdict
+    ? { requestId: verdict.requestId }
+    : { decider: verdict.decider, reason: verdict.reason };
 }
 
 /**
@@ -27,9 +37,10 @@ export interface ClientHandlerDeps {
  */
 export function clientHandlersFor(session: Session, deps: ClientHandlerDeps): ClientHandlers {
   const { pipeline, store, bus, now } = deps;
-  const audit = (type: string, payload: unknown) =>
+  const audit = (type: string, payload: unknown, requestId?: string) =>
     store.recordEvent({
       type,
+      ...(requestId ? { requestId } : {}),
       sessionId: session.sessionId,
       agentId: session.agentId,
       at: now(),
@@ -62,10 +73,19 @@ export function clientHandlersFor(session: Session, deps: ClientHandlerDeps): Cl
     requestPermission: (params: unknown) => pipeline.handle(session, params),
     writeTextFile: async (params: acp.WriteTextFileRequest) => {
       foreign(params.sessionId);
+      const verdict = deps.coverage.write(session, params.path, params.content);
+      const approval = 'requestId' in verdict ? verdict.requestId : undefined;
+      if (!verdict.covered) {
+        const { covered: _covered, ...refusal } = verdict;
+        const error = `Refused: writing ${params.path}: ${verdict.reason}`;
+        audit('fs_write_refused', { path: params.path, error, ...refusal }, approval);
+        throw new RequestError(-32602, error, { path: params.path, ...refusal });
+      }
       try {
-        audit('fs_write', await writeInside(session.cwd, params.path, params.content));
+        const written = await writeInside(session.cwd, params.path, params.content);
+        audit('fs_write', { ...written, allowedBy: allowedBy(verdict) }, approval);
       } catch (error) {
-        audit('fs_write_refused', { path: params.path, error: (error as Error).message });
+        audit('fs_write_refused', { path: params.path, error: (error as Error).message }, approval);
         throw error;
       }
     },

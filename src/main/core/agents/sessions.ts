@@ -9,7 +9,7 @@ import type { EventBus } from '../events/bus';
 import type { MultiClientPermissionMediator } from '../mediator';
 import type { Store } from '../store';
 import { AgentProcess } from './agent-process';
-import { clientHandlersFor } from './client-handlers';
+import { clientHandlersFor, type ClientHandlerDeps } from './client-handlers';
 import type { ReadJudge } from './read-judge';
 import { Session } from './session';
 import { prepareAgentLaunch } from '../sandbox/launch';
@@ -35,6 +35,8 @@ export interface SessionManagerOptions {
    * Absent: every read is refused.
    */
   judgeRead?: ReadJudge;
+  /** Whether a write the agent asks for is what a decision allowed (approvals/coverage). */
+  coverage: ClientHandlerDeps['coverage'];
   /** How long an agent has to end a cancelled turn before it is stopped. */
   cancelGraceMs: () => number;
   /** Runs once when a session ends, whatever ended it (session grants end here). */

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CANCEL_VOTE_SENTINEL } from '../mediator';
 import { permissionRequest, session, setup } from './pipeline-harness';
 import type { SessionContext } from './session-context';
+import type { PendingApproval } from '../../../shared/domain';
 
 describe('a request a person decides', () => {
   it('is queued and announced, and the vote becomes the reply, audited before it is sent', async () => {
@@ -279,5 +280,29 @@ describe('consensus', () => {
       metadata: { surface: 'browser' },
     });
     await expect(reply).resolves.toEqual({ outcome: { outcome: 'selected', optionId: 'yes' } });
+  });
+});
+
+describe('what an allowed request approved', () => {
+  it('is passed on whole before the agent hears, for an allow; never for a reject', async () => {
+    const allowed: PendingApproval[] = [];
+    const { pipeline, asked, vote } = setup({ allowed: (approval) => void allowed.push(approval) });
+    const big = 'x'.repeat(3 * 1024 * 1024);
+    const request = {
+      ...permissionRequest(),
+      toolCall: {
+        ...permissionRequest().toolCall,
+        content: [{ type: 'diff', path: '/work/project/notes.txt', oldText: null, newText: big }],
+      },
+    };
+    for (const optionId of ['no', 'yes']) {
+      const reply = pipeline.handle(session(), request);
+      const approval = await asked();
+      vote({ requestId: approval.requestId, clientId: 'desktop', identityProven: true, optionId });
+      await reply;
+    }
+    expect(allowed).toHaveLength(1);
+    // The agent's own content, not the copy cut for display.
+    expect(allowed[0]!.toolCall.content).toEqual(request.toolCall.content);
   });
 });

@@ -60,6 +60,8 @@ export interface PipelineOptions {
   decideBefore?: (approval: PendingApproval, session: SessionContext) => PreDecision;
   /** Keeps a person's "always" as a grant; resolves with a note for the audit. */
   remember?: (approval: PendingApproval, session: SessionContext, choice: GrantChoice) => Promise<string>;
+  /** Told of each allowed request, whole, before the agent hears: what it approved may now happen. */
+  allowed?: (approval: PendingApproval) => void;
   now?: () => number;
 }
 
@@ -148,13 +150,21 @@ export class ApprovalPipeline {
     }
     const pre = this.options.decideBefore?.(whole, session);
     if (decides(pre)) {
-      return this.conclude(approval, pre.reply, pre.decider, pre.reason ?? pre.verdict, [], false);
+      return this.allowing(whole, await this.conclude(approval, pre.reply, pre.decider, pre.reason ?? pre.verdict, [], false));
     }
     if (this.pending.countFor(session.sessionId) >= MAX_PENDING_PER_SESSION) {
       // More than a person can review: refused at once, never queued behind the others.
       return this.conclude(approval, rejectReply(approval.options), { type: 'queue_full' }, 'queue full', [], false);
     }
-    return this.ask(session, approval, whole);
+    return this.allowing(whole, await this.ask(session, approval, whole));
+  }
+
+  /** Passes an allowed request on to `allowed` (the writes and commands it approved). */
+  private allowing(whole: PendingApproval, response: RequestPermissionResponse): RequestPermissionResponse {
+    const { outcome } = response;
+    const kind = outcome.outcome === 'selected' ? whole.options.find((o) => o.optionId === outcome.optionId)?.kind : undefined;
+    if (kind === 'allow_once' || kind === 'allow_always') this.options.allowed?.(whole);
+    return response;
   }
 
   /**

@@ -1,6 +1,6 @@
 // One decided request as the history window shows it when opened: the request row, its decision,
 // its votes, and the diff texts read back from the blobs they were stored in.
-import type { HistoryDetail, VoteRecord } from '../../../shared/history';
+import type { FollowingWrite, HistoryDetail, VoteRecord } from '../../../shared/history';
 import { decodeBlob, restore } from './blobs';
 import { toItem, type Prepare, type RawItem } from './decision-page';
 import type { StoredDiff } from './records';
@@ -74,5 +74,26 @@ export function readDetail(prepare: Prepare, requestId: string): HistoryDetail |
     votes,
     displayed,
     expiresAt: r.expires_at as number,
+    writes: followingWrites(prepare, requestId),
   };
+}
+
+/** The writes the request's approval was used for or refused to, oldest first. */
+function followingWrites(prepare: Prepare, requestId: string): FollowingWrite[] {
+  const rows = prepare(
+    `SELECT type, at, payload_json FROM events
+       WHERE request_id = ? AND type IN ('fs_write', 'fs_write_refused') ORDER BY seq`,
+  ).all(requestId) as { type: string; at: number; payload_json: string }[];
+  return rows.map((row) => {
+    const p = JSON.parse(row.payload_json) as Record<string, unknown>;
+    const text = (key: string): string | null => (typeof p[key] === 'string' ? p[key] : null);
+    return {
+      at: row.at,
+      path: text('path') ?? '',
+      outcome: row.type === 'fs_write' ? 'written' : 'refused',
+      sha256: text('sha256'),
+      approvedSha256: text('approvedSha256'),
+      reason: text('reason') ?? text('error'),
+    };
+  });
 }

@@ -11,6 +11,7 @@ import { FileIcon } from '../components/icons';
 import { Revealed } from '../components/Revealed';
 import { DiffList, DiffModeToggle } from '../diff/DiffList';
 import { useDiffMode } from '../diff/use-diff-mode';
+import { FollowingWrites } from './FollowingWrites';
 import { DECISION_LABEL, decisionOf, deciderWords, formatDateTime, shortId } from './words';
 
 /** Raw input past this many characters is cut in the view (the export and the API keep it whole). */
@@ -143,6 +144,8 @@ export function HistoryDetail({ requestId, onMakeRule, onFilterSession }: Props)
           <DiffList diffs={detail.diffs} mode={mode} />
         </section>
       )}
+
+      <FollowingWrites detail={detail} />
 
       {detail.paths.length > 0 && (
         <section className="hv-section" aria-labelledby="hv-paths-title">
