@@ -294,6 +294,11 @@ export const SessionInfo = z.object({
   state: z.enum(['starting', 'idle', 'prompting', 'closed']),
   mode: PermissionMode,
   sandbox: SessionSandbox,
+  /**
+   * Why the agent is in a mode where it approves by itself and could not be set back: Gatehouse
+   * sees none of its requests. Absent while the agent asks.
+   */
+  unguarded: z.string().max(2000).optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 

@@ -94,3 +94,33 @@ test('a write the sandbox refused is listed in the session with Allow for this a
     rmSync(outside, { recursive: true, force: true });
   }
 });
+
+test('an agent that stays in a mode that does not ask is shown as unguarded in the sessions view and the dialog', async ({
+  page,
+}) => {
+  h = await startDialogHarness([
+    {
+      id: 'claude',
+      name: 'Claude Code',
+      script: {
+        initialModeId: 'bypassPermissions',
+        refuseModeChange: true,
+        // So that a request still reaches the dialog, where the mark must show too.
+        autoApprove: {},
+        prompts: [[run('npm test', 'Run the tests')]],
+      },
+    },
+  ]);
+  await openView(h, page, '#/sessions');
+  const view = page.getByRole('region', { name: 'session' });
+  await view.getByLabel('Folder').fill(h.folder);
+  await view.getByRole('button', { name: 'Start session' }).click();
+  await expect(view.getByRole('alert')).toContainText(
+    'Unguarded · the agent refused to leave mode "bypassPermissions"',
+  );
+
+  await h.startTurn('claude');
+  await h.waitForPending(1);
+  await h.open(page);
+  await expect(approvalsView(page).getByRole('alert')).toContainText('Unguarded');
+});

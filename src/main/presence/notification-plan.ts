@@ -15,6 +15,7 @@ import {
   shortSubject,
 } from './text';
 import { sandboxOffer, type SandboxAllowance } from './sandbox-offer';
+import { unguardedNotice } from './unguarded-notice';
 
 export type NotificationActionId = 'allow_once' | 'allow_always' | 'deny' | 'open' | 'allow_target';
 
@@ -157,8 +158,11 @@ export class NotificationPlanner {
   private readonly maxIndividual: number;
   private readonly unsandboxed: (sessionId: string) => boolean;
   private readonly individual = new Map<string, NotificationModel>();
-  /** Offers to allow what an agent's sandbox keeps refusing, by key. */
-  private readonly offers = new Map<string, SandboxAllowance | null>();
+  /**
+   * Notifications tied to no request, by key: offers to allow what an agent's sandbox keeps
+   * refusing (with what they would allow), unguarded sessions (null).
+   */
+  private readonly notices = new Map<string, SandboxAllowance | null>();
   private readonly grouped = new Map<string, PendingApproval>();
   /** Arrived while paused: shown on resume if still pending. */
   private readonly held = new Map<string, PendingApproval>();
@@ -178,9 +182,17 @@ export class NotificationPlanner {
   visible(): string[] {
     return [
       ...this.individual.keys(),
-      ...this.offers.keys(),
+      ...this.notices.keys(),
       ...(this.groupShown ? [GROUP_KEY] : []),
     ];
+  }
+
+  /** Whether an event can change what is shown (the rest need not reach `plan`). */
+  concerns(event: GatehouseEvent): boolean {
+    if (event.type === 'permission_requested' || event.type === 'permission_resolved') return true;
+    if (event.type === 'sandbox_violation') return event.repeated === true;
+    const notice = unguardedNotice(event);
+    return notice !== null && (notice.shown !== null || this.notices.has(notice.key));
   }
 
   plan(events: readonly GatehouseEvent[]): NotificationCommand[] {
@@ -198,7 +210,7 @@ export class NotificationPlanner {
         if (this.individual.delete(id)) commands.push({ type: 'withdraw', key: id });
         else if (this.grouped.delete(id)) groupShrank = true;
       } else {
-        commands.push(...this.offer(event));
+        commands.push(...this.offer(event), ...this.unguarded(event));
       }
     }
     commands.push(...this.admit([...fresh.values()], groupShrank));
@@ -223,14 +235,14 @@ export class NotificationPlanner {
       return;
     }
     this.individual.delete(key);
-    this.offers.delete(key);
+    this.notices.delete(key);
   }
 
   /** What an activation means; null for a notification Gatehouse no longer shows. */
   intent(key: string, action: string): NotificationIntent | null {
     if (key === GROUP_KEY) return this.groupShown ? { type: 'open', requestId: null } : null;
-    if (this.offers.has(key)) {
-      const allowance = this.offers.get(key);
+    if (this.notices.has(key)) {
+      const allowance = this.notices.get(key);
       return action === 'allow_target' && allowance
         ? { type: 'allow_sandbox_target', allowance }
         : { type: 'open', requestId: null };
@@ -245,8 +257,8 @@ export class NotificationPlanner {
   /** A repeated sandbox refusal, shown once while on screen; not while paused. */
   private offer(event: GatehouseEvent): NotificationCommand[] {
     const offer = sandboxOffer(event);
-    if (!offer || this.pausedState || this.offers.has(offer.key)) return [];
-    this.offers.set(offer.key, offer.allowance);
+    if (!offer || this.pausedState || this.notices.has(offer.key)) return [];
+    this.notices.set(offer.key, offer.allowance);
     const actions: NotificationAction[] = offer.allowance
       ? [{ id: 'allow_target', label: 'Allow for this agent' }]
       : [];
@@ -263,6 +275,24 @@ export class NotificationPlanner {
         },
       },
     ];
+  }
+
+  /** An unguarded session: shown once (not while paused), withdrawn when it asks again or ends. */
+  private unguarded(event: GatehouseEvent): NotificationCommand[] {
+    const notice = unguardedNotice(event);
+    if (!notice) return [];
+    const { key, shown } = notice;
+    if (!shown) return this.notices.delete(key) ? [{ type: 'withdraw', key }] : [];
+    if (this.pausedState || this.notices.has(key)) return [];
+    this.notices.set(key, null);
+    const notification = {
+      key,
+      requestIds: [],
+      ...shown,
+      actions: [],
+      urgency: 'critical' as const,
+    };
+    return [{ type: 'show', notification }];
   }
 
   private admit(fresh: PendingApproval[], groupShrank: boolean): NotificationCommand[] {

@@ -185,9 +185,7 @@ export class NotificationPresence {
   }
 
   private onEvent(event: GatehouseEvent): void {
-    const offer = event.type === 'sandbox_violation' && event.repeated === true;
-    if (event.type !== 'permission_requested' && event.type !== 'permission_resolved' && !offer)
-      return;
+    if (!this.planner.concerns(event)) return;
     this.batch.push(event);
     // A decision is withdrawn at once; new requests wait a moment for their siblings.
     if (event.type !== 'permission_requested' || this.batchWindowMs === 0) this.flush();

@@ -28,6 +28,7 @@ import type {
   PermissionOption,
   PermissionOptionKind,
   RequestPermissionResponse,
+  SessionConfigOption,
   SessionMode,
   SessionUpdate,
   StopReason,
@@ -119,6 +120,9 @@ export type ScriptStep =
       /** A session/update sent in the same write, just before (so the client reads both at once). */
       updateBefore?: SessionUpdate;
     }
+  /** The agent switches its own mode, as Claude does after an approved ExitPlanMode: it announces
+   *  `current_mode_update` (and `config_option_update` when it advertises `modeConfigOption`). */
+  | { type: 'switchMode'; modeId: string }
   /** Waits (cut short by session/cancel). */
   | { type: 'sleep'; ms: number }
   /** Ends the prompt now with this stop reason. */
@@ -133,6 +137,10 @@ export interface ScriptedAgentScript {
   modes?: SessionMode[];
   /** Mode of a new session. Default: the first mode. */
   initialModeId?: string;
+  /** Also advertise the mode as a select config option with id `mode`, as claude-agent-acp does. */
+  modeConfigOption?: boolean;
+  /** Refuse session/set_mode and session/set_config_option with an error. */
+  refuseModeChange?: boolean;
   /** Tool kinds a mode approves without asking. Default: acceptEdits → edit/delete/move,
    *  bypassPermissions → every kind. */
   autoApprove?: { [modeId: string]: ToolKind[] | 'all' };
@@ -149,6 +157,16 @@ export const DEFAULT_MODES: SessionMode[] = [
   { id: 'acceptEdits', name: 'Accept edits', description: 'Edit files without asking' },
   { id: 'plan', name: 'Plan', description: 'Read only' },
   { id: 'bypassPermissions', name: 'Bypass permissions', description: 'Never ask' },
+];
+
+/** The modes claude-agent-acp advertises (its ids, names and descriptions). */
+export const CLAUDE_MODES: SessionMode[] = [
+  { id: 'default', name: 'Manual', description: 'Always ask before making changes' },
+  { id: 'acceptEdits', name: 'Accept edits', description: 'Automatically accept all file edits' },
+  { id: 'plan', name: 'Plan', description: 'Create a plan before making changes' },
+  { id: 'auto', name: 'Auto', description: 'Claude handles permission decisions' },
+  { id: 'dontAsk', name: "Don't Ask", description: "Don't prompt for permissions" },
+  { id: 'bypassPermissions', name: 'Bypass permissions', description: 'Accepts all permissions' },
 ];
 
 const DEFAULT_AUTO_APPROVE: { [modeId: string]: ToolKind[] | 'all' } = {
@@ -206,6 +224,20 @@ function main(): void {
   const modes = script.modes ?? DEFAULT_MODES;
   const autoApprove = script.autoApprove ?? DEFAULT_AUTO_APPROVE;
   const sessions = new Map<string, SessionState>();
+  const modeConfig = (modeId: string): SessionConfigOption[] =>
+    script.modeConfigOption
+      ? [
+          {
+            id: 'mode',
+            name: 'Mode',
+            description: 'Session permission mode',
+            category: 'mode',
+            type: 'select',
+            currentValue: modeId,
+            options: modes.map((m) => ({ value: m.id, name: m.name, description: m.description })),
+          },
+        ]
+      : [];
   let clientCapabilities: ClientCapabilities = {};
 
   /** Answers to raw requests, by their (string) id. */
@@ -546,6 +578,9 @@ function main(): void {
           );
           break;
         }
+        case 'switchMode':
+          await switchMode(client, session, step.modeId);
+          break;
         case 'sleep':
           await new Promise<void>((done) => {
             const wake = (): void => {
@@ -574,6 +609,30 @@ function main(): void {
     }
   }
 
+  /** Takes the mode and says so, as an agent does whoever asked for the change. */
+  async function switchMode(client: AgentContext, session: SessionState, modeId: string): Promise<void> {
+    session.modeId = modeId;
+    await update(client, session.id, { sessionUpdate: 'current_mode_update', currentModeId: modeId });
+    if (script.modeConfigOption) {
+      await update(client, session.id, {
+        sessionUpdate: 'config_option_update',
+        configOptions: modeConfig(modeId),
+      });
+    }
+  }
+
+  /** The mode a client asked for, or the agent's refusal. */
+  function requestedMode(sessionId: string, modeId: string): SessionState {
+    const session = sessionOf(sessionId);
+    if (script.refuseModeChange) {
+      throw RequestError.internalError({ modeId }, 'Mode changes are not allowed');
+    }
+    if (!modes.some((m) => m.id === modeId)) {
+      throw RequestError.invalidParams({ modeId }, `Unknown mode ${modeId}`);
+    }
+    return session;
+  }
+
   function sessionOf(sessionId: string): SessionState {
     const session = sessions.get(sessionId);
     if (!session) throw RequestError.invalidParams({ sessionId }, `Unknown session ${sessionId}`);
@@ -594,22 +653,23 @@ function main(): void {
       const id = randomUUID();
       const modeId = script.initialModeId ?? modes[0]?.id ?? 'default';
       sessions.set(id, { id, cwd: params.cwd, modeId, prompts: 0 });
-      return { sessionId: id, modes: { currentModeId: modeId, availableModes: modes } };
+      return {
+        sessionId: id,
+        modes: { currentModeId: modeId, availableModes: modes },
+        ...(script.modeConfigOption ? { configOptions: modeConfig(modeId) } : {}),
+      };
     })
     .onRequest(methods.agent.session.setMode, async ({ params, client }) => {
-      const session = sessionOf(params.sessionId);
-      if (!modes.some((m) => m.id === params.modeId)) {
-        throw RequestError.invalidParams(
-          { modeId: params.modeId },
-          `Unknown mode ${params.modeId}`,
-        );
-      }
-      session.modeId = params.modeId;
-      await update(client, session.id, {
-        sessionUpdate: 'current_mode_update',
-        currentModeId: params.modeId,
-      });
+      await switchMode(client, requestedMode(params.sessionId, params.modeId), params.modeId);
       return {};
+    })
+    .onRequest(methods.agent.session.setConfigOption, async ({ params, client }) => {
+      const value = String(params.value);
+      if (params.configId !== 'mode' || !script.modeConfigOption) {
+        throw RequestError.invalidParams({ configId: params.configId }, 'Unknown option');
+      }
+      await switchMode(client, requestedMode(params.sessionId, value), value);
+      return { configOptions: modeConfig(value) };
     })
     .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
       const session = sessionOf(params.sessionId);

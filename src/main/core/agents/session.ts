@@ -10,6 +10,7 @@ import type { SessionContext } from '../approvals/session-context';
 import { resolveMode } from '../rules';
 import { mergeToolCallUpdate } from '../safety';
 import type { AgentProcess } from './agent-process';
+import type { AgentFamily, ModeSelector } from './agent-modes';
 
 const MAX_TRACKED_TOOL_CALLS = 256;
 
@@ -20,7 +21,16 @@ export class Session implements SessionContext {
   promptId: string | null = null;
   promptClientId: string | null = null;
   endReason: SessionContext['endReason'] = null;
-  agentModes: acp.SessionModeState | null = null;
+  /** The agent's mode as it advertised and announced it: its session modes, its mode options. */
+  modeSelectors: ModeSelector[] = [];
+  /** Which known agent this is, for its table of modes that approve by themselves. */
+  agentFamily: AgentFamily | null = null;
+  /** Why the agent runs in a mode that does not ask and cannot be set back; null while it asks. */
+  unguarded: string | null = null;
+  /** How often the agent was set back to a mode that asks. */
+  modeResets = 0;
+  /** The mode checks of this session, one after another. */
+  modeGuard: Promise<void> = Promise.resolve();
   /** Whether fs/read_text_file was advertised to this session's agent. */
   readsAdvertised = false;
   /** Ends the running turn as cancelled without waiting for the agent (set while a turn runs). */
@@ -52,14 +62,6 @@ export class Session implements SessionContext {
     return resolveMode({ session: this.modeOverride ?? undefined, agent: this.agentConfig() });
   }
 
-  /** The agent's own id for a Gatehouse mode, matched by id or name (Gemini: default/plan). */
-  agentModeFor(mode: 'default' | 'plan'): string | null {
-    const match = this.agentModes?.availableModes.find(
-      (m) => m.id.toLowerCase() === mode || m.name.toLowerCase() === mode,
-    );
-    return match?.id ?? null;
-  }
-
   toolCallState(toolCallId: string): unknown {
     return this.toolCalls.get(toolCallId);
   }
@@ -85,6 +87,7 @@ export class Session implements SessionContext {
       state: this.state,
       mode: this.mode,
       sandbox: this.sandbox,
+      ...(this.unguarded ? { unguarded: this.unguarded } : {}),
     };
   }
 }

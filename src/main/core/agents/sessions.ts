@@ -12,6 +12,8 @@ import { AgentProcess } from './agent-process';
 import { clientHandlersFor, type ClientHandlerDeps } from './client-handlers';
 import type { ReadJudge } from './read-judge';
 import { Session } from './session';
+import { agentFamily, askingChoice, configSelectors, modesSelector } from './agent-modes';
+import { keepAsking, onModeUpdate, primarySelector, selectMode, type ModeGuardDeps } from './mode-guard';
 import { prepareAgentLaunch } from '../sandbox/launch';
 import { createViolationReporter, type SandboxViolation } from '../sandbox/violation-reporter';
 import { blockedKind, violationEntry } from '../sandbox/violation-history';
@@ -53,6 +55,10 @@ export class SessionManager {
 
   constructor(private readonly options: SessionManagerOptions) {
     this.now = options.now ?? Date.now;
+  }
+
+  private get guardDeps(): ModeGuardDeps {
+    return { store: this.options.store, bus: this.options.bus, now: this.now };
   }
 
   list(): SessionInfo[] {
@@ -109,22 +115,30 @@ export class SessionManager {
     this.sessions.set(session.sessionId, session);
     // Refusals are read from stderr only where a sandbox refuses.
     const onStderr = (chunk: string): void => violations.stderr(chunk);
+    const handlers = clientHandlersFor(session, { ...this.options, now: this.now });
     const agent = AgentProcess.spawn(
       launch,
-      clientHandlersFor(session, { ...this.options, now: this.now }),
+      {
+        ...handlers,
+        sessionUpdate: (params) => {
+          handlers.sessionUpdate(params);
+          onModeUpdate(session, params, this.guardDeps);
+        },
+      },
       launch.sandbox.profile === 'off' ? {} : { onStderr },
     );
     session.process = agent;
     void agent.exited.then((info) => this.onExit(session, info.code, info.signal));
     session.readsAdvertised = config.fs.read;
     try {
-      await agent.initialize(session.readsAdvertised);
+      const initialized = await agent.initialize(session.readsAdvertised);
+      session.agentFamily = agentFamily(initialized.agentInfo?.name, agentId);
       const created = await agent.raceExit(
         agent.agent.request('session/new', { cwd, mcpServers: [] }),
       );
       session.acpSessionId = created.sessionId;
-      session.agentModes = created.modes ?? null;
-      session.state = 'idle';
+      const modes = modesSelector(created.modes);
+      session.modeSelectors = [...(modes ? [modes] : []), ...configSelectors(created.configOptions)];
     } catch (error) {
       session.endReason = 'agent_exit';
       await agent.kill();
@@ -144,6 +158,9 @@ export class SessionManager {
         sandbox: session.sandbox,
       },
     });
+    // Before the first prompt: an agent that starts in a mode that does not ask is set back.
+    await keepAsking(session, this.guardDeps);
+    if (session.state === 'starting') session.state = 'idle';
     this.options.bus.publish({ type: 'session_state', session: session.info() });
     return session.info();
   }
@@ -195,17 +212,17 @@ export class SessionManager {
   async setMode(sessionId: string, mode: PermissionMode): Promise<SessionInfo> {
     const session = this.get(sessionId);
     session.modeOverride = mode;
-    const agentModeId = session.agentModeFor(mode === 'plan' ? 'plan' : 'default');
-    if (agentModeId && agentModeId !== session.agentModes?.currentModeId && session.process) {
-      await session.process.agent.request('session/set_mode', { sessionId: session.acpSessionId, modeId: agentModeId });
-      if (session.agentModes) session.agentModes = { ...session.agentModes, currentModeId: agentModeId };
+    const selector = primarySelector(session);
+    const target = selector && askingChoice(selector.choices, mode === 'plan' ? 'plan' : 'ask', session.agentFamily);
+    if (selector && target && target.id !== selector.current && session.process) {
+      await selectMode(session, selector, target);
     }
     this.options.store.recordEvent({
       type: 'session_mode',
       sessionId,
       agentId: session.agentId,
       at: this.now(),
-      payload: { mode, agentModeId: agentModeId ?? null },
+      payload: { mode, agentModeId: target?.id ?? null },
     });
     this.options.bus.publish({ type: 'session_state', session: session.info() });
     return session.info();

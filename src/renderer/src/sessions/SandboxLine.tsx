@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { SessionSandbox } from '../../../shared/domain';
+import type { SessionInfo, SessionSandbox } from '../../../shared/domain';
 import { useApi } from '../api/context';
 import './sandbox.css';
 
@@ -21,23 +21,39 @@ export function SandboxSummary({ sandbox }: { sandbox: SessionSandbox }) {
   );
 }
 
-/** The sandbox of an open session, kept current from the session's state events. */
+/** An agent that approves by itself and could not be set back: nothing it does is asked. */
+export function UnguardedNote({ reason }: { reason: string }) {
+  return (
+    <p className="gh-sandbox off gh-unguarded" role="alert">
+      <strong>Unguarded</strong>
+      <span className="gh-sandbox-reason">
+        {' '}
+        · {reason}. Gatehouse sees none of its requests: stop the session or change its mode.
+      </span>
+    </p>
+  );
+}
+
+/**
+ * What confines an open session's agent (its sandbox, and whether it still asks), kept current
+ * from the session's state events.
+ */
 export function SessionSandboxLine({ sessionId }: { sessionId: string }) {
   const api = useApi();
-  // Kept with its session id, so a line never shows another session's sandbox.
-  const [known, setKnown] = useState<{ sessionId: string; sandbox: SessionSandbox } | null>(null);
+  // Kept whole with its id, so a line never shows another session's state.
+  const [known, setKnown] = useState<SessionInfo | null>(null);
 
   useEffect(() => {
     let live = true;
     const unsubscribe = api.subscribe((event) => {
       if (event.type === 'session_state' && event.session.sessionId === sessionId)
-        setKnown({ sessionId, sandbox: event.session.sandbox });
+        setKnown(event.session);
     });
     api
       .call('listSessions', {})
       .then((sessions) => {
         const found = sessions.find((s) => s.sessionId === sessionId);
-        if (live && found) setKnown({ sessionId, sandbox: found.sandbox });
+        if (live && found) setKnown(found);
       })
       .catch(() => undefined);
     return () => {
@@ -46,5 +62,11 @@ export function SessionSandboxLine({ sessionId }: { sessionId: string }) {
     };
   }, [api, sessionId]);
 
-  return known?.sessionId === sessionId ? <SandboxSummary sandbox={known.sandbox} /> : null;
+  if (known?.sessionId !== sessionId) return null;
+  return (
+    <>
+      {known.unguarded && <UnguardedNote reason={known.unguarded} />}
+      <SandboxSummary sandbox={known.sandbox} />
+    </>
+  );
 }

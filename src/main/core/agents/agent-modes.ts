@@ -1,0 +1,167 @@
+// The modes an agent advertises, read by meaning: which of them skip asking the client (so
+// Gatehouse would never see a request), and which one stands for "ask" or "plan". Agents name their
+// modes differently; ids are compared only against the table of agents we know.
+import { z } from 'zod';
+
+/** One choice an agent offers: a session mode, or a value of a mode config option. */
+export interface ModeChoice {
+  id: string;
+  name: string;
+  description: string;
+}
+
+/** Where an agent keeps its mode: its session modes, or a select config option about the mode. */
+export interface ModeSelector {
+  via: 'mode' | 'config';
+  /** The config option's id (`via: 'config'`), empty for session modes. */
+  configId: string;
+  current: string;
+  choices: ModeChoice[];
+}
+
+export type AgentFamily = 'claude' | 'gemini' | 'codex';
+
+/**
+ * Modes known to approve by themselves. Claude's acceptEdits edits without asking, as Gemini's
+ * autoEdit does; dontAsk refuses what is not pre-approved, without asking either.
+ */
+export const AUTO_APPROVING_MODES: Readonly<Record<AgentFamily, readonly string[]>> = {
+  claude: ['bypassPermissions', 'dontAsk', 'auto', 'acceptEdits'],
+  gemini: ['yolo', 'autoEdit'],
+  codex: ['full-access', 'agent-full-access'],
+};
+
+/** The family an agent belongs to, from the name it reports (else its id in the settings). */
+export function agentFamily(...names: (string | null | undefined)[]): AgentFamily | null {
+  for (const name of names) {
+    const lower = name?.toLowerCase() ?? '';
+    const found = (Object.keys(AUTO_APPROVING_MODES) as AgentFamily[]).find((f) =>
+      lower.includes(f),
+    );
+    if (found) return found;
+  }
+  return null;
+}
+
+const key = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** The words of a choice, camelCase split, lower case: "bypassPermissions" → "bypass permissions". */
+const words = (choice: ModeChoice): string =>
+  `${choice.id} ${choice.name} ${choice.description}`
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase();
+
+/** What says a mode skips asking, for agents not in the table (and as a net for those that are). */
+const SKIPS_ASKING = [
+  /\byolo\b/,
+  /\bbypass/,
+  /\bskip\w*\b.{0,24}\b(approv|permission|ask|confirm|prompt)/,
+  /\bauto(matic(ally)?)?[\s-]*(approv|accept|allow|run|execut)/,
+  /\baccepts? (all|every)/,
+  /\bwithout (asking|approval|prompting|permission|confirmation)/,
+  /\b(never|don'?t|do not) (ask|prompt)/,
+  /\bno (approvals?|prompts?|permission checks?)\b/,
+  /\bfull[\s-]access\b/,
+  /\bunrestricted\b/,
+  /\bdanger/,
+];
+
+export function isAutoApproving(choice: ModeChoice, family: AgentFamily | null): boolean {
+  if (family && AUTO_APPROVING_MODES[family].some((id) => key(id) === key(choice.id))) return true;
+  const text = words(choice);
+  return SKIPS_ASKING.some((pattern) => pattern.test(text));
+}
+
+const PLAN_LIKE = /\b(plan|planning|read[\s-]?only)\b/;
+const ASK_LIKE = /\b(ask|asks|prompts?|approval|approve|confirm|manual)\b/;
+const ASK_IDS = new Set(['default', 'manual', 'ask']);
+
+/**
+ * The choice that keeps the agent asking, by meaning: for Gatehouse's plan mode a plan or read-only
+ * mode, otherwise the agent's default / manual / asking mode. Never one that approves by itself.
+ * Null when every choice does.
+ */
+export function askingChoice(
+  choices: readonly ModeChoice[],
+  meaning: 'ask' | 'plan',
+  family: AgentFamily | null,
+): ModeChoice | null {
+  const safe = choices.filter((c) => !isAutoApproving(c, family));
+  const plan = (c: ModeChoice) => key(c.id) === 'plan' || PLAN_LIKE.test(words(c));
+  const ask = (c: ModeChoice) =>
+    ASK_IDS.has(key(c.id)) || ASK_IDS.has(key(c.name)) || ASK_LIKE.test(words(c));
+  const ranked =
+    meaning === 'plan' ? [safe.find((c) => key(c.id) === 'plan'), safe.find(plan)] : [];
+  ranked.push(
+    safe.find((c) => ASK_IDS.has(key(c.id)) || ASK_IDS.has(key(c.name))),
+    safe.find((c) => ask(c) && !plan(c)),
+    safe.find(ask),
+    // A mode nothing says anything about is not known to skip asking.
+    safe.find((c) => !plan(c)),
+    safe[0],
+  );
+  return ranked.find((c) => c !== undefined) ?? null;
+}
+
+// What an agent sends is untrusted: read with bounds, ignore the rest.
+const Text = (max: number) => z.string().max(max);
+const Mode = z.object({ id: Text(256), name: Text(1000), description: Text(4000).nullish() });
+const SessionModes = z.object({ currentModeId: Text(256), availableModes: z.array(Mode).max(64) });
+const Value = z.object({ value: Text(256), name: Text(1000), description: Text(4000).nullish() });
+const SelectOption = z.object({
+  id: Text(256),
+  type: z.literal('select'),
+  category: Text(256).nullish(),
+  currentValue: Text(256),
+  options: z.union([
+    z.array(Value).max(64),
+    z.array(z.object({ options: z.array(Value).max(64) })).max(16),
+  ]),
+});
+const ConfigOptions = z.array(z.unknown()).max(64);
+
+const choice = (c: { id: string; name: string; description?: string | null | undefined }) => ({
+  id: c.id,
+  name: c.name,
+  description: c.description ?? '',
+});
+
+/** The session modes an agent advertised (session/new), or null. */
+export function modesSelector(modes: unknown): ModeSelector | null {
+  const parsed = SessionModes.safeParse(modes);
+  if (!parsed.success) return null;
+  const { currentModeId, availableModes } = parsed.data;
+  return { via: 'mode', configId: '', current: currentModeId, choices: availableModes.map(choice) };
+}
+
+/** The config options that choose the agent's mode (category `mode`, or id `mode`). */
+export function configSelectors(configOptions: unknown): ModeSelector[] {
+  const list = ConfigOptions.safeParse(configOptions);
+  if (!list.success) return [];
+  return list.data.flatMap((raw) => {
+    const parsed = SelectOption.safeParse(raw);
+    if (!parsed.success) return [];
+    const option = parsed.data;
+    if (option.category !== 'mode' && key(option.id) !== 'mode') return [];
+    const values = option.options.flatMap((o) => ('options' in o ? o.options : [o]));
+    return [
+      {
+        via: 'config' as const,
+        configId: option.id,
+        current: option.currentValue,
+        choices: values.map((v) => choice({ ...v, id: v.value })),
+      },
+    ];
+  });
+}
+
+/** The choice a selector currently stands at (an id it does not list reads as itself). */
+export function currentChoice(selector: ModeSelector): ModeChoice {
+  return (
+    selector.choices.find((c) => c.id === selector.current) ?? {
+      id: selector.current,
+      name: selector.current,
+      description: '',
+    }
+  );
+}
