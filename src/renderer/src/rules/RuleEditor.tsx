@@ -9,8 +9,12 @@ import { useApi } from '../api/context';
 import { KindBadge } from '../approvals/KindBadge';
 import { Revealed } from '../components/Revealed';
 import { DECISION_LABEL, decisionOf, formatDateTime } from '../history/words';
+import { Button } from '../ui/Button';
+import { CapsHeading } from '../ui/CapsHeading';
+import { Field } from '../ui/Field';
+import { Stack } from '../ui/Stack';
 import { ruleOfDraft, suggestId, type RuleDraft, type RuleTarget } from './rule-draft';
-import './rules.css';
+import './RuleEditor.css';
 
 type Preview = CommandOutput<'previewRule'>;
 
@@ -173,8 +177,7 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
               ))}
             </fieldset>
 
-            <label className="re-field">
-              <span>Tool kind</span>
+            <Field label="Tool kind" className="re-field">
               <select
                 value={kindValue}
                 onChange={(e) =>
@@ -196,7 +199,7 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
                   </option>
                 ))}
               </select>
-            </label>
+            </Field>
 
             <fieldset className="re-segmented">
               <legend>Matches</legend>
@@ -222,8 +225,7 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
 
             {draft.target === 'command' && (
               <div className="re-row">
-                <label className="re-field grow">
-                  <span>Command</span>
+                <Field label="Command" className="re-field grow">
                   <input
                     className="mono"
                     value={draft.command}
@@ -232,9 +234,8 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
                     autoComplete="off"
                     aria-describedby={`${uid}-command-hint`}
                   />
-                </label>
-                <label className="re-field">
-                  <span>Match</span>
+                </Field>
+                <Field label="Match" className="re-field">
                   <select
                     value={draft.commandMatch}
                     onChange={(e) =>
@@ -244,7 +245,7 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
                     <option value="exact">exactly these words</option>
                     <option value="prefix">these words, then anything</option>
                   </select>
-                </label>
+                </Field>
                 {draft.commandParts && draft.commandParts.length > 1 && (
                   <div className="re-parts" role="group" aria-label="Commands of the original line">
                     <span className="re-parts-label">
@@ -271,8 +272,7 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
               </div>
             )}
             {draft.target === 'path' && (
-              <label className="re-field">
-                <span>Path (glob)</span>
+              <Field label="Path (glob)" className="re-field">
                 <input
                   className="mono"
                   value={draft.path}
@@ -285,12 +285,11 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
                   Relative globs are relative to the session folder; <code>**</code> crosses
                   folders.
                 </small>
-              </label>
+              </Field>
             )}
 
             <div className="re-row">
-              <label className="re-field">
-                <span>Agent</span>
+              <Field label="Agent" className="re-field">
                 <select value={draft.agent} onChange={(e) => set('agent', e.target.value)}>
                   <option value="">Any agent</option>
                   {agentChoices.map((a) => (
@@ -299,9 +298,8 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
                     </option>
                   ))}
                 </select>
-              </label>
-              <label className="re-field grow">
-                <span>Project folder</span>
+              </Field>
+              <Field label="Project folder" className="re-field grow">
                 <input
                   className="mono"
                   value={draft.project}
@@ -310,20 +308,18 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
                   spellCheck={false}
                   autoComplete="off"
                 />
-              </label>
+              </Field>
             </div>
 
             <div className="re-row">
-              <label className="re-field grow">
-                <span>Reason</span>
+              <Field label="Reason" className="re-field grow">
                 <input
                   value={draft.reason}
                   onChange={(e) => set('reason', e.target.value)}
                   placeholder="optional"
                 />
-              </label>
-              <label className="re-field">
-                <span>Rule id</span>
+              </Field>
+              <Field label="Rule id" className="re-field">
                 <input
                   className="mono"
                   value={id}
@@ -335,7 +331,7 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
                   spellCheck={false}
                   autoComplete="off"
                 />
-              </label>
+              </Field>
             </div>
           </div>
 
@@ -344,7 +340,7 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
             aria-labelledby={`${uid}-preview-title`}
             aria-busy={!current || undefined}
           >
-            <h3 id={`${uid}-preview-title`}>Would have matched</h3>
+            <CapsHeading id={`${uid}-preview-title`}>Would have matched</CapsHeading>
             <div role="status" className={`re-preview-status${current?.error ? ' re-warn' : ''}`}>
               {!current
                 ? 'Checking past requests…'
@@ -355,7 +351,7 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
                     : `${current.result!.matches.length} of the last ${current.result!.scanned} decided requests.`}
             </div>
             {current?.result && current.result.matches.length > 0 && (
-              <ul className="re-matches" aria-label="Matching past requests">
+              <Stack className="re-matches" aria-label="Matching past requests">
                 {current.result.matches.slice(0, PREVIEW_SHOWN).map(({ item, match }) => {
                   const decision = decisionOf(item.reply);
                   return (
@@ -381,7 +377,7 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
                     and {current.result.matches.length - PREVIEW_SHOWN} more
                   </li>
                 )}
-              </ul>
+              </Stack>
             )}
           </section>
         </div>
@@ -395,9 +391,9 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
           <button type="button" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="re-save" disabled={saving}>
+          <Button type="submit" variant="primary" disabled={saving}>
             {saving ? 'Saving…' : 'Save rule'}
-          </button>
+          </Button>
         </footer>
       </form>
     </dialog>
