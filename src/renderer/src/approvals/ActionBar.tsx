@@ -2,9 +2,11 @@ import { useEffect, useRef } from 'react';
 import type { GrantChoice } from '../../../shared/contract';
 import type { PendingApproval, PermissionOption } from '../../../shared/domain';
 import { ShieldIcon } from '../components/icons';
+import { Button } from '../ui/Button';
 import { ARIA } from './keyboard';
 import { defaultOption, orderedOptions } from './queue-order';
 import { quorumOf } from './RequestDetails';
+import './ActionBar.css';
 
 export type GrantScope = GrantChoice['scope'];
 /** '' = until revoked; 'tomorrow' = until the next local midnight; otherwise minutes. */
@@ -179,7 +181,7 @@ export function ActionBar({
   );
 }
 
-/** Seed 001's "Bypass": a big grant, so it is explained and confirmed first. */
+/** Bypass trusts an agent everywhere until turned off: so it is explained and confirmed first. */
 export function BypassConfirm({
   approval,
   armed,
@@ -225,14 +227,13 @@ export function BypassConfirm({
         <button type="button" ref={cancel} onClick={onCancel}>
           Cancel
         </button>
-        <button
-          type="button"
-          className="gh-danger-button"
+        <Button
+          variant="danger-solid"
           aria-disabled={armed ? undefined : 'true'}
           onClick={() => armed && onConfirm()}
         >
           Bypass {agent}
-        </button>
+        </Button>
       </div>
     </section>
   );

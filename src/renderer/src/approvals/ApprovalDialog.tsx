@@ -23,7 +23,7 @@ import { approveOption, denyOption, likeThis, orderQueue, orderedOptions } from 
 import { RequestDetails } from './RequestDetails';
 import { ShortcutHelp } from './ShortcutHelp';
 import type { ApprovalQueue, VoteResult } from './use-approvals';
-import './approvals.css';
+import './ApprovalDialog.css';
 
 /** Clicks and keys are ignored this long after a request appears (a click aimed at the last one). */
 export const GUARD_MS = 600;
@@ -87,8 +87,7 @@ export function ApprovalDialog({
   // The guard runs from the moment the request can be read, not from when its summary was listed.
   const guarded = useGuard(loaded ? currentId : '', GUARD_MS);
   const [readyId, setReadyId] = useState<string | null>(null);
-  const diffReady =
-    !current || (!!detail && (detail.diffs.length === 0 || readyId === currentId));
+  const diffReady = !current || (!!detail && (detail.diffs.length === 0 || readyId === currentId));
   const myVote = current ? queue.myVotes.get(current.requestId) : undefined;
 
   const [selected, setSelected] = useState<ReadonlySet<string>>(() => new Set());
@@ -159,11 +158,7 @@ export function ApprovalDialog({
     setCursor({ id: rest[at]?.requestId ?? null, index: at });
   };
 
-  const decide = async (
-    a: PendingSummary,
-    option: PermissionOption,
-    grantChoice?: GrantChoice,
-  ) => {
+  const decide = async (a: PendingSummary, option: PermissionOption, grantChoice?: GrantChoice) => {
     const at = ordered.findIndex((x) => x.requestId === a.requestId);
     advancePast(new Set([a.requestId]));
     setSelected((s) => without(s, [a.requestId]));
@@ -448,7 +443,7 @@ export function ApprovalDialog({
                 myVote={myVote}
               />
             ) : (
-              <p className="gh-dim" id={titleId} role="status">
+              <p className="dim" id={titleId} role="status">
                 Loading the request…
               </p>
             )}

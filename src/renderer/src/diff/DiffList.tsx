@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { PreparedDiff } from '../../../shared/domain';
 import { DiffView } from './DiffView';
 import type { DiffMode } from './use-diff-mode';
+import './DiffList.css';
 
 /** Files drawn at once; a patch touching more shows the rest on demand. */
 const FIRST_FILES = 8;

@@ -16,6 +16,7 @@ import type { PreparedDiff } from '../../../shared/domain';
 import { ArrowRight, FileIcon } from '../components/icons';
 import { Revealed } from '../components/Revealed';
 import { baseName, dirName, formatBytes, formatCount } from '../components/format';
+import { Button } from '../ui/Button';
 import { computeDiff } from './diff-engine';
 
 /**
@@ -36,7 +37,7 @@ const yieldFrame = () =>
   new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 import { languageFor, lineMarks, readOnlyCode } from './editor';
 import type { DiffMode } from './use-diff-mode';
-import './diff.css';
+import './DiffView.css';
 
 const CHANGE_LABEL: Record<PreparedDiff['change'], string> = {
   create: 'New file',
@@ -159,14 +160,9 @@ export function DiffView({ diff, mode, onReady }: DiffViewProps) {
           )}
         </span>
         {body.kind === 'diff' && (
-          <button
-            type="button"
-            className="gh-link-button"
-            aria-pressed={expanded}
-            onClick={() => setExpanded((e) => !e)}
-          >
+          <Button variant="link" aria-pressed={expanded} onClick={() => setExpanded((e) => !e)}>
             {expanded ? 'Collapse unchanged' : 'Show all lines'}
-          </button>
+          </Button>
         )}
       </header>
       {diff.truncated && <TruncationNote diff={diff} />}
