@@ -7,7 +7,7 @@ import { ARIA } from './keyboard';
 import { KindBadge } from './KindBadge';
 import { Button } from '../ui/Button';
 import { Count } from '../ui/Count';
-import { isExpiring } from './queue-order';
+import { hasDanger, isExpiring } from './queue-order';
 import './QueueList.css';
 
 interface Props {
@@ -34,9 +34,7 @@ export function QueueList(props: Props) {
   const { ordered, currentId, now, selected, myVotes } = props;
   // Narrow windows (200 % zoom) show the list on demand; wide ones always (the toggle is hidden).
   const [open, setOpen] = useState(false);
-  const dangerSelected = ordered.filter(
-    (a) => selected.has(a.requestId) && a.warnings.some((w) => w.severity === 'danger'),
-  ).length;
+  const dangerSelected = ordered.filter((a) => selected.has(a.requestId) && hasDanger(a)).length;
   return (
     <nav className={`gh-queue${open ? ' open' : ''}`} aria-label="Pending requests">
       <div className="gh-queue-head">
@@ -66,7 +64,7 @@ export function QueueList(props: Props) {
         {ordered.map((a) => {
           const current = a.requestId === currentId;
           const expiring = isExpiring(a, now);
-          const danger = a.warnings.some((w) => w.severity === 'danger');
+          const danger = hasDanger(a);
           const voted = myVotes.has(a.requestId);
           return (
             <li
