@@ -3,7 +3,8 @@ import { TruncatedValue, type Cut, type PendingApproval } from '../../../shared/
 import { formatBytes, formatCount } from '../components/format';
 import { UsersIcon } from '../components/icons';
 import { Revealed } from '../components/Revealed';
-import { DiffList, DiffModeToggle } from '../diff/DiffList';
+import { DiffList } from '../diff/DiffList';
+import { DiffModeToggle } from '../diff/DiffModeToggle';
 import type { DiffMode } from '../diff/use-diff-mode';
 import { SessionSandboxLine } from '../sessions/SandboxLine';
 import { Stack } from '../ui/Stack';
