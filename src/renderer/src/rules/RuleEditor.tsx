@@ -2,35 +2,14 @@
 // of a rule, a live preview of the past requests it would have matched, and Save, which shows the
 // core's validation errors as the core wrote them.
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
-import type { CommandOutput } from '../../../shared/contract';
 import type { AgentInfo } from '../../../shared/domain';
 import { TOOL_KINDS, type Rule, type ToolKind } from '../../../shared/rules';
 import { useApi } from '../api/context';
-import { KindBadge } from '../approvals/KindBadge';
-import { Revealed } from '../components/Revealed';
-import { DECISION_LABEL, decisionOf, formatDateTime } from '../history/words';
 import { Button } from '../ui/Button';
-import { CapsHeading } from '../ui/CapsHeading';
 import { Field } from '../ui/Field';
-import { Stack } from '../ui/Stack';
 import { ruleOfDraft, suggestId, type RuleDraft, type RuleTarget } from './rule-draft';
+import { RulePreview } from './RulePreview';
 import './RuleEditor.css';
-
-type Preview = CommandOutput<'previewRule'>;
-
-const PREVIEW_DELAY_MS = 300;
-const PREVIEW_SHOWN = 50;
-
-const MATCH_LABEL: Record<Preview['matches'][number]['match'], string> = {
-  full: 'full',
-  partial: 'partial',
-  maybe: 'maybe',
-};
-const MATCH_HINT: Record<Preview['matches'][number]['match'], string> = {
-  full: 'the rule alone would have decided it',
-  partial: 'the rule covers only part of it',
-  maybe: 'the rule might match, depending on run-time values',
-};
 
 interface Props {
   /** Heading of the editor ("Make this a rule", "New rule", "Edit rule"). */
@@ -52,11 +31,6 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
   const [idTouched, setIdTouched] = useState(editing || initial.id !== '');
   const [agents, setAgents] = useState<AgentInfo[]>([]);
   const [takenIds, setTakenIds] = useState<ReadonlySet<string>>(new Set());
-  const [preview, setPreview] = useState<{
-    key: string;
-    result: Preview | null;
-    error: string | null;
-  } | null>(null);
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
 
@@ -77,33 +51,6 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
 
   const id = idTouched ? draft.id : suggestId(draft, takenIds);
   const rule = useMemo(() => ruleOfDraft({ ...draft, id }), [draft, id]);
-  // The preview does not depend on the id or the reason.
-  const previewKey = JSON.stringify({
-    ...rule,
-    id: 'preview',
-    reason: undefined,
-    createdAt: undefined,
-  });
-
-  useEffect(() => {
-    let stale = false;
-    const timer = setTimeout(() => {
-      const asked = JSON.parse(previewKey) as Rule;
-      api.call('previewRule', { rule: asked, limit: 500 }).then(
-        (result) => {
-          if (!stale) setPreview({ key: previewKey, result, error: null });
-        },
-        (error: Error) => {
-          if (!stale) setPreview({ key: previewKey, result: null, error: error.message });
-        },
-      );
-    }, PREVIEW_DELAY_MS);
-    return () => {
-      stale = true;
-      clearTimeout(timer);
-    };
-  }, [api, previewKey]);
-
   const set = <K extends keyof RuleDraft>(key: K, value: RuleDraft[K]) =>
     setDraft((d) => ({ ...d, [key]: value }));
 
@@ -139,7 +86,6 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
       ? agents
       : [...agents, { id: draft.agent, name: draft.agent } as AgentInfo];
   const kindValue = Array.isArray(draft.toolKind) ? draft.toolKind.join(',') : draft.toolKind;
-  const current = preview && preview.key === previewKey ? preview : null;
 
   return (
     <dialog
@@ -335,51 +281,7 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
             </div>
           </div>
 
-          <section
-            className="re-preview"
-            aria-labelledby={`${uid}-preview-title`}
-            aria-busy={!current || undefined}
-          >
-            <CapsHeading id={`${uid}-preview-title`}>Would have matched</CapsHeading>
-            <div role="status" className={`re-preview-status${current?.error ? ' re-warn' : ''}`}>
-              {!current
-                ? 'Checking past requests…'
-                : current.error
-                  ? `Cannot preview this rule: ${current.error}`
-                  : current.result!.matches.length === 0
-                    ? `None of the last ${current.result!.scanned} decided requests.`
-                    : `${current.result!.matches.length} of the last ${current.result!.scanned} decided requests.`}
-            </div>
-            {current?.result && current.result.matches.length > 0 && (
-              <Stack className="re-matches" aria-label="Matching past requests">
-                {current.result.matches.slice(0, PREVIEW_SHOWN).map(({ item, match }) => {
-                  const decision = decisionOf(item.reply);
-                  return (
-                    <li key={item.requestId} data-request-id={item.requestId}>
-                      <span className={`re-match ${match}`} title={MATCH_HINT[match]}>
-                        {MATCH_LABEL[match]}
-                      </span>
-                      <span className="re-match-title">
-                        <Revealed text={item.commandText ?? item.title} />
-                      </span>
-                      <span className="re-match-meta">
-                        <KindBadge kind={item.toolKind} />
-                        <span className={`re-was ${decision}`}>
-                          was {DECISION_LABEL[decision].toLowerCase()}
-                        </span>
-                        <span>{formatDateTime(item.decidedAt)}</span>
-                      </span>
-                    </li>
-                  );
-                })}
-                {current.result.matches.length > PREVIEW_SHOWN && (
-                  <li className="re-more">
-                    and {current.result.matches.length - PREVIEW_SHOWN} more
-                  </li>
-                )}
-              </Stack>
-            )}
-          </section>
+          <RulePreview rule={rule} />
         </div>
 
         {saveError && (
