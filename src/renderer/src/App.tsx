@@ -5,6 +5,8 @@ import { useApprovals } from './approvals/use-approvals';
 import { HistoryView } from './history/HistoryView';
 import { SessionView } from './sessions/SessionView';
 import { SettingsView } from './settings/SettingsView';
+import { Count } from './ui/Count';
+import './App.css';
 
 type View = 'sessions' | 'approvals' | 'history' | 'settings';
 
@@ -40,7 +42,7 @@ export function App() {
             Sessions
           </a>
           <a href="#/approvals" aria-current={view === 'approvals' ? 'page' : undefined}>
-            Approvals{pending > 0 && <span className="count"> {pending}</span>}
+            Approvals{pending > 0 && <Count> {pending}</Count>}
           </a>
           <a href="#/history" aria-current={view === 'history' ? 'page' : undefined}>
             History

@@ -1,35 +1,10 @@
-import { useEffect, useRef } from 'react';
-import type { GrantChoice } from '../../../shared/contract';
 import type { PendingApproval, PermissionOption } from '../../../shared/domain';
 import { ShieldIcon } from '../components/icons';
+import type { GrantDraft, GrantExpiry, GrantScope } from './grant-draft';
 import { ARIA } from './keyboard';
-import { defaultOption, orderedOptions } from './queue-order';
+import { defaultOption, hasDanger, orderedOptions } from './queue-order';
 import { quorumOf } from './RequestDetails';
-
-export type GrantScope = GrantChoice['scope'];
-/** '' = until revoked; 'tomorrow' = until the next local midnight; otherwise minutes. */
-export type GrantExpiry = '' | '30' | '60' | '480' | 'tomorrow';
-
-export interface GrantDraft {
-  scope: GrantScope;
-  expiry: GrantExpiry;
-}
-
-export const DEFAULT_GRANT: GrantDraft = { scope: 'session', expiry: '' };
-
-/** The grant sent with an allow_always vote; "until tomorrow" is counted at the moment of the vote. */
-export function grantOf(draft: GrantDraft, now = Date.now()): GrantChoice {
-  if (draft.expiry === '') return { scope: draft.scope };
-  if (draft.expiry === 'tomorrow') {
-    const midnight = new Date(now);
-    midnight.setHours(24, 0, 0, 0);
-    return {
-      scope: draft.scope,
-      expiresInMinutes: Math.max(1, Math.ceil((midnight.getTime() - now) / 60_000)),
-    };
-  }
-  return { scope: draft.scope, expiresInMinutes: Number(draft.expiry) };
-}
+import './ActionBar.css';
 
 const KIND_LABEL: Record<PermissionOption['kind'], string> = {
   allow_once: 'Allow once',
@@ -64,7 +39,7 @@ export function ActionBar({
 }: Props) {
   const options = orderedOptions(approval);
   const focus = defaultOption(approval);
-  const danger = approval.warnings.some((w) => w.severity === 'danger');
+  const danger = hasDanger(approval);
   const hasAlways = options.some((o) => o.kind === 'allow_always');
   const canAllow = options.some((o) => o.kind === 'allow_once' || o.kind === 'allow_always');
   const voted = myVote !== undefined;
@@ -176,64 +151,5 @@ export function ActionBar({
         </div>
       </div>
     </footer>
-  );
-}
-
-/** Seed 001's "Bypass": a big grant, so it is explained and confirmed first. */
-export function BypassConfirm({
-  approval,
-  armed,
-  onConfirm,
-  onCancel,
-}: {
-  approval: PendingApproval;
-  armed: boolean;
-  onConfirm: () => void;
-  onCancel: () => void;
-}) {
-  const cancel = useRef<HTMLButtonElement>(null);
-  useEffect(() => cancel.current?.focus(), []);
-  const agent = approval.agentName;
-  return (
-    <section
-      className="gh-confirm"
-      role="alertdialog"
-      aria-labelledby="gh-bypass-title"
-      aria-describedby="gh-bypass-desc"
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') {
-          e.stopPropagation();
-          onCancel();
-        }
-      }}
-    >
-      <div className="gh-confirm-icon">
-        <ShieldIcon />
-      </div>
-      <div className="gh-confirm-text">
-        <h3 id="gh-bypass-title">Bypass permissions for {agent}?</h3>
-        <div id="gh-bypass-desc">
-          <p>
-            From now on, every request from <strong>{agent}</strong> is allowed without asking — in
-            every session and every folder — except what an explicit deny rule blocks. It is saved
-            in settings and stays until you turn it off there.
-          </p>
-          <p>This request is allowed once, now.</p>
-        </div>
-      </div>
-      <div className="gh-confirm-actions">
-        <button type="button" ref={cancel} onClick={onCancel}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="gh-danger-button"
-          aria-disabled={armed ? undefined : 'true'}
-          onClick={() => armed && onConfirm()}
-        >
-          Bypass {agent}
-        </button>
-      </div>
-    </section>
   );
 }

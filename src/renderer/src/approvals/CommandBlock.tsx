@@ -1,6 +1,8 @@
 import type { CommandView } from '../../../shared/domain';
 import { TerminalIcon } from '../components/icons';
 import { Revealed } from '../components/Revealed';
+import { DialogSection } from './DialogSection';
+import './CommandBlock.css';
 
 /**
  * The command exactly as it will run, apart from the agent's title: monospaced, wrapped (never
@@ -14,15 +16,16 @@ export function CommandBlock({
   sessionCwd: string;
 }) {
   return (
-    <section className="gh-section gh-command" aria-labelledby="gh-command-title">
-      <div className="gh-section-head">
-        <h3 id="gh-command-title">
+    <DialogSection
+      className="gh-command"
+      titleId="gh-command-title"
+      title={
+        <>
           <TerminalIcon /> Command
-        </h3>
-        <span className="gh-section-note">
-          {command.source === 'rawInput' ? "from the agent's raw input" : "from the agent's title"}
-        </span>
-      </div>
+        </>
+      }
+      note={command.source === 'rawInput' ? "from the agent's raw input" : "from the agent's title"}
+    >
       {command.source === 'title' && (
         <p className="gh-note caution" role="note">
           The agent sent no raw input: the command below is the agent&apos;s own title, which
@@ -38,8 +41,7 @@ export function CommandBlock({
       {command.args && command.args.length > 0 && (
         <details className="gh-argv">
           <summary>
-            Arguments as passed to the program{' '}
-            <span className="gh-dim">({command.args.length})</span>
+            Arguments as passed to the program <span className="dim">({command.args.length})</span>
           </summary>
           <ol start={0}>
             {command.args.map((arg, i) => (
@@ -53,12 +55,12 @@ export function CommandBlock({
         </details>
       )}
       <p className="gh-cwd">
-        <span className="gh-dim">Working directory</span>{' '}
+        <span className="dim">Working directory</span>{' '}
         <code>
           <Revealed text={command.cwd ?? sessionCwd} />
         </code>
-        {command.cwd === null && <span className="gh-dim"> (the session folder)</span>}
+        {command.cwd === null && <span className="dim"> (the session folder)</span>}
       </p>
-    </section>
+    </DialogSection>
   );
 }

@@ -2,6 +2,7 @@ import type { PendingApproval } from '../../../shared/domain';
 import { ClockIcon } from '../components/icons';
 import { formatClock, spokenDuration } from '../components/format';
 import { EXPIRING_MS } from './queue-order';
+import './Countdown.css';
 
 /** Time left before the fail-closed timeout denies the request, and a way to push it back. */
 export function Countdown({

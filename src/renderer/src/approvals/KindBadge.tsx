@@ -1,4 +1,5 @@
 import type { ToolKind } from '../../../shared/domain';
+import './KindBadge.css';
 
 const LABEL: Record<ToolKind, string> = {
   read: 'Read',

@@ -5,7 +5,10 @@ import { baseName, formatClock } from '../components/format';
 import { Revealed } from '../components/Revealed';
 import { ARIA } from './keyboard';
 import { KindBadge } from './KindBadge';
-import { isExpiring } from './queue-order';
+import { Button } from '../ui/Button';
+import { Count } from '../ui/Count';
+import { hasDanger, isExpiring } from './queue-order';
+import './QueueList.css';
 
 interface Props {
   ordered: PendingSummary[];
@@ -31,40 +34,37 @@ export function QueueList(props: Props) {
   const { ordered, currentId, now, selected, myVotes } = props;
   // Narrow windows (200 % zoom) show the list on demand; wide ones always (the toggle is hidden).
   const [open, setOpen] = useState(false);
-  const dangerSelected = ordered.filter(
-    (a) => selected.has(a.requestId) && a.warnings.some((w) => w.severity === 'danger'),
-  ).length;
+  const dangerSelected = ordered.filter((a) => selected.has(a.requestId) && hasDanger(a)).length;
   return (
     <nav className={`gh-queue${open ? ' open' : ''}`} aria-label="Pending requests">
       <div className="gh-queue-head">
         <h3>
-          Queue <span className="count">{ordered.length + props.unlisted}</span>
+          Queue <Count>{ordered.length + props.unlisted}</Count>
         </h3>
-        <button
-          type="button"
-          className="gh-link-button gh-queue-toggle"
+        <Button
+          variant="link"
+          className="gh-queue-toggle"
           aria-expanded={open}
           aria-controls="gh-queue-list"
           onClick={() => setOpen((o) => !o)}
         >
           {open ? 'Hide list' : 'Show list'}
-        </button>
-        <button
-          type="button"
-          className="gh-link-button"
+        </Button>
+        <Button
+          variant="link"
           onClick={props.onSelectLike}
           aria-keyshortcuts={ARIA['select-like']}
           title={`Same agent, same kind, same ${props.likeLabel}`}
           disabled={props.likeCount === 0}
         >
           Select {props.likeCount} like this
-        </button>
+        </Button>
       </div>
       <ol className="gh-queue-list" id="gh-queue-list">
         {ordered.map((a) => {
           const current = a.requestId === currentId;
           const expiring = isExpiring(a, now);
-          const danger = a.warnings.some((w) => w.severity === 'danger');
+          const danger = hasDanger(a);
           const voted = myVotes.has(a.requestId);
           return (
             <li
@@ -110,7 +110,7 @@ export function QueueList(props: Props) {
         })}
       </ol>
       {props.unlisted > 0 && (
-        <p className="gh-dim gh-queue-more">
+        <p className="dim gh-queue-more">
           and {props.unlisted} more waiting, listed as these are decided
         </p>
       )}
@@ -126,13 +126,9 @@ export function QueueList(props: Props) {
                 <button type="button" onClick={props.onBatchCancel}>
                   Cancel
                 </button>
-                <button
-                  type="button"
-                  className="gh-danger-button"
-                  onClick={() => props.onBatch('approve')}
-                >
+                <Button variant="danger-solid" onClick={() => props.onBatch('approve')}>
                   Approve {selected.size} anyway
-                </button>
+                </Button>
               </div>
             </>
           ) : (
@@ -141,9 +137,9 @@ export function QueueList(props: Props) {
                 <span>
                   <strong>{selected.size}</strong> selected
                 </span>
-                <button type="button" className="gh-link-button" onClick={props.onClear}>
+                <Button variant="link" onClick={props.onClear}>
                   Clear
-                </button>
+                </Button>
               </p>
               <div className="gh-batch-buttons">
                 <button
@@ -154,14 +150,13 @@ export function QueueList(props: Props) {
                 >
                   Deny {selected.size}
                 </button>
-                <button
-                  type="button"
-                  className="gh-batch-approve"
+                <Button
+                  variant="allow"
                   onClick={() => props.onBatch('approve')}
                   aria-keyshortcuts={ARIA['batch-approve']}
                 >
                   Approve {selected.size}
-                </button>
+                </Button>
               </div>
               <p className="gh-batch-note">
                 Each is decided on its own: allow once or reject, one vote per request.

@@ -3,13 +3,17 @@ import { TruncatedValue, type Cut, type PendingApproval } from '../../../shared/
 import { formatBytes, formatCount } from '../components/format';
 import { UsersIcon } from '../components/icons';
 import { Revealed } from '../components/Revealed';
-import { DiffList, DiffModeToggle } from '../diff/DiffList';
+import { DiffList } from '../diff/DiffList';
+import { DiffModeToggle } from '../diff/DiffModeToggle';
 import type { DiffMode } from '../diff/use-diff-mode';
+import { SessionSandboxLine } from '../sessions/SandboxLine';
+import { Stack } from '../ui/Stack';
 import { CommandBlock } from './CommandBlock';
 import { Countdown } from './Countdown';
+import { DialogSection } from './DialogSection';
 import { KIND_VERB, KindBadge } from './KindBadge';
 import { WarningList } from './WarningList';
-import { SessionSandboxLine } from '../sessions/SandboxLine';
+import './RequestDetails.css';
 
 /** Display copy of rawInput; the audit keeps the value itself. */
 const RAW_INPUT_MAX_CHARS = 20_000;
@@ -85,70 +89,74 @@ export function RequestDetails({
       {approval.command && <CommandBlock command={approval.command} sessionCwd={approval.cwd} />}
 
       {diffs.length > 0 && (
-        <section className="gh-section" aria-labelledby="gh-changes-title">
-          <div className="gh-section-head">
-            <h3 id="gh-changes-title">
+        <DialogSection
+          titleId="gh-changes-title"
+          title={
+            <>
               Changes{' '}
-              <span className="gh-dim">
+              <span className="dim">
                 · {diffs.length} file{diffs.length === 1 ? '' : 's'}
               </span>
-            </h3>
-            {canSplit && <DiffModeToggle mode={diffMode} onChange={onDiffMode} />}
-          </div>
+            </>
+          }
+          aside={canSplit && <DiffModeToggle mode={diffMode} onChange={onDiffMode} />}
+        >
           <DiffList diffs={diffs} mode={diffMode} onReady={onDiffsReady} />
-        </section>
+        </DialogSection>
       )}
 
       {paths.length > 0 && (
-        <section className="gh-section" aria-labelledby="gh-paths-title">
-          <div className="gh-section-head">
-            <h3 id="gh-paths-title">
-              Paths <span className="gh-dim">· {paths.length}</span>
-            </h3>
-          </div>
-          <ul className="gh-paths">
+        <DialogSection
+          titleId="gh-paths-title"
+          title={
+            <>
+              Paths <span className="dim">· {paths.length}</span>
+            </>
+          }
+        >
+          <Stack className="gh-paths">
             {paths.slice(0, MAX_PATHS).map((l, i) => (
               <li key={i}>
                 <code>
                   <Revealed text={l.path} />
-                  {l.line != null && <span className="gh-dim">:{l.line}</span>}
+                  {l.line != null && <span className="dim">:{l.line}</span>}
                 </code>
               </li>
             ))}
             {paths.length > MAX_PATHS && (
-              <li className="gh-dim">and {paths.length - MAX_PATHS} more</li>
+              <li className="dim">and {paths.length - MAX_PATHS} more</li>
             )}
-          </ul>
-        </section>
+          </Stack>
+        </DialogSection>
       )}
 
       {notes && (
-        <section className="gh-section" aria-labelledby="gh-notes-title">
-          <div className="gh-section-head">
-            <h3 id="gh-notes-title">The agent&apos;s description</h3>
-            <span className="gh-section-note">unverified text from the agent</span>
-          </div>
+        <DialogSection
+          titleId="gh-notes-title"
+          title="The agent's description"
+          note="unverified text from the agent"
+        >
           <pre className="gh-notes">
             <Revealed text={notes} />
           </pre>
-        </section>
+        </DialogSection>
       )}
 
       <details className="gh-raw">
         <summary>
           Raw input, as the agent sent it
           {rawCut && (
-            <span className="gh-dim gh-raw-cut"> · truncated, {formatBytes(rawCut.bytes)}</span>
+            <span className="dim gh-raw-cut"> · truncated, {formatBytes(rawCut.bytes)}</span>
           )}
         </summary>
         <pre tabIndex={0} aria-label="Raw input">
           {raw.text === null ? (
-            <span className="gh-dim">The agent sent no raw input.</span>
+            <span className="dim">The agent sent no raw input.</span>
           ) : (
             <Revealed text={raw.text} />
           )}
         </pre>
-        {raw.cut > 0 && <p className="gh-dim">{formatCount(raw.cut)} more characters not shown.</p>}
+        {raw.cut > 0 && <p className="dim">{formatCount(raw.cut)} more characters not shown.</p>}
       </details>
     </article>
   );
@@ -193,7 +201,7 @@ function Consensus({
                 value={votes}
                 aria-label={`${name}: ${votes} of ${quorum} votes`}
               />
-              <span className="gh-dim">
+              <span className="dim">
                 {votes}/{quorum}
               </span>
             </li>

@@ -1,4 +1,6 @@
+import { Button } from '../ui/Button';
 import { SHORTCUTS } from './keyboard';
+import './ShortcutHelp.css';
 
 /** The keyboard map, shown in the dialog itself. */
 export function ShortcutHelp({ onClose }: { onClose: () => void }) {
@@ -6,9 +8,9 @@ export function ShortcutHelp({ onClose }: { onClose: () => void }) {
     <section id="gh-shortcuts" className="gh-help" aria-labelledby="gh-help-title">
       <div className="gh-help-head">
         <h3 id="gh-help-title">Keyboard shortcuts</h3>
-        <button type="button" className="gh-link-button" onClick={onClose}>
+        <Button variant="link" onClick={onClose}>
           Close
-        </button>
+        </Button>
       </div>
       <dl>
         {SHORTCUTS.map((s) => (
@@ -16,7 +18,7 @@ export function ShortcutHelp({ onClose }: { onClose: () => void }) {
             <dt>
               {s.keys.map((k, i) =>
                 k === '…' ? (
-                  <span key={i} className="gh-dim">
+                  <span key={i} className="dim">
                     {' '}
                     to{' '}
                   </span>
@@ -35,7 +37,7 @@ export function ShortcutHelp({ onClose }: { onClose: () => void }) {
           <dd>Move between controls; Enter or Space presses the focused one</dd>
         </div>
       </dl>
-      <p className="gh-dim">
+      <p className="dim">
         Buttons ignore clicks and keys for a moment after a request appears, so a click meant for
         the previous request cannot decide the next one.
       </p>

@@ -1,6 +1,8 @@
 import type { Warning, WarningCode } from '../../../shared/domain';
 import { AlertIcon, StopIcon } from '../components/icons';
 import { Revealed } from '../components/Revealed';
+import { Stack } from '../ui/Stack';
+import './WarningList.css';
 
 const CODE_LABEL: Record<WarningCode, string> = {
   title_mismatch: 'The title does not match what runs',
@@ -43,7 +45,7 @@ export function WarningList({ warnings }: { warnings: Warning[] }) {
         {warnings.length} warning{warnings.length === 1 ? '' : 's'}
         {dangers > 0 ? `, ${dangers} dangerous` : ''}
       </h3>
-      <ul>
+      <Stack>
         {sorted.map((w, i) => (
           <li key={i} className={`gh-warning ${w.severity}`} data-code={w.code}>
             <span className="gh-warning-icon">
@@ -65,7 +67,7 @@ export function WarningList({ warnings }: { warnings: Warning[] }) {
             </span>
           </li>
         ))}
-      </ul>
+      </Stack>
     </section>
   );
 }

@@ -7,6 +7,10 @@ interface Decidable {
   warnings: readonly Pick<Warning, 'severity'>[];
 }
 
+/** A request with at least one danger warning. */
+export const hasDanger = (a: Pick<Decidable, 'warnings'>) =>
+  a.warnings.some((w) => w.severity === 'danger');
+
 /** Below this much time left, a request comes to the front of the queue, marked. */
 export const EXPIRING_MS = 30_000;
 
@@ -72,8 +76,7 @@ export const denyOption = (a: Decidable) => firstOfKind(a, 'reject_once', 'rejec
 
 /** The button focused when a request is shown: never an "always"; the deny when danger is flagged. */
 export function defaultOption(a: Decidable): PermissionOption | undefined {
-  const danger = a.warnings.some((w) => w.severity === 'danger');
-  return danger
+  return hasDanger(a)
     ? firstOfKind(a, 'reject_once', 'reject_always', 'allow_once')
     : firstOfKind(a, 'allow_once', 'reject_once', 'reject_always');
 }

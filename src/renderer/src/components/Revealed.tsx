@@ -1,4 +1,5 @@
 import { revealInvisibles } from '../../../shared/invisible';
+import './Revealed.css';
 
 const MARKER = /(⟨U\+[0-9A-F]{4,6}⟩)/;
 

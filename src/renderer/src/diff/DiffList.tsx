@@ -2,28 +2,10 @@ import { useEffect, useRef, useState } from 'react';
 import type { PreparedDiff } from '../../../shared/domain';
 import { DiffView } from './DiffView';
 import type { DiffMode } from './use-diff-mode';
+import './DiffList.css';
 
 /** Files drawn at once; a patch touching more shows the rest on demand. */
 const FIRST_FILES = 8;
-
-export function DiffModeToggle({
-  mode,
-  onChange,
-}: {
-  mode: DiffMode;
-  onChange: (mode: DiffMode) => void;
-}) {
-  return (
-    <div className="gh-segmented" role="group" aria-label="Diff layout">
-      <button type="button" aria-pressed={mode === 'unified'} onClick={() => onChange('unified')}>
-        Unified
-      </button>
-      <button type="button" aria-pressed={mode === 'split'} onClick={() => onChange('split')}>
-        Side by side
-      </button>
-    </div>
-  );
-}
 
 /** Every file change of a request; `onReady` once all the drawn ones are on screen. */
 export function DiffList({

@@ -5,7 +5,9 @@ import type { AuditVerdict } from '../../../shared/history';
 import { useApi } from '../api/context';
 import { ShieldIcon } from '../components/icons';
 import { formatCount } from '../components/format';
+import { HistoryTool } from './HistoryTool';
 import { formatDateTime } from './words';
+import './AuditCheck.css';
 
 type State =
   | { kind: 'idle' }
@@ -27,11 +29,11 @@ export function AuditCheck() {
   };
 
   let text = '';
-  let tone = '';
+  let tone: 'ok' | 'warn' | 'bad' | undefined;
   if (state.kind === 'busy') text = 'Verifying the audit chain…';
   if (state.kind === 'error') {
     text = `The audit could not be checked: ${state.text}`;
-    tone = ' warn';
+    tone = 'warn';
   }
   if (state.kind === 'done') {
     const v = state.verdict;
@@ -41,21 +43,23 @@ export function AuditCheck() {
         text += ` (from the retention checkpoint of ${formatDateTime(v.checkpoint.at)}, ${formatCount(v.checkpoint.prunedRows)} older rows pruned)`;
       }
       text += '.';
-      tone = ' ok';
+      tone = 'ok';
     } else {
       text = `Audit broken at row ${v.firstBrokenSeq}${v.requestId ? ` (request ${v.requestId})` : ''}: ${v.reason}`;
-      tone = ' bad';
+      tone = 'bad';
     }
   }
 
   return (
-    <div className="hv-audit">
-      <button type="button" onClick={() => void verify()} disabled={state.kind === 'busy'}>
+    <HistoryTool status={text} tone={tone} testId="audit-verdict">
+      <button
+        type="button"
+        className="hv-audit-button"
+        onClick={() => void verify()}
+        disabled={state.kind === 'busy'}
+      >
         <ShieldIcon /> Verify audit
       </button>
-      <p className={`hv-tool-status${tone}`} role="status" data-testid="audit-verdict">
-        {text}
-      </p>
-    </div>
+    </HistoryTool>
   );
 }

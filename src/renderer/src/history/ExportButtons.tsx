@@ -4,6 +4,8 @@ import { EXPORT_MAX_ROWS } from '../../../shared/contract';
 import type { HistoryFilter } from '../../../shared/history';
 import { useApi } from '../api/context';
 import { formatCount } from '../components/format';
+import { HistoryTool } from './HistoryTool';
+import './ExportButtons.css';
 
 type Status =
   | { kind: 'busy'; format: string }
@@ -47,7 +49,16 @@ export function ExportButtons({ filter }: { filter: HistoryFilter }) {
 
   const busy = status?.kind === 'busy';
   return (
-    <div className="hv-export">
+    <HistoryTool
+      status={
+        status?.kind === 'busy' ? `Exporting ${status.format.toUpperCase()}…` : (status?.text ?? '')
+      }
+      tone={
+        status?.kind === 'error' || (status?.kind === 'done' && status.truncated)
+          ? 'warn'
+          : undefined
+      }
+    >
       <div className="hv-button-group" role="group" aria-label="Export the current filter">
         <button type="button" onClick={() => void run('jsonl')} disabled={busy}>
           Export JSONL
@@ -56,14 +67,6 @@ export function ExportButtons({ filter }: { filter: HistoryFilter }) {
           Export CSV
         </button>
       </div>
-      <p
-        className={`hv-tool-status${status?.kind === 'error' || (status?.kind === 'done' && status.truncated) ? ' warn' : ''}`}
-        role="status"
-      >
-        {status?.kind === 'busy'
-          ? `Exporting ${status.format.toUpperCase()}…`
-          : (status?.text ?? '')}
-      </p>
-    </div>
+    </HistoryTool>
   );
 }

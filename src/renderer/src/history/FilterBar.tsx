@@ -5,6 +5,7 @@ import { DeciderType, type AgentInfo } from '../../../shared/domain';
 import { TOOL_KINDS } from '../../../shared/rules';
 import { EMPTY_FILTER, isFiltered, type DecisionFilter, type FilterState } from './filters';
 import { DECIDER_LABEL } from './words';
+import './FilterBar.css';
 
 interface Props {
   filter: FilterState;

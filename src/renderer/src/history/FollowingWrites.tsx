@@ -2,12 +2,15 @@
 import type { FollowingWrite, HistoryDetail } from '../../../shared/history';
 import { FileIcon } from '../components/icons';
 import { Revealed } from '../components/Revealed';
+import { Stack } from '../ui/Stack';
+import { DetailSection } from './DetailSection';
 import { formatDateTime, shortId } from './words';
+import './FollowingWrites.css';
 
 function Hash({ label, sha256 }: { label: string; sha256: string | null }) {
   if (!sha256) return null;
   return (
-    <span className="hv-dim">
+    <span className="dim">
       {label} <code title={sha256}>{shortId(sha256)}</code>
     </span>
   );
@@ -27,7 +30,7 @@ function WriteLine({ write }: { write: FollowingWrite }) {
       {!written && write.reason && <Revealed text={write.reason} />}
       <Hash label="sent" sha256={write.sha256} />
       <Hash label="approved" sha256={write.approvedSha256} />
-      <span className="hv-dim">{formatDateTime(write.at)}</span>
+      <span className="dim">{formatDateTime(write.at)}</span>
     </li>
   );
 }
@@ -40,21 +43,16 @@ export function FollowingWrites({ detail }: { detail: HistoryDetail }) {
     detail.diffs.length > 0;
   if (!allowedEdit && detail.writes.length === 0) return null;
   return (
-    <section
-      className="hv-section"
-      aria-labelledby="hv-writes-title"
-      data-testid="following-writes"
-    >
-      <h3 id="hv-writes-title">Writes that followed</h3>
+    <DetailSection titleId="hv-writes-title" title="Writes that followed">
       {detail.writes.length === 0 ? (
-        <p className="hv-dim">No write through Gatehouse has used this approval.</p>
+        <p className="dim">No write through Gatehouse has used this approval.</p>
       ) : (
-        <ul className="hv-paths">
+        <Stack className="hv-paths">
           {detail.writes.map((w, i) => (
             <WriteLine key={i} write={w} />
           ))}
-        </ul>
+        </Stack>
       )}
-    </section>
+    </DetailSection>
   );
 }

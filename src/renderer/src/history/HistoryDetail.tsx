@@ -9,10 +9,16 @@ import { KindBadge } from '../approvals/KindBadge';
 import { WarningList } from '../approvals/WarningList';
 import { FileIcon } from '../components/icons';
 import { Revealed } from '../components/Revealed';
-import { DiffList, DiffModeToggle } from '../diff/DiffList';
+import { DiffList } from '../diff/DiffList';
+import { DiffModeToggle } from '../diff/DiffModeToggle';
 import { useDiffMode } from '../diff/use-diff-mode';
+import { Button } from '../ui/Button';
+import { Stack } from '../ui/Stack';
+import { DecisionBadge } from './DecisionBadge';
+import { DetailSection } from './DetailSection';
 import { FollowingWrites } from './FollowingWrites';
-import { DECISION_LABEL, decisionOf, deciderWords, formatDateTime, shortId } from './words';
+import { decisionOf, deciderWords, formatDateTime, shortId } from './words';
+import './HistoryDetail.css';
 
 /** Raw input past this many characters is cut in the view (the export and the API keep it whole). */
 const RAW_INPUT_MAX = 100_000;
@@ -106,7 +112,7 @@ export function HistoryDetail({ requestId, onMakeRule, onFilterSession }: Props)
       </h2>
 
       <div className={`hv-verdict ${decision}`}>
-        <span className={`hv-decision ${decision}`}>{DECISION_LABEL[decision]}</span>
+        <DecisionBadge decision={decision} />
         <div>
           <p className="hv-verdict-words" data-testid="decider">
             {words}
@@ -117,15 +123,15 @@ export function HistoryDetail({ requestId, onMakeRule, onFilterSession }: Props)
                 Option <strong>{detail.optionName}</strong> ·{' '}
               </>
             )}
-            <span className="hv-dim">reason:</span> <Revealed text={detail.reason} />
+            <span className="dim">reason:</span> <Revealed text={detail.reason} />
           </p>
         </div>
       </div>
 
       <div className="hv-detail-actions">
-        <button type="button" className="hv-primary" onClick={() => onMakeRule(detail)}>
+        <Button variant="primary" onClick={() => onMakeRule(detail)}>
           Make this a rule…
-        </button>
+        </Button>
         <button type="button" onClick={() => onFilterSession(detail.sessionId)}>
           Only this session
         </button>
@@ -136,21 +142,20 @@ export function HistoryDetail({ requestId, onMakeRule, onFilterSession }: Props)
       {detail.command && <CommandBlock command={detail.command} sessionCwd={detail.cwd} />}
 
       {detail.diffs.length > 0 && (
-        <section className="hv-section" aria-labelledby="hv-diff-title">
-          <div className="hv-section-head">
-            <h3 id="hv-diff-title">Changes</h3>
-            <DiffModeToggle mode={mode} onChange={setMode} />
-          </div>
+        <DetailSection
+          titleId="hv-diff-title"
+          title="Changes"
+          aside={<DiffModeToggle mode={mode} onChange={setMode} />}
+        >
           <DiffList diffs={detail.diffs} mode={mode} />
-        </section>
+        </DetailSection>
       )}
 
       <FollowingWrites detail={detail} />
 
       {detail.paths.length > 0 && (
-        <section className="hv-section" aria-labelledby="hv-paths-title">
-          <h3 id="hv-paths-title">Paths</h3>
-          <ul className="hv-paths">
+        <DetailSection titleId="hv-paths-title" title="Paths">
+          <Stack className="hv-paths">
             {detail.paths.map((p, i) => (
               <li key={i}>
                 <FileIcon />
@@ -159,30 +164,28 @@ export function HistoryDetail({ requestId, onMakeRule, onFilterSession }: Props)
                 </code>
               </li>
             ))}
-          </ul>
-        </section>
+          </Stack>
+        </DetailSection>
       )}
 
-      <section className="hv-section" aria-labelledby="hv-options-title">
-        <h3 id="hv-options-title">Options offered</h3>
-        <ul className="hv-options">
+      <DetailSection titleId="hv-options-title" title="Options offered">
+        <Stack className="hv-options">
           {detail.options.map((o) => (
             <li key={o.optionId} className={o.optionId === chosen ? 'chosen' : undefined}>
               <span className={`hv-option-kind ${o.kind.startsWith('allow') ? 'allow' : 'deny'}`}>
                 {o.kind}
               </span>
               <Revealed text={o.name} />
-              <code className="hv-dim">{o.optionId}</code>
+              <code className="dim">{o.optionId}</code>
               {o.optionId === chosen && <span className="hv-chosen">chosen</span>}
             </li>
           ))}
-        </ul>
-      </section>
+        </Stack>
+      </DetailSection>
 
-      <section className="hv-section" aria-labelledby="hv-votes-title">
-        <h3 id="hv-votes-title">Votes</h3>
+      <DetailSection titleId="hv-votes-title" title="Votes">
         {detail.votes.length === 0 ? (
-          <p className="hv-dim">No votes: {words.charAt(0).toLowerCase() + words.slice(1)}.</p>
+          <p className="dim">No votes: {words.charAt(0).toLowerCase() + words.slice(1)}.</p>
         ) : (
           <div className="hv-table-wrap">
             <table className="hv-votes">
@@ -221,10 +224,9 @@ export function HistoryDetail({ requestId, onMakeRule, onFilterSession }: Props)
             </table>
           </div>
         )}
-      </section>
+      </DetailSection>
 
-      <section className="hv-section" aria-labelledby="hv-request-title">
-        <h3 id="hv-request-title">Request</h3>
+      <DetailSection titleId="hv-request-title" title="Request">
         <dl className="hv-facts">
           <dt>Agent</dt>
           <dd>{detail.agentId}</dd>
@@ -249,7 +251,7 @@ export function HistoryDetail({ requestId, onMakeRule, onFilterSession }: Props)
           <dt>Decided</dt>
           <dd>
             {formatDateTime(detail.decidedAt)}{' '}
-            <span className="hv-dim">(after {seconds(detail.decidedAt - detail.issuedAt)})</span>
+            <span className="dim">(after {seconds(detail.decidedAt - detail.issuedAt)})</span>
           </dd>
           <dt>Displayed</dt>
           <dd>{detail.displayed ? 'Yes — a person was shown it' : 'No — never displayed'}</dd>
@@ -258,18 +260,17 @@ export function HistoryDetail({ requestId, onMakeRule, onFilterSession }: Props)
             <code>{detail.requestId}</code>
           </dd>
         </dl>
-      </section>
+      </DetailSection>
 
-      <section className="hv-section" aria-labelledby="hv-raw-title">
-        <h3 id="hv-raw-title">Raw input</h3>
+      <DetailSection titleId="hv-raw-title" title="Raw input">
         {raw ? (
           <pre className="hv-raw" tabIndex={0} aria-label="Raw input as the agent sent it">
             <Revealed text={raw} />
           </pre>
         ) : (
-          <p className="hv-dim">The agent sent no raw input.</p>
+          <p className="dim">The agent sent no raw input.</p>
         )}
-      </section>
+      </DetailSection>
     </article>
   );
 }

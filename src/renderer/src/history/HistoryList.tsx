@@ -14,7 +14,9 @@ import { KindBadge } from '../approvals/KindBadge';
 import { baseName, dirName } from '../components/format';
 import { AlertIcon } from '../components/icons';
 import { Revealed } from '../components/Revealed';
-import { DECISION_LABEL, decisionOf, deciderWords, formatWhen } from './words';
+import { DecisionBadge } from './DecisionBadge';
+import { decisionOf, deciderWords, formatWhen } from './words';
+import './HistoryList.css';
 
 /** Row height in CSS pixels (rows are one line of title and one of detail, cut with an ellipsis). */
 export const ROW_HEIGHT = 64;
@@ -42,7 +44,7 @@ export const rowDomId = (requestId: string) => `hv-row-${requestId}`;
 function Subject({ item }: { item: HistoryItem }) {
   if (item.commandText) return <Revealed text={item.commandText} />;
   const first = item.paths[0];
-  if (!first) return <span className="hv-dim">—</span>;
+  if (!first) return <span className="dim">—</span>;
   const more = item.paths.length - 1;
   return (
     <>
@@ -169,7 +171,7 @@ export function HistoryList({
                 onOpen(item.requestId);
               }}
             >
-              <span className={`hv-decision ${decision}`}>{DECISION_LABEL[decision]}</span>
+              <DecisionBadge decision={decision} />
               <span className="hv-row-title">
                 <Revealed text={item.title || '(no title)'} />
               </span>

@@ -25,7 +25,8 @@ import { HistoryDetail } from './HistoryDetail';
 import { HistoryList, type HistoryListHandle } from './HistoryList';
 import { Suggestions, suggestionKey, type Suggestion } from './Suggestions';
 import { useDecisions, useHistoryList } from './use-history';
-import './history.css';
+import { Button } from '../ui/Button';
+import './HistoryView.css';
 
 const SEARCH_DELAY_MS = 250;
 const SUGGESTIONS_DELAY_MS = 3_000;
@@ -164,9 +165,9 @@ export function HistoryView() {
       {notice && (
         <p className="hv-notice" role="status">
           {notice}
-          <button type="button" className="hv-ghost" onClick={() => setNotice('')}>
+          <Button variant="ghost" onClick={() => setNotice('')}>
             Dismiss
-          </button>
+          </Button>
         </p>
       )}
 

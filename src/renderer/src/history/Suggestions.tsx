@@ -2,6 +2,9 @@
 // person decisions, each one click from the rule editor.
 import type { CommandOutput } from '../../../shared/contract';
 import type { Rule } from '../../../shared/rules';
+import { Button } from '../ui/Button';
+import { Stack } from '../ui/Stack';
+import './Suggestions.css';
 
 export type Suggestion = CommandOutput<'suggestRules'>[number];
 
@@ -39,7 +42,7 @@ export function Suggestions({ suggestions, onCreate, onDismiss }: Props) {
       <h2 id="hv-suggestions-title" className="visually-hidden">
         Suggested rules
       </h2>
-      <ul>
+      <Stack>
         {suggestions.slice(0, 3).map((s) => (
           <li key={suggestionKey(s)} className={`hv-suggestion ${s.rule.action}`}>
             <span className="hv-suggestion-icon" aria-hidden="true">
@@ -48,26 +51,21 @@ export function Suggestions({ suggestions, onCreate, onDismiss }: Props) {
             <p>
               <Message text={s.message} /> — make it a rule?
             </p>
-            <button
-              type="button"
-              className="hv-primary"
-              onClick={() => onCreate(s.rule, s.message)}
-            >
+            <Button variant="primary" onClick={() => onCreate(s.rule, s.message)}>
               Make it a rule…
-            </button>
-            <button
-              type="button"
-              className="hv-ghost"
+            </Button>
+            <Button
+              variant="ghost"
               aria-label={`Dismiss: ${s.message}`}
               onClick={() => onDismiss(suggestionKey(s))}
             >
               Not now
-            </button>
+            </Button>
           </li>
         ))}
-      </ul>
+      </Stack>
       {suggestions.length > 3 && (
-        <p className="hv-dim hv-more-suggestions">and {suggestions.length - 3} more</p>
+        <p className="dim hv-more-suggestions">and {suggestions.length - 3} more</p>
       )}
     </section>
   );

@@ -8,7 +8,8 @@ import { KindBadge } from '../approvals/KindBadge';
 import { WarningList } from '../approvals/WarningList';
 import { DiffList } from '../diff/DiffList';
 import { useDiffMode } from '../diff/use-diff-mode';
-import './link.css';
+import { Button } from '../ui/Button';
+import './LinkPage.css';
 
 type State =
   | { kind: 'loading' }
@@ -87,15 +88,15 @@ export function LinkPage({ api }: { api: HttpApi }) {
       {approval.diffs.length > 0 && <DiffList diffs={approval.diffs} mode={diffMode} />}
       <div className="link-actions" role="group" aria-label="Your answer">
         {options.map((option) => (
-          <button
+          <Button
             key={option.optionId}
-            type="button"
-            className={isAllow(option) ? 'link-allow' : 'link-reject'}
+            variant={isAllow(option) ? 'allow' : undefined}
+            className={isAllow(option) ? undefined : 'link-reject'}
             disabled={busy}
             onClick={() => void vote(option)}
           >
             {option.name}
-          </button>
+          </Button>
         ))}
       </div>
       <p className="link-note">This link works once, for this request only.</p>

@@ -2,31 +2,14 @@
 // of a rule, a live preview of the past requests it would have matched, and Save, which shows the
 // core's validation errors as the core wrote them.
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
-import type { CommandOutput } from '../../../shared/contract';
 import type { AgentInfo } from '../../../shared/domain';
 import { TOOL_KINDS, type Rule, type ToolKind } from '../../../shared/rules';
 import { useApi } from '../api/context';
-import { KindBadge } from '../approvals/KindBadge';
-import { Revealed } from '../components/Revealed';
-import { DECISION_LABEL, decisionOf, formatDateTime } from '../history/words';
+import { Button } from '../ui/Button';
+import { Field } from '../ui/Field';
 import { ruleOfDraft, suggestId, type RuleDraft, type RuleTarget } from './rule-draft';
-import './rules.css';
-
-type Preview = CommandOutput<'previewRule'>;
-
-const PREVIEW_DELAY_MS = 300;
-const PREVIEW_SHOWN = 50;
-
-const MATCH_LABEL: Record<Preview['matches'][number]['match'], string> = {
-  full: 'full',
-  partial: 'partial',
-  maybe: 'maybe',
-};
-const MATCH_HINT: Record<Preview['matches'][number]['match'], string> = {
-  full: 'the rule alone would have decided it',
-  partial: 'the rule covers only part of it',
-  maybe: 'the rule might match, depending on run-time values',
-};
+import { RulePreview } from './RulePreview';
+import './RuleEditor.css';
 
 interface Props {
   /** Heading of the editor ("Make this a rule", "New rule", "Edit rule"). */
@@ -48,11 +31,6 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
   const [idTouched, setIdTouched] = useState(editing || initial.id !== '');
   const [agents, setAgents] = useState<AgentInfo[]>([]);
   const [takenIds, setTakenIds] = useState<ReadonlySet<string>>(new Set());
-  const [preview, setPreview] = useState<{
-    key: string;
-    result: Preview | null;
-    error: string | null;
-  } | null>(null);
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
 
@@ -73,33 +51,6 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
 
   const id = idTouched ? draft.id : suggestId(draft, takenIds);
   const rule = useMemo(() => ruleOfDraft({ ...draft, id }), [draft, id]);
-  // The preview does not depend on the id or the reason.
-  const previewKey = JSON.stringify({
-    ...rule,
-    id: 'preview',
-    reason: undefined,
-    createdAt: undefined,
-  });
-
-  useEffect(() => {
-    let stale = false;
-    const timer = setTimeout(() => {
-      const asked = JSON.parse(previewKey) as Rule;
-      api.call('previewRule', { rule: asked, limit: 500 }).then(
-        (result) => {
-          if (!stale) setPreview({ key: previewKey, result, error: null });
-        },
-        (error: Error) => {
-          if (!stale) setPreview({ key: previewKey, result: null, error: error.message });
-        },
-      );
-    }, PREVIEW_DELAY_MS);
-    return () => {
-      stale = true;
-      clearTimeout(timer);
-    };
-  }, [api, previewKey]);
-
   const set = <K extends keyof RuleDraft>(key: K, value: RuleDraft[K]) =>
     setDraft((d) => ({ ...d, [key]: value }));
 
@@ -135,7 +86,6 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
       ? agents
       : [...agents, { id: draft.agent, name: draft.agent } as AgentInfo];
   const kindValue = Array.isArray(draft.toolKind) ? draft.toolKind.join(',') : draft.toolKind;
-  const current = preview && preview.key === previewKey ? preview : null;
 
   return (
     <dialog
@@ -173,8 +123,7 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
               ))}
             </fieldset>
 
-            <label className="re-field">
-              <span>Tool kind</span>
+            <Field label="Tool kind" className="re-field">
               <select
                 value={kindValue}
                 onChange={(e) =>
@@ -196,7 +145,7 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
                   </option>
                 ))}
               </select>
-            </label>
+            </Field>
 
             <fieldset className="re-segmented">
               <legend>Matches</legend>
@@ -222,8 +171,7 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
 
             {draft.target === 'command' && (
               <div className="re-row">
-                <label className="re-field grow">
-                  <span>Command</span>
+                <Field label="Command" className="re-field grow">
                   <input
                     className="mono"
                     value={draft.command}
@@ -232,9 +180,8 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
                     autoComplete="off"
                     aria-describedby={`${uid}-command-hint`}
                   />
-                </label>
-                <label className="re-field">
-                  <span>Match</span>
+                </Field>
+                <Field label="Match" className="re-field">
                   <select
                     value={draft.commandMatch}
                     onChange={(e) =>
@@ -244,7 +191,7 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
                     <option value="exact">exactly these words</option>
                     <option value="prefix">these words, then anything</option>
                   </select>
-                </label>
+                </Field>
                 {draft.commandParts && draft.commandParts.length > 1 && (
                   <div className="re-parts" role="group" aria-label="Commands of the original line">
                     <span className="re-parts-label">
@@ -271,8 +218,7 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
               </div>
             )}
             {draft.target === 'path' && (
-              <label className="re-field">
-                <span>Path (glob)</span>
+              <Field label="Path (glob)" className="re-field">
                 <input
                   className="mono"
                   value={draft.path}
@@ -285,12 +231,11 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
                   Relative globs are relative to the session folder; <code>**</code> crosses
                   folders.
                 </small>
-              </label>
+              </Field>
             )}
 
             <div className="re-row">
-              <label className="re-field">
-                <span>Agent</span>
+              <Field label="Agent" className="re-field">
                 <select value={draft.agent} onChange={(e) => set('agent', e.target.value)}>
                   <option value="">Any agent</option>
                   {agentChoices.map((a) => (
@@ -299,9 +244,8 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
                     </option>
                   ))}
                 </select>
-              </label>
-              <label className="re-field grow">
-                <span>Project folder</span>
+              </Field>
+              <Field label="Project folder" className="re-field grow">
                 <input
                   className="mono"
                   value={draft.project}
@@ -310,20 +254,18 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
                   spellCheck={false}
                   autoComplete="off"
                 />
-              </label>
+              </Field>
             </div>
 
             <div className="re-row">
-              <label className="re-field grow">
-                <span>Reason</span>
+              <Field label="Reason" className="re-field grow">
                 <input
                   value={draft.reason}
                   onChange={(e) => set('reason', e.target.value)}
                   placeholder="optional"
                 />
-              </label>
-              <label className="re-field">
-                <span>Rule id</span>
+              </Field>
+              <Field label="Rule id" className="re-field">
                 <input
                   className="mono"
                   value={id}
@@ -335,55 +277,11 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
                   spellCheck={false}
                   autoComplete="off"
                 />
-              </label>
+              </Field>
             </div>
           </div>
 
-          <section
-            className="re-preview"
-            aria-labelledby={`${uid}-preview-title`}
-            aria-busy={!current || undefined}
-          >
-            <h3 id={`${uid}-preview-title`}>Would have matched</h3>
-            <div role="status" className={`re-preview-status${current?.error ? ' re-warn' : ''}`}>
-              {!current
-                ? 'Checking past requests…'
-                : current.error
-                  ? `Cannot preview this rule: ${current.error}`
-                  : current.result!.matches.length === 0
-                    ? `None of the last ${current.result!.scanned} decided requests.`
-                    : `${current.result!.matches.length} of the last ${current.result!.scanned} decided requests.`}
-            </div>
-            {current?.result && current.result.matches.length > 0 && (
-              <ul className="re-matches" aria-label="Matching past requests">
-                {current.result.matches.slice(0, PREVIEW_SHOWN).map(({ item, match }) => {
-                  const decision = decisionOf(item.reply);
-                  return (
-                    <li key={item.requestId} data-request-id={item.requestId}>
-                      <span className={`re-match ${match}`} title={MATCH_HINT[match]}>
-                        {MATCH_LABEL[match]}
-                      </span>
-                      <span className="re-match-title">
-                        <Revealed text={item.commandText ?? item.title} />
-                      </span>
-                      <span className="re-match-meta">
-                        <KindBadge kind={item.toolKind} />
-                        <span className={`re-was ${decision}`}>
-                          was {DECISION_LABEL[decision].toLowerCase()}
-                        </span>
-                        <span>{formatDateTime(item.decidedAt)}</span>
-                      </span>
-                    </li>
-                  );
-                })}
-                {current.result.matches.length > PREVIEW_SHOWN && (
-                  <li className="re-more">
-                    and {current.result.matches.length - PREVIEW_SHOWN} more
-                  </li>
-                )}
-              </ul>
-            )}
-          </section>
+          <RulePreview rule={rule} />
         </div>
 
         {saveError && (
@@ -395,9 +293,9 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
           <button type="button" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="re-save" disabled={saving}>
+          <Button type="submit" variant="primary" disabled={saving}>
             {saving ? 'Saving…' : 'Save rule'}
-          </button>
+          </Button>
         </footer>
       </form>
     </dialog>

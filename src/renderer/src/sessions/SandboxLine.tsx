@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { SessionInfo, SessionSandbox } from '../../../shared/domain';
 import { useApi } from '../api/context';
-import './sandbox.css';
+import './SandboxLine.css';
 
 /** One line on what confines a session's agent; a warning when nothing does. */
 export function SandboxSummary({ sandbox }: { sandbox: SessionSandbox }) {

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { GatehouseEvent } from '../../../shared/contract';
 import { useApi } from '../api/context';
 import { Revealed } from '../components/Revealed';
-import './sandbox.css';
+import './SandboxViolations.css';
 
 type Violation = Extract<GatehouseEvent, { type: 'sandbox_violation' }>;
 

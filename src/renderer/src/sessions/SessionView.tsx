@@ -1,11 +1,11 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { AgentInfo, PermissionMode, StopReason } from '../../../shared/domain';
-import { PERMISSION_MODES } from '../../../shared/rules';
 import { useApi } from '../api/context';
-import { MODE_HINT, MODE_LABEL } from '../history/words';
+import { ModeOptions } from '../components/ModeOptions';
+import { MODE_HINT } from '../history/words';
 import { SessionSandboxLine } from './SandboxLine';
 import { SandboxViolations } from './SandboxViolations';
-import './sessions.css';
+import './SessionView.css';
 
 interface Turn {
   prompt: string;
@@ -134,7 +134,7 @@ export function SessionView() {
         </button>
       </form>
       {agents.length === 0 && (
-        <p className="hint">No agents yet: add one under &quot;agents&quot; in settings.json.</p>
+        <p className="dim">No agents yet: add one under &quot;agents&quot; in settings.json.</p>
       )}
       {sessionId && (
         <>
@@ -148,14 +148,10 @@ export function SessionView() {
                 aria-describedby="session-mode-hint"
               >
                 {mode === null && <option value="">…</option>}
-                {PERMISSION_MODES.map((m) => (
-                  <option key={m} value={m}>
-                    {MODE_LABEL[m]}
-                  </option>
-                ))}
+                <ModeOptions />
               </select>
             </label>
-            <p id="session-mode-hint" className="hint">
+            <p id="session-mode-hint" className="dim">
               {mode ? `${MODE_HINT[mode]} For this session only.` : ''}
             </p>
           </div>

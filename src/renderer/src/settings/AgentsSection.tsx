@@ -1,11 +1,17 @@
-// Each configured agent: how it is started, the permission mode of its new sessions, seed 001's
-// Bypass (trust), and the mediator policy its requests follow.
+// Each configured agent: how it is started, the permission mode of its new sessions, its Bypass
+// (trust without asking), and the mediator policy its requests follow.
 import { useState, type FormEvent } from 'react';
 import type { AgentInfo, PermissionMode } from '../../../shared/domain';
-import { PERMISSION_MODES } from '../../../shared/rules';
 import type { Settings } from '../../../shared/settings';
 import { useApi } from '../api/context';
+import { ModeOptions } from '../components/ModeOptions';
 import { MODE_HINT, MODE_LABEL } from '../history/words';
+import { AsyncState } from '../ui/AsyncState';
+import { Card } from '../ui/Card';
+import { Field } from '../ui/Field';
+import { Notice } from '../ui/Notice';
+import { Stack } from '../ui/Stack';
+import './AgentsSection.css';
 
 interface Props {
   settings: Settings;
@@ -76,118 +82,105 @@ export function AgentsSection({ settings, agents, update, onBypassChanged }: Pro
   };
 
   return (
-    <section className="sv-card" aria-labelledby="sv-agents-title" id="sv-agents">
-      <div className="sv-card-head">
-        <div>
-          <h3 id="sv-agents-title">Agents</h3>
-          <p className="sv-desc">
-            The agents Gatehouse can start, and how much each one is trusted.
-          </p>
-        </div>
-      </div>
-      {ids.length === 0 ? (
-        <p className="sv-empty">No agents yet: add one under “agents” in settings.json.</p>
-      ) : (
-        <ul className="sv-agents">
-          {ids.map((id) => {
-            const config = settings.agents[id]!;
-            const info = agents.find((a) => a.id === id);
-            const name = config.name ?? id;
-            const bypass = config.bypassPermissions;
-            const line = [config.command, ...config.args].join(' ');
-            return (
-              <li
-                key={id}
-                className="sv-agent"
-                aria-labelledby={`sv-agent-${id}`}
-                data-agent-id={id}
-              >
-                <div className="sv-agent-head">
-                  <h4 id={`sv-agent-${id}`}>
-                    {name} {name !== id && <span className="sv-dim">({id})</span>}
-                  </h4>
-                  <span className="sv-policy" title="Mediator policy for this agent's requests">
-                    Policy:{' '}
-                    <strong>
-                      {info?.policy ??
-                        config.policy ??
-                        settings.policy.permissionStrategy ??
-                        'first-responder'}
-                    </strong>
-                  </span>
-                </div>
-                <p className="sv-command">
-                  <code title={line}>{line}</code>
-                  {config.cwd && <span className="sv-dim"> in {config.cwd}</span>}
-                </p>
-                <div className="sv-agent-controls">
-                  <label className="sv-field">
-                    <span>Mode of new sessions</span>
-                    <select
-                      value={config.mode}
-                      onChange={(e) => void setMode(id, e.target.value as PermissionMode)}
-                      aria-describedby={`sv-agent-${id}-mode`}
-                    >
-                      {PERMISSION_MODES.map((m) => (
-                        <option key={m} value={m}>
-                          {MODE_LABEL[m]}
-                        </option>
-                      ))}
-                    </select>
-                    <small id={`sv-agent-${id}-mode`} className="sv-hint">
-                      {MODE_HINT[config.mode]}
-                    </small>
-                  </label>
-                  <div className="sv-bypass">
-                    <button
-                      type="button"
-                      role="switch"
-                      aria-checked={bypass}
-                      className={`sv-switch${bypass ? ' on' : ''}`}
-                      aria-labelledby={`sv-agent-${id}-bypass`}
-                      aria-describedby={`sv-agent-${id}-bypass-hint`}
-                      onClick={() => void setBypass(id, !bypass)}
-                    >
-                      <span className="sv-switch-thumb" aria-hidden="true" />
-                    </button>
-                    <div>
-                      <span id={`sv-agent-${id}-bypass`} className="sv-bypass-label">
-                        Bypass permissions for {name}
-                      </span>
-                      <small id={`sv-agent-${id}-bypass-hint`} className="sv-hint">
-                        Every request from {name} is allowed without asking, except what a deny rule
-                        refuses. Decisions are still recorded in the history.
+    <Card
+      id="sv-agents"
+      title="Agents"
+      description="The agents Gatehouse can start, and how much each one is trusted."
+    >
+      <AsyncState items={ids} empty="No agents yet: add one under “agents” in settings.json.">
+        {(shown) => (
+          <Stack className="sv-agents">
+            {shown.map((id) => {
+              const config = settings.agents[id]!;
+              const info = agents.find((a) => a.id === id);
+              const name = config.name ?? id;
+              const bypass = config.bypassPermissions;
+              const line = [config.command, ...config.args].join(' ');
+              return (
+                <li
+                  key={id}
+                  className="sv-agent"
+                  aria-labelledby={`sv-agent-${id}`}
+                  data-agent-id={id}
+                >
+                  <div className="sv-agent-head">
+                    <h4 id={`sv-agent-${id}`}>
+                      {name} {name !== id && <span className="dim">({id})</span>}
+                    </h4>
+                    <span className="sv-policy" title="Mediator policy for this agent's requests">
+                      Policy:{' '}
+                      <strong>
+                        {info?.policy ??
+                          config.policy ??
+                          settings.policy.permissionStrategy ??
+                          'first-responder'}
+                      </strong>
+                    </span>
+                  </div>
+                  <p className="sv-command">
+                    <code title={line}>{line}</code>
+                    {config.cwd && <span className="dim"> in {config.cwd}</span>}
+                  </p>
+                  <div className="sv-agent-controls">
+                    <Field label="Mode of new sessions" className="sv-field">
+                      <select
+                        value={config.mode}
+                        onChange={(e) => void setMode(id, e.target.value as PermissionMode)}
+                        aria-describedby={`sv-agent-${id}-mode`}
+                      >
+                        <ModeOptions />
+                      </select>
+                      <small id={`sv-agent-${id}-mode`} className="sv-hint">
+                        {MODE_HINT[config.mode]}
                       </small>
+                    </Field>
+                    <div className="sv-bypass">
+                      <button
+                        type="button"
+                        role="switch"
+                        aria-checked={bypass}
+                        className={`sv-switch${bypass ? ' on' : ''}`}
+                        aria-labelledby={`sv-agent-${id}-bypass`}
+                        aria-describedby={`sv-agent-${id}-bypass-hint`}
+                        onClick={() => void setBypass(id, !bypass)}
+                      >
+                        <span className="sv-switch-thumb" aria-hidden="true" />
+                      </button>
+                      <div>
+                        <span id={`sv-agent-${id}-bypass`} className="sv-bypass-label">
+                          Bypass permissions for {name}
+                        </span>
+                        <small id={`sv-agent-${id}-bypass-hint`} className="sv-hint">
+                          Every request from {name} is allowed without asking, except what a deny
+                          rule refuses. Decisions are still recorded in the history.
+                        </small>
+                      </div>
                     </div>
                   </div>
-                </div>
-                <details className="sv-agent-edit">
-                  <summary>Change the command</summary>
-                  <form aria-label={`Command of ${name}`} onSubmit={(e) => void setCommand(id, e)}>
-                    <label className="sv-field">
-                      <span>Command</span>
-                      <input name="command" defaultValue={config.command} required />
-                    </label>
-                    <label className="sv-field">
-                      <span>Arguments, one per line</span>
-                      <textarea name="args" rows={3} defaultValue={config.args.join('\n')} />
-                    </label>
-                    <button type="submit">Save command</button>
-                  </form>
-                </details>
-                {status?.agentId === id && (
-                  <p
-                    className={status.error ? 'sv-error' : 'sv-saved'}
-                    role={status.error ? 'alert' : 'status'}
-                  >
-                    {status.text}
-                  </p>
-                )}
-              </li>
-            );
-          })}
-        </ul>
-      )}
-    </section>
+                  <details className="sv-agent-edit">
+                    <summary>Change the command</summary>
+                    <form
+                      aria-label={`Command of ${name}`}
+                      onSubmit={(e) => void setCommand(id, e)}
+                    >
+                      <Field label="Command" className="sv-field">
+                        <input name="command" defaultValue={config.command} required />
+                      </Field>
+                      <Field label="Arguments, one per line" className="sv-field">
+                        <textarea name="args" rows={3} defaultValue={config.args.join('\n')} />
+                      </Field>
+                      <button type="submit">Save command</button>
+                    </form>
+                  </details>
+                  {status?.agentId === id && (
+                    <Notice tone={status.error ? 'error' : 'done'}>{status.text}</Notice>
+                  )}
+                </li>
+              );
+            })}
+          </Stack>
+        )}
+      </AsyncState>
+    </Card>
   );
 }

@@ -4,6 +4,11 @@
 import { useState, type FormEvent } from 'react';
 import type { CommandOutput, SettingsConfirmation } from '../../../shared/contract';
 import { useApi } from '../api/context';
+import { Button } from '../ui/Button';
+import { Field } from '../ui/Field';
+import { Notice } from '../ui/Notice';
+import '../ui/Card.css';
+import './ConfirmChange.css';
 
 interface Props {
   confirmation: SettingsConfirmation;
@@ -33,19 +38,18 @@ export function ConfirmChange({ confirmation, onApplied, onDismiss }: Props) {
   };
 
   return (
-    <section className="sv-card sv-confirm" aria-labelledby="sv-confirm-title">
+    <section className="ui-card sv-confirm" aria-labelledby="sv-confirm-title">
       <h3 id="sv-confirm-title">
         {confirmation.how === 'code'
           ? 'Waiting for confirmation: enter the code shown where Gatehouse runs'
           : 'Waiting for confirmation in the Gatehouse window'}
       </h3>
-      <p className="sv-desc">
+      <p className="ui-card-desc">
         The change of {agents} is not applied yet. It expires at {until}.
       </p>
       {confirmation.how === 'code' && (
         <form onSubmit={(e) => void submit(e)} aria-label="Confirm the settings change">
-          <label className="sv-field">
-            <span>Code</span>
+          <Field label="Code" className="sv-field">
             <input
               value={code}
               onChange={(e) => setCode(e.target.value)}
@@ -55,11 +59,11 @@ export function ConfirmChange({ confirmation, onApplied, onDismiss }: Props) {
               maxLength={20}
               required
             />
-          </label>
+          </Field>
           <div className="sv-confirm-actions">
-            <button type="submit" className="sv-primary" disabled={busy || code.trim() === ''}>
+            <Button type="submit" variant="primary" disabled={busy || code.trim() === ''}>
               Confirm
-            </button>
+            </Button>
             <button type="button" onClick={onDismiss}>
               Close
             </button>
@@ -71,11 +75,7 @@ export function ConfirmChange({ confirmation, onApplied, onDismiss }: Props) {
           Close
         </button>
       )}
-      {error && (
-        <p className="sv-error" role="alert">
-          {error}
-        </p>
-      )}
+      {error && <Notice tone="error">{error}</Notice>}
     </section>
   );
 }

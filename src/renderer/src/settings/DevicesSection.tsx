@@ -4,6 +4,11 @@ import { useCallback, useEffect, useState } from 'react';
 import type { ClientInfo } from '../../../shared/contract';
 import { useApi } from '../api/context';
 import { formatDateTime } from '../history/words';
+import { AsyncState } from '../ui/AsyncState';
+import { Card } from '../ui/Card';
+import { Notice } from '../ui/Notice';
+import { Table } from '../ui/Table';
+import './DevicesSection.css';
 
 interface Code {
   link: string;
@@ -41,26 +46,24 @@ export function DevicesSection() {
   };
 
   return (
-    <section className="sv-card" aria-labelledby="sv-devices-title" id="sv-devices">
-      <div className="sv-card-head">
-        <div>
-          <h3 id="sv-devices-title">Devices</h3>
-          <p className="sv-desc">
-            Votes count as yours only from a paired device. Pair another one with a link that works
-            once, for ten minutes.
-          </p>
-        </div>
-        {api.paired && (
+    <Card
+      id="sv-devices"
+      title="Devices"
+      description={
+        <>
+          Votes count as yours only from a paired device. Pair another one with a link that works
+          once, for ten minutes.
+        </>
+      }
+      actions={
+        api.paired && (
           <button type="button" onClick={() => void pairAnother()}>
             Pair another device
           </button>
-        )}
-      </div>
-      {error && (
-        <p className="sv-error" role="alert">
-          {error}
-        </p>
-      )}
+        )
+      }
+    >
+      {error && <Notice tone="error">{error}</Notice>}
       {code && (
         <p className="sv-pairing" role="status">
           Open on the other device (once, until {formatDateTime(code.expiresAt)}):{' '}
@@ -69,40 +72,28 @@ export function DevicesSection() {
           </a>
         </p>
       )}
-      {clients && clients.length > 0 && (
-        <div className="sv-table-wrap">
-          <table className="sv-table" aria-label="Devices">
-            <thead>
-              <tr>
-                <th scope="col">Device</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Last seen</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
+      <AsyncState items={clients}>
+        {(shown) => (
+          <Table label="Devices" columns={['Device', 'Kind', 'Last seen']}>
+            {shown.map((c) => (
+              <tr key={c.clientId}>
+                <td>
+                  {c.label} <code className="ui-table-detail">{c.clientId}</code>
+                </td>
+                <td>{c.paired ? 'paired' : 'API client (unpaired)'}</td>
+                <td>{formatDateTime(c.lastSeenAt || c.registeredAt)}</td>
+                <td>
+                  {api.paired && c.clientId !== 'desktop' && (
+                    <button type="button" onClick={() => void revoke(c.clientId)}>
+                      Revoke
+                    </button>
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {clients.map((c) => (
-                <tr key={c.clientId}>
-                  <td>
-                    {c.label} <code className="sv-scope-detail">{c.clientId}</code>
-                  </td>
-                  <td>{c.paired ? 'paired' : 'API client (unpaired)'}</td>
-                  <td>{formatDateTime(c.lastSeenAt || c.registeredAt)}</td>
-                  <td>
-                    {api.paired && c.clientId !== 'desktop' && (
-                      <button type="button" onClick={() => void revoke(c.clientId)}>
-                        Revoke
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </section>
+            ))}
+          </Table>
+        )}
+      </AsyncState>
+    </Card>
   );
 }

@@ -3,6 +3,11 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { PermissionPolicy } from '../../../shared/domain';
 import type { Settings } from '../../../shared/settings';
+import { Button } from '../ui/Button';
+import { Card } from '../ui/Card';
+import { Field } from '../ui/Field';
+import { Notice } from '../ui/Notice';
+import './GeneralSection.css';
 
 interface Props {
   settings: Settings;
@@ -81,15 +86,11 @@ export function GeneralSection({ settings, supportedPolicies, restartNeeded, upd
   }
 
   return (
-    <section className="sv-card" aria-labelledby="sv-general-title" id="sv-general">
-      <div className="sv-card-head">
-        <div>
-          <h3 id="sv-general-title">General</h3>
-          <p className="sv-desc">
-            Saved to the settings file as a whole; most changes apply at once.
-          </p>
-        </div>
-      </div>
+    <Card
+      id="sv-general"
+      title="General"
+      description="Saved to the settings file as a whole; most changes apply at once."
+    >
       <form
         className="sv-form"
         onSubmit={(e) => void save(e)}
@@ -98,8 +99,7 @@ export function GeneralSection({ settings, supportedPolicies, restartNeeded, upd
       >
         <fieldset>
           <legend>Approvals</legend>
-          <label className="sv-field">
-            <span>Timeout (seconds)</span>
+          <Field label="Timeout (seconds)" className="sv-field">
             <input
               type="number"
               inputMode="numeric"
@@ -111,7 +111,7 @@ export function GeneralSection({ settings, supportedPolicies, restartNeeded, upd
             <small id={`${uid}-timeout`} className="sv-hint">
               A request nobody answers is denied after this long (fail-closed). 1 to 86,400.
             </small>
-          </label>
+          </Field>
         </fieldset>
 
         <fieldset>
@@ -145,8 +145,7 @@ export function GeneralSection({ settings, supportedPolicies, restartNeeded, upd
             Policy <RestartFlag show={restartNeeded.includes('policy')} />
           </legend>
           <div className="sv-row">
-            <label className="sv-field">
-              <span>Strategy</span>
+            <Field label="Strategy" className="sv-field">
               <select
                 value={form.permissionStrategy}
                 onChange={(e) => set('permissionStrategy', e.target.value)}
@@ -158,9 +157,8 @@ export function GeneralSection({ settings, supportedPolicies, restartNeeded, upd
                   </option>
                 ))}
               </select>
-            </label>
-            <label className="sv-field">
-              <span>Consensus quorum</span>
+            </Field>
+            <Field label="Consensus quorum" className="sv-field">
               <input
                 type="number"
                 inputMode="numeric"
@@ -170,7 +168,7 @@ export function GeneralSection({ settings, supportedPolicies, restartNeeded, upd
                 onChange={(e) => set('consensusQuorum', e.target.value)}
                 aria-describedby={`${uid}-quorum`}
               />
-            </label>
+            </Field>
           </div>
           <small id={`${uid}-quorum`} className="sv-hint">
             Who decides a request: the first person to answer, a designated client, a quorum of
@@ -187,18 +185,11 @@ export function GeneralSection({ settings, supportedPolicies, restartNeeded, upd
             <code>
               {settings.server.host}:{settings.server.port}
             </code>{' '}
-            <span className="sv-dim">(edit settings.json; applies after restart)</span>
+            <span className="dim">(edit settings.json; applies after restart)</span>
           </p>
         </fieldset>
 
-        {status && (
-          <p
-            className={status.error ? 'sv-error' : 'sv-saved'}
-            role={status.error ? 'alert' : 'status'}
-          >
-            {status.text}
-          </p>
-        )}
+        {status && <Notice tone={status.error ? 'error' : 'done'}>{status.text}</Notice>}
         <div className="sv-form-actions">
           <button
             type="button"
@@ -210,11 +201,11 @@ export function GeneralSection({ settings, supportedPolicies, restartNeeded, upd
           >
             Discard changes
           </button>
-          <button type="submit" className="sv-primary" disabled={busy}>
+          <Button type="submit" variant="primary" disabled={busy}>
             {busy ? 'Saving…' : 'Save settings'}
-          </button>
+          </Button>
         </div>
       </form>
-    </section>
+    </Card>
   );
 }

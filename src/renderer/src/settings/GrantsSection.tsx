@@ -8,6 +8,11 @@ import { KindBadge } from '../approvals/KindBadge';
 import { Revealed } from '../components/Revealed';
 import { useNow } from '../components/use-now';
 import { formatDateTime, relative, shortId } from '../history/words';
+import { AsyncState } from '../ui/AsyncState';
+import { Button } from '../ui/Button';
+import { Card } from '../ui/Card';
+import { Table } from '../ui/Table';
+import './GrantsSection.css';
 
 type GrantView = CommandOutput<'listGrants'>[number];
 
@@ -89,15 +94,16 @@ export function GrantsSection() {
   }));
 
   return (
-    <section className="sv-card" aria-labelledby="sv-grants-title" id="sv-grants">
-      <div className="sv-card-head">
-        <div>
-          <h3 id="sv-grants-title">Grants</h3>
-          <p className="sv-desc">
-            What someone allowed “always” in the approval dialog, scoped as they chose. A revoked
-            grant stops applying at once: the next such request asks again.
-          </p>
-        </div>
+    <Card
+      id="sv-grants"
+      title="Grants"
+      description={
+        <>
+          What someone allowed “always” in the approval dialog, scoped as they chose. A revoked
+          grant stops applying at once: the next such request asks again.
+        </>
+      }
+      actions={
         <label className="sv-toggle-label">
           <input
             type="checkbox"
@@ -106,127 +112,111 @@ export function GrantsSection() {
           />
           Show inactive
         </label>
-      </div>
-      {error && (
-        <p className="sv-error" role="alert">
-          {error}
-        </p>
-      )}
-      {grants === null ? (
-        <p className="sv-dim">Loading…</p>
-      ) : rows.length === 0 ? (
-        <p className="sv-empty">
-          {showInactive ? 'No grants yet.' : 'No grants in force.'} Choose an “always” option in the
-          approval dialog to make one.
-        </p>
-      ) : (
-        <div className="sv-table-wrap">
-          <table className="sv-table" aria-label="Grants">
-            <thead>
-              <tr>
-                <th scope="col">Agent</th>
-                <th scope="col">Scope</th>
-                <th scope="col">Covers</th>
-                <th scope="col">Created</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map(({ grant, active, revokeReason }) => {
-                const scope = scopeText(grant);
-                const covers = grant.commands
-                  ? grant.commands.map(commandText)
-                  : (grant.paths ?? []);
-                const expired = grant.expiresAt !== undefined && grant.expiresAt <= now;
-                return (
-                  <tr
-                    key={grant.id}
-                    data-grant-id={grant.id}
-                    className={active ? undefined : 'inactive'}
-                  >
-                    <td>{grant.agentId}</td>
-                    <td>
-                      <span className="sv-scope">{scope.label}</span>
-                      {scope.detail && (
-                        <code className="sv-scope-detail" title={scope.detail}>
-                          {grant.scope === 'session' ? shortId(scope.detail) : scope.detail}
-                        </code>
-                      )}
-                    </td>
-                    <td className="sv-covers">
-                      <KindBadge kind={grant.toolKind} />
-                      <ul aria-label={grant.commands ? 'Commands' : 'Paths'}>
-                        {covers.map((c, i) => (
-                          <li key={i}>
-                            <code>
-                              <Revealed text={c} />
-                            </code>
-                          </li>
-                        ))}
-                      </ul>
-                    </td>
-                    <td>
+      }
+    >
+      <AsyncState
+        items={grants === null ? null : rows}
+        error={error}
+        loading="Loading…"
+        empty={
+          <>
+            {showInactive ? 'No grants yet.' : 'No grants in force.'} Choose an “always” option in
+            the approval dialog to make one.
+          </>
+        }
+      >
+        {(shown) => (
+          <Table
+            label="Grants"
+            columns={['Agent', 'Scope', 'Covers', 'Created', 'Expires', 'Status']}
+          >
+            {shown.map(({ grant, active, revokeReason }) => {
+              const scope = scopeText(grant);
+              const covers = grant.commands ? grant.commands.map(commandText) : (grant.paths ?? []);
+              const expired = grant.expiresAt !== undefined && grant.expiresAt <= now;
+              return (
+                <tr
+                  key={grant.id}
+                  data-grant-id={grant.id}
+                  className={active ? undefined : 'inactive'}
+                >
+                  <td>{grant.agentId}</td>
+                  <td>
+                    <span className="sv-scope">{scope.label}</span>
+                    {scope.detail && (
+                      <code className="ui-table-detail" title={scope.detail}>
+                        {grant.scope === 'session' ? shortId(scope.detail) : scope.detail}
+                      </code>
+                    )}
+                  </td>
+                  <td className="sv-covers">
+                    <KindBadge kind={grant.toolKind} />
+                    <ul aria-label={grant.commands ? 'Commands' : 'Paths'}>
+                      {covers.map((c, i) => (
+                        <li key={i}>
+                          <code>
+                            <Revealed text={c} />
+                          </code>
+                        </li>
+                      ))}
+                    </ul>
+                  </td>
+                  <td>
+                    <time
+                      dateTime={new Date(grant.createdAt).toISOString()}
+                      title={formatDateTime(grant.createdAt)}
+                    >
+                      {relative(grant.createdAt, now)}
+                    </time>
+                  </td>
+                  <td>
+                    {grant.expiresAt === undefined ? (
+                      <span className="dim">
+                        {grant.scope === 'session' ? 'with the session' : 'never'}
+                      </span>
+                    ) : (
                       <time
-                        dateTime={new Date(grant.createdAt).toISOString()}
-                        title={formatDateTime(grant.createdAt)}
+                        dateTime={new Date(grant.expiresAt).toISOString()}
+                        title={formatDateTime(grant.expiresAt)}
                       >
-                        {relative(grant.createdAt, now)}
+                        {relative(grant.expiresAt, now)}
                       </time>
-                    </td>
-                    <td>
-                      {grant.expiresAt === undefined ? (
-                        <span className="sv-dim">
-                          {grant.scope === 'session' ? 'with the session' : 'never'}
-                        </span>
-                      ) : (
-                        <time
-                          dateTime={new Date(grant.expiresAt).toISOString()}
-                          title={formatDateTime(grant.expiresAt)}
-                        >
-                          {relative(grant.expiresAt, now)}
-                        </time>
-                      )}
-                    </td>
-                    <td>
-                      {active ? (
-                        <span className="sv-status active">Active</span>
-                      ) : (
-                        <span className="sv-status inactive" title={revokeReason ?? undefined}>
-                          {grant.revokedAt !== undefined
-                            ? 'Revoked'
-                            : expired
-                              ? 'Expired'
-                              : 'Inactive'}
-                          {revokeReason && (
-                            <span className="sv-status-reason"> — {revokeReason}</span>
-                          )}
-                        </span>
-                      )}
-                    </td>
-                    <td className="sv-actions">
-                      {active && (
-                        <button
-                          type="button"
-                          className="sv-danger"
-                          disabled={busy === grant.id}
-                          aria-label={`Revoke the grant for ${covers.join(', ')}`}
-                          onClick={() => void revoke(grant.id)}
-                        >
-                          Revoke
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </section>
+                    )}
+                  </td>
+                  <td>
+                    {active ? (
+                      <span className="sv-status active">Active</span>
+                    ) : (
+                      <span className="sv-status inactive" title={revokeReason ?? undefined}>
+                        {grant.revokedAt !== undefined
+                          ? 'Revoked'
+                          : expired
+                            ? 'Expired'
+                            : 'Inactive'}
+                        {revokeReason && (
+                          <span className="sv-status-reason"> — {revokeReason}</span>
+                        )}
+                      </span>
+                    )}
+                  </td>
+                  <td className="ui-table-actions">
+                    {active && (
+                      <Button
+                        variant="danger"
+                        disabled={busy === grant.id}
+                        aria-label={`Revoke the grant for ${covers.join(', ')}`}
+                        onClick={() => void revoke(grant.id)}
+                      >
+                        Revoke
+                      </Button>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </Table>
+        )}
+      </AsyncState>
+    </Card>
   );
 }

@@ -6,6 +6,12 @@ import { KindBadge } from '../approvals/KindBadge';
 import { Revealed } from '../components/Revealed';
 import { RuleEditor } from '../rules/RuleEditor';
 import { draftOfRule, EMPTY_DRAFT, type RuleDraft } from '../rules/rule-draft';
+import { AsyncState } from '../ui/AsyncState';
+import { Button } from '../ui/Button';
+import { Card } from '../ui/Card';
+import { Notice } from '../ui/Notice';
+import { Table } from '../ui/Table';
+import './RulesSection.css';
 
 interface EditorState {
   title: string;
@@ -42,18 +48,18 @@ export function RulesSection({ onChanged }: { onChanged?: () => void }) {
   };
 
   return (
-    <section className="sv-card" aria-labelledby="sv-rules-title" id="sv-rules">
-      <div className="sv-card-head">
-        <div>
-          <h3 id="sv-rules-title">Rules</h3>
-          <p className="sv-desc">
-            Decide before anyone is asked. When several match, deny wins over ask, ask over allow;
-            then the most specific.
-          </p>
-        </div>
-        <button
-          type="button"
-          className="sv-primary"
+    <Card
+      id="sv-rules"
+      title="Rules"
+      description={
+        <>
+          Decide before anyone is asked. When several match, deny wins over ask, ask over allow;
+          then the most specific.
+        </>
+      }
+      actions={
+        <Button
+          variant="primary"
           onClick={() =>
             setEditor({
               title: 'New rule',
@@ -63,145 +69,110 @@ export function RulesSection({ onChanged }: { onChanged?: () => void }) {
           }
         >
           Add rule…
-        </button>
-      </div>
-      {notice && (
-        <p className="sv-notice" role="status">
-          {notice}
-        </p>
-      )}
-      {error && (
-        <p className="sv-error" role="alert">
-          {error}
-        </p>
-      )}
-      {rules === null ? (
-        <p className="sv-dim">Loading…</p>
-      ) : rules.length === 0 ? (
-        <p className="sv-empty">
-          No rules yet: every request asks (unless a mode or a grant decides it).
-        </p>
-      ) : (
-        <div className="sv-table-wrap">
-          <table className="sv-table" aria-label="Rules">
-            <thead>
-              <tr>
-                <th scope="col">#</th>
-                <th scope="col">Action</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Command or path</th>
-                <th scope="col">Agent</th>
-                <th scope="col">Project</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rules.map((rule, i) => (
-                <tr key={rule.id} data-rule-id={rule.id}>
-                  <td className="sv-dim">{i + 1}</td>
-                  <td>
-                    <span className={`sv-action ${rule.action}`}>{ACTION_LABEL[rule.action]}</span>
-                  </td>
-                  <td>
-                    {rule.toolKind === undefined ? (
-                      <span className="sv-dim">any</span>
-                    ) : (
-                      <span className="sv-kinds">
-                        {(Array.isArray(rule.toolKind) ? rule.toolKind : [rule.toolKind]).map(
-                          (k) => (
-                            <KindBadge key={k} kind={k} />
-                          ),
-                        )}
-                      </span>
-                    )}
-                  </td>
-                  <td className="sv-target">
-                    {rule.command !== undefined ? (
-                      <>
-                        <code>
-                          <Revealed text={rule.command} />
-                        </code>
-                        <span className="sv-dim">
-                          {' '}
-                          {rule.commandMatch === 'exact' ? 'exactly' : '…'}
-                        </span>
-                      </>
-                    ) : rule.path !== undefined ? (
-                      <code>
-                        <Revealed text={rule.path} />
-                      </code>
-                    ) : (
-                      <span className="sv-dim">any</span>
-                    )}
-                    <span className="sv-rule-id">
-                      {rule.id}
-                      {rule.reason && (
-                        <>
-                          {' '}
-                          · <Revealed text={rule.reason} />
-                        </>
-                      )}
+        </Button>
+      }
+    >
+      {notice && <Notice tone="done">{notice}</Notice>}
+      <AsyncState
+        items={rules}
+        error={error}
+        loading="Loading…"
+        empty="No rules yet: every request asks (unless a mode or a grant decides it)."
+      >
+        {(shown) => (
+          <Table
+            label="Rules"
+            columns={['#', 'Action', 'Kind', 'Command or path', 'Agent', 'Project']}
+          >
+            {shown.map((rule, i) => (
+              <tr key={rule.id} data-rule-id={rule.id}>
+                <td className="dim">{i + 1}</td>
+                <td>
+                  <span className={`sv-action ${rule.action}`}>{ACTION_LABEL[rule.action]}</span>
+                </td>
+                <td>
+                  {rule.toolKind === undefined ? (
+                    <span className="dim">any</span>
+                  ) : (
+                    <span className="sv-kinds">
+                      {(Array.isArray(rule.toolKind) ? rule.toolKind : [rule.toolKind]).map((k) => (
+                        <KindBadge key={k} kind={k} />
+                      ))}
                     </span>
-                  </td>
-                  <td>{rule.agent ?? <span className="sv-dim">any</span>}</td>
-                  <td className="sv-project">
-                    {rule.project ? (
-                      <code>{rule.project}</code>
-                    ) : (
-                      <span className="sv-dim">any</span>
-                    )}
-                  </td>
-                  <td className="sv-actions">
-                    {confirming === rule.id ? (
-                      <span
-                        className="sv-confirm"
-                        role="group"
-                        aria-label={`Delete rule ${rule.id}?`}
-                      >
-                        <button
-                          type="button"
-                          className="sv-danger"
-                          onClick={() => void remove(rule.id)}
-                        >
-                          Delete {rule.id}
-                        </button>
-                        <button type="button" onClick={() => setConfirming(null)}>
-                          Keep
-                        </button>
+                  )}
+                </td>
+                <td className="sv-target">
+                  {rule.command !== undefined ? (
+                    <>
+                      <code>
+                        <Revealed text={rule.command} />
+                      </code>
+                      <span className="dim">
+                        {' '}
+                        {rule.commandMatch === 'exact' ? 'exactly' : '…'}
                       </span>
-                    ) : (
+                    </>
+                  ) : rule.path !== undefined ? (
+                    <code>
+                      <Revealed text={rule.path} />
+                    </code>
+                  ) : (
+                    <span className="dim">any</span>
+                  )}
+                  <span className="sv-rule-id">
+                    {rule.id}
+                    {rule.reason && (
                       <>
-                        <button
-                          type="button"
-                          aria-label={`Edit rule ${rule.id}`}
-                          onClick={() =>
-                            setEditor({
-                              title: `Edit rule ${rule.id}`,
-                              initial: draftOfRule(rule),
-                              editing: true,
-                            })
-                          }
-                        >
-                          Edit
-                        </button>
-                        <button
-                          type="button"
-                          aria-label={`Delete rule ${rule.id}`}
-                          onClick={() => setConfirming(rule.id)}
-                        >
-                          Delete
-                        </button>
+                        {' '}
+                        · <Revealed text={rule.reason} />
                       </>
                     )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+                  </span>
+                </td>
+                <td>{rule.agent ?? <span className="dim">any</span>}</td>
+                <td className="sv-project">
+                  {rule.project ? <code>{rule.project}</code> : <span className="dim">any</span>}
+                </td>
+                <td className="ui-table-actions">
+                  {confirming === rule.id ? (
+                    <span role="group" aria-label={`Delete rule ${rule.id}?`}>
+                      <Button variant="danger" onClick={() => void remove(rule.id)}>
+                        Delete {rule.id}
+                      </Button>
+                      <button type="button" onClick={() => setConfirming(null)}>
+                        Keep
+                      </button>
+                    </span>
+                  ) : (
+                    <>
+                      <button
+                        type="button"
+                        aria-label={`Edit rule ${rule.id}`}
+                        onClick={() =>
+                          setEditor({
+                            title: `Edit rule ${rule.id}`,
+                            initial: draftOfRule(rule),
+                            editing: true,
+                          })
+                        }
+                      >
+                        Edit
+                      </button>
+                      <button
+                        type="button"
+                        aria-label={`Delete rule ${rule.id}`}
+                        onClick={() => setConfirming(rule.id)}
+                      >
+                        Delete
+                      </button>
+                    </>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </Table>
+        )}
+      </AsyncState>
       {editor && (
         <RuleEditor
           title={editor.title}
@@ -216,6 +187,6 @@ export function RulesSection({ onChanged }: { onChanged?: () => void }) {
           }}
         />
       )}
-    </section>
+    </Card>
   );
 }

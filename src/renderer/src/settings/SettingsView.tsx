@@ -10,7 +10,9 @@ import { DevicesSection } from './DevicesSection';
 import { GeneralSection } from './GeneralSection';
 import { GrantsSection } from './GrantsSection';
 import { RulesSection } from './RulesSection';
-import './settings.css';
+import { Button } from '../ui/Button';
+import { Notice } from '../ui/Notice';
+import './SettingsView.css';
 
 type Loaded = CommandOutput<'getSettings'>;
 type RestartKey = 'policy' | 'server';
@@ -91,23 +93,19 @@ export function SettingsView() {
         </div>
         <nav className="sv-jump" aria-label="Settings sections">
           {SECTIONS.map(([id, label]) => (
-            <button
+            <Button
               key={id}
-              type="button"
+              variant="ghost"
               onClick={() =>
                 document.getElementById(id)?.scrollIntoView({ behavior: 'smooth', block: 'start' })
               }
             >
               {label}
-            </button>
+            </Button>
           ))}
         </nav>
       </header>
-      {error && (
-        <p className="sv-error" role="alert">
-          The settings could not be loaded: {error}
-        </p>
-      )}
+      {error && <Notice tone="error">The settings could not be loaded: {error}</Notice>}
       {waiting && (
         <ConfirmChange
           confirmation={waiting}

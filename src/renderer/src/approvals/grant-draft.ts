@@ -1,0 +1,27 @@
+// How far an "always" reaches, as the action bar holds it, and the grant a vote sends for it.
+import type { GrantChoice } from '../../../shared/contract';
+
+export type GrantScope = GrantChoice['scope'];
+/** '' = until revoked; 'tomorrow' = until the next local midnight; otherwise minutes. */
+export type GrantExpiry = '' | '30' | '60' | '480' | 'tomorrow';
+
+export interface GrantDraft {
+  scope: GrantScope;
+  expiry: GrantExpiry;
+}
+
+export const DEFAULT_GRANT: GrantDraft = { scope: 'session', expiry: '' };
+
+/** The grant sent with an allow_always vote; "until tomorrow" is counted at the moment of the vote. */
+export function grantOf(draft: GrantDraft, now = Date.now()): GrantChoice {
+  if (draft.expiry === '') return { scope: draft.scope };
+  if (draft.expiry === 'tomorrow') {
+    const midnight = new Date(now);
+    midnight.setHours(24, 0, 0, 0);
+    return {
+      scope: draft.scope,
+      expiresInMinutes: Math.max(1, Math.ceil((midnight.getTime() - now) / 60_000)),
+    };
+  }
+  return { scope: draft.scope, expiresInMinutes: Number(draft.expiry) };
+}
