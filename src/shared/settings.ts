@@ -37,7 +37,7 @@ export const AgentConfig = z
     cwd: z.string().min(1).optional(),
     /** Permission mode for new sessions of this agent. */
     mode: PermissionMode.default('default'),
-    /** Seed 001's per-agent trust: allow everything but explicit deny rules. */
+    /** The Bypass switch: allow this agent everything a deny or ask rule does not stop. */
     bypassPermissions: z.boolean().default(false),
     /** Mediator policy for this agent's requests; defaults to policy.permissionStrategy. */
     policy: PermissionPolicy.optional(),
