@@ -14,7 +14,7 @@ import type { Decision, PendingApproval } from '../src/shared/domain';
 import type { HistoryQuery } from '../src/shared/history';
 import { Settings } from '../src/shared/settings';
 import { createCore } from '../src/main/core/core';
-import { openStore, type Durability } from '../src/main/core/store';
+import { databasePath, openStore, type Durability } from '../src/main/core/store';
 import { openDatabase, type Db } from '../src/main/core/store/database';
 import { startHttpServer } from '../src/main/server/http-server';
 import { quantiles, round, type Report } from './report';
@@ -182,11 +182,11 @@ const PAGES: {
 
 type Quantiles = { p50: number; p95: number };
 
-/** The 1M-decision database, where createCore() looks for it: $home/gatehouse.db. */
+/** The 1M-decision database, where createCore() looks for it in $home. */
 async function benchQueries(report: Report, dir: string): Promise<void> {
   const home = join(dir, 'home');
   mkdirSync(home, { recursive: true });
-  const path = join(home, 'gatehouse.db');
+  const path = databasePath(home);
   await openStore({ path }).close(); // the schema and the audit key
   const db = openDatabase(path);
   const started = performance.now();

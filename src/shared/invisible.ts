@@ -17,9 +17,10 @@ const BIDI = new Set([
   0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069,
 ]);
 
-// The brief's list plus characters that render as nothing in common fonts and are used the same
-// way: invisible math operators, the combining grapheme joiner, Hangul fillers and the Unicode
-// tag block (U+E0000–U+E007F, used to smuggle invisible ASCII into prompts).
+// The well-known zero-width characters (soft hyphen, Mongolian vowel separator, ZWSP, ZWNJ, ZWJ,
+// word joiner, BOM) plus others that render as nothing in common fonts and serve the same tricks:
+// invisible math operators, the combining grapheme joiner, Hangul fillers and the Unicode tag block
+// (U+E0000–U+E007F, used to smuggle invisible ASCII into prompts).
 const ZERO_WIDTH = new Set([
   0x00ad, 0x034f, 0x115f, 0x1160, 0x180e, 0x200b, 0x200c, 0x200d, 0x2060, 0x2061, 0x2062, 0x2063,
   0x2064, 0x3164, 0xfeff, 0xffa0,

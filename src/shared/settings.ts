@@ -6,6 +6,8 @@ import { SandboxSettings } from './sandbox-settings';
 
 /** How long an unanswered permission request waits before it is refused (fail closed). */
 export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 300;
+/** A day: well under setTimeout's 2^31-1 ms ceiling, past which Node fires the timer at once. */
+export const MAX_APPROVAL_TIMEOUT_SECONDS = 86_400;
 
 export const AgentIdKey = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'agent id: letters, digits, . _ -');
 
@@ -37,7 +39,7 @@ export const AgentConfig = z
     cwd: z.string().min(1).optional(),
     /** Permission mode for new sessions of this agent. */
     mode: PermissionMode.default('default'),
-    /** Seed 001's per-agent trust: allow everything but explicit deny rules. */
+    /** The Bypass switch: allow this agent everything a deny or ask rule does not stop. */
     bypassPermissions: z.boolean().default(false),
     /** Mediator policy for this agent's requests; defaults to policy.permissionStrategy. */
     policy: PermissionPolicy.optional(),
@@ -73,7 +75,7 @@ export const Settings = z
     approvals: z
       .object({
         /** Fail-closed timeout: an unanswered request is denied after this many seconds. */
-        timeoutSeconds: z.number().int().min(1).max(86_400).default(DEFAULT_APPROVAL_TIMEOUT_SECONDS),
+        timeoutSeconds: z.number().int().min(1).max(MAX_APPROVAL_TIMEOUT_SECONDS).default(DEFAULT_APPROVAL_TIMEOUT_SECONDS),
         /**
          * After a cancel, how long the agent has to end its turn. Past it the turn is reported
          * cancelled, the agent is stopped and the session ends (agent_unresponsive).

@@ -15,31 +15,27 @@ export abstract class DomainError extends Error {
   }
 }
 
-/** The input is well-formed but cannot be acted on (a relative folder, a rule that never matches). */
-export class BadRequestError extends DomainError {
-  override name = 'BadRequestError';
-  readonly kind = 'invalid';
+/**
+ * The class of one kind of domain error: `instanceof` tells each kind apart (and all of them from
+ * DomainError), and `name` is what crosses IPC and HTTP.
+ */
+function domainError<K extends DomainErrorKind>(name: string, kind: K) {
+  return class extends DomainError {
+    override readonly name = name;
+    readonly kind = kind;
+  };
 }
+
+/** The input is well-formed but cannot be acted on (a relative folder, a rule that never matches). */
+export class BadRequestError extends domainError('BadRequestError', 'invalid') {}
 
 /** The caller may not do this (unpaired, wrong code, a used link). */
-export class ForbiddenError extends DomainError {
-  override name = 'ForbiddenError';
-  readonly kind = 'forbidden';
-}
+export class ForbiddenError extends domainError('ForbiddenError', 'forbidden') {}
 
-export class NotFoundError extends DomainError {
-  override name = 'NotFoundError';
-  readonly kind = 'not_found';
-}
+export class NotFoundError extends domainError('NotFoundError', 'not_found') {}
 
 /** The thing exists but is in a state that refuses this now (a turn already running). */
-export class ConflictError extends DomainError {
-  override name = 'ConflictError';
-  readonly kind = 'conflict';
-}
+export class ConflictError extends domainError('ConflictError', 'conflict') {}
 
 /** The agent process is gone (crashed, killed, exited); its session is closed. */
-export class AgentGoneError extends DomainError {
-  override name = 'AgentGoneError';
-  readonly kind = 'agent_gone';
-}
+export class AgentGoneError extends domainError('AgentGoneError', 'agent_gone') {}

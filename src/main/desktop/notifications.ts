@@ -15,13 +15,14 @@ import {
 } from '../presence';
 import { activationLink } from './deep-link';
 
-/** Electron's Notification: macOS actions; elsewhere the body click only. */
-export class ElectronNotifier implements Notifier {
-  readonly supportsActions = process.platform === 'darwin';
-  private listener: NotifierListener | null = null;
+/**
+ * What Electron's notifiers share: one notification on screen per key (a new one replaces the old),
+ * and a close by the person reported once.
+ */
+abstract class ShownNotifications implements Notifier {
+  abstract readonly supportsActions: boolean;
+  protected listener: NotifierListener | null = null;
   private readonly shown = new Map<string, Notification>();
-
-  constructor(private readonly icon?: string) {}
 
   setListener(listener: NotifierListener): void {
     this.listener = listener;
@@ -29,6 +30,50 @@ export class ElectronNotifier implements Notifier {
 
   show(model: NotificationModel, options: { silent: boolean }): void {
     this.drop(model.key);
+    const notification = this.build(model, options);
+    notification.on('close', () => {
+      if (this.shown.get(model.key) !== notification) return;
+      this.shown.delete(model.key);
+      this.forget(model.key);
+      this.listener?.closed(model.key, 'dismissed');
+    });
+    // Kept referenced: a collected Notification loses its event handlers.
+    this.shown.set(model.key, notification);
+    notification.show();
+  }
+
+  withdraw(key: string): void {
+    this.drop(key);
+  }
+
+  close(): void {
+    for (const key of [...this.shown.keys()]) this.drop(key);
+  }
+
+  /** The notification of a model, with its activation handlers attached; not shown yet. */
+  protected abstract build(model: NotificationModel, options: { silent: boolean }): Notification;
+
+  /** Lets go of what else the notifier keeps for a key once its notification is gone. */
+  protected forget(_key: string): void {}
+
+  private drop(key: string): void {
+    this.forget(key);
+    const old = this.shown.get(key);
+    if (!old) return;
+    this.shown.delete(key);
+    old.close();
+  }
+}
+
+/** Electron's Notification: macOS actions; elsewhere the body click only. */
+export class ElectronNotifier extends ShownNotifications {
+  readonly supportsActions = process.platform === 'darwin';
+
+  constructor(private readonly icon?: string) {
+    super();
+  }
+
+  protected build(model: NotificationModel, options: { silent: boolean }): Notification {
     const notification = new Notification({
       title: model.title,
       body: model.body,
@@ -45,56 +90,14 @@ export class ElectronNotifier implements Notifier {
       const action = model.actions[index];
       if (action) this.listener?.activated(model.key, action.id);
     });
-    notification.on('close', () => {
-      if (this.shown.get(model.key) !== notification) return;
-      this.shown.delete(model.key);
-      this.listener?.closed(model.key, 'dismissed');
-    });
-    // Kept referenced: a collected Notification loses its event handlers.
-    this.shown.set(model.key, notification);
-    notification.show();
-  }
-
-  withdraw(key: string): void {
-    this.drop(key);
-  }
-
-  close(): void {
-    for (const key of [...this.shown.keys()]) this.drop(key);
-  }
-
-  private drop(key: string): void {
-    const old = this.shown.get(key);
-    if (!old) return;
-    this.shown.delete(key);
-    old.close();
+    return notification;
   }
 }
 
 /** Windows toasts with buttons; activations come back through `activate(token)`. */
-export class ToastNotifier implements Notifier {
+export class ToastNotifier extends ShownNotifications {
   readonly supportsActions = true;
-  private listener: NotifierListener | null = null;
-  private readonly shown = new Map<string, Notification>();
   private readonly tokens = new ActivationTokens();
-
-  setListener(listener: NotifierListener): void {
-    this.listener = listener;
-  }
-
-  show(model: NotificationModel, options: { silent: boolean }): void {
-    this.drop(model.key);
-    const xml = toastXml(model, (action) => activationLink(this.tokens.issue(model.key, action)));
-    const notification = new Notification({ toastXml: xml, silent: options.silent });
-    notification.on('close', () => {
-      if (this.shown.get(model.key) !== notification) return;
-      this.shown.delete(model.key);
-      this.tokens.revoke(model.key);
-      this.listener?.closed(model.key, 'dismissed');
-    });
-    this.shown.set(model.key, notification);
-    notification.show();
-  }
 
   /** A gatehouse://notification/<token> link: acts only if this process issued the token. */
   activate(token: string): boolean {
@@ -104,20 +107,13 @@ export class ToastNotifier implements Notifier {
     return true;
   }
 
-  withdraw(key: string): void {
-    this.drop(key);
+  protected build(model: NotificationModel, options: { silent: boolean }): Notification {
+    const xml = toastXml(model, (action) => activationLink(this.tokens.issue(model.key, action)));
+    return new Notification({ toastXml: xml, silent: options.silent });
   }
 
-  close(): void {
-    for (const key of [...this.shown.keys()]) this.drop(key);
-  }
-
-  private drop(key: string): void {
+  protected override forget(key: string): void {
     this.tokens.revoke(key);
-    const old = this.shown.get(key);
-    if (!old) return;
-    this.shown.delete(key);
-    old.close();
   }
 }
 

@@ -1,8 +1,9 @@
 // Text for surfaces that show a request in a few words (notifications, tray menu): what will run or
 // be touched, never only the agent's own description of it, with every invisible or control
 // character revealed, and bounded so a hostile request cannot flood a notification or a menu.
-import { sep } from 'node:path';
+import { isAbsolute, relative, sep } from 'node:path';
 import type { PendingApproval, ToolKind } from '../../shared/domain';
+import { isInside } from '../core/fs/containment';
 import { revealInvisibles } from '../core/safety';
 
 /** Upper bounds: what a notification bubble or a menu row can show in practice. */
@@ -91,10 +92,14 @@ export function kindVerb(approval: PendingApproval): string {
   return KIND_VERB[kind];
 }
 
-/** A path relative to the session folder when inside it (./x), absolute otherwise. */
+/**
+ * A path relative to the session folder when inside it (./x), as given otherwise: a path that leaves
+ * the folder through `..` is shown whole, not as a ./ path that looks contained.
+ */
 function shownPath(path: string, cwd: string): string {
-  const root = cwd.endsWith(sep) ? cwd : cwd + sep;
-  return path.startsWith(root) ? `.${sep}${path.slice(root.length)}` : path;
+  if (!isAbsolute(path) || !isAbsolute(cwd) || !isInside(path, cwd)) return path;
+  const inner = relative(cwd, path);
+  return inner === '' ? path : `.${sep}${inner}`;
 }
 
 function pathsOf(approval: PendingApproval): string[] {

@@ -1,20 +1,10 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
-import { extname, join, normalize, sep } from 'node:path';
+import { extname, isAbsolute, join, normalize, sep } from 'node:path';
+import { contentTypeOf } from '../../shared/content-types';
 import { SECURITY_HEADERS } from '../../shared/security-headers';
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.wasm': 'application/wasm',
-  '.woff2': 'font/woff2',
-};
+import { isInside } from '../core/fs/containment';
 
 /** Serves the built renderer; unknown paths get index.html (the app routes by hash). */
 export async function serveStatic(root: string, pathname: string, res: ServerResponse): Promise<void> {
@@ -25,7 +15,8 @@ export async function serveStatic(root: string, pathname: string, res: ServerRes
     decoded = '/';
   }
   const candidate = normalize(join(root, decoded));
-  const inside = candidate === root || candidate.startsWith(root.endsWith(sep) ? root : root + sep);
+  // No static folder (an empty root) serves nothing of the disk: only a folder can contain paths.
+  const inside = isAbsolute(root) && isInside(candidate, root);
   let file = inside ? candidate : join(root, 'index.html');
   const info = await stat(file).catch(() => null);
   if (!info || info.isDirectory()) file = join(root, 'index.html');
@@ -37,7 +28,7 @@ export async function serveStatic(root: string, pathname: string, res: ServerRes
   }
   const immutable = file.includes(`${sep}assets${sep}`);
   res.writeHead(200, {
-    'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+    'content-type': contentTypeOf(extname(file)),
     'content-length': size,
     'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
     ...SECURITY_HEADERS,

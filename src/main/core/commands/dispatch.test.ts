@@ -23,6 +23,10 @@ const REQUEST_ID = '01890a5d-ac96-774b-bcce-b302099a8057';
 /** Only the commands a case calls; the dispatcher looks a handler up by name. */
 const handlers = (some: Partial<Handlers>) => some as Handlers;
 
+/** historyDetail of REQUEST_ID, answered by the given handler. */
+const detailWith = (historyDetail: Handlers['historyDetail']) =>
+  dispatch(handlers({ historyDetail }), 'historyDetail', { requestId: REQUEST_ID }, caller);
+
 afterEach(() => {
   vi.restoreAllMocks();
 });
@@ -79,15 +83,9 @@ describe('dispatch', () => {
     [new AgentGoneError('agent "coder" exited (code 1)'), 502],
     [new InvalidPermissionOptionError('sudo', REQUEST_ID), 400],
   ])('maps %s to HTTP %i, keeping its name, message and details', async (error, status) => {
-    const historyDetail = () => {
+    const result = await detailWith(() => {
       throw error;
-    };
-    const result = await dispatch(
-      handlers({ historyDetail }),
-      'historyDetail',
-      { requestId: REQUEST_ID },
-      caller,
-    );
+    });
     expect(result).toEqual({
       ok: false,
       status,
@@ -102,15 +100,9 @@ describe('dispatch', () => {
   it('hides an unexpected failure behind a 500', async () => {
     // The failure is reported where Gatehouse logs; the test keeps its output quiet.
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    const historyDetail = async () => {
+    const result = await detailWith(async () => {
       throw new Error('SQLITE_CORRUPT at /secret/path');
-    };
-    const result = await dispatch(
-      handlers({ historyDetail }),
-      'historyDetail',
-      { requestId: REQUEST_ID },
-      caller,
-    );
+    });
     expect(result).toEqual({
       ok: false,
       status: 500,

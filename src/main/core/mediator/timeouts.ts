@@ -1,11 +1,14 @@
-import { DEFAULT_APPROVAL_TIMEOUT_SECONDS } from '../../../shared/settings';
+import {
+  DEFAULT_APPROVAL_TIMEOUT_SECONDS,
+  MAX_APPROVAL_TIMEOUT_SECONDS,
+} from '../../../shared/settings';
 
 /** What a timeout that is no duration at all falls back to: the settings' default. */
 export const DEFAULT_PERMISSION_TIMEOUT_MS = DEFAULT_APPROVAL_TIMEOUT_SECONDS * 1000;
 /** Shorter than this and no human can answer; it is certainly a unit mistake. */
 export const MIN_PERMISSION_TIMEOUT_MS = 100;
-/** Well under setTimeout's 2^31-1 ms ceiling, past which Node fires the timer at once. */
-export const MAX_PERMISSION_TIMEOUT_MS = 86_400_000;
+/** The longest a request may wait, whatever asked for more: the settings' maximum. */
+export const MAX_PERMISSION_TIMEOUT_MS = MAX_APPROVAL_TIMEOUT_SECONDS * 1000;
 
 export function clampPermissionTimeoutMs(ms: number): number {
   if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0) {

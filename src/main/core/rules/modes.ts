@@ -1,5 +1,6 @@
 /**
- * Permission modes (seed 003) and how per-agent settings (seed 001) map onto them.
+ * Permission modes, and which one applies: the session's own, else the agent's settings (its mode,
+ * or the Bypass switch). Modes are how a person trusts a session more or less without writing rules.
  */
 import type { PermissionMode, ToolKind } from './types';
 

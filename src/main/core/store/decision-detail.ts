@@ -3,7 +3,7 @@
 import type { FollowingWrite, HistoryDetail, VoteRecord } from '../../../shared/history';
 import { decodeBlob, restore } from './blobs';
 import { toItem, type Prepare, type RawItem } from './decision-page';
-import type { StoredDiff } from './records';
+import type { StoredDiff, VoteRow } from './records';
 
 /** A decided request whole: its tool call, diffs, votes and whether a person saw it. */
 export function readDetail(prepare: Prepare, requestId: string): HistoryDetail | null {
@@ -31,14 +31,7 @@ export function readDetail(prepare: Prepare, requestId: string): HistoryDetail |
   const votes = (
     prepare(
       'SELECT client_id, surface, identity_proven, option_id, outcome, at FROM votes WHERE request_id = ? ORDER BY seq',
-    ).all(requestId) as {
-      client_id: string | null;
-      surface: string | null;
-      identity_proven: number;
-      option_id: string | null;
-      outcome: string;
-      at: number;
-    }[]
+    ).all(requestId) as Omit<VoteRow, 'request_id'>[]
   ).map((v): VoteRecord => ({
     clientId: v.client_id,
     surface: v.surface as VoteRecord['surface'],

@@ -5,6 +5,7 @@ import type {
   HistoryPage,
   HistoryQuery,
 } from '../../../shared/history';
+import { deciderRef, verdictOf } from './records';
 
 export type ExportFormat = 'jsonl' | 'csv';
 
@@ -46,6 +47,7 @@ function isoTime(ms: number): string {
   return Number.isNaN(date.getTime()) ? String(ms) : date.toISOString();
 }
 
+/** Who decided, for a person reading the export: the indexed reference, spelled out where it is terse. */
 function deciderDetail(item: HistoryItem): string | null {
   const d = item.decider;
   switch (d.type) {
@@ -53,28 +55,14 @@ function deciderDetail(item: HistoryItem): string | null {
       return d.clientId === null ? d.surface : `${d.clientId} (${d.surface})`;
     case 'consensus':
       return d.clientIds.join(' ');
-    case 'rule':
-      return d.ruleId;
-    case 'grant':
-      return d.grantId;
-    case 'mode':
-      return d.mode;
-    case 'voter_cancelled':
-      return d.clientId;
     case 'sandbox':
       return `${d.kind} ${d.target}`;
     default:
-      return null;
+      return deciderRef(d);
   }
 }
 
 export function csvRow(item: HistoryItem): string {
-  const decision =
-    item.reply.outcome === 'cancelled'
-      ? 'cancelled'
-      : item.reply.optionKind.startsWith('allow')
-        ? 'allow'
-        : 'deny';
   const cells: (string | number | null)[] = [
     item.requestId,
     isoTime(item.decidedAt),
@@ -86,7 +74,7 @@ export function csvRow(item: HistoryItem): string {
     item.commandText,
     item.paths.join('\n'),
     item.warningCodes.join(' '),
-    decision,
+    verdictOf(item.reply),
     item.reply.outcome === 'selected' ? item.reply.optionId : null,
     item.reply.outcome === 'selected' ? item.reply.optionKind : null,
     item.optionName,

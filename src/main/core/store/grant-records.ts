@@ -1,6 +1,7 @@
 // Remembered grants ("allow this for the session / project / always"). Saving and revoking go through
 // the writer (audited, durable before the promise resolves); listing reads committed rows.
 import type { Db } from './database';
+import type { GrantRow } from './records';
 
 export interface GrantRecord {
   id: string;
@@ -22,18 +23,11 @@ export interface GrantQuery {
   includeInactive?: boolean;
 }
 
-interface GrantDbRow {
-  grant_id: string;
-  agent_id: string;
-  scope: string;
-  session_id: string | null;
-  project_root: string | null;
-  grant_json: string;
-  created_at: number;
-  expires_at: number | null;
+/** A grants row: what was saved, and the revocation, null while the grant stands. */
+type GrantDbRow = GrantRow & {
   revoked_at: number | null;
   revoke_reason: string | null;
-}
+};
 
 function toRecord(row: GrantDbRow): GrantRecord {
   return {

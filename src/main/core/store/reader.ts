@@ -5,6 +5,7 @@ import type { HistoryDetail, HistoryPage, HistoryQuery } from '../../../shared/h
 import type { Db } from './database';
 import { readDetail } from './decision-detail';
 import { explainPage, readPage } from './decision-page';
+import type { EventRow } from './records';
 
 export interface EventRecord {
   seq: number;
@@ -89,17 +90,7 @@ export class Reader {
     }
     const sql = `SELECT seq, type, at, agent_id, session_id, request_id, payload_json FROM events
       ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC LIMIT @limit`;
-    return (
-      this.stmt(sql).all(params) as {
-        seq: number;
-        type: string;
-        at: number;
-        agent_id: string | null;
-        session_id: string | null;
-        request_id: string | null;
-        payload_json: string;
-      }[]
-    ).map((e) => ({
+    return (this.stmt(sql).all(params) as (EventRow & { seq: number })[]).map((e) => ({
       seq: e.seq,
       type: e.type,
       at: e.at,

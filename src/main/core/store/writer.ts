@@ -2,6 +2,7 @@
 // in ONE transaction, then the promises of the decisions in it resolve. A decision's promise therefore
 // resolves only after the commit that holds it (and everything queued before it), and concurrent
 // decisions share one commit (one fsync with durability 'full').
+import type { Statement } from 'better-sqlite3';
 import { v7 as uuidv7 } from 'uuid';
 import { ChainWriter } from './audit-log';
 import { encodeBlob } from './blobs';
@@ -9,7 +10,7 @@ import { wellFormed } from './canonical';
 import type { Db } from './database';
 import { RecordRejectedError, StoreClosedError, StoreWriteError } from './errors';
 import { FullTextBatch } from './full-text-batch';
-import { CONTENT_COLUMNS, hidMs, insertSql, insertValues } from './projections';
+import { CONTENT_COLUMNS, hidMs, insertSql, insertValues, type AuditKind } from './projections';
 import type { DecisionRow, EventRow, PreparedDecision, PreparedRequest } from './records';
 import { CACHE_LIMIT, UndecidedRequests } from './undecided-requests';
 import {
@@ -180,20 +181,14 @@ export class Writer {
       case 'request':
         return this.applyRequest(op.prepared);
       case 'vote':
-        firstWrite(describe(op), () =>
-          this.stmts.insertVote.run(insertValues('vote', this.chain.nextSeq, op.row)),
-        );
-        this.chain.append('vote', op.row.request_id, op.row);
+        this.insertChained(describe(op), this.stmts.insertVote, 'vote', op.row.request_id, op.row);
         return undefined;
       case 'event':
         return this.applyEvent(op.row);
       case 'decision':
         return this.applyDecision(op.prepared);
       case 'grant':
-        firstWrite(describe(op), () =>
-          this.stmts.insertGrant.run(insertValues('grant', this.chain.nextSeq, op.row)),
-        );
-        this.chain.append('grant', op.row.grant_id, op.row);
+        this.insertChained(describe(op), this.stmts.insertGrant, 'grant', op.row.grant_id, op.row);
         return op.row.grant_id;
       case 'revoke': {
         const { grant_id, revoked_at, revoke_reason } = op.row;
@@ -210,6 +205,18 @@ export class Writer {
       case 'barrier':
         return undefined;
     }
+  }
+
+  /** One audited row: refused alone if its insert fails (firstWrite), then chained under `ref`. */
+  private insertChained(
+    what: string,
+    insert: Statement,
+    kind: AuditKind,
+    ref: string,
+    row: object,
+  ): void {
+    firstWrite(what, () => insert.run(insertValues(kind, this.chain.nextSeq, row)));
+    this.chain.append(kind, ref, row);
   }
 
   private applyRequest({ row, blobs, options, paths }: PreparedRequest): void {

@@ -126,20 +126,12 @@ function hiddenCharacterWarnings(sink: WarningSink, input: WarningInput): void {
       scan(d.path, { where: 'path', label: `The path ${revealInvisibles(d.path)}` });
     if (d.oldPath !== null && !scanned.has(d.oldPath))
       scan(d.oldPath, { where: 'path', label: `The path ${revealInvisibles(d.oldPath)}` });
-    if (d.oldText !== null)
-      scan(d.oldText, {
-        where,
-        label: `The old text of ${revealInvisibles(d.path)}`,
-        lines: true,
-        prose: true,
-      });
-    if (d.newText !== null)
-      scan(d.newText, {
-        where,
-        label: `The new text of ${revealInvisibles(d.path)}`,
-        lines: true,
-        prose: true,
-      });
+    for (const [age, text] of Object.entries({ old: d.oldText, new: d.newText })) {
+      if (text !== null) {
+        const label = `The ${age} text of ${revealInvisibles(d.path)}`;
+        scan(text, { where, label, lines: true, prose: true });
+      }
+    }
   }
   // Full texts of diff items (possibly longer than the prepared copy) are not rescanned below.
   for (const item of toolCall.content) {

@@ -41,6 +41,16 @@ const RAW_PATH_KEYS = [
 ];
 const RAW_PATH_LIST_KEYS = ['paths', 'file_paths', 'files'];
 
+/** Records one path: `from` is the folder a relative path starts from (null: it stays unresolved). */
+type Add = (
+  raw: string,
+  access: Access,
+  where: string,
+  label: string,
+  fromCommand: boolean,
+  from: string | null,
+) => void;
+
 export function collectPathRefs(input: RefInput): PathRef[] {
   const { toolCall, command, analysis, diffs, sessionCwd, homeDir } = input;
   const refs: PathRef[] = [];
@@ -51,14 +61,7 @@ export function collectPathRefs(input: RefInput): PathRef[] {
       : toolCall.kind === 'read' || toolCall.kind === 'search'
         ? 'read'
         : 'access';
-  const add = (
-    raw: string,
-    access: Access,
-    where: string,
-    label: string,
-    fromCommand: boolean,
-    from: string | null,
-  ): void => {
+  const add: Add = (raw, access, where, label, fromCommand, from) => {
     if (raw === '') return;
     const resolved = resolvePath(raw, from, homeDir);
     if (resolved !== null && isDevicePath(resolved)) return;
@@ -127,15 +130,6 @@ export function collectPathRefs(input: RefInput): PathRef[] {
   }
   return refs;
 }
-
-type Add = (
-  raw: string,
-  access: Access,
-  where: string,
-  label: string,
-  fromCommand: boolean,
-  from: string | null,
-) => void;
 
 // prettier-ignore
 const WRITES_ALL = new Set([
