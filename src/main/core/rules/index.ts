@@ -4,6 +4,7 @@
  */
 export { initShellParser, isShellParserReady, type ShellParserOptions } from './shell/parse';
 export { analyzeCommand, MAX_COMMAND_LENGTH } from './shell/analyze';
+export { scriptOfShellArgv } from './shell/argv';
 export { evaluate, describeRule, type EvaluateOptions } from './evaluate';
 export {
   validateRules,
