@@ -3,7 +3,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CANCEL_VOTE_SENTINEL } from '../mediator';
 import { permissionRequest, session, setup } from './pipeline-harness';
 import type { SessionContext } from './session-context';
-import type { PendingApproval } from '../../../shared/domain';
+import type { PendingApproval, Surface } from '../../../shared/domain';
+
+/** A vote of a client whose identity is proven, from one surface. */
+function proven(requestId: string, clientId: string, optionId: string, surface: Surface) {
+  return { requestId, clientId, identityProven: true, optionId, metadata: { surface } } as const;
+}
 
 describe('a request a person decides', () => {
   it('is queued and announced, and the vote becomes the reply, audited before it is sent', async () => {
@@ -14,13 +19,7 @@ describe('a request a person decides', () => {
     expect(store.requests.map((r) => r.requestId)).toEqual([approval.requestId]);
 
     pipeline.pending.markDisplayed(approval.requestId);
-    vote({
-      requestId: approval.requestId,
-      clientId: 'desktop',
-      identityProven: true,
-      optionId: 'yes',
-      metadata: { surface: 'dialog' },
-    });
+    vote(proven(approval.requestId, 'desktop', 'yes', 'dialog'));
 
     await expect(reply).resolves.toEqual({ outcome: { outcome: 'selected', optionId: 'yes' } });
     expect(store.decisions).toHaveLength(1);
@@ -180,13 +179,7 @@ describe('cancels', () => {
     const { pipeline, store, asked, vote } = setup();
     const reply = pipeline.handle(session(), permissionRequest());
     const approval = await asked();
-    vote({
-      requestId: approval.requestId,
-      clientId: 'desktop',
-      identityProven: true,
-      optionId: CANCEL_VOTE_SENTINEL,
-      metadata: { surface: 'tray' },
-    });
+    vote(proven(approval.requestId, 'desktop', CANCEL_VOTE_SENTINEL, 'tray'));
     await expect(reply).resolves.toEqual({ outcome: { outcome: 'selected', optionId: 'no' } });
     const { decision, meta } = store.decisions[0]!;
     expect(decision).toMatchObject({
@@ -256,13 +249,7 @@ describe('consensus', () => {
       perOption: { yes: 0, always: 0, no: 0 },
     });
 
-    vote({
-      requestId: approval.requestId,
-      clientId: 'a',
-      identityProven: true,
-      optionId: 'yes',
-      metadata: { surface: 'browser' },
-    });
+    vote(proven(approval.requestId, 'a', 'yes', 'browser'));
     const tally = { quorum: 2, votesNeeded: 1, voters: 3, perOption: { yes: 1, always: 0, no: 0 } };
     expect(pipeline.pending.get(approval.requestId)?.tally).toEqual(tally);
     expect(published.at(-1)).toEqual({
@@ -272,13 +259,7 @@ describe('consensus', () => {
       tally,
     });
 
-    vote({
-      requestId: approval.requestId,
-      clientId: 'b',
-      identityProven: true,
-      optionId: 'yes',
-      metadata: { surface: 'browser' },
-    });
+    vote(proven(approval.requestId, 'b', 'yes', 'browser'));
     await expect(reply).resolves.toEqual({ outcome: { outcome: 'selected', optionId: 'yes' } });
   });
 });
