@@ -52,6 +52,14 @@ export const Event = z.discriminatedUnion('type', [
     code: z.number().nullable(),
     signal: z.string().nullable(),
   }),
+  /** Gatehouse refused a write the agent asked of it: no decision covered it (audited too). */
+  z.object({
+    type: z.literal('write_refused'),
+    sessionId: Id,
+    agentId: Id,
+    path: z.string().max(4096),
+    reason: z.string().max(2000),
+  }),
   /** The sandbox refused something the agent did without asking (rate-limited per target). */
   z.object({
     type: z.literal('sandbox_violation'),

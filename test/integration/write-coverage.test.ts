@@ -98,6 +98,14 @@ describe('write coverage with a scripted agent', () => {
       }),
     ]);
     expect(said(s)).toContain(`write ${target} failed: Refused: writing ${target}: not approved`);
+    // Shown in the session as it happens, not only in the history.
+    expect(s.gh.events).toContainEqual({
+      type: 'write_refused',
+      sessionId: s.sessionId,
+      agentId: expect.any(String),
+      path: target,
+      reason: 'not approved',
+    });
   });
 
   it('asked to write A, writes B: refused, both hashes audited', async () => {

@@ -79,6 +79,13 @@ export function clientHandlersFor(session: Session, deps: ClientHandlerDeps): Cl
         const { covered: _covered, ...refusal } = verdict;
         const error = `Refused: writing ${params.path}: ${verdict.reason}`;
         audit('fs_write_refused', { path: params.path, error, ...refusal }, approval);
+        bus.publish({
+          type: 'write_refused',
+          sessionId: session.sessionId,
+          agentId: session.agentId,
+          path: params.path.slice(0, 4096),
+          reason: verdict.reason.slice(0, 2000),
+        });
         throw new RequestError(-32602, error, { path: params.path, ...refusal });
       }
       try {

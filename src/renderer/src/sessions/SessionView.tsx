@@ -4,6 +4,7 @@ import { useApi } from '../api/context';
 import { ModeOptions } from '../components/ModeOptions';
 import { MODE_HINT } from '../history/words';
 import { SessionSandboxLine } from './SandboxLine';
+import { RefusedWrites } from './RefusedWrites';
 import { SandboxViolations } from './SandboxViolations';
 import './SessionView.css';
 
@@ -157,6 +158,7 @@ export function SessionView() {
           </div>
           <SessionSandboxLine sessionId={sessionId} />
           <SandboxViolations sessionId={sessionId} />
+          <RefusedWrites sessionId={sessionId} />
           <ol className="transcript" aria-label="transcript">
             {turns.map((turn, i) => (
               <li key={i}>
