@@ -50,10 +50,11 @@ test('allow always sends the chosen grant: scope and expiry (default: this sessi
   page,
 }) => {
   h = await startDialogHarness(
+    // Three commands: a grant from the first decides at once any waiting request it covers.
     oneAgent([
       run('npm test', 'First', OPTIONS),
-      run('npm test', 'Second', OPTIONS),
-      run('npm test', 'Third', OPTIONS),
+      run('npm run lint', 'Second', OPTIONS),
+      run('npm run build', 'Third', OPTIONS),
     ]),
   );
   const { view } = await h.showTurn(page, 3);
