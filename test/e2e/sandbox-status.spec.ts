@@ -118,6 +118,7 @@ test('an agent that stays in a mode that does not ask is shown as unguarded in t
   await expect(view.getByRole('alert')).toContainText(
     'Unguarded · the agent refused to leave mode "bypassPermissions"',
   );
+  await page.screenshot({ path: join(OUT, 'session-unguarded.png') });
 
   await h.startTurn('claude');
   await h.waitForPending(1);
