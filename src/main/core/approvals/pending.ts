@@ -1,10 +1,22 @@
 import { summarizeApproval } from '../../../shared/approval-summary';
 import type { PendingApproval, PendingSummary, VoteTally } from '../../../shared/domain';
 import type { ConsensusProgress } from '../mediator';
+import type { SessionContext, Verdict } from './session-context';
+
+/** What the rules need to judge a waiting request again. */
+export interface Judged {
+  session: SessionContext;
+  /** The whole request, as the rules judged it when it arrived. */
+  whole: PendingApproval;
+  /** Set once a re-judgement decided it and the mediator withdrew it. */
+  verdict?: Verdict;
+}
 
 interface Entry {
+  /** As clients are shown it. */
   approval: PendingApproval;
   displayed: boolean;
+  judged: Judged | undefined;
 }
 
 /** A consensus request's progress as clients see it. */
@@ -20,16 +32,17 @@ export function voteTally(
 }
 
 /**
- * The requests waiting for a person, in arrival order, as clients are shown them. Owned by the
- * pipeline, which alone changes them (the mediator decides; this is what it has announced).
+ * The requests waiting for a person, in arrival order: as clients are shown them, and as the rules
+ * judged them. Owned by the pipeline, which alone changes them (the mediator decides and keeps the
+ * ballots; this is what it has announced).
  */
 export class PendingQueue {
   private readonly entries = new Map<string, Entry>();
   private readonly perSession = new Map<string, number>();
 
-  add(approval: PendingApproval): void {
+  add(approval: PendingApproval, judged?: Judged): void {
     this.remove(approval.requestId);
-    this.entries.set(approval.requestId, { approval, displayed: false });
+    this.entries.set(approval.requestId, { approval, displayed: false, judged });
     this.perSession.set(approval.sessionId, this.countFor(approval.sessionId) + 1);
   }
 
@@ -42,6 +55,19 @@ export class PendingQueue {
     if (!entry) return undefined;
     entry.approval = { ...entry.approval, ...change };
     return entry.approval;
+  }
+
+  /** The waiting requests with what the rules judged, in arrival order. */
+  judged(): Array<[requestId: string, judged: Judged]> {
+    const out: Array<[string, Judged]> = [];
+    for (const [requestId, entry] of this.entries)
+      if (entry.judged) out.push([requestId, entry.judged]);
+    return out;
+  }
+
+  /** The decision a re-judgement reached for this request, if one did. */
+  verdictOf(requestId: string): Judged['verdict'] {
+    return this.entries.get(requestId)?.judged?.verdict;
   }
 
   markDisplayed(requestId: string): boolean {

@@ -28,24 +28,12 @@ import { AcpPermissionRequest } from './acp-request';
 import { deciderFor, grantChoiceOf, votesOf } from './decision-audit';
 import { PendingQueue, voteTally } from './pending';
 import { allowReply, rejectReply, replyForResolution } from './reply';
-import type { PreDecision, SessionContext } from './session-context';
+import type { PreDecision, SessionContext, Verdict } from './session-context';
 
 export type { PreDecision, SessionContext } from './session-context';
 
-/** A pre-decision that answers the agent: the rules, a grant or a mode allow or deny. */
-type Verdict = PreDecision & Required<Pick<PreDecision, 'reply' | 'decider'>>;
-
 function decides(pre: PreDecision | undefined): pre is Verdict {
   return pre !== undefined && pre.verdict !== 'ask' && !!pre.reply && !!pre.decider;
-}
-
-/** A request in the mediator's hands, kept so it can be judged again while it waits. */
-interface Waiting {
-  session: SessionContext;
-  /** The whole request, as the rules judged it when it arrived. */
-  whole: PendingApproval;
-  /** Set once a re-judgement decided it and the mediator withdrew it. */
-  verdict?: Verdict;
 }
 
 export interface PipelineOptions {
@@ -77,7 +65,6 @@ export class ApprovalPipeline {
   readonly pending = new PendingQueue();
   readonly mediator: MultiClientPermissionMediator;
   private readonly now: () => number;
-  private readonly waiting = new Map<string, Waiting>();
 
   constructor(private readonly options: PipelineOptions) {
     this.now = options.now ?? Date.now;
@@ -178,7 +165,7 @@ export class ApprovalPipeline {
     const judge = this.options.decideBefore;
     if (!judge) return 0;
     let decided = 0;
-    for (const [requestId, waiting] of this.waiting) {
+    for (const [requestId, waiting] of this.pending.judged()) {
       // Ended already (a vote, the timeout, the session) but not yet answered: not judged again,
       // so a grant of scope "once" is never spent on it.
       const ended = waiting.session.endReason || this.mediator.expiresAt(requestId) === null;
@@ -224,13 +211,11 @@ export class ApprovalPipeline {
       expiresAt: mediator.expiresAt(approval.requestId) ?? approval.expiresAt,
       tally: progress && voteTally(progress),
     };
-    this.pending.add(shown);
-    this.waiting.set(approval.requestId, { session, whole });
+    this.pending.add(shown, { session, whole });
     this.options.bus.publish({ type: 'permission_requested', approval: shown });
 
     const decision = await decided;
-    const verdict = this.waiting.get(approval.requestId)?.verdict;
-    this.waiting.delete(approval.requestId);
+    const verdict = this.pending.verdictOf(approval.requestId);
     const displayed = this.pending.wasDisplayed(approval.requestId);
     const current = this.pending.get(approval.requestId) ?? shown;
     if (verdict) {

@@ -25,3 +25,6 @@ export interface PreDecision {
   decider?: Decider;
   reason?: string;
 }
+
+/** A pre-decision that answers the agent: the rules, a grant or a mode allow or deny. */
+export type Verdict = PreDecision & Required<Pick<PreDecision, 'reply' | 'decider'>>;
