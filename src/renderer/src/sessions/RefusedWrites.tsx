@@ -1,35 +1,10 @@
-import { useEffect, useState } from 'react';
-import type { GatehouseEvent } from '../../../shared/contract';
-import { useApi } from '../api/context';
 import { Revealed } from '../components/Revealed';
+import { useSessionEvents } from './use-session-events';
 import './SandboxViolations.css';
-
-type Refusal = Extract<GatehouseEvent, { type: 'write_refused' }>;
-
-/** The newest are enough to see what happened; the history keeps them all. */
-const SHOWN = 20;
 
 /** Writes the agent asked of Gatehouse that no decision covered: refused, and said so here. */
 export function RefusedWrites({ sessionId }: { sessionId: string }) {
-  const api = useApi();
-  const [seen, setSeen] = useState<{ sessionId: string; list: Refusal[] }>({
-    sessionId,
-    list: [],
-  });
-
-  useEffect(
-    () =>
-      api.subscribe((event) => {
-        if (event.type !== 'write_refused' || event.sessionId !== sessionId) return;
-        setSeen((prev) => ({
-          sessionId,
-          list: [...(prev.sessionId === sessionId ? prev.list : []), event].slice(-SHOWN),
-        }));
-      }),
-    [api, sessionId],
-  );
-
-  const list = seen.sessionId === sessionId ? seen.list : [];
+  const list = useSessionEvents(sessionId, 'write_refused');
   if (list.length === 0) return null;
   return (
     <ul className="gh-violations" aria-label="writes refused">
@@ -38,7 +13,7 @@ export function RefusedWrites({ sessionId }: { sessionId: string }) {
           <span>
             Write refused:{' '}
             <code>
-              {/* The agent wrote this path. */}
+              {/* The agent wrote this path: nothing in it may hide or reorder itself. */}
               <Revealed text={refusal.path} />
             </code>{' '}
             — {refusal.reason}

@@ -1,35 +1,15 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { GatehouseEvent } from '../../../shared/contract';
 import { useApi } from '../api/context';
 import { Revealed } from '../components/Revealed';
+import { useSessionEvents } from './use-session-events';
 import './SandboxViolations.css';
 
 type Violation = Extract<GatehouseEvent, { type: 'sandbox_violation' }>;
 
-/** The newest refusals are enough to act on; the history keeps them all. */
-const SHOWN = 20;
-
 /** What the sandbox refused in a session, each write or connection with a way to allow it. */
 export function SandboxViolations({ sessionId }: { sessionId: string }) {
-  const api = useApi();
-  const [seen, setSeen] = useState<{ sessionId: string; list: Violation[] }>({
-    sessionId,
-    list: [],
-  });
-
-  useEffect(
-    () =>
-      api.subscribe((event) => {
-        if (event.type !== 'sandbox_violation' || event.sessionId !== sessionId) return;
-        setSeen((prev) => ({
-          sessionId,
-          list: [...(prev.sessionId === sessionId ? prev.list : []), event].slice(-SHOWN),
-        }));
-      }),
-    [api, sessionId],
-  );
-
-  const list = seen.sessionId === sessionId ? seen.list : [];
+  const list = useSessionEvents(sessionId, 'sandbox_violation');
   if (list.length === 0) return null;
   return (
     <ul className="gh-violations" aria-label="blocked by the sandbox">
