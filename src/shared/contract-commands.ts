@@ -100,7 +100,8 @@ export const commands = {
     summary: 'Liveness, the active mediator policy and the supported ones.',
   }),
   registerClient: command({
-    input: z.object({ label: z.string().max(100).optional(), surface: Surface }).strict(),
+    // The surfaces of this process and of editors are Gatehouse's to give, never a caller's claim.
+    input: z.object({ label: z.string().max(100).optional(), surface: z.enum(['browser', 'api']) }).strict(),
     output: z.object({ clientId: ClientId, clientToken: z.string() }),
     http: { method: 'POST', path: '/api/clients' },
     summary: 'Register a voter; the token proves its identity on later votes.',

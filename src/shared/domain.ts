@@ -40,7 +40,7 @@ export const PermissionMode = z.enum(['default', 'acceptEdits', 'plan', 'bypassP
 export type PermissionMode = z.infer<typeof PermissionMode>;
 
 /** Where a person (or process) acted from; recorded with every vote. */
-export const Surface = z.enum(['dialog', 'browser', 'notification', 'tray', 'api', 'link']);
+export const Surface = z.enum(['dialog', 'browser', 'notification', 'tray', 'api', 'link', 'editor']);
 export type Surface = z.infer<typeof Surface>;
 
 export const Location = z.object({ path: z.string(), line: z.number().int().nullish() });
@@ -299,6 +299,12 @@ export const SessionInfo = z.object({
    * sees none of its requests. Absent while the agent asks.
    */
   unguarded: z.string().max(2000).optional(),
+  /**
+   * Where the session runs when Gatehouse did not start it from its own window: an editor whose
+   * agent is launched through `gatehouse acp` (named from the editor's `initialize`). Absent for
+   * sessions started here.
+   */
+  via: z.object({ kind: z.enum(['editor']), name: z.string().max(200) }).optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 

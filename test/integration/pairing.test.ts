@@ -88,6 +88,18 @@ describe('pairing', () => {
     expect(text).not.toContain(paired.clientToken);
   });
 
+  it('an API client cannot register as the dialog, the tray or an editor', async () => {
+    gh = await startGatehouse({});
+    for (const surface of ['dialog', 'tray', 'notification', 'link', 'editor']) {
+      const response = await fetch(`${gh.server.url}/api/clients`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${gh.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ surface }),
+      });
+      expect(response.status, surface).toBe(400);
+    }
+  });
+
   it('registration is rate-limited: the 11th within a minute is 429 with Retry-After', async () => {
     gh = await startGatehouse({});
     const register = () =>

@@ -28,6 +28,7 @@ const SURFACE_WORDS: Record<Surface, string> = {
   tray: 'from the tray',
   api: 'through the API',
   link: 'through an approval link',
+  editor: 'in the editor',
 };
 
 export const MODE_LABEL: Record<PermissionMode, string> = {
