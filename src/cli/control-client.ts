@@ -73,15 +73,24 @@ export class ControlClient {
     });
   }
 
-  call<M extends ControlMethod>(method: M, params?: ControlParams<M>): Promise<ControlResult<M>> {
+  /** `timeoutMs: null` waits as long as the connection lasts (a decision a person makes). */
+  call<M extends ControlMethod>(
+    method: M,
+    params?: ControlParams<M>,
+    options: { timeoutMs?: number | null } = {},
+  ): Promise<ControlResult<M>> {
     if (this.closedWith) return Promise.reject(this.closedWith);
     const id = this.nextId++;
     const message = { jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) };
+    const timeoutMs = options.timeoutMs === undefined ? this.timeoutMs : options.timeoutMs;
     return new Promise<unknown>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiting.delete(id);
-        reject(new ControlError(`${method}: no answer within ${this.timeoutMs / 1000} s`));
-      }, this.timeoutMs);
+      const timer =
+        timeoutMs === null
+          ? undefined
+          : setTimeout(() => {
+              this.waiting.delete(id);
+              reject(new ControlError(`${method}: no answer within ${timeoutMs / 1000} s`));
+            }, timeoutMs);
       const settle = (fn: () => void) => {
         clearTimeout(timer);
         this.waiting.delete(id);
@@ -98,6 +107,10 @@ export class ControlClient {
   close(): void {
     this.socket.end();
   }
+
+  private onClosed: (error: Error) => void = () => undefined;
+  /** Resolves with why, once the connection is gone (closed by either side, or failed). */
+  readonly closed: Promise<Error> = new Promise((resolve) => (this.onClosed = resolve));
 
   private onLine(line: string): void {
     let parsed;
@@ -119,6 +132,7 @@ export class ControlClient {
 
   private fail(error: Error): void {
     this.closedWith ??= error;
+    this.onClosed(this.closedWith);
     for (const waiter of [...this.waiting.values()]) waiter.reject(this.closedWith);
     this.socket.destroy();
   }

@@ -2,6 +2,7 @@
 // Node): talks to the core that owns $GATEHOUSE_HOME over its control socket, and checks the audit.
 import { parseArgs } from 'node:util';
 import { GATEHOUSE_VERSION } from '../shared/control-protocol';
+import { acp, ACP_HELP } from './acp/command';
 import { AUDIT_VERIFY_HELP, auditVerify } from './audit-verify';
 import { EXIT, processIo, type CliIo } from './io';
 import { status, STATUS_HELP } from './status';
@@ -11,7 +12,7 @@ const HELP = `Usage: gatehouse <command> [options]
 Commands:
   status          whether a Gatehouse core runs on $GATEHOUSE_HOME, which one, and its sessions
   audit verify    check the audit's hash chain and name the first broken entry
-  acp             an ACP agent behind Gatehouse, for editors (not yet available)
+  acp             run an ACP agent for an editor, its permission requests decided by Gatehouse
 
 Options:
   -h, --help      this text; \`gatehouse <command> --help\` for a command's
@@ -24,15 +25,14 @@ const AUDIT_HELP = `Usage: gatehouse audit verify [database]
 Commands:
   verify    check the audit's hash chain (\`gatehouse audit verify --help\`)`;
 
-const ACP_HELP = `Usage: gatehouse acp [options] -- <agent command>
-
-Not yet available. It will run an ACP agent for an editor, with every permission request the
-agent makes decided by the Gatehouse core running on $GATEHOUSE_HOME.`;
-
-/** Exit status of `gatehouse acp` until it exists. */
-const EXIT_NOT_AVAILABLE = 2;
-
-type Parsed = { help: boolean; json: boolean; version: boolean; positionals: string[] };
+type Parsed = {
+  help: boolean;
+  json: boolean;
+  version: boolean;
+  agent?: string;
+  name?: string;
+  positionals: string[];
+};
 
 function parse(args: string[]): Parsed {
   const { values, positionals } = parseArgs({
@@ -42,12 +42,16 @@ function parse(args: string[]): Parsed {
       help: { type: 'boolean', short: 'h' },
       json: { type: 'boolean' },
       version: { type: 'boolean', short: 'v' },
+      agent: { type: 'string' },
+      name: { type: 'string' },
     },
   });
   return {
     help: values.help ?? false,
     json: values.json ?? false,
     version: values.version ?? false,
+    ...(values.agent === undefined ? {} : { agent: values.agent }),
+    ...(values.name === undefined ? {} : { name: values.name }),
     positionals,
   };
 }
@@ -92,10 +96,23 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
         return usage(io, 'audit verify takes one database at most', AUDIT_VERIFY_HELP);
       return auditVerify(files[0], io);
     }
-    case 'acp':
+    case 'acp': {
       if (help) return done(ACP_HELP);
-      io.err('gatehouse acp: not yet available');
-      return EXIT_NOT_AVAILABLE;
+      const { agent, name } = parsed;
+      if ((agent === undefined) === (positionals.length === 0)) {
+        return usage(io, 'acp: give either --agent <id> or -- <agent command>', ACP_HELP);
+      }
+      if (agent !== undefined && name !== undefined)
+        return usage(io, 'acp: --name goes with -- <command>', ACP_HELP);
+      return acp(
+        {
+          ...(agent === undefined ? {} : { agent }),
+          ...(name === undefined ? {} : { name }),
+          command: positionals,
+        },
+        io,
+      );
+    }
     default:
       return usage(io, `unknown command ${command}`, HELP);
   }

@@ -1,15 +1,17 @@
-// The control socket's protocol: what a local process (the `gatehouse` command, and later an ACP
-// proxy or a hook) may ask the one core that owns $GATEHOUSE_HOME. JSON-RPC 2.0, one message per
-// line (UTF-8 JSON, no newline inside, "\n" after it). The method table is deliberately narrow:
-// nothing here votes, administers, or reads what a session asked — an agent that reaches the
-// socket learns which sessions run and nothing it could act on.
+// The control socket's protocol: what a local process (the `gatehouse` command, an ACP proxy, later
+// a hook) may ask the one core that owns $GATEHOUSE_HOME. JSON-RPC 2.0, one message per line (UTF-8
+// JSON, no newline inside, "\n" after it). The method table is deliberately narrow: nothing here
+// administers or reads what another connection's session asked, and the only vote is an editor's
+// answer on a request its own proxy submitted — an agent that reaches the socket can open sessions
+// of its own and nothing more.
 import { z } from 'zod';
 import { version } from '../../package.json';
+import { proxyMethods } from './control-proxy';
 import { Id, SessionInfo } from './domain';
 
 export const GATEHOUSE_VERSION: string = version;
 /** Raised when a message or a method changes meaning; a client that speaks another one is refused. */
-export const CONTROL_PROTOCOL = 1;
+export const CONTROL_PROTOCOL = 2;
 /** One message, newline excluded. A longer line is answered `message_too_large` and the connection closed. */
 export const CONTROL_MAX_MESSAGE_BYTES = 1024 * 1024;
 /** Connections open at once; the next one is answered `busy` and closed. */
@@ -111,6 +113,7 @@ export const controlMethods = {
   hello: { params: HelloParams, result: HelloResult },
   /** Which core runs on this home and its sessions. */
   status: { params: NoParams, result: StatusResult },
+  ...proxyMethods,
 } as const;
 export type ControlMethods = typeof controlMethods;
 export type ControlMethod = keyof ControlMethods;

@@ -99,6 +99,16 @@ export const Settings = z
       })
       .strict()
       .default({ host: '127.0.0.1', port: 7878 }),
+    /** `gatehouse acp`, the proxy an editor launches its agent through. */
+    proxy: z
+      .object({
+        /** Show a request a person must decide in the editor too; its answer is a vote. */
+        askEditor: z.boolean().default(true),
+        /** Start a headless core when none runs; off, every permission request is refused. */
+        autoStart: z.boolean().default(true),
+      })
+      .strict()
+      .default({ askEditor: true, autoStart: true }),
     desktop: z
       .object({
         /** Raise the approval dialog on a new request (otherwise notification and tray carry it). */

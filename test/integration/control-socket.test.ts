@@ -201,7 +201,8 @@ describe('the socket file', () => {
       home,
       sessions: { list: () => [] },
       pipeline: { pending: { countFor: () => 0 } },
-    }) as unknown as Pick<Core, 'home' | 'sessions' | 'pipeline'>;
+      editorSessions: {},
+    }) as unknown as Pick<Core, 'home' | 'sessions' | 'pipeline' | 'editorSessions'>;
   let home: string;
   let lock: HomeLock;
   beforeAll(() => {

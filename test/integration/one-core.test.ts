@@ -175,11 +175,11 @@ describe('the gatehouse command', () => {
     },
   );
 
-  it('acp is not yet available (exit 2); an unknown command is a usage error (exit 2)', async () => {
-    expect(await runNode([CLI, 'acp'], {})).toMatchObject({
-      code: 2,
-      stderr: 'gatehouse acp: not yet available\n',
-    });
+  it('acp without an agent, or with both kinds, is a usage error (exit 2), as is an unknown command', async () => {
+    const bare = await runNode([CLI, 'acp'], {});
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toMatch(/^gatehouse: acp: give either --agent <id> or -- <agent command>/);
+    expect((await runNode([CLI, 'acp', '--agent', 'a', '--', 'x'], {})).code).toBe(2);
     const unknown = await runNode([CLI, 'vote'], {});
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/^gatehouse: unknown command vote/);

@@ -1,6 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { commandNames } from '../../shared/contract';
-import { CONTROL_PROTOCOL, RPC_ERRORS, type StatusResult } from '../../shared/control-protocol';
+import {
+  CONTROL_PROTOCOL,
+  controlMethods,
+  RPC_ERRORS,
+  type StatusResult,
+} from '../../shared/control-protocol';
 import { dispatchControlLine, type ControlConnection, type ControlHandlers } from './dispatch';
 
 const STATUS: StatusResult = {
@@ -14,8 +19,19 @@ const STATUS: StatusResult = {
   sessions: [],
 };
 
+/** Every method refusing to be called; a test gives the ones it exercises. */
+const UNUSED = Object.fromEntries(
+  Object.keys(controlMethods).map((method) => [
+    method,
+    () => {
+      throw new Error('unused');
+    },
+  ]),
+) as unknown as ControlHandlers;
+
 function setup() {
   const handlers = {
+    ...UNUSED,
     hello: vi.fn(() => ({
       server: 'gatehouse' as const,
       protocol: CONTROL_PROTOCOL,
@@ -24,7 +40,7 @@ function setup() {
       version: '0.1.0',
     })),
     status: vi.fn(() => STATUS),
-  } satisfies ControlHandlers;
+  };
   const connection: ControlConnection = { client: null };
   const send = (message: unknown) =>
     dispatchControlLine(
@@ -167,9 +183,7 @@ describe('a control message', () => {
     };
     const report = vi.fn();
     const handlers: ControlHandlers = {
-      hello: () => {
-        throw new Error('unused');
-      },
+      ...UNUSED,
       status: () => {
         throw new Error('secret detail');
       },

@@ -18,6 +18,8 @@ import {
 } from '../../shared/control-protocol';
 import { checkJsonShape, describeJsonProblem, type JsonLimits } from '../core/agents/json-guard';
 import type { z } from 'zod';
+import { DomainError } from '../core/errors';
+import type { ProxyState } from './proxy-methods';
 
 /** A control message is small: a few levels of params, never a file's worth of values. */
 export const CONTROL_JSON_LIMITS: JsonLimits = {
@@ -30,6 +32,8 @@ export const CONTROL_JSON_LIMITS: JsonLimits = {
 export interface ControlConnection {
   /** Set by a successful hello; every other method waits for it. */
   client: HelloParams | null;
+  /** What a proxy opened and submitted on this connection (proxy-methods). */
+  proxy?: ProxyState;
 }
 
 export type ControlHandlers = {
@@ -114,6 +118,13 @@ export async function dispatchControlLine(
     if (method === 'hello') connection.client = params.data as HelloParams;
     return { jsonrpc: '2.0', id, result };
   } catch (error) {
+    // Refusals the core meant (an unknown session, a malformed agent request) are said as they are.
+    if (error instanceof DomainError)
+      return rpcError(id, RPC_ERRORS.invalidParams, error.message.slice(0, 2000));
+    const code = (error as { code?: unknown }).code;
+    if (error instanceof Error && typeof code === 'number' && code >= -32768 && code <= -32000) {
+      return rpcError(id, code as RpcErrorCode, error.message.slice(0, 2000));
+    }
     report(error);
     return rpcError(id, RPC_ERRORS.internalError, `internal error in ${method}`);
   }

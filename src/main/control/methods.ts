@@ -1,15 +1,17 @@
-// What the control methods answer, from the core's public state. Summaries only: no session or
-// request ids, no tokens, nothing a request asked.
+// What the control methods answer. `status` gives summaries only (no session or request ids, no
+// tokens, nothing a request asked); the proxy's methods act on what their own connection opened.
 import { CONTROL_PROTOCOL } from '../../shared/control-protocol';
 import type { Core } from '../core/core';
 import type { HomeLock } from '../core/home-lock';
 import type { ControlHandlers } from './dispatch';
+import { proxyHandlers } from './proxy-methods';
 
 export function controlHandlers(
-  core: Pick<Core, 'sessions' | 'pipeline'>,
+  core: Pick<Core, 'sessions' | 'pipeline' | 'editorSessions'>,
   lock: Pick<HomeLock, 'info'>,
 ): ControlHandlers {
   return {
+    ...proxyHandlers(core.editorSessions),
     hello: () => {
       const { kind, pid, version } = lock.info;
       return { server: 'gatehouse', protocol: CONTROL_PROTOCOL, kind, pid, version };

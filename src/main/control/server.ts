@@ -16,13 +16,14 @@ import { ensurePrivateHome, type HomeLock } from '../core/home-lock';
 import { dispatchControlLine, rpcError, type ControlConnection } from './dispatch';
 import { LineReader } from './line-reader';
 import { controlHandlers } from './methods';
+import { proxyDisconnected } from './proxy-methods';
 import { controlSocketPath } from './socket-path';
 import { logger } from '../core/log/logger';
 
 const controlLog = logger('control');
 
 export interface ControlServerOptions {
-  core: Pick<Core, 'home' | 'sessions' | 'pipeline'>;
+  core: Pick<Core, 'home' | 'sessions' | 'pipeline' | 'editorSessions'>;
   /** Held by this process: only its holder may replace a socket left behind by a dead core. */
   lock: HomeLock;
   maxConnections?: number;
@@ -105,6 +106,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
     accepted += 1;
     socket.on('close', () => (accepted -= 1));
     const connection: ControlConnection = { client: null };
+    socket.on('close', () => proxyDisconnected(core.editorSessions, connection));
     const helloTimer = setTimeout(() => {
       if (!connection.client)
         refuse(socket, rpcError(null, RPC_ERRORS.helloFirst, 'no hello in time'));

@@ -5,6 +5,7 @@ import { SessionManager } from './agents/sessions';
 import { ClientRegistry } from './approvals/clients';
 import { GrantBook } from './approvals/grant-book';
 import { createCoverage } from './approvals/coverage';
+import { EditorSessions } from './agents/editor-sessions';
 import { ApprovalLinks } from './approvals/links';
 import { ApprovalPipeline } from './approvals/pipeline';
 import { createRulesGate, factsOf } from './approvals/rules-gate';
@@ -47,6 +48,8 @@ export interface Core extends CommandServices {
   /** The pipeline's mediator, for what watches requests from outside (tests, tools). */
   readonly mediator: MultiClientPermissionMediator;
   readonly handlers: Handlers;
+  /** Sessions an editor runs through `gatehouse acp`, as the control socket reports them. */
+  readonly editorSessions: EditorSessions;
   /** Ends every session; pending requests are answered fail-closed and audited before it returns. */
   close(): Promise<void>;
 }
@@ -126,6 +129,18 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     },
   });
 
+  const editorSessions = new EditorSessions({
+    sessions,
+    agents: () => settings.agents,
+    defaultPolicy: () => policy.policy,
+    pipeline,
+    coverage,
+    store,
+    bus,
+    now,
+    askEditor: () => settings.proxy.askEditor,
+  });
+
   const services: CommandServices = {
     ...settingsService({ home, settings, policy, store, fromFile: !options.settings }),
     bus,
@@ -141,6 +156,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   return {
     ...services,
     mediator: pipeline.mediator,
+    editorSessions,
     handlers: createHandlers(services),
     async close() {
       await sessions.closeAll('shutdown');

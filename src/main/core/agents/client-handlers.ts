@@ -1,6 +1,6 @@
 import { RequestError } from '@agentclientprotocol/sdk';
 import type * as acp from '@agentclientprotocol/sdk';
-import type { Coverage, WriteVerdict } from '../approvals/coverage';
+import type { Coverage } from '../approvals/coverage';
 import type { ApprovalPipeline } from '../approvals/pipeline';
 import { BadRequestError } from '../errors';
 import type { EventBus } from '../events/bus';
@@ -10,6 +10,7 @@ import { readJudged, realPathOf, RESOURCE_NOT_FOUND, writeInside } from './fs-ac
 import { checkJsonShape, describeJsonProblem } from './json-guard';
 import type { ReadJudge } from './read-judge';
 import type { Session } from './session';
+import { allowedBy, auditWrite, refuseWrite } from './write-audit';
 
 const MALFORMED_UPDATE_AUDIT_MS = 60_000;
 
@@ -22,13 +23,6 @@ export interface ClientHandlerDeps {
   judgeRead?: ReadJudge;
   /** Whether a write is what a decision allowed. */
   coverage: Pick<Coverage, 'write'>;
-}
-
-/** The audit's words for what allowed a write. */
-function allowedBy(verdict: WriteVerdict & { covered: true }): unknown {
-  return 'requestId' in verdict
-    ? { requestId: verdict.requestId }
-    : { decider: verdict.decider, reason: verdict.reason };
 }
 
 /**
@@ -74,25 +68,27 @@ export function clientHandlersFor(session: Session, deps: ClientHandlerDeps): Cl
     writeTextFile: async (params: acp.WriteTextFileRequest) => {
       foreign(params.sessionId);
       const verdict = deps.coverage.write(session, params.path, params.content);
-      const approval = 'requestId' in verdict ? verdict.requestId : undefined;
       if (!verdict.covered) {
-        const { covered: _covered, ...refusal } = verdict;
-        const error = `Refused: writing ${params.path}: ${verdict.reason}`;
-        audit('fs_write_refused', { path: params.path, error, ...refusal }, approval);
-        bus.publish({
-          type: 'write_refused',
-          sessionId: session.sessionId,
-          agentId: session.agentId,
-          path: params.path.slice(0, 4096),
-          reason: verdict.reason.slice(0, 2000),
-        });
-        throw new RequestError(-32602, error, { path: params.path, ...refusal });
+        const refused = refuseWrite(session, params.path, verdict, deps);
+        throw new RequestError(-32602, refused.message, refused.data);
       }
       try {
         const written = await writeInside(session.cwd, params.path, params.content);
-        audit('fs_write', { ...written, allowedBy: allowedBy(verdict) }, approval);
+        auditWrite(
+          session,
+          'fs_write',
+          { ...written, allowedBy: allowedBy(verdict) },
+          verdict,
+          deps,
+        );
       } catch (error) {
-        audit('fs_write_refused', { path: params.path, error: (error as Error).message }, approval);
+        auditWrite(
+          session,
+          'fs_write_refused',
+          { path: params.path, error: (error as Error).message },
+          verdict,
+          deps,
+        );
         throw error;
       }
     },

@@ -39,6 +39,8 @@ export class Session implements SessionContext {
   cancelTimer: NodeJS.Timeout | null = null;
   /** The sandbox the agent runs in; set before the agent starts. */
   sandbox: SessionSandbox = { profile: 'off', writable: [], network: 'all', reason: 'not started' };
+  /** Where the session runs when not started here (an editor, through `gatehouse acp`). */
+  via: SessionInfo['via'] | null = null;
   /** Malformed session/update notifications: audited at most once a minute, with the count. */
   malformedUpdates = { lastAuditAt: -Infinity, dropped: 0 };
   /** Latest declared state of recent tool calls, so a permission request can be shown whole. */
@@ -88,6 +90,7 @@ export class Session implements SessionContext {
       mode: this.mode,
       sandbox: this.sandbox,
       ...(this.unguarded ? { unguarded: this.unguarded } : {}),
+      ...(this.via ? { via: this.via } : {}),
     };
   }
 }

@@ -71,6 +71,29 @@ export class SessionManager {
     return session;
   }
 
+  /** A session Gatehouse did not start here (an editor's, through `gatehouse acp`); it runs there. */
+  attach(session: Session): SessionInfo {
+    this.sessions.set(session.sessionId, session);
+    this.options.bus.publish({ type: 'session_state', session: session.info() });
+    return session.info();
+  }
+
+  /** Ends an attached session: its waiting requests are answered and audited, its grants end. */
+  detach(sessionId: string, reason: 'session_closed' | 'agent_exit' | 'shutdown'): void {
+    const session = this.sessions.get(sessionId);
+    if (!session || session.state === 'closed') return;
+    session.endReason = reason;
+    this.options.mediator.forgetSession(sessionId);
+    this.end(session);
+  }
+
+  /** An editor's session is prompted, cancelled and closed in the editor. */
+  private local(sessionId: string): Session {
+    const session = this.get(sessionId);
+    if (session.via) throw new ConflictError(`this session runs in ${session.via.name}: use it there`);
+    return session;
+  }
+
   async create(agentId: string, cwdInput: string): Promise<SessionInfo> {
     const config = this.options.agents()[agentId];
     if (!config) throw new NotFoundError(`no agent "${agentId}" in settings`);
@@ -166,7 +189,7 @@ export class SessionManager {
   }
 
   async prompt(sessionId: string, text: string, clientId: string | null): Promise<StopReason> {
-    const session = this.get(sessionId);
+    const session = this.local(sessionId);
     if (session.state === 'prompting') throw new ConflictError('a turn is already running in this session');
     if (session.state !== 'idle' || !session.process) throw new ConflictError(`session is ${session.state}`);
     session.state = 'prompting';
@@ -234,7 +257,7 @@ export class SessionManager {
    * would keep the session "prompting" forever while it goes on working.
    */
   async cancel(sessionId: string): Promise<void> {
-    const session = this.get(sessionId);
+    const session = this.local(sessionId);
     if (session.state !== 'prompting' || !session.process) return;
     this.options.mediator.cancelForPrompt(sessionId, session.promptId ?? undefined);
     if (!session.cancelTimer) {
@@ -272,7 +295,8 @@ export class SessionManager {
   }
 
   async close(sessionId: string, reason: 'session_closed' | 'shutdown' = 'session_closed'): Promise<void> {
-    const session = this.get(sessionId);
+    if (reason === 'shutdown' && this.sessions.get(sessionId)?.via) return this.detach(sessionId, reason);
+    const session = this.local(sessionId);
     session.endReason = reason;
     if (session.state === 'prompting' && session.process && !session.process.exit) {
       await session.process.agent.notify('session/cancel', { sessionId: session.acpSessionId }).catch(() => {});

@@ -30,6 +30,8 @@ export interface Coverage {
   allowed(approval: PendingApproval): void;
   /** Is writing `content` to `path` covered? Using an approval spends it. */
   write(session: SessionContext, path: string, content: string): WriteVerdict;
+  /** The same, for a write known by its content's sha256 (one performed elsewhere, by an editor). */
+  writeDigest(session: SessionContext, path: string, sha256: string): WriteVerdict;
   /** Is running `command` exactly as given covered? Using an approval spends it. */
   command(session: SessionContext, command: string): CommandVerdict;
   endSession(sessionId: string): void;
@@ -54,26 +56,27 @@ export function createCoverage(judge: Judge, now: () => number = Date.now): Cove
       ? { decider: decision.decider, reason: decision.reason ?? 'allowed' }
       : null;
   };
+  const writeDigest = (session: SessionContext, path: string, sha256: string): WriteVerdict => {
+    const target = isAbsolute(path) ? path : resolve(session.cwd, path);
+    const match = approved.takeWrite(session.sessionId, target, sha256);
+    if (match.found === 'approved') return { sha256, covered: true, requestId: match.requestId };
+    const byRule = judged(session, 'edit', target, null);
+    if (byRule) return { sha256, covered: true, ...byRule };
+    if (match.found === 'differs') {
+      return {
+        sha256,
+        covered: false,
+        reason: 'content differs from the approved diff',
+        requestId: match.requestId,
+        approvedSha256: match.sha256,
+      };
+    }
+    return { sha256, covered: false, reason: 'not approved' };
+  };
   return {
     allowed: (approval) => approved.record(approval),
-    write(session, path, content) {
-      const sha256 = sha256Of(content);
-      const target = isAbsolute(path) ? path : resolve(session.cwd, path);
-      const match = approved.takeWrite(session.sessionId, target, sha256);
-      if (match.found === 'approved') return { sha256, covered: true, requestId: match.requestId };
-      const byRule = judged(session, 'edit', target, null);
-      if (byRule) return { sha256, covered: true, ...byRule };
-      if (match.found === 'differs') {
-        return {
-          sha256,
-          covered: false,
-          reason: 'content differs from the approved diff',
-          requestId: match.requestId,
-          approvedSha256: match.sha256,
-        };
-      }
-      return { sha256, covered: false, reason: 'not approved' };
-    },
+    write: (session, path, content) => writeDigest(session, path, sha256Of(content)),
+    writeDigest,
     command(session, command) {
       const requestId = approved.takeCommand(session.sessionId, command);
       if (requestId) return { covered: true, requestId };

@@ -77,7 +77,15 @@ export class ApprovalPipeline {
     });
   }
 
-  async handle(session: SessionContext, raw: unknown): Promise<RequestPermissionResponse> {
+  /**
+   * `asking` is told when the request waits for a person (never when the rules, a grant, a mode or
+   * the queue decide it), so an editor behind a proxy can be asked at the same moment.
+   */
+  async handle(
+    session: SessionContext,
+    raw: unknown,
+    hooks: { asking?: (approval: PendingApproval) => void } = {},
+  ): Promise<RequestPermissionResponse> {
     const issuedAt = this.now();
     const requestId = uuidv7();
     // Before anything recursive (zod, the safety layer, the audit's serialiser) touches it.
@@ -143,7 +151,7 @@ export class ApprovalPipeline {
       // More than a person can review: refused at once, never queued behind the others.
       return this.conclude(approval, rejectReply(approval.options), { type: 'queue_full' }, 'queue full', [], false);
     }
-    return this.allowing(whole, await this.ask(session, approval, whole));
+    return this.allowing(whole, await this.ask(session, approval, whole, hooks.asking));
   }
 
   /** Passes an allowed request on to `allowed` (the writes and commands it approved). */
@@ -182,6 +190,7 @@ export class ApprovalPipeline {
     session: SessionContext,
     approval: PendingApproval,
     whole: PendingApproval,
+    asking?: (approval: PendingApproval) => void,
   ): Promise<RequestPermissionResponse> {
     const { mediator } = this;
     let decided: Promise<PermissionDecision>;
@@ -213,6 +222,7 @@ export class ApprovalPipeline {
     };
     this.pending.add(shown, { session, whole });
     this.options.bus.publish({ type: 'permission_requested', approval: shown });
+    asking?.(shown);
 
     const decision = await decided;
     const verdict = this.pending.verdictOf(approval.requestId);

@@ -1,0 +1,53 @@
+// The agent behind `gatehouse acp`: started as Gatehouse starts any agent (its allow-listed
+// environment, its sandbox), in its own process group so that ending it reaches what it spawned.
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { AgentLaunch } from '../../main/core/sandbox/launch';
+
+export interface AgentChild {
+  child: ChildProcess;
+  /** Resolves with the agent's exit status once it is gone. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** TERM to the group, KILL after `graceMs`; resolves once the agent is gone. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export function startAgent(launch: AgentLaunch): AgentChild {
+  const child = spawn(launch.command, launch.args, {
+    cwd: launch.cwd,
+    env: launch.env,
+    // stderr is the editor's to show, as if the editor had started the agent itself.
+    stdio: ['pipe', 'pipe', 'inherit'],
+    detached: process.platform !== 'win32',
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => {
+      void launch.cleanup();
+      resolve({ code, signal });
+    });
+    child.once('error', () => {
+      void launch.cleanup();
+      resolve({ code: 127, signal: null });
+    });
+  });
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      if (child.pid !== undefined && process.platform !== 'win32') process.kill(-child.pid, name);
+      else child.kill(name);
+    } catch {
+      // Gone already.
+    }
+  };
+  return {
+    child,
+    exited,
+    async stop(graceMs = 2000) {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      signal('SIGTERM');
+      const timer = setTimeout(() => signal('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+      // What the agent left in its group goes too.
+      signal('SIGKILL');
+    },
+  };
+}

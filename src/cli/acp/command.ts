@@ -1,0 +1,140 @@
+// `gatehouse acp`: what an editor launches instead of its agent. It starts the agent as Gatehouse
+// starts any agent (environment, sandbox), relays ACP between the two unchanged, and puts every
+// permission request the agent makes through the core that owns $GATEHOUSE_HOME.
+import { spawn } from 'node:child_process';
+import { basename } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AgentConfig, AgentIdKey } from '../../shared/settings';
+import { loadSettings } from '../../main/core/config/settings-file';
+import { controlSocketPath } from '../../main/control/socket-path';
+import { prepareAgentLaunch } from '../../main/core/sandbox/launch';
+import { resolveHome } from '../../main/core/store/data-folder';
+import { EXIT, type CliIo } from '../io';
+import { startAgent } from './agent-child';
+import { CoreLink } from './core-link';
+import { LineSplitter } from './lines';
+import { AcpRelay } from './relay';
+
+export const ACP_HELP = `Usage: gatehouse acp --agent <id>
+       gatehouse acp [--name <label>] -- <agent command> [args…]
+
+Runs an ACP agent for an editor: point the editor's agent command at this instead of the agent.
+Every message passes between editor and agent unchanged, except that each permission request the
+agent makes is decided by the Gatehouse core running on $GATEHOUSE_HOME — its rules, modes and
+grants, its dialog, notifications and tray, and the editor's own prompt, whichever answers first —
+and a file write or terminal the agent asks of the editor passes only when a decision covers it.
+
+Options:
+  --agent <id>     an agent from Gatehouse's settings (command, environment, sandbox, policy)
+  --name <label>   how an agent given after -- is named in Gatehouse (default: its program)
+  -h, --help
+
+The agent runs in the sandbox of its settings (given after --: the default sandbox), with the
+folder the editor starts this command in as its project folder. With no core running one is
+started in the background (setting proxy.autoStart); with auto-start off, every permission request
+is refused and the reason written to stderr.`;
+
+export interface AcpOptions {
+  agent?: string;
+  name?: string;
+  command: string[];
+}
+
+/** A program's name as an agent id: its base name, cut to what an id may hold. */
+function adHocId(label: string): string {
+  const id = basename(label)
+    .replace(/[^A-Za-z0-9._-]/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, 64);
+  return AgentIdKey.safeParse(id).success ? id : 'agent';
+}
+
+export async function acp(options: AcpOptions, io: CliIo): Promise<number> {
+  const home = resolveHome(io.env);
+  const settings = loadSettings(home);
+  let agent: { id: string; name: string; adHoc: boolean };
+  let config: AgentConfig;
+  if (options.agent !== undefined) {
+    const found = settings.agents[options.agent];
+    if (!found) {
+      io.err(`gatehouse acp: no agent "${options.agent}" in ${home}/settings.json`);
+      return EXIT.usage;
+    }
+    config = found;
+    agent = { id: options.agent, name: found.name ?? options.agent, adHoc: false };
+  } else {
+    const [command, ...args] = options.command;
+    const label = options.name ?? command!;
+    config = AgentConfig.parse({ command, args });
+    agent = { id: adHocId(label), name: label.slice(0, 100), adHoc: true };
+  }
+
+  const log = (line: string) => io.err(line);
+  let launch;
+  try {
+    launch = await prepareAgentLaunch({
+      agentId: agent.id,
+      config,
+      sessionDir: process.cwd(),
+      gatehouseHome: home,
+      onViolation: (v) =>
+        log(`gatehouse acp: the sandbox refused a connection to ${v.host}:${v.port} (${v.reason})`),
+    });
+  } catch (error) {
+    io.err(`gatehouse acp: agent "${agent.id}" did not start: ${(error as Error).message}`);
+    return EXIT.failed;
+  }
+
+  const link = new CoreLink({
+    socketPath: controlSocketPath(home),
+    agent,
+    sandbox: launch.sandbox,
+    startCore: settings.proxy.autoStart ? () => startCoreInBackground(io.env) : undefined,
+    log,
+  });
+  const child = startAgent(launch);
+  const relay = new AcpRelay(link, {
+    toAgent: (line) => child.child.stdin?.write(`${line}\n`),
+    toEditor: (line) => process.stdout.write(`${line}\n`),
+    log,
+  });
+  child.child.stdin?.on('error', () => undefined);
+
+  const fromAgent = new LineSplitter();
+  child.child.stdout?.on('data', (chunk: Buffer) => {
+    for (const line of fromAgent.push(chunk)) relay.fromAgent(line);
+  });
+  const fromEditor = new LineSplitter();
+  process.stdin.on('data', (chunk: Buffer) => {
+    for (const line of fromEditor.push(chunk)) relay.fromEditor(line);
+  });
+  // The editor hung up: the agent goes too, with whatever it spawned.
+  process.stdin.once('end', () => {
+    child.child.stdin?.end();
+    void child.stop();
+  });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => void child.stop());
+  }
+
+  const exit = await child.exited;
+  await child.stop();
+  link.close();
+  process.stdin.pause();
+  return exit.code ?? (exit.signal ? 128 + 1 : EXIT.failed);
+}
+
+/**
+ * A headless core of its own, detached from the editor and this proxy: it outlives both, and other
+ * proxies share it. Its address is told by `gatehouse status`.
+ */
+function startCoreInBackground(env: Record<string, string | undefined>): void {
+  const headless = fileURLToPath(new URL('./headless.js', import.meta.url));
+  const core = spawn(process.execPath, [headless], {
+    env: env as NodeJS.ProcessEnv,
+    detached: true,
+    stdio: 'ignore',
+  });
+  core.on('error', () => undefined);
+  core.unref();
+}

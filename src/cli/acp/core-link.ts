@@ -1,0 +1,203 @@
+// The proxy's line to the core: one control connection at a time, opened when first needed,
+// started headless when no core runs (if allowed), and opened again after the core went away. The
+// editor's ACP sessions are known by their ACP ids; each connection opens them in its core afresh.
+import type {
+  ActionCheckParams,
+  ActionCheckResult,
+  PermissionResponse,
+  PermissionSubmitResult,
+} from '../../shared/control-proxy';
+import type { SessionSandbox } from '../../shared/domain';
+import type { ControlClient} from '../control-client';
+import { CoreNotRunningError, openControl } from '../control-client';
+
+export interface CoreLinkOptions {
+  socketPath: string;
+  agent: { id: string; name: string; adHoc: boolean };
+  sandbox: SessionSandbox;
+  /** Starts a headless core in the background; absent when `proxy.autoStart` is off. */
+  startCore?: () => void;
+  /** How long a started core has to listen. */
+  startTimeoutMs?: number;
+  log: (line: string) => void;
+}
+
+/** A request a person is asked about, tied to the connection that submitted it. */
+export interface Asking {
+  requestId: string;
+  askEditor: boolean;
+  /** The decision; rejects if the core goes away first. */
+  decided: Promise<PermissionResponse>;
+  /** The editor's answer, a vote (late ones are audited and change nothing). */
+  answer(response: PermissionResponse): void;
+}
+
+export type Submitted =
+  { status: 'decided'; response: PermissionResponse } | ({ status: 'asking' } & Asking);
+
+/** No core can be reached (none runs and none may be started, or it did not come up). */
+export class CoreUnavailableError extends Error {}
+
+interface Connection {
+  control: ControlClient;
+  /** Gatehouse's session id for each ACP session opened on this connection. */
+  sessions: Map<string, Promise<string>>;
+}
+
+export class CoreLink {
+  /** What the editor's sessions are: kept across connections. */
+  private readonly known = new Map<string, { cwd: string }>();
+  private current: Promise<Connection> | null = null;
+  private live: Connection | null = null;
+  /** From the editor's initialize. */
+  editor = 'editor';
+
+  constructor(private readonly options: CoreLinkOptions) {}
+
+  /** The agent created or loaded a session for the editor. */
+  opened(acpSessionId: string, cwd: string): void {
+    this.known.set(acpSessionId, { cwd });
+    if (this.live) void this.sessionId(this.live, acpSessionId).catch(() => undefined);
+  }
+
+  closed(acpSessionId: string): void {
+    this.known.delete(acpSessionId);
+    this.notify(acpSessionId, (control, sessionId) => control.call('session.close', { sessionId }));
+  }
+
+  update(acpSessionId: string, update: { sessionUpdate: string }): void {
+    this.notify(acpSessionId, (control, sessionId) =>
+      control.call('session.update', { sessionId, update }),
+    );
+  }
+
+  turn(acpSessionId: string, turn: 'started' | 'ended'): void {
+    this.notify(acpSessionId, (control, sessionId) =>
+      control.call('session.turn', { sessionId, turn }),
+    );
+  }
+
+  cancel(acpSessionId: string): void {
+    this.notify(acpSessionId, (control, sessionId) =>
+      control.call('session.cancel', { sessionId }),
+    );
+  }
+
+  async submit(acpSessionId: string, request: unknown): Promise<Submitted> {
+    const connection = await this.connection();
+    const sessionId = await this.sessionId(connection, acpSessionId);
+    const { control } = connection;
+    const result: PermissionSubmitResult = await control.call('permission.submit', {
+      sessionId,
+      request,
+    });
+    if (result.status === 'decided') return result;
+    const { requestId } = result;
+    return {
+      ...result,
+      decided: control
+        .call('permission.await', { requestId }, { timeoutMs: null })
+        .then((answer) => answer.response),
+      answer: (response) => {
+        control.call('permission.answer', { requestId, response }).catch(() => undefined);
+      },
+    };
+  }
+
+  async check(
+    acpSessionId: string,
+    params: DistributiveOmit<ActionCheckParams, 'sessionId'>,
+  ): Promise<ActionCheckResult> {
+    const connection = await this.connection();
+    const sessionId = await this.sessionId(connection, acpSessionId);
+    return connection.control.call('action.check', { ...params, sessionId } as ActionCheckParams);
+  }
+
+  close(): void {
+    this.live?.control.close();
+  }
+
+  /** Fire and forget, and only while connected: an update is not worth starting a core for. */
+  private notify(
+    acpSessionId: string,
+    send: (control: ControlClient, sessionId: string) => Promise<unknown>,
+  ): void {
+    const connection = this.live;
+    if (!connection || !this.known.has(acpSessionId)) return;
+    void this.sessionId(connection, acpSessionId)
+      .then((sessionId) => send(connection.control, sessionId))
+      .catch(() => undefined);
+  }
+
+  private sessionId(connection: Connection, acpSessionId: string): Promise<string> {
+    let id = connection.sessions.get(acpSessionId);
+    if (!id) {
+      const known = this.known.get(acpSessionId);
+      if (!known) return Promise.reject(new Error(`the agent has no session ${acpSessionId}`));
+      id = connection.control
+        .call('session.open', {
+          agent: this.options.agent,
+          editor: this.editor,
+          cwd: known.cwd,
+          acpSessionId,
+          sandbox: this.options.sandbox,
+        })
+        .then((opened) => opened.sessionId);
+      connection.sessions.set(acpSessionId, id);
+      // A refused open is asked again next time, not remembered.
+      id.catch(() => connection.sessions.delete(acpSessionId));
+    }
+    return id;
+  }
+
+  private connection(): Promise<Connection> {
+    this.current ??= this.connect().then(
+      (connection) => {
+        this.live = connection;
+        void connection.control.closed.then(() => {
+          this.live = null;
+          this.current = null;
+        });
+        return connection;
+      },
+      (error: unknown) => {
+        this.current = null;
+        throw error;
+      },
+    );
+    return this.current;
+  }
+
+  private async connect(): Promise<Connection> {
+    const { socketPath, startCore } = this.options;
+    const attempt = async () => ({
+      control: (await openControl(socketPath, 'proxy')).control,
+      sessions: new Map(),
+    });
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!(error instanceof CoreNotRunningError)) throw error;
+      if (!startCore) {
+        throw new CoreUnavailableError('no Gatehouse core is running and proxy.autoStart is off');
+      }
+    }
+    this.options.log('no Gatehouse core is running: starting one in the background');
+    startCore();
+    const deadline = Date.now() + (this.options.startTimeoutMs ?? 20_000);
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      try {
+        return await attempt();
+      } catch (error) {
+        if (!(error instanceof CoreNotRunningError)) throw error;
+        if (Date.now() > deadline)
+          throw new CoreUnavailableError(
+            'the Gatehouse core started in the background did not come up',
+          );
+      }
+    }
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

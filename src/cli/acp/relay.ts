@@ -1,0 +1,279 @@
+// The editor ↔ agent relay of `gatehouse acp`. Every line passes unchanged, in order, with these
+// exceptions: a permission request goes to the core first (and to the editor only when a person is
+// asked), the editor's answer to it goes to the core as a vote, and a write or a terminal the agent
+// asks of the editor passes only when the core says a decision covers it. Everything else — methods
+// it knows, extension methods, anything unknown — it only reads a copy of.
+import { createHash } from 'node:crypto';
+import type { PermissionResponse } from '../../shared/control-proxy';
+import { CoreUnavailableError, type CoreLink } from './core-link';
+import { idKey, readMessage, rpcLine, type RpcMessage } from './lines';
+
+export interface RelayIo {
+  toAgent(line: string): void;
+  toEditor(line: string): void;
+  log(line: string): void;
+}
+
+type Link = Pick<
+  CoreLink,
+  'opened' | 'closed' | 'update' | 'turn' | 'cancel' | 'submit' | 'check'
+> & {
+  editor: string;
+};
+
+/** What an editor request is about, until the agent answers it. */
+type EditorRequest =
+  | { method: 'session/new'; cwd: string }
+  | { method: 'session/load' | 'session/resume'; cwd: string; acpSessionId: string }
+  | { method: 'session/prompt' | 'session/close'; acpSessionId: string };
+
+/** A permission request shown to the editor, until the editor answers (or long after, late). */
+interface ShownToEditor {
+  answer(response: PermissionResponse): void;
+  /** The agent has been answered; what the editor says now is a late vote. */
+  done: boolean;
+}
+
+const MAX_LATE_KEPT = 256;
+const INVALID_PARAMS = -32602;
+const INTERNAL_ERROR = -32603;
+
+const record = (value: unknown): Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+const text = (value: unknown): string | null =>
+  typeof value === 'string' && value.length > 0 ? value : null;
+
+/** The agent's reject option (by kind, never by id), or `cancelled` when it offers none. */
+export function rejectResponse(params: unknown): PermissionResponse {
+  const options = Array.isArray(record(params).options)
+    ? (record(params).options as unknown[])
+    : [];
+  for (const kind of ['reject_once', 'reject_always']) {
+    const option = options.map(record).find((o) => o.kind === kind && text(o.optionId));
+    if (option) return { outcome: { outcome: 'selected', optionId: option.optionId as string } };
+  }
+  return { outcome: { outcome: 'cancelled' } };
+}
+
+function permissionResult(response: unknown): PermissionResponse | null {
+  const outcome = record(record(response).outcome);
+  if (outcome.outcome === 'cancelled') return { outcome: { outcome: 'cancelled' } };
+  const optionId = text(outcome.optionId);
+  return outcome.outcome === 'selected' && optionId
+    ? { outcome: { outcome: 'selected', optionId } }
+    : null;
+}
+
+export class AcpRelay {
+  private readonly editorRequests = new Map<string, EditorRequest>();
+  private readonly shown = new Map<string, ShownToEditor>();
+  /** Agent → editor lines wait for the write or terminal check ahead of them. */
+  private agentLines: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly link: Link,
+    private readonly io: RelayIo,
+  ) {}
+
+  fromEditor(line: string): void {
+    const message = readMessage(line);
+    if (message.kind === 'response' && this.answerFromEditor(message)) return;
+    if (message.kind === 'request' || message.kind === 'notification') this.watchEditor(message);
+    this.io.toAgent(line);
+  }
+
+  fromAgent(line: string): void {
+    const message = readMessage(line);
+    if (message.kind === 'request' && message.method === 'session/request_permission') {
+      void this.permission(line, message.id, message.params);
+      return;
+    }
+    this.agentLines = this.agentLines.then(() => this.passAgentLine(line, message));
+  }
+
+  private watchEditor(message: Extract<RpcMessage, { kind: 'request' | 'notification' }>): void {
+    const params = record(message.params);
+    const acpSessionId = text(params.sessionId);
+    const remember = (request: EditorRequest) => {
+      if (message.kind === 'request') this.editorRequests.set(idKey(message.id), request);
+    };
+    switch (message.method) {
+      case 'initialize':
+        this.link.editor =
+          text(record(params.clientInfo).title) ?? text(record(params.clientInfo).name) ?? 'editor';
+        return;
+      case 'session/new':
+        if (text(params.cwd)) remember({ method: 'session/new', cwd: params.cwd as string });
+        return;
+      case 'session/load':
+      case 'session/resume':
+        if (acpSessionId && text(params.cwd))
+          remember({ method: message.method, cwd: params.cwd as string, acpSessionId });
+        return;
+      case 'session/prompt':
+        if (!acpSessionId) return;
+        remember({ method: 'session/prompt', acpSessionId });
+        this.link.turn(acpSessionId, 'started');
+        return;
+      case 'session/close':
+        if (acpSessionId) remember({ method: 'session/close', acpSessionId });
+        return;
+      case 'session/cancel':
+        if (acpSessionId) this.link.cancel(acpSessionId);
+        return;
+    }
+  }
+
+  /** The agent answered an editor request: what it says of its sessions is passed on to the core. */
+  private watchAgentResponse(message: Extract<RpcMessage, { kind: 'response' }>): void {
+    const request = this.editorRequests.get(idKey(message.id));
+    if (!request) return;
+    this.editorRequests.delete(idKey(message.id));
+    const failed = message.error !== undefined;
+    switch (request.method) {
+      case 'session/new': {
+        const acpSessionId = text(record(message.result).sessionId);
+        if (!failed && acpSessionId) this.link.opened(acpSessionId, request.cwd);
+        return;
+      }
+      case 'session/load':
+      case 'session/resume':
+        if (!failed) this.link.opened(request.acpSessionId, request.cwd);
+        return;
+      case 'session/prompt':
+        this.link.turn(request.acpSessionId, 'ended');
+        return;
+      case 'session/close':
+        if (!failed) this.link.closed(request.acpSessionId);
+        return;
+    }
+  }
+
+  private async passAgentLine(line: string, message: RpcMessage): Promise<void> {
+    if (message.kind === 'response') this.watchAgentResponse(message);
+    if (message.kind === 'notification' && message.method === 'session/update') {
+      const params = record(message.params);
+      const update = record(params.update);
+      const acpSessionId = text(params.sessionId);
+      if (acpSessionId && text(update.sessionUpdate)) {
+        this.link.update(acpSessionId, update as { sessionUpdate: string });
+      }
+    }
+    if (
+      message.kind === 'request' &&
+      (message.method === 'fs/write_text_file' || message.method === 'terminal/create')
+    ) {
+      const refusal = await this.refusal(message.method, record(message.params));
+      if (refusal) {
+        this.io.toAgent(
+          rpcLine({ id: message.id, error: { code: INVALID_PARAMS, message: refusal } }),
+        );
+        return;
+      }
+    }
+    this.io.toEditor(line);
+  }
+
+  /** Why the editor must not be asked to write or run this; null when a decision covers it. */
+  private async refusal(method: string, params: Record<string, unknown>): Promise<string | null> {
+    const acpSessionId = text(params.sessionId);
+    if (!acpSessionId) return `Refused: ${method} without a session`;
+    try {
+      if (method === 'fs/write_text_file') {
+        const path = text(params.path);
+        const content = typeof params.content === 'string' ? params.content : null;
+        if (!path || content === null)
+          return 'Refused: fs/write_text_file needs a path and a content';
+        const sha256 = createHash('sha256').update(content, 'utf8').digest('hex');
+        const bytes = Buffer.byteLength(content, 'utf8');
+        const verdict = await this.link.check(acpSessionId, { kind: 'write', path, sha256, bytes });
+        return verdict.allowed ? null : verdict.message;
+      }
+      const command = text(params.command);
+      if (!command) return 'Refused: terminal/create needs a command';
+      const args = Array.isArray(params.args)
+        ? params.args.filter((a): a is string => typeof a === 'string')
+        : [];
+      const cwd = text(params.cwd);
+      const verdict = await this.link.check(acpSessionId, { kind: 'terminal', command, args, cwd });
+      return verdict.allowed ? null : verdict.message;
+    } catch (error) {
+      return `Refused: Gatehouse could not check it: ${(error as Error).message}`;
+    }
+  }
+
+  private async permission(line: string, id: unknown, params: unknown): Promise<void> {
+    const answer = (response: PermissionResponse) =>
+      this.io.toAgent(rpcLine({ id, result: response }));
+    const acpSessionId = text(record(params).sessionId);
+    let submitted;
+    try {
+      if (!acpSessionId) throw new Error('a permission request without a session');
+      submitted = await this.link.submit(acpSessionId, params);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (typeof code === 'number' && code !== INTERNAL_ERROR) {
+        // The core refused the request itself (malformed): the agent hears why, as from a client.
+        this.io.toAgent(rpcLine({ id, error: { code, message: (error as Error).message } }));
+        return;
+      }
+      const why =
+        error instanceof CoreUnavailableError
+          ? error.message
+          : `Gatehouse is unreachable: ${(error as Error).message}`;
+      this.io.log(`gatehouse acp: refused a permission request: ${why}`);
+      answer(rejectResponse(params));
+      return;
+    }
+    if (submitted.status === 'decided') return answer(submitted.response);
+    const key = idKey(id);
+    const shown: ShownToEditor | null = submitted.askEditor
+      ? { answer: submitted.answer, done: false }
+      : null;
+    if (shown) {
+      this.shown.set(key, shown);
+      this.io.toEditor(line);
+    }
+    let response: PermissionResponse;
+    try {
+      response = await submitted.decided;
+    } catch (error) {
+      this.io.log(
+        `gatehouse acp: the core went away while a request waited: ${(error as Error).message}`,
+      );
+      response = rejectResponse(params);
+    }
+    answer(response);
+    if (!shown) return;
+    if (shown.done) {
+      // The editor answered first; nothing of it is left to wait for.
+      this.shown.delete(key);
+      return;
+    }
+    // Gatehouse decided first: the editor stops asking, and an answer it still sends is a late vote.
+    shown.done = true;
+    this.io.toEditor(rpcLine({ method: '$/cancel_request', params: { requestId: id } }));
+    this.forgetOldest();
+  }
+
+  /** The editor answered a request it was shown: a vote, never passed to the agent itself. */
+  private answerFromEditor(message: Extract<RpcMessage, { kind: 'response' }>): boolean {
+    const key = idKey(message.id);
+    const shown = this.shown.get(key);
+    if (!shown) return false;
+    const response = permissionResult(message.result);
+    if (shown.done) this.shown.delete(key);
+    else shown.done = true;
+    // An error (the editor saw the cancel, or cannot show it) is no vote.
+    if (response && message.error === undefined) shown.answer(response);
+    return true;
+  }
+
+  private forgetOldest(): void {
+    const late = [...this.shown].filter(([, shown]) => shown.done);
+    for (const [key] of late.slice(0, Math.max(0, late.length - MAX_LATE_KEPT)))
+      this.shown.delete(key);
+  }
+}
