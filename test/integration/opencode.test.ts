@@ -3,6 +3,7 @@
 // opencode also takes approvals from a local HTTP API Gatehouse cannot close (side-doors.ts): its
 // sessions start only with the agent's opt-in and are shown unguarded.
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -12,18 +13,31 @@ import { startFakeChatServer, type FakeChatServer } from '../support/fake-chat-s
 import { startGatehouse, type TestGatehouse } from '../support/gatehouse';
 import { prepareOpencode, type PreparedOpencode } from '../support/opencode';
 
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+
 const optionOfKind = (approval: PendingApproval, kind: string) =>
   approval.options.find((o) => o.kind === kind)!.optionId;
 
-describe('the real opencode', () => {
+// A session start is most of each test's time (~15 s); a loaded machine doubles it.
+describe('the real opencode', { timeout: 120_000 }, () => {
   let model: FakeChatServer;
   let opencode: PreparedOpencode;
   let gh: TestGatehouse;
   let folder: string;
+  let doorPort: number;
 
   beforeAll(async () => {
     model = await startFakeChatServer();
     opencode = prepareOpencode({ baseUrl: model.baseUrl });
+    doorPort = await freePort();
   });
   afterAll(async () => {
     await model.close();
@@ -39,7 +53,16 @@ describe('the real opencode', () => {
       network: { allow: [`127.0.0.1:${model.port}`] },
     };
     gh = await startGatehouse({
-      agents: { opencode: { ...agent, allowUnguarded: true }, 'opencode-plain': agent },
+      agents: {
+        opencode: { ...agent, allowUnguarded: true },
+        'opencode-plain': agent,
+        outside: {
+          ...agent,
+          args: [...opencode.args, '--port', String(doorPort)],
+          sandbox: 'off',
+          allowUnguarded: true,
+        },
+      },
     });
   });
   afterEach(async () => {
@@ -82,6 +105,30 @@ describe('the real opencode', () => {
     expect(gh.core.store.events({ type: 'agent_unguarded', sessionId })).toEqual([
       expect.objectContaining({ payload: { reason: ACCEPTS_LOCAL_APPROVALS } }),
     ]);
+  });
+
+  it('the door is real: outside its sandbox, any local program approves what waits for Gatehouse', async () => {
+    // Why the session is marked: should opencode ever close this door, this fails and the table
+    // in side-doors.ts is to be updated.
+    const port = doorPort;
+    const { sessionId } = await gh.api.call('createSession', { agentId: 'outside', cwd: folder });
+    const turn = shell(sessionId, 'echo door > door.txt');
+    const pending = await gh.nextApproval();
+    const api = `http://127.0.0.1:${port}`;
+    const [waiting] = (await (await fetch(`${api}/permission`)).json()) as { id: string }[];
+    const reply = await fetch(`${api}/permission/${waiting!.id}/reply`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ reply: 'once' }),
+    });
+    expect(reply.ok).toBe(true);
+    await expect.poll(() => existsSync(join(folder, 'door.txt')), { timeout: 20_000 }).toBe(true);
+    // Gatehouse never decided it: the request still waits for a person.
+    expect((await gh.api.call('listApprovals', {})).items.map((a) => a.requestId)).toContain(
+      pending.requestId,
+    );
+    await vote(pending, 'reject_once');
+    await turn;
   });
 
   it('allow once runs the command; reject does not', async () => {
