@@ -52,6 +52,11 @@ export const AgentConfig = z
       .object({ read: z.boolean().default(false) })
       .strict()
       .default({ read: false }),
+    /**
+     * Run this agent although it has a side door Gatehouse cannot close (opencode takes approvals
+     * from any local program). Its sessions are shown as not guarded.
+     */
+    allowUnguarded: z.boolean().default(false),
     /** The OS sandbox the agent runs in: what it does without asking stays inside the project. */
     ...SandboxSettings.shape,
   })

@@ -14,6 +14,7 @@ describe('what loosens a sandbox', () => {
     expect(sandboxWidening(agent(), agent({ allowUnsandboxed: true }))).toEqual([
       'running unsandboxed',
     ]);
+    expect(sandboxWidening(agent(), agent({ allowUnguarded: true }))).toEqual(['running unguarded']);
     expect(
       sandboxWidening(agent({ allowWrite: ['/a'] }), agent({ allowWrite: ['/a', '/b'] })),
     ).toEqual(['write in /b']);

@@ -1,6 +1,7 @@
 // The modes an agent advertises, read by meaning: which of them skip asking the client (so
 // Gatehouse would never see a request), and which one stands for "ask" or "plan". Agents name their
-// modes differently; ids are compared only against the table of agents we know.
+// modes differently; ids are compared only against the table of agents we know. These modes are
+// one kind of side door among those listed in side-doors.ts.
 import { z } from 'zod';
 
 /** One choice an agent offers: a session mode, or a value of a mode config option. */
@@ -19,7 +20,7 @@ export interface ModeSelector {
   choices: ModeChoice[];
 }
 
-export type AgentFamily = 'claude' | 'gemini' | 'codex';
+export type AgentFamily = 'claude' | 'gemini' | 'codex' | 'opencode';
 
 /**
  * Modes known to approve by themselves. Claude's acceptEdits edits without asking, as Gemini's
@@ -29,6 +30,8 @@ export const AUTO_APPROVING_MODES: Readonly<Record<AgentFamily, readonly string[
   claude: ['bypassPermissions', 'dontAsk', 'auto', 'acceptEdits'],
   gemini: ['yolo', 'autoEdit'],
   codex: ['full-access', 'agent-full-access'],
+  // Its modes (build, plan) follow its permission settings; its side door is elsewhere.
+  opencode: [],
 };
 
 /** The family an agent belongs to, from the name it reports (else its id in the settings). */

@@ -151,7 +151,8 @@ async function guard(session: Session, deps: ModeGuardDeps): Promise<void> {
       to: to.id,
     });
   }
-  if (!ended(session)) mark(session, deps, problem);
+  // A door the agent leaves open whatever its mode keeps the session unguarded.
+  if (!ended(session)) mark(session, deps, problem ?? session.openDoor);
 }
 
 /** Sets or clears the unguarded mark; a change is audited and shown on every surface. */

@@ -25,8 +25,13 @@ export class Session implements SessionContext {
   modeSelectors: ModeSelector[] = [];
   /** Which known agent this is, for its table of modes that approve by themselves. */
   agentFamily: AgentFamily | null = null;
-  /** Why the agent runs in a mode that does not ask and cannot be set back; null while it asks. */
+  /**
+   * Why Gatehouse does not guard this session: a mode that does not ask and cannot be set back, or
+   * a side door of its agent that cannot be closed (openDoor); null while it is guarded.
+   */
   unguarded: string | null = null;
+  /** A side door of this agent Gatehouse cannot close (side-doors.ts); it keeps the session unguarded. */
+  openDoor: string | null = null;
   /** How often the agent was set back to a mode that asks. */
   modeResets = 0;
   /** The mode checks of this session, one after another. */

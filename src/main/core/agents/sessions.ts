@@ -14,6 +14,7 @@ import type { ReadJudge } from './read-judge';
 import { Session } from './session';
 import { agentFamily, askingChoice, configSelectors, modesSelector } from './agent-modes';
 import { keepAsking, onModeUpdate, primarySelector, selectMode, type ModeGuardDeps } from './mode-guard';
+import { launchFamily, unguardedByDoor } from './side-doors';
 import { prepareAgentLaunch } from '../sandbox/launch';
 import { createViolationReporter, type SandboxViolation } from '../sandbox/violation-reporter';
 import { blockedKind, violationEntry } from '../sandbox/violation-history';
@@ -102,6 +103,9 @@ export class SessionManager {
       throw new BadRequestError(`folder does not exist: ${cwdInput}`);
     });
     if (!(await stat(cwd)).isDirectory()) throw new BadRequestError(`not a folder: ${cwdInput}`);
+    // An agent whose side door cannot be closed starts only if the person opted in.
+    const launched = launchFamily(agentId, config);
+    unguardedByDoor(agentId, config, launched);
 
     const session = new Session(
       uuidv7(),
@@ -156,6 +160,8 @@ export class SessionManager {
     try {
       const initialized = await agent.initialize(session.readsAdvertised);
       session.agentFamily = agentFamily(initialized.agentInfo?.name, agentId);
+      // What the agent calls itself may reveal what its launch did not (a wrapper script).
+      session.openDoor = unguardedByDoor(agentId, config, launched, session.agentFamily);
       const created = await agent.raceExit(
         agent.agent.request('session/new', { cwd, mcpServers: [] }),
       );

@@ -75,6 +75,7 @@ export function sandboxWidening(old: AgentConfig, next: AgentConfig): string[] {
   return [
     ...(CONFINEMENT[next.sandbox] > CONFINEMENT[old.sandbox] ? [`sandbox ${next.sandbox}`] : []),
     ...(next.allowUnsandboxed && !old.allowUnsandboxed ? ['running unsandboxed'] : []),
+    ...(next.allowUnguarded && !old.allowUnguarded ? ['running unguarded'] : []),
     ...next.allowWrite.filter((path) => !old.allowWrite.includes(path)).map((p) => `write in ${p}`),
     ...old.denyRead.filter((path) => !next.denyRead.includes(path)).map((p) => `read ${p}`),
     ...networkWidening(old.network, next.network),

@@ -45,7 +45,12 @@ export const KNOWN_AGENTS: Readonly<Record<string, KnownAgent>> = {
     hosts: ['dashscope.aliyuncs.com', 'dashscope-intl.aliyuncs.com', 'chat.qwen.ai'],
   },
   opencode: {
-    stateDirs: ['.config/opencode', '.local/share/opencode', '.cache/opencode'],
+    stateDirs: [
+      '.config/opencode',
+      '.local/share/opencode',
+      '.local/state/opencode',
+      '.cache/opencode',
+    ],
     hosts: [
       'opencode.ai',
       'models.dev',
