@@ -37,6 +37,8 @@ export const SessionOpenParams = z
     cwd: z.string().min(1).max(4096),
     acpSessionId: AcpSessionId,
     sandbox: SessionSandbox,
+    /** Why its agent cannot be guarded (it accepts approvals from other local programs). */
+    unguarded: z.string().max(2000).optional(),
   })
   .strict();
 

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { AgentConfig, AgentIdKey } from '../../shared/settings';
 import { loadSettings } from '../../main/core/config/settings-file';
 import { controlSocketPath } from '../../main/control/socket-path';
+import { launchFamily, unguardedByDoor } from '../../main/core/agents/side-doors';
 import { prepareAgentLaunch } from '../../main/core/sandbox/launch';
 import { resolveHome } from '../../main/core/store/data-folder';
 import { EXIT, type CliIo } from '../io';
@@ -71,7 +72,10 @@ export async function acp(options: AcpOptions, io: CliIo): Promise<number> {
 
   const log = (line: string) => io.err(line);
   let launch;
+  let unguarded: string | null;
   try {
+    // An agent whose side door cannot be closed runs only where its settings opted in.
+    unguarded = unguardedByDoor(agent.id, config, launchFamily(agent.id, config));
     launch = await prepareAgentLaunch({
       agentId: agent.id,
       config,
@@ -89,6 +93,7 @@ export async function acp(options: AcpOptions, io: CliIo): Promise<number> {
     socketPath: controlSocketPath(home),
     agent,
     sandbox: launch.sandbox,
+    unguarded,
     startCore: settings.proxy.autoStart ? () => startCoreInBackground(io.env) : undefined,
     log,
   });

@@ -15,6 +15,8 @@ export interface CoreLinkOptions {
   socketPath: string;
   agent: { id: string; name: string; adHoc: boolean };
   sandbox: SessionSandbox;
+  /** Why the agent is not guarded (a door Gatehouse cannot close), else null. */
+  unguarded: string | null;
   /** Starts a headless core in the background; absent when `proxy.autoStart` is off. */
   startCore?: () => void;
   /** How long a started core has to listen. */
@@ -141,6 +143,7 @@ export class CoreLink {
           cwd: known.cwd,
           acpSessionId,
           sandbox: this.options.sandbox,
+          ...(this.options.unguarded ? { unguarded: this.options.unguarded } : {}),
         })
         .then((opened) => opened.sessionId);
       connection.sessions.set(acpSessionId, id);

@@ -45,6 +45,7 @@ export interface OpenEditorSession {
   cwd: string;
   acpSessionId: string;
   sandbox: SessionSandbox;
+  unguarded?: string;
   /** The editor as a mediator client: the originator of every turn, its answers are its votes. */
   editorClientId: string;
 }
@@ -79,6 +80,7 @@ export class EditorSessions {
     session.acpSessionId = input.acpSessionId;
     session.via = { kind: 'editor', name: input.editor };
     session.sandbox = input.sandbox;
+    if (input.unguarded) session.openDoor = session.unguarded = input.unguarded;
     session.promptClientId = input.editorClientId;
     session.state = 'idle';
     store.recordEvent({
@@ -86,7 +88,13 @@ export class EditorSessions {
       sessionId: session.sessionId,
       agentId: agent.id,
       at: session.createdAt,
-      payload: { cwd: session.cwd, via: session.via, adHoc: agent.adHoc, sandbox: session.sandbox },
+      payload: {
+        cwd: session.cwd,
+        via: session.via,
+        adHoc: agent.adHoc,
+        sandbox: session.sandbox,
+        unguarded: session.unguarded,
+      },
     });
     return this.options.sessions.attach(session);
   }
