@@ -10,6 +10,7 @@ import { readJudged, realPathOf, RESOURCE_NOT_FOUND, writeInside } from './fs-ac
 import { checkJsonShape, describeJsonProblem } from './json-guard';
 import type { ReadJudge } from './read-judge';
 import type { Session } from './session';
+import type { Transcripts } from '../transcripts/transcripts';
 
 const MALFORMED_UPDATE_AUDIT_MS = 60_000;
 
@@ -22,6 +23,8 @@ export interface ClientHandlerDeps {
   judgeRead?: ReadJudge;
   /** Whether a write is what a decision allowed. */
   coverage: Pick<Coverage, 'write'>;
+  /** Where the session's updates are kept as its transcript. */
+  transcripts?: Pick<Transcripts, 'record'>;
 }
 
 /** The audit's words for what allowed a write. */
@@ -146,6 +149,7 @@ export function clientHandlersFor(session: Session, deps: ClientHandlerDeps): Cl
       }
       if (params.sessionId !== session.acpSessionId) return;
       session.trackToolCall(params.update);
+      deps.transcripts?.record(session.sessionId, params.update);
       bus.publish({
         type: 'session_update',
         sessionId: session.sessionId,
