@@ -1,7 +1,7 @@
 // A session's transcript as the core rebuilds it from the agent's session/update notifications,
 // the prompts sent and the decisions taken: every surface reads the same one.
 import { z } from 'zod';
-import type { AgentReply} from './domain';
+import type { AgentReply } from './domain';
 import { Decider, Id, Location, PermissionOptionKind, ToolKind, Uuid } from './domain';
 
 /** Bounds of one transcript: what an agent streams can never grow the core or a client without end. */

@@ -1,5 +1,7 @@
 // A session's transcript is kept in the core: any client of the HTTP API reads the same one, and
 // a session another client started is listed for everyone.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScriptStep } from '../support/agents/scripted-agent';
 import { startScriptedSession, type ScriptedSession } from '../support/gatehouse';
@@ -36,7 +38,13 @@ describe('transcripts over HTTP', () => {
         [
           { type: 'text', text: 'Writing ' },
           { type: 'text', text: '<b>a.txt</b>' },
-          { type: 'toolCall', toolCallId: 'write-1', title: 'Write a.txt', kind: 'edit', status: 'pending' },
+          {
+            type: 'toolCall',
+            toolCallId: 'write-1',
+            title: 'Write a.txt',
+            kind: 'edit',
+            status: 'pending',
+          },
           editStep('a.txt'),
           { type: 'toolCallUpdate', update: { toolCallId: 'write-1', status: 'completed' } },
         ],
@@ -48,7 +56,11 @@ describe('transcripts over HTTP', () => {
 
     const turn = gh.api.call('prompt', { sessionId, text: 'write a.txt please' });
     const approval = await gh.nextApproval();
-    expect((await other.call('listSessions', {}))[0]).toMatchObject({ sessionId, state: 'prompting', pendingCount: 1 });
+    expect((await other.call('listSessions', {}))[0]).toMatchObject({
+      sessionId,
+      state: 'prompting',
+      pendingCount: 1,
+    });
     await gh.api.call('vote', { requestId: approval.requestId, optionId: 'yes' });
     expect(await turn).toEqual({ stopReason: 'end_turn' });
 
@@ -71,8 +83,12 @@ describe('transcripts over HTTP', () => {
     });
     // The other client reads the same bytes, and `since` only what changed after.
     expect(await gh.api.call('getTranscript', { sessionId })).toEqual(transcript);
-    expect((await other.call('getTranscript', { sessionId, since: transcript.rev })).entries).toEqual([]);
-    expect(gh.events.some((e) => e.type === 'transcript_changed' && e.sessionId === sessionId)).toBe(true);
+    expect(
+      (await other.call('getTranscript', { sessionId, since: transcript.rev })).entries,
+    ).toEqual([]);
+    expect(
+      gh.events.some((e) => e.type === 'transcript_changed' && e.sessionId === sessionId),
+    ).toBe(true);
   });
 
   it('an ended session stays listed with why it ended, and its transcript stays readable', async () => {
@@ -89,6 +105,44 @@ describe('transcripts over HTTP', () => {
 
   it('an unknown session has no transcript', async () => {
     session = await startScriptedSession({ prompts: [] });
-    await expect(session.gh.api.call('getTranscript', { sessionId: 'nope' })).rejects.toThrow(/no transcript/);
+    await expect(session.gh.api.call('getTranscript', { sessionId: 'nope' })).rejects.toThrow(
+      /no transcript/,
+    );
   });
 });
+
+describe('starting a session: the folder and the agent are checked, and errors say what is wrong', () => {
+  it('a missing folder, a file and a command that does not exist are refused', async () => {
+    session = await startScriptedSession({ prompts: [] });
+    const { gh, folder } = session;
+    const file = join(folder, 'file.txt');
+    writeFileSync(file, 'x');
+    const start = (cwd: string, agentId = 's') => gh.api.call('createSession', { agentId, cwd });
+    await expect(start(join(folder, 'missing'))).rejects.toThrow(/folder does not exist/);
+    await expect(start(file)).rejects.toThrow(/not a folder/);
+    const before = (await gh.api.call('listSessions', {})).length;
+
+    gh.core.settings.agents['ghost'] = {
+      ...gh.core.settings.agents['s']!,
+      command: '/nonexistent/agent-command',
+    };
+    await expect(start(folder, 'ghost')).rejects.toThrow(/agent "ghost" did not start/);
+    const ended = (await gh.api.call('listSessions', {})).filter((s) => s.agentId === 'ghost');
+    expect(ended).toMatchObject([{ state: 'closed', endReason: 'agent_exit' }]);
+    expect(before).toBe(1);
+  });
+});
+
+// root reads every folder whatever its mode: there is nothing to refuse.
+it.skipIf(process.getuid?.() === 0)(
+  'a folder its user cannot read is refused before the agent starts',
+  async () => {
+    session = await startScriptedSession({ prompts: [] });
+    const locked = join(session.folder, 'locked');
+    mkdirSync(locked, { mode: 0o000 });
+    await expect(
+      session.gh.api.call('createSession', { agentId: 's', cwd: locked }),
+    ).rejects.toThrow(/not readable/);
+    expect(session.gh.core.sessions.agentProcesses()).toHaveLength(1);
+  },
+);

@@ -1,4 +1,5 @@
-import { realpath, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, realpath, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import type { PermissionMode, PermissionPolicy, SessionInfo, StopReason } from '../../../shared/domain';
@@ -102,6 +103,10 @@ export class SessionManager {
       throw new BadRequestError(`folder does not exist: ${cwdInput}`);
     });
     if (!(await stat(cwd)).isDirectory()) throw new BadRequestError(`not a folder: ${cwdInput}`);
+    // Checked before the agent is spawned: an agent in a folder it cannot list only fails later.
+    await access(cwd, constants.R_OK | constants.X_OK).catch(() => {
+      throw new BadRequestError(`folder is not readable: ${cwdInput}`);
+    });
 
     const session = new Session(
       uuidv7(),
