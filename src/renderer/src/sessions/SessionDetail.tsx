@@ -1,0 +1,117 @@
+import { useState, type FormEvent } from 'react';
+import type { PermissionMode, SessionInfo } from '../../../shared/domain';
+import { useApi } from '../api/context';
+import { ModeOptions } from '../components/ModeOptions';
+import { MODE_HINT } from '../history/words';
+import { RefusedWrites } from './RefusedWrites';
+import { SessionSandboxLine } from './SandboxLine';
+import { SandboxViolations } from './SandboxViolations';
+import { TranscriptList } from './TranscriptList';
+import { statusWords } from './use-sessions';
+import { useTranscript } from './use-transcript';
+
+/** One session: what it is, its transcript, the prompt box; closed sessions can only be read. */
+export function SessionDetail({ session }: { session: SessionInfo }) {
+  const api = useApi();
+  const { sessionId } = session;
+  const transcript = useTranscript(sessionId);
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [modeBusy, setModeBusy] = useState(false);
+  const open = session.state !== 'closed';
+  const turning = session.state === 'prompting';
+
+  const act = async (action: () => Promise<unknown>) => {
+    setError(null);
+    try {
+      await action();
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+
+  const send = (e: FormEvent) => {
+    e.preventDefault();
+    const prompt = text;
+    if (!prompt.trim()) return;
+    setText('');
+    void act(() => api.call('prompt', { sessionId, text: prompt }));
+  };
+
+  const switchMode = (mode: PermissionMode) => {
+    setModeBusy(true);
+    void act(() => api.call('setSessionMode', { sessionId, mode })).finally(() =>
+      setModeBusy(false),
+    );
+  };
+
+  return (
+    <div className="session-detail">
+      <div className="session-head">
+        <p>
+          <strong>{session.agentId}</strong> in <code>{session.cwd}</code>
+          {session.via && <> · in {session.via.name}</>} ·{' '}
+          <span className="session-state">{statusWords(session)}</span>
+        </p>
+        {open && (
+          <button
+            type="button"
+            onClick={() => void act(() => api.call('closeSession', { sessionId }))}
+          >
+            Close session
+          </button>
+        )}
+      </div>
+      {open && (
+        <div className="session-mode">
+          <label>
+            Permission mode
+            <select
+              value={session.mode}
+              disabled={modeBusy}
+              onChange={(e) => switchMode(e.target.value as PermissionMode)}
+              aria-describedby="session-mode-hint"
+            >
+              <ModeOptions />
+            </select>
+          </label>
+          <p id="session-mode-hint" className="dim">
+            {MODE_HINT[session.mode]} For this session only.
+          </p>
+        </div>
+      )}
+      {open && <SessionSandboxLine sessionId={sessionId} />}
+      <SandboxViolations sessionId={sessionId} />
+      <RefusedWrites sessionId={sessionId} />
+      <TranscriptList entries={transcript.entries} dropped={transcript.dropped} />
+      {open && (
+        <form className="prompt-form" onSubmit={send}>
+          <textarea
+            aria-label="prompt"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            placeholder="Ask the agent…"
+            rows={3}
+          />
+          <div className="row">
+            <button type="submit" disabled={turning || !text.trim()}>
+              Send
+            </button>
+            <button
+              type="button"
+              disabled={!turning}
+              onClick={() => void act(() => api.call('cancelTurn', { sessionId }))}
+            >
+              Cancel turn
+            </button>
+          </div>
+        </form>
+      )}
+      {(error ?? transcript.error) && (
+        <p role="alert" className="error">
+          {error ?? transcript.error}
+        </p>
+      )}
+    </div>
+  );
+}
