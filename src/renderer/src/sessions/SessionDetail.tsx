@@ -1,5 +1,5 @@
-import { useState, type FormEvent } from 'react';
-import type { PermissionMode, SessionInfo } from '../../../shared/domain';
+import { useEffect, useState, type FormEvent } from 'react';
+import type { PermissionMode, SessionInfo, StopReason } from '../../../shared/domain';
 import { useApi } from '../api/context';
 import { ModeOptions } from '../components/ModeOptions';
 import { MODE_HINT } from '../history/words';
@@ -18,8 +18,18 @@ export function SessionDetail({ session }: { session: SessionInfo }) {
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [modeBusy, setModeBusy] = useState(false);
+  const [stop, setStop] = useState<StopReason | null>(null);
   const open = session.state !== 'closed';
   const turning = session.state === 'prompting';
+
+  // However the turn was sent (here, another window, the API), how it ended is shown.
+  useEffect(
+    () =>
+      api.subscribe((event) => {
+        if (event.type === 'turn_ended' && event.sessionId === sessionId) setStop(event.stopReason);
+      }),
+    [api, sessionId],
+  );
 
   const act = async (action: () => Promise<unknown>) => {
     setError(null);
@@ -35,6 +45,7 @@ export function SessionDetail({ session }: { session: SessionInfo }) {
     const prompt = text;
     if (!prompt.trim()) return;
     setText('');
+    setStop(null);
     void act(() => api.call('prompt', { sessionId, text: prompt }));
   };
 
@@ -84,6 +95,7 @@ export function SessionDetail({ session }: { session: SessionInfo }) {
       <SandboxViolations sessionId={sessionId} />
       <RefusedWrites sessionId={sessionId} />
       <TranscriptList entries={transcript.entries} dropped={transcript.dropped} />
+      {stop && <p className="stop dim">Turn ended: {stop}</p>}
       {open && (
         <form className="prompt-form" onSubmit={send}>
           <textarea
