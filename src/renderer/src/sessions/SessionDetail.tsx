@@ -58,6 +58,7 @@ export function SessionDetail({ session }: { session: SessionInfo }) {
 
   return (
     <div className="session-detail">
+      <h2 className="visually-hidden">Session</h2>
       <div className="session-head">
         <p>
           <strong>{session.agentId}</strong> in <code>{session.cwd}</code>
@@ -94,6 +95,7 @@ export function SessionDetail({ session }: { session: SessionInfo }) {
       {open && <SessionSandboxLine sessionId={sessionId} />}
       <SandboxViolations sessionId={sessionId} />
       <RefusedWrites sessionId={sessionId} />
+      <h3 className="visually-hidden">Transcript</h3>
       <TranscriptList entries={transcript.entries} dropped={transcript.dropped} />
       {stop && <p className="stop dim">Turn ended: {stop}</p>}
       {open && (
