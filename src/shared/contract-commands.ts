@@ -24,6 +24,7 @@ import {
 } from './history';
 import { GrantSchema, RuleSchema } from './rules';
 import { Settings } from './settings';
+import { Transcript } from './transcript';
 import { VOTE_STATUS, VoteInput, VoteOutcome } from './contract-votes';
 
 /** Rows one export carries; a larger history is exported filter by filter (or by date range). */
@@ -209,7 +210,16 @@ export const commands = {
     input: Empty,
     output: z.array(SessionInfo),
     http: { method: 'GET', path: '/api/sessions' },
-    summary: 'Open sessions.',
+    summary: 'Open sessions, and those that ended today (with why).',
+  }),
+  getTranscript: command({
+    input: z
+      .object({ sessionId: Id, since: z.coerce.number().int().nonnegative().optional() })
+      .strict(),
+    output: Transcript,
+    http: { method: 'GET', path: '/api/sessions/:sessionId/transcript' },
+    summary:
+      "A session's transcript as the core rebuilt it (messages, thoughts, plan, tool calls, decisions); with `since`, only what changed after that revision.",
   }),
   createSession: command({
     input: z.object({ agentId: Id, cwd: z.string().min(1).max(4096) }).strict(),

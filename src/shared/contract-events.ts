@@ -42,6 +42,8 @@ export const Event = z.discriminatedUnion('type', [
     update: z.looseObject({ sessionUpdate: z.string() }),
   }),
   z.object({ type: z.literal('session_state'), session: SessionInfo }),
+  /** The session's transcript changed: `getTranscript` with `since` reads what changed. */
+  z.object({ type: z.literal('transcript_changed'), sessionId: Id, rev: z.number().int().nonnegative() }),
   /** A grant was created, revoked, used up or ended with its session. */
   z.object({ type: z.literal('grants_changed') }),
   z.object({ type: z.literal('turn_ended'), sessionId: Id, stopReason: StopReason }),

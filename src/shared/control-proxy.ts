@@ -50,7 +50,12 @@ export const SessionUpdateParams = z
   .strict();
 
 export const SessionTurnParams = z
-  .object({ sessionId: Id, turn: z.enum(['started', 'ended']) })
+  .object({
+    sessionId: Id,
+    turn: z.enum(['started', 'ended']),
+    /** The prompt's text, for the transcript (a turn's start only). */
+    text: z.string().max(256 * 1024).optional(),
+  })
   .strict();
 
 export const PermissionSubmitResult = z.discriminatedUnion('status', [

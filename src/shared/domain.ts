@@ -286,6 +286,9 @@ export const SessionSandbox = z.object({
 });
 export type SessionSandbox = z.infer<typeof SessionSandbox>;
 
+export const SessionEndReason = z.enum(['session_closed', 'agent_exit', 'agent_unresponsive', 'shutdown']);
+export type SessionEndReason = z.infer<typeof SessionEndReason>;
+
 export const SessionInfo = z.object({
   sessionId: Id,
   agentId: Id,
@@ -305,6 +308,11 @@ export const SessionInfo = z.object({
    * sessions started here.
    */
   via: z.object({ kind: z.enum(['editor']), name: z.string().max(200) }).optional(),
+  /** Why an ended session ended, and when (listed for the rest of the day). */
+  endReason: SessionEndReason.optional(),
+  endedAt: z.number().optional(),
+  /** Its permission requests waiting for a decision (in lists; absent in events). */
+  pendingCount: z.number().int().nonnegative().optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 

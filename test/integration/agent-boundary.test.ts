@@ -363,8 +363,9 @@ describe('agent boundary', () => {
       expect(gh.events).toContainEqual({ type: 'turn_ended', sessionId, stopReason: 'cancelled' });
       await exited;
       expect(() => process.kill(pid, 0)).toThrow();
-      expect((await gh.api.call('listSessions', {})).map((s) => s.sessionId)).not.toContain(
-        sessionId,
+      // Listed as ended, with why, for the rest of the day.
+      expect((await gh.api.call('listSessions', {})).find((s) => s.sessionId === sessionId)).toMatchObject(
+        { state: 'closed', endReason: 'agent_unresponsive' },
       );
       await gh.core.store.flush();
       const rows = gh.core.store.events({ type: 'agent_unresponsive' });

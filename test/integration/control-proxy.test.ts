@@ -183,8 +183,9 @@ describe('the proxy methods of the control socket', () => {
       .toBe(false);
     const detail = await gh.api.call('historyDetail', { requestId });
     expect(detail.reply).toMatchObject({ outcome: 'cancelled' });
-    expect((await gh.api.call('listSessions', {})).some((s) => s.sessionId === sessionId)).toBe(
-      false,
-    );
+    expect((await gh.api.call('listSessions', {})).find((s) => s.sessionId === sessionId)).toMatchObject({
+      state: 'closed',
+      endReason: 'agent_exit',
+    });
   });
 });

@@ -160,8 +160,9 @@ describe('pipeline with a scripted agent', () => {
     const detail = gh.core.store.historyDetail(approval.requestId)!;
     expect(detail.decider).toEqual({ type: 'agent_exit' });
     expect(detail.reply).toEqual({ outcome: 'cancelled' });
-    expect((await gh.api.call('listSessions', {})).map((s) => s.sessionId)).not.toContain(
-      sessionId,
+    // Listed as ended, with why, for the rest of the day.
+    expect((await gh.api.call('listSessions', {})).find((s) => s.sessionId === sessionId)).toMatchObject(
+      { state: 'closed', endReason: 'agent_exit' },
     );
   });
 

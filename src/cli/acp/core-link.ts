@@ -73,9 +73,9 @@ export class CoreLink {
     );
   }
 
-  turn(acpSessionId: string, turn: 'started' | 'ended'): void {
+  turn(acpSessionId: string, turn: 'started' | 'ended', text?: string): void {
     this.notify(acpSessionId, (control, sessionId) =>
-      control.call('session.turn', { sessionId, turn }),
+      control.call('session.turn', { sessionId, turn, ...(text ? { text } : {}) }),
     );
   }
 

@@ -57,6 +57,15 @@ export function rejectResponse(params: unknown): PermissionResponse {
   return { outcome: { outcome: 'cancelled' } };
 }
 
+/** The text blocks of a prompt, for the transcript; cut where the core stops reading. */
+function promptText(prompt: unknown): string {
+  const blocks = Array.isArray(prompt) ? prompt.map(record) : [];
+  return blocks
+    .flatMap((block) => (block.type === 'text' && typeof block.text === 'string' ? [block.text] : []))
+    .join('\n')
+    .slice(0, 256 * 1024);
+}
+
 function permissionResult(response: unknown): PermissionResponse | null {
   const outcome = record(record(response).outcome);
   if (outcome.outcome === 'cancelled') return { outcome: { outcome: 'cancelled' } };
@@ -115,7 +124,7 @@ export class AcpRelay {
       case 'session/prompt':
         if (!acpSessionId) return;
         remember({ method: 'session/prompt', acpSessionId });
-        this.link.turn(acpSessionId, 'started');
+        this.link.turn(acpSessionId, 'started', promptText(params.prompt));
         return;
       case 'session/close':
         if (acpSessionId) remember({ method: 'session/close', acpSessionId });

@@ -72,9 +72,9 @@ export function proxyHandlers(editors: EditorSessions): Pick<ControlHandlers, Pr
       editors.update(sessionId, update);
       return ok;
     },
-    'session.turn': ({ sessionId, turn }, connection) => {
+    'session.turn': ({ sessionId, turn, text }, connection) => {
       owned(connection, sessionId);
-      editors.turn(sessionId, turn);
+      editors.turn(sessionId, turn, text);
       return ok;
     },
     'session.cancel': ({ sessionId }, connection) => {

@@ -3,12 +3,13 @@ import { useApi } from './api/context';
 import { ApprovalDialog } from './approvals/ApprovalDialog';
 import { useApprovals } from './approvals/use-approvals';
 import { HistoryView } from './history/HistoryView';
-import { SessionView } from './sessions/SessionView';
+import { HomeView } from './home/HomeView';
+import { SessionView, sessionOfHash } from './sessions/SessionView';
 import { SettingsView } from './settings/SettingsView';
 import { Count } from './ui/Count';
 import './App.css';
 
-type View = 'sessions' | 'approvals' | 'history' | 'settings';
+type View = 'home' | 'sessions' | 'approvals' | 'history' | 'settings';
 
 const viewOf = (hash: string): View =>
   hash.startsWith('#/approvals')
@@ -17,18 +18,22 @@ const viewOf = (hash: string): View =>
       ? 'history'
       : hash.startsWith('#/settings')
         ? 'settings'
-        : 'sessions';
+        : hash.startsWith('#/sessions')
+          ? 'sessions'
+          : 'home';
 
 export function App() {
   const api = useApi();
   const approvals = useApprovals();
-  const [view, setView] = useState<View>(() => viewOf(window.location.hash));
+  const [hash, setHash] = useState(() => window.location.hash);
+  const view = viewOf(hash);
   const pending = approvals.items.length;
-  // Over the sessions page the dialog is modal: the page behind it takes no input meanwhile.
-  const modal = view === 'sessions' && pending > 0;
+  // Over home and the sessions the dialog is modal: the page behind it takes no input meanwhile.
+  const overlaid = view === 'home' || view === 'sessions';
+  const modal = overlaid && pending > 0;
 
   useEffect(() => {
-    const onHash = () => setView(viewOf(window.location.hash));
+    const onHash = () => setHash(window.location.hash);
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
@@ -38,6 +43,9 @@ export function App() {
       <header className="topbar" inert={modal}>
         <h1>Gatehouse</h1>
         <nav aria-label="views">
+          <a href="#/" aria-current={view === 'home' ? 'page' : undefined}>
+            Home
+          </a>
           <a href="#/sessions" aria-current={view === 'sessions' ? 'page' : undefined}>
             Sessions
           </a>
@@ -60,12 +68,13 @@ export function App() {
         </p>
       )}
       <main className={view === 'approvals' ? 'wide' : undefined} inert={modal}>
-        {view === 'sessions' && <SessionView />}
+        {view === 'home' && <HomeView queue={approvals} />}
+        {view === 'sessions' && <SessionView selected={sessionOfHash(hash)} />}
         {view === 'approvals' && <ApprovalDialog queue={approvals} variant="page" />}
         {view === 'history' && <HistoryView />}
         {view === 'settings' && <SettingsView />}
       </main>
-      {view === 'sessions' && <ApprovalDialog queue={approvals} variant="modal" />}
+      {overlaid && <ApprovalDialog queue={approvals} variant="modal" />}
     </div>
   );
 }

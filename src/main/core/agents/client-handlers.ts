@@ -11,6 +11,7 @@ import { checkJsonShape, describeJsonProblem } from './json-guard';
 import type { ReadJudge } from './read-judge';
 import type { Session } from './session';
 import { allowedBy, auditWrite, refuseWrite } from './write-audit';
+import type { Transcripts } from '../transcripts/transcripts';
 
 const MALFORMED_UPDATE_AUDIT_MS = 60_000;
 
@@ -23,6 +24,8 @@ export interface ClientHandlerDeps {
   judgeRead?: ReadJudge;
   /** Whether a write is what a decision allowed. */
   coverage: Pick<Coverage, 'write'>;
+  /** Where the session's updates are kept as its transcript. */
+  transcripts?: Pick<Transcripts, 'record'>;
 }
 
 /**
@@ -142,6 +145,7 @@ export function clientHandlersFor(session: Session, deps: ClientHandlerDeps): Cl
       }
       if (params.sessionId !== session.acpSessionId) return;
       session.trackToolCall(params.update);
+      deps.transcripts?.record(session.sessionId, params.update);
       bus.publish({
         type: 'session_update',
         sessionId: session.sessionId,

@@ -27,7 +27,7 @@ import type { SessionManager } from './sessions';
 import { allowedBy, auditWrite, refuseWrite } from './write-audit';
 
 export interface EditorSessionOptions {
-  sessions: Pick<SessionManager, 'attach' | 'detach' | 'get'>;
+  sessions: Pick<SessionManager, 'attach' | 'detach' | 'get' | 'transcripts'>;
   agents: () => Record<string, AgentConfig>;
   defaultPolicy: () => PermissionPolicy;
   pipeline: Pick<ApprovalPipeline, 'handle' | 'mediator'>;
@@ -114,8 +114,9 @@ export class EditorSessions {
     });
   }
 
-  turn(sessionId: string, turn: 'started' | 'ended'): void {
+  turn(sessionId: string, turn: 'started' | 'ended', text?: string): void {
     const session = this.session(sessionId);
+    if (turn === 'started' && text) this.options.sessions.transcripts.prompted(sessionId, text);
     session.state = turn === 'started' ? 'prompting' : 'idle';
     session.promptId = turn === 'started' ? uuidv7() : null;
     this.options.bus.publish({ type: 'session_state', session: session.info() });
@@ -221,7 +222,7 @@ export class EditorSessions {
   private handlers(session: Session): ClientHandlers {
     let handlers = this.bySession.get(session);
     if (!handlers) {
-      handlers = clientHandlersFor(session, this.options);
+      handlers = clientHandlersFor(session, { ...this.options, transcripts: this.options.sessions.transcripts });
       this.bySession.set(session, handlers);
     }
     return handlers;

@@ -1,4 +1,5 @@
-import { realpath, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, realpath, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import type { PermissionMode, PermissionPolicy, SessionInfo, StopReason } from '../../../shared/domain';
@@ -19,6 +20,7 @@ import { prepareAgentLaunch } from '../sandbox/launch';
 import { createViolationReporter, type SandboxViolation } from '../sandbox/violation-reporter';
 import { blockedKind, violationEntry } from '../sandbox/violation-history';
 import { logger } from '../log/logger';
+import { Transcripts } from '../transcripts/transcripts';
 
 const log = logger('sessions');
 
@@ -52,18 +54,40 @@ export interface SessionManagerOptions {
  */
 export class SessionManager {
   private readonly sessions = new Map<string, Session>();
+  /** When each ended session ended: it stays listed for the rest of that day. */
+  private readonly endedAt = new Map<string, number>();
   private readonly now: () => number;
+  /** Every session's transcript; whatever carries a session's updates records them here. */
+  readonly transcripts: Transcripts;
 
   constructor(private readonly options: SessionManagerOptions) {
     this.now = options.now ?? Date.now;
+    this.transcripts = new Transcripts(options.bus, this.now);
   }
 
   private get guardDeps(): ModeGuardDeps {
     return { store: this.options.store, bus: this.options.bus, now: this.now };
   }
 
+  /** Open sessions, and those that ended today; older ended ones are forgotten here. */
   list(): SessionInfo[] {
-    return [...this.sessions.values()].filter((s) => s.state !== 'closed').map((s) => s.info());
+    const today = new Date(this.now()).setHours(0, 0, 0, 0);
+    for (const [sessionId, at] of this.endedAt) {
+      if (at >= today) continue;
+      this.endedAt.delete(sessionId);
+      this.sessions.delete(sessionId);
+      this.transcripts.forget(sessionId);
+    }
+    return [...this.sessions.values()].map((s) => this.info(s));
+  }
+
+  private info(session: Session): SessionInfo {
+    const endedAt = this.endedAt.get(session.sessionId);
+    return {
+      ...session.info(),
+      ...(session.endReason && session.state === 'closed' ? { endReason: session.endReason } : {}),
+      ...(endedAt === undefined ? {} : { endedAt }),
+    };
   }
 
   get(sessionId: string): Session {
@@ -75,6 +99,7 @@ export class SessionManager {
   /** A session Gatehouse did not start here (an editor's, through `gatehouse acp`); it runs there. */
   attach(session: Session): SessionInfo {
     this.sessions.set(session.sessionId, session);
+    this.transcripts.open(session.sessionId);
     this.options.bus.publish({ type: 'session_state', session: session.info() });
     return session.info();
   }
@@ -103,6 +128,10 @@ export class SessionManager {
       throw new BadRequestError(`folder does not exist: ${cwdInput}`);
     });
     if (!(await stat(cwd)).isDirectory()) throw new BadRequestError(`not a folder: ${cwdInput}`);
+    // Checked before the agent is spawned: an agent in a folder it cannot list only fails later.
+    await access(cwd, constants.R_OK | constants.X_OK).catch(() => {
+      throw new BadRequestError(`folder is not readable: ${cwdInput}`);
+    });
     // An agent whose side door cannot be closed starts only if the person opted in.
     const launched = launchFamily(agentId, config);
     unguardedByDoor(agentId, config, launched);
@@ -140,9 +169,14 @@ export class SessionManager {
     }
     session.sandbox = launch.sandbox;
     this.sessions.set(session.sessionId, session);
+    this.transcripts.open(session.sessionId);
     // Refusals are read from stderr only where a sandbox refuses.
     const onStderr = (chunk: string): void => violations.stderr(chunk);
-    const handlers = clientHandlersFor(session, { ...this.options, now: this.now });
+    const handlers = clientHandlersFor(session, {
+      ...this.options,
+      now: this.now,
+      transcripts: this.transcripts,
+    });
     const agent = AgentProcess.spawn(
       launch,
       {
@@ -201,6 +235,7 @@ export class SessionManager {
     session.state = 'prompting';
     session.promptId = uuidv7();
     session.promptClientId = clientId;
+    this.transcripts.prompted(sessionId, text);
     this.options.bus.publish({ type: 'session_state', session: session.info() });
     const abandoned = new Promise<null>((resolve) => {
       session.abandonTurn = () => resolve(null);
@@ -355,8 +390,9 @@ export class SessionManager {
     this.disarmCancel(session);
     if (session.state === 'closed') return;
     session.state = 'closed';
+    this.endedAt.set(session.sessionId, this.now());
     this.options.onEnd?.(session.sessionId);
-    this.options.bus.publish({ type: 'session_state', session: session.info() });
+    this.options.bus.publish({ type: 'session_state', session: this.info(session) });
   }
 
   /** Audited, kept in the history and shown; the reporter has already limited how often. */

@@ -2,15 +2,18 @@ import type { Handlers } from './dispatch';
 import type { CommandServices } from './services';
 
 type SessionCommands =
-  'listSessions' | 'createSession' | 'prompt' | 'cancelTurn' | 'closeSession' | 'setSessionMode';
+  'listSessions' | 'getTranscript' | 'createSession' | 'prompt' | 'cancelTurn' | 'closeSession' | 'setSessionMode';
 
-/** Agent sessions: open, prompt, cancel, close, switch mode. */
+/** Agent sessions: list, open, read the transcript, prompt, cancel, close, switch mode. */
 export function sessionHandlers({
   sessions,
   pipeline,
 }: Pick<CommandServices, 'sessions' | 'pipeline'>): Pick<Handlers, SessionCommands> {
   return {
-    listSessions: () => sessions.list(),
+    listSessions: () =>
+      sessions.list().map((info) => ({ ...info, pendingCount: pipeline.pending.countFor(info.sessionId) })),
+
+    getTranscript: (input) => sessions.transcripts.get(input.sessionId, input.since),
 
     createSession: async (input) => {
       const session = await sessions.create(input.agentId, input.cwd);

@@ -1,0 +1,86 @@
+import type { Transcript } from '../../../shared/transcript';
+import { NotFoundError } from '../errors';
+import type { EventBus } from '../events/bus';
+import { SessionTranscript } from './transcript';
+
+/** Transcripts kept at once; the oldest session's goes first (ended sessions are forgotten sooner). */
+const MAX_TRANSCRIPTS = 256;
+
+/**
+ * Every session's transcript, kept in the core so every window, browser and phone shows the same.
+ * Fed through `record` by whatever carries a session's updates (an agent Gatehouse started, an
+ * editor's session through the proxy); decisions come from the bus, as every surface hears them.
+ */
+export class Transcripts {
+  private readonly bySession = new Map<string, SessionTranscript>();
+
+  constructor(
+    private readonly bus: EventBus,
+    private readonly now: () => number,
+  ) {
+    bus.subscribe((event) => {
+      if (event.type === 'permission_requested') {
+        const { approval } = event;
+        const transcript = this.bySession.get(approval.sessionId);
+        if (!transcript) return;
+        transcript.ask(approval.requestId, approval.toolCall.toolCallId, approval.toolCall.title);
+        // What the request shows of the tool call (some agents send its diff only here) joins it.
+        transcript.update({ sessionUpdate: 'tool_call_update', ...approval.toolCall });
+        this.changed(transcript);
+      } else if (event.type === 'permission_resolved') {
+        const transcript = this.bySession.get(event.sessionId);
+        transcript?.decide(event.requestId, event.reply, event.decider, event.reason);
+        if (transcript) this.changed(transcript);
+      }
+    });
+  }
+
+  /** Starts a session's transcript (a session that has said nothing yet has an empty one). */
+  open(sessionId: string): void {
+    this.transcript(sessionId);
+  }
+
+  /** One ACP session/update of the session, as the agent sent it (already shape-checked). */
+  record(sessionId: string, update: unknown): void {
+    const transcript = this.transcript(sessionId);
+    if (transcript.update(update)) this.changed(transcript);
+  }
+
+  /** What a person sent: a user message, as ACP itself would replay it. */
+  prompted(sessionId: string, text: string): void {
+    this.record(sessionId, {
+      sessionUpdate: 'user_message_chunk',
+      content: { type: 'text', text },
+    });
+  }
+
+  /** The transcript, or only the entries changed after `since`. */
+  get(sessionId: string, since?: number): Transcript {
+    const transcript = this.bySession.get(sessionId);
+    if (!transcript) throw new NotFoundError(`no transcript for session ${sessionId}`);
+    return transcript.snapshot(since);
+  }
+
+  forget(sessionId: string): void {
+    this.bySession.delete(sessionId);
+  }
+
+  private transcript(sessionId: string): SessionTranscript {
+    let transcript = this.bySession.get(sessionId);
+    if (!transcript) {
+      transcript = new SessionTranscript(sessionId, this.now);
+      this.bySession.set(sessionId, transcript);
+      if (this.bySession.size > MAX_TRANSCRIPTS)
+        this.bySession.delete(this.bySession.keys().next().value!);
+    }
+    return transcript;
+  }
+
+  private changed(transcript: SessionTranscript): void {
+    this.bus.publish({
+      type: 'transcript_changed',
+      sessionId: transcript.sessionId,
+      rev: transcript.rev,
+    });
+  }
+}

@@ -1,0 +1,113 @@
+import { useEffect, useState } from 'react';
+import type { AgentInfo } from '../../../shared/domain';
+import type { HistoryItem } from '../../../shared/history';
+import { useApi } from '../api/context';
+import type { ApprovalQueue } from '../approvals/use-approvals';
+import { baseName, formatClock } from '../components/format';
+import { useNow } from '../components/use-now';
+import { deciderWords, formatWhen } from '../history/words';
+import { openSession } from '../sessions/SessionView';
+import { StartSession } from '../sessions/StartSession';
+import { statusWords, useSessions } from '../sessions/use-sessions';
+import './HomeView.css';
+
+/** How many of the last decisions the first screen shows; the history has them all. */
+const LAST_DECISIONS = 5;
+
+/** The first screen: what waits for you, what is running, what was decided; or how to begin. */
+export function HomeView({ queue }: { queue: ApprovalQueue }) {
+  const api = useApi();
+  const now = useNow();
+  const { sessions } = useSessions();
+  const [agents, setAgents] = useState<AgentInfo[] | null>(null);
+  const [decisions, setDecisions] = useState<HistoryItem[]>([]);
+  const running = sessions.filter((s) => s.state !== 'closed');
+  const oldest = [...queue.items].sort((a, b) => a.issuedAt - b.issuedAt)[0];
+
+  useEffect(() => {
+    api.call('listAgents', {}).then(setAgents, () => setAgents([]));
+    const read = () =>
+      api.call('history', { limit: LAST_DECISIONS }).then(
+        (page) => setDecisions(page.items),
+        () => {},
+      );
+    void read();
+    return api.subscribe((event) => {
+      if (event.type === 'permission_resolved') void read();
+    });
+  }, [api]);
+
+  if (agents && agents.length === 0) return <Guide />;
+
+  return (
+    <div className="home">
+      <section className="home-card" aria-labelledby="home-pending">
+        <h2 id="home-pending">Waiting for you</h2>
+        {oldest ? (
+          <>
+            <p className="home-big">
+              {queue.items.length} request{queue.items.length === 1 ? '' : 's'} waiting
+            </p>
+            <p>
+              Oldest: <strong>{oldest.title}</strong> from {oldest.agentName} ·{' '}
+              <span role="timer">auto-deny in {formatClock(oldest.expiresAt - now)}</span>
+            </p>
+            <a href="#/approvals">Review the requests</a>
+          </>
+        ) : (
+          <p className="dim">Nothing waits for a decision.</p>
+        )}
+      </section>
+      <section className="home-card" aria-labelledby="home-running">
+        <h2 id="home-running">Running sessions</h2>
+        {running.length === 0 && <p className="dim">No session is running.</p>}
+        <ul>
+          {running.map((s) => (
+            <li key={s.sessionId}>
+              <a href={`#/sessions/${encodeURIComponent(s.sessionId)}`}>
+                {s.agentId} · {baseName(s.cwd)}
+              </a>{' '}
+              — {statusWords(s)}
+              {s.via && ` · in ${s.via.name}`}
+            </li>
+          ))}
+        </ul>
+        {agents && agents.length > 0 && <StartSession agents={agents} onStarted={openSession} />}
+      </section>
+      <section className="home-card" aria-labelledby="home-decisions">
+        <h2 id="home-decisions">Last decisions</h2>
+        {decisions.length === 0 && <p className="dim">No decision yet.</p>}
+        <ul>
+          {decisions.map((d) => (
+            <li key={d.requestId}>
+              {deciderWords(d.reply, d.decider)}: {d.title}{' '}
+              <span className="dim">· {formatWhen(d.decidedAt, now)}</span>
+            </li>
+          ))}
+        </ul>
+        <a href="#/history">All decisions</a>
+      </section>
+    </div>
+  );
+}
+
+/** With no agent configured: how to add one, or to bring an editor's or a terminal's agent. */
+function Guide() {
+  return (
+    <section className="home-card home-guide" aria-labelledby="home-guide">
+      <h2 id="home-guide">Start here</h2>
+      <p>Gatehouse runs coding agents and asks you before they act. No agent is configured yet.</p>
+      <ol>
+        <li>
+          Add an agent in <a href="#/settings">Settings → Agents</a>, for example Gemini CLI:
+          command <code>npx</code>, arguments <code>@google/gemini-cli --acp</code>.
+        </li>
+        <li>Come back here, type the folder it works in and start a session.</li>
+        <li>
+          Agents run from an editor will show here too once the editor starts them through{' '}
+          <code>gatehouse acp</code>.
+        </li>
+      </ol>
+    </section>
+  );
+}

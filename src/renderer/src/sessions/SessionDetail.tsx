@@ -1,0 +1,131 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import type { PermissionMode, SessionInfo, StopReason } from '../../../shared/domain';
+import { useApi } from '../api/context';
+import { ModeOptions } from '../components/ModeOptions';
+import { MODE_HINT } from '../history/words';
+import { RefusedWrites } from './RefusedWrites';
+import { SessionSandboxLine } from './SandboxLine';
+import { SandboxViolations } from './SandboxViolations';
+import { TranscriptList } from './TranscriptList';
+import { statusWords } from './use-sessions';
+import { useTranscript } from './use-transcript';
+
+/** One session: what it is, its transcript, the prompt box; closed sessions can only be read. */
+export function SessionDetail({ session }: { session: SessionInfo }) {
+  const api = useApi();
+  const { sessionId } = session;
+  const transcript = useTranscript(sessionId);
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [modeBusy, setModeBusy] = useState(false);
+  const [stop, setStop] = useState<StopReason | null>(null);
+  const open = session.state !== 'closed';
+  const turning = session.state === 'prompting';
+
+  // However the turn was sent (here, another window, the API), how it ended is shown.
+  useEffect(
+    () =>
+      api.subscribe((event) => {
+        if (event.type === 'turn_ended' && event.sessionId === sessionId) setStop(event.stopReason);
+      }),
+    [api, sessionId],
+  );
+
+  const act = async (action: () => Promise<unknown>) => {
+    setError(null);
+    try {
+      await action();
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+
+  const send = (e: FormEvent) => {
+    e.preventDefault();
+    const prompt = text;
+    if (!prompt.trim()) return;
+    setText('');
+    setStop(null);
+    void act(() => api.call('prompt', { sessionId, text: prompt }));
+  };
+
+  const switchMode = (mode: PermissionMode) => {
+    setModeBusy(true);
+    void act(() => api.call('setSessionMode', { sessionId, mode })).finally(() =>
+      setModeBusy(false),
+    );
+  };
+
+  return (
+    <div className="session-detail">
+      <h2 className="visually-hidden">Session</h2>
+      <div className="session-head">
+        <p>
+          <strong>{session.agentId}</strong> in <code>{session.cwd}</code>
+          {session.via && <> · in {session.via.name}</>} ·{' '}
+          <span className="session-state">{statusWords(session)}</span>
+        </p>
+        {open && (
+          <button
+            type="button"
+            onClick={() => void act(() => api.call('closeSession', { sessionId }))}
+          >
+            Close session
+          </button>
+        )}
+      </div>
+      {open && (
+        <div className="session-mode">
+          <label>
+            Permission mode
+            <select
+              value={session.mode}
+              disabled={modeBusy}
+              onChange={(e) => switchMode(e.target.value as PermissionMode)}
+              aria-describedby="session-mode-hint"
+            >
+              <ModeOptions />
+            </select>
+          </label>
+          <p id="session-mode-hint" className="dim">
+            {MODE_HINT[session.mode]} For this session only.
+          </p>
+        </div>
+      )}
+      {open && <SessionSandboxLine sessionId={sessionId} />}
+      <SandboxViolations sessionId={sessionId} />
+      <RefusedWrites sessionId={sessionId} />
+      <h3 className="visually-hidden">Transcript</h3>
+      <TranscriptList entries={transcript.entries} dropped={transcript.dropped} />
+      {stop && <p className="stop dim">Turn ended: {stop}</p>}
+      {open && (
+        <form className="prompt-form" onSubmit={send}>
+          <textarea
+            aria-label="prompt"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            placeholder="Ask the agent…"
+            rows={3}
+          />
+          <div className="row">
+            <button type="submit" disabled={turning || !text.trim()}>
+              Send
+            </button>
+            <button
+              type="button"
+              disabled={!turning}
+              onClick={() => void act(() => api.call('cancelTurn', { sessionId }))}
+            >
+              Cancel turn
+            </button>
+          </div>
+        </form>
+      )}
+      {(error ?? transcript.error) && (
+        <p role="alert" className="error">
+          {error ?? transcript.error}
+        </p>
+      )}
+    </div>
+  );
+}

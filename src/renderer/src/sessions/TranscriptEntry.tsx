@@ -1,0 +1,112 @@
+import type { PreparedDiff } from '../../../shared/domain';
+import type { TranscriptDiff, TranscriptEntry } from '../../../shared/transcript';
+import { DiffView } from '../diff/DiffView';
+import { deciderWords } from '../history/words';
+import { Markdown } from './markdown';
+
+const lines = (text: string | null) => (text === null ? 0 : text.split('\n').length);
+
+/** The diff view reads prepared diffs; a transcript's diff is text on both sides, cut and marked. */
+function prepared(diff: TranscriptDiff, key: string): PreparedDiff {
+  return {
+    path: diff.path,
+    oldPath: null,
+    change: diff.oldText === null ? 'create' : 'modify',
+    binary: false,
+    oldText: diff.oldText,
+    newText: diff.newText,
+    truncated: diff.truncated,
+    oldBytes: diff.oldText?.length ?? 0,
+    newBytes: diff.newText.length,
+    oldLines: lines(diff.oldText),
+    newLines: lines(diff.newText),
+    hash: key,
+  };
+}
+
+const PLAN_MARK = { pending: '○', in_progress: '◐', completed: '●' } as const;
+
+export function TranscriptEntryView({ entry }: { entry: TranscriptEntry }) {
+  switch (entry.kind) {
+    case 'user':
+      return (
+        <div className="t-user" aria-label="you">
+          <p className="t-who">You</p>
+          <p className="t-plain">{entry.text}</p>
+        </div>
+      );
+    case 'agent':
+      return (
+        <div className="t-agent" aria-label="agent">
+          <Markdown text={entry.text} />
+        </div>
+      );
+    case 'thought':
+      return (
+        <details className="t-thought">
+          <summary>Thought</summary>
+          <p className="t-plain">{entry.text}</p>
+        </details>
+      );
+    case 'plan':
+      return (
+        <div className="t-plan">
+          <p className="t-who">Plan</p>
+          <ul aria-label="plan">
+            {entry.items.map((item, i) => (
+              <li key={i} className={`plan-${item.status}`}>
+                <span aria-hidden="true">{PLAN_MARK[item.status]} </span>
+                <span className="visually-hidden">{item.status.replace('_', ' ')}: </span>
+                {item.content}
+              </li>
+            ))}
+          </ul>
+        </div>
+      );
+    case 'tool':
+      return (
+        <section className="t-tool" aria-label={`tool call: ${entry.title}`}>
+          <p className="t-tool-head">
+            <span className="t-badge">{entry.toolKind}</span> <strong>{entry.title}</strong>{' '}
+            <span className={`t-status status-${entry.status}`}>
+              {entry.status.replace('_', ' ')}
+            </span>
+          </p>
+          {entry.locations.length > 0 && (
+            <ul className="t-locations" aria-label="locations">
+              {entry.locations.map((l, i) => (
+                <li key={i}>
+                  <code>{l.line == null ? l.path : `${l.path}:${l.line}`}</code>
+                </li>
+              ))}
+            </ul>
+          )}
+          {entry.command && (
+            <pre className="t-command" aria-label="command">
+              <code>{entry.command}</code>
+            </pre>
+          )}
+          {entry.diffs.map((diff, i) => (
+            <DiffView
+              key={i}
+              diff={prepared(diff, `${entry.id}:${i}:${entry.rev}`)}
+              mode="unified"
+            />
+          ))}
+          {entry.text && <p className="t-plain t-tool-text">{entry.text}</p>}
+        </section>
+      );
+    case 'decision': {
+      const reply =
+        entry.outcome === 'cancelled' || !entry.optionKind
+          ? ({ outcome: 'cancelled' } as const)
+          : ({ outcome: 'selected', optionId: '', optionKind: entry.optionKind } as const);
+      return (
+        <p className={`t-decision outcome-${entry.outcome}`} aria-label="decision">
+          {deciderWords(reply, entry.decider)}
+          {entry.title ? `: ${entry.title}` : ''}
+        </p>
+      );
+    }
+  }
+}

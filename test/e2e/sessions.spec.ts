@@ -1,0 +1,94 @@
+// The sessions window with the real Gemini CLI (offline): a session started from the UI, its
+// transcript rebuilt by the core — the same after a reload and in a second browser.
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server';
+import { prepareGemini, type PreparedGemini } from '../support/gemini';
+import { startHeadless, type Headless } from './headless';
+
+let model: FakeModelServer;
+let gemini: PreparedGemini;
+let headless: Headless;
+let folder: string;
+
+test.beforeAll(async () => {
+  model = await startFakeModelServer();
+  gemini = prepareGemini({ modelUrl: model.url });
+});
+test.afterAll(async () => {
+  await model.close();
+  gemini.cleanup();
+});
+test.beforeEach(async () => {
+  folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-e2e-work-')));
+  headless = await startHeadless({
+    agents: {
+      gemini: {
+        name: 'Gemini CLI',
+        command: gemini.command,
+        args: gemini.args,
+        env: gemini.env as Record<string, string>,
+      },
+    },
+  });
+});
+test.afterEach(async () => {
+  await headless.stop();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+async function expectTranscript(page: Page, file: string) {
+  const log = page.getByRole('log', { name: 'transcript' });
+  await expect(log.getByLabel('you')).toContainText(`Create ${file}`);
+  await expect(log.getByRole('region', { name: /^tool call: / })).toContainText('print("hi")');
+  await expect(log.getByLabel('decision')).toContainText('Allowed by you');
+  await expect(log.getByLabel('agent').last()).toContainText('All done.');
+  await expect(page.getByRole('navigation', { name: 'sessions' })).toContainText('gemini');
+}
+
+test('a session started from the UI: its transcript, the same after a reload and in another browser', async ({
+  page,
+  browser,
+}) => {
+  const file = join(folder, 'hello.py');
+  model.enqueue({
+    functionCalls: [{ name: 'write_file', args: { file_path: file, content: 'print("hi")\n' } }],
+    finalText: 'All done.',
+  });
+  const url = await headless.pairingUrl();
+  await page.goto(url);
+  await page.getByLabel('Folder').fill(join(folder, 'missing'));
+  await page.getByRole('button', { name: 'Start session' }).click();
+  await expect(page.getByRole('alert')).toContainText('folder does not exist');
+
+  await page.getByLabel('Folder').fill(folder);
+  await page.getByRole('button', { name: 'Start session' }).click();
+  await page.getByLabel('prompt').fill(`Create ${file}`);
+  await page.getByRole('button', { name: 'Send' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: 'Allow', exact: true }).click();
+  await expect(page.getByText('Turn ended: end_turn')).toBeVisible();
+  await expectTranscript(page, file);
+
+  await page.reload();
+  await expectTranscript(page, file);
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const axe = await new AxeBuilder({ page }).analyze();
+    expect(
+      axe.violations.map((v) => v.id),
+      scheme,
+    ).toEqual([]);
+  }
+
+  const other = await browser.newContext();
+  const second = await other.newPage();
+  await second.goto(await headless.pairingUrl());
+  await second.getByRole('link', { name: 'Sessions', exact: true }).click();
+  await second.getByRole('navigation', { name: 'sessions' }).getByRole('link').first().click();
+  await expectTranscript(second, file);
+  await other.close();
+});
