@@ -152,7 +152,7 @@ function candidateWith(parts: JsonObject[]): JsonObject {
   };
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+export function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -161,7 +161,7 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function sendJson(res: ServerResponse, status: number, payload: JsonValue): void {
+export function sendJson(res: ServerResponse, status: number, payload: JsonValue): void {
   const text = JSON.stringify(payload);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',

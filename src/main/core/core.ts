@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import type { Settings } from '../../shared/settings';
+import { endLeftoverAgents } from './agents/leftover-agents';
 import { createReadJudge } from './agents/read-judge';
 import { SessionManager } from './agents/sessions';
 import { ClientRegistry } from './approvals/clients';
@@ -79,6 +80,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       type: 'audit_key_moved',
       payload: { from: auditKey.movedFrom, to: auditKey.location },
     });
+  }
+  // A previous core on this home that died without ending its agents: they end now, audited.
+  for (const { agentId, ...leftover } of endLeftoverAgents(home)) {
+    store.recordEvent({ type: 'agent_orphan_ended', agentId, payload: leftover });
   }
   const clients = new ClientRegistry({
     now,

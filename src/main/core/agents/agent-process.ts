@@ -6,6 +6,8 @@ import { z } from 'zod';
 import type { AgentLaunch } from '../sandbox/launch';
 import { GATEHOUSE_VERSION } from '../../../shared/control-protocol';
 import { checkJsonShape, describeJsonProblem } from './json-guard';
+import { recordAgent } from './leftover-agents';
+import { behindLifeline } from './lifeline';
 
 /** What Gatehouse does for the agent when the agent calls its client. */
 export interface ClientHandlers {
@@ -97,15 +99,22 @@ export class AgentProcess {
     handlers: ClientHandlers,
     options: { onStderr?: (chunk: string) => void } = {},
   ): AgentProcess {
-    const child = spawn(launch.command, launch.args, {
+    const lifeline = launch.lifeline ? behindLifeline(launch.command, launch.args) : null;
+    const child = spawn(lifeline?.command ?? launch.command, lifeline?.args ?? launch.args, {
       cwd: launch.cwd,
       env: launch.env,
-      stdio: ['pipe', 'pipe', 'pipe'],
+      // The lifeline's core end is held, never written, until this process dies.
+      stdio: ['pipe', 'pipe', 'pipe', ...(lifeline ? (['pipe'] as const) : [])],
       // Its own process group, so a kill reaches what the agent spawned too: some launchers
       // (Gemini CLI's relauncher) run the real agent as a child that ignores SIGTERM.
       detached: process.platform !== 'win32',
     });
-    child.once('exit', () => void launch.cleanup());
+    // Recorded while it runs, so a core that died without ending it has a successor that does.
+    const record = child.pid === undefined ? null : recordAgent(launch.gatehouseHome, launch.agentId, child.pid);
+    child.once('exit', () => {
+      record?.remove();
+      void launch.cleanup();
+    });
     if (options.onStderr) child.stderr?.on('data', (chunk: string) => options.onStderr?.(chunk));
     // A failed spawn (ENOENT) emits 'error' and then 'exit'; without a listener it would crash us.
     child.on('error', (error) => {

@@ -2,11 +2,15 @@
 // present it, and the mediator's votes at hand. No subprocess, no database.
 import { expect, vi } from 'vitest';
 import type { GatehouseEvent } from '../../../shared/contract';
-import type { Decision, PendingApproval, PermissionPolicy } from '../../../shared/domain';
+import type { Decision, PendingApproval, PermissionMode, PermissionPolicy } from '../../../shared/domain';
+import type { Rule } from '../../../shared/rules';
 import { EventBus } from '../events/bus';
 import type { PermissionVoteInput } from '../mediator';
 import type { DecisionMeta } from '../store';
+import type { GrantRecord } from '../store/grant-records';
+import { GrantBook } from './grant-book';
 import { ApprovalPipeline, type PipelineOptions } from './pipeline';
+import { createRulesGate, factsOf } from './rules-gate';
 import type { SessionContext } from './session-context';
 
 const ACP_SESSION = 'acp-1';
@@ -101,4 +105,27 @@ export function setup(
     pipeline.mediator.vote({ fromLoopback: true, receivedAtMs: Date.now(), ...input });
   const types = () => published.map((e) => e.type);
   return { pipeline, store, published, types, asked, vote };
+}
+
+/** The pipeline with the real rules gate and grant book; rules and mode change under it. */
+export function gated() {
+  const rules: Rule[] = [];
+  const grants = new GrantBook(
+    {
+      saveGrant: async (grant) => grant as unknown as GrantRecord,
+      revokeGrant: async () => true,
+      listGrants: () => [],
+    },
+    Date.now,
+  );
+  const context = { ...session(), mode: 'default' as PermissionMode };
+  const harness = setup({
+    decideBefore: createRulesGate({ rules: () => rules, grants, now: Date.now }),
+    remember: async (approval, from, choice) => {
+      const result = await grants.remember(factsOf(approval, from.cwd), choice);
+      return result.ok ? `remembered as grant ${result.grant.id}` : result.error;
+    },
+  });
+  const resolved = () => harness.published.filter((e) => e.type === 'permission_resolved');
+  return { ...harness, rules, grants, context, resolved };
 }

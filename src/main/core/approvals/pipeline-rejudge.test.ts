@@ -1,11 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { PermissionMode } from '../../../shared/domain';
-import type { Rule } from '../../../shared/rules';
 import { initShellParser } from '../rules';
-import type { GrantRecord } from '../store/grant-records';
-import { GrantBook } from './grant-book';
-import { permissionRequest, session, setup } from './pipeline-harness';
-import { createRulesGate, factsOf } from './rules-gate';
+import { gated, permissionRequest } from './pipeline-harness';
 
 beforeAll(async () => {
   await initShellParser();
@@ -17,29 +12,6 @@ function run(command: string, toolCallId = 'call-1') {
     ...permissionRequest(toolCallId),
     toolCall: { toolCallId, kind: 'execute', title: command, rawInput: { command } },
   };
-}
-
-/** The pipeline with the real rules gate and grant book; rules and mode change under it. */
-function gated() {
-  const rules: Rule[] = [];
-  const grants = new GrantBook(
-    {
-      saveGrant: async (grant) => grant as unknown as GrantRecord,
-      revokeGrant: async () => true,
-      listGrants: () => [],
-    },
-    Date.now,
-  );
-  const context = { ...session(), mode: 'default' as PermissionMode };
-  const harness = setup({
-    decideBefore: createRulesGate({ rules: () => rules, grants, now: Date.now }),
-    remember: async (approval, from, choice) => {
-      const result = await grants.remember(factsOf(approval, from.cwd), choice);
-      return result.ok ? `remembered as grant ${result.grant.id}` : result.error;
-    },
-  });
-  const resolved = () => harness.published.filter((e) => e.type === 'permission_resolved');
-  return { ...harness, rules, grants, context, resolved };
 }
 
 describe('requests waiting when a rule, grant or mode changes', () => {

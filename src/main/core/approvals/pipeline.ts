@@ -27,7 +27,7 @@ import type { Store } from '../store';
 import { AcpPermissionRequest } from './acp-request';
 import { deciderFor, grantChoiceOf, votesOf } from './decision-audit';
 import { PendingQueue, voteTally } from './pending';
-import { allowReply, rejectReply, replyForResolution } from './reply';
+import { allowOnceReply, rejectReply, replyForResolution } from './reply';
 import type { PreDecision, SessionContext, Verdict } from './session-context';
 
 export type { PreDecision, SessionContext } from './session-context';
@@ -243,7 +243,8 @@ export class ApprovalPipeline {
         ? 'not remembered: the request was too large to show whole'
         : await this.options.remember(current, session, grantChoiceOf(decision, reply.optionId));
       reason = `${reason}; ${note}`;
-      reply = allowReply(current.options);
+      // An agent with no one-time allow gets the option the person chose.
+      reply = allowOnceReply(current.options) ?? reply;
       // The new grant may cover other requests waiting in the meantime.
       this.rejudgePending();
     }

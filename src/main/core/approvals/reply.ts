@@ -24,12 +24,16 @@ export function rejectReply(options: readonly PermissionOption[]): AgentReply {
   return option ? selected(option) : { outcome: 'cancelled' };
 }
 
-/** Allow once when offered; `always` asks for the agent's allow_always option first. */
-export function allowReply(options: readonly PermissionOption[], always = false): AgentReply {
-  const order: PermissionOptionKind[] = always ? ['allow_always', 'allow_once'] : ['allow_once', 'allow_always'];
-  const option = firstOfKind(options, order);
-  // No allow option at all: nothing can be allowed, so the safe answer is the agent's no.
-  return option ? selected(option) : rejectReply(options);
+/**
+ * What an allow tells the agent: its allow_once option, never its allow_always, which the agent
+ * would remember by itself (Codex as a permanent exec-policy amendment), out of reach of a grant's
+ * scope, expiry or revocation. Null when the agent's only allow is its "always": a person must
+ * choose that. With no allow option at all nothing can be allowed: the agent's no.
+ */
+export function allowOnceReply(options: readonly PermissionOption[]): AgentReply | null {
+  const once = firstOfKind(options, ['allow_once']);
+  if (once) return selected(once);
+  return firstOfKind(options, ['allow_always']) ? null : rejectReply(options);
 }
 
 /**

@@ -37,6 +37,11 @@ describe('a command sent as argv that only hands a script to a shell', () => {
       decidedBy: { type: 'rule', ruleId: 'npm-test' },
     });
     expect(verdictOf(['/bin/bash', '-lc', 'npm test'])).toMatchObject({ verdict: 'allow' });
+    expect(verdictOf(['/usr/bin/sh', '-c', 'npm test'])).toMatchObject({ verdict: 'allow' });
+  });
+
+  it('is not unwrapped when the shell is a file outside the system folders', () => {
+    expect(verdictOf(['/tmp/evil/bash', '-lc', 'npm test'])).toMatchObject({ verdict: 'ask' });
   });
 
   it('asks when the script does more than the rule allows, and a deny rule sees inside it', () => {

@@ -3,7 +3,7 @@ import type { Rule } from '../../../shared/rules';
 import { evaluate, scriptOfShellArgv, type DecidedBy, type RequestFacts } from '../rules';
 import type { GrantBook } from './grant-book';
 import type { PreDecision, SessionContext } from './session-context';
-import { allowReply, rejectReply } from './reply';
+import { allowOnceReply, rejectReply } from './reply';
 
 /**
  * What the rule layer looks at: kind, every path the request touches, the command as it runs — an
@@ -51,8 +51,9 @@ function deciderOf(decidedBy: DecidedBy, mode: PermissionMode): Decider {
 
 /**
  * Rules, modes and grants, before a person is asked. An allow answers with the agent's allow_once
- * option (a standing permission is Gatehouse's to keep, not the agent's); a deny with its reject
- * option; anything the layer cannot prove safe asks.
+ * option (a standing permission is Gatehouse's to keep, not the agent's), and asks a person when
+ * the agent's only allow is its own "always"; a deny answers with its reject option; anything the
+ * layer cannot prove safe asks.
  */
 export function createRulesGate(options: {
   rules: () => readonly Rule[];
@@ -69,10 +70,13 @@ export function createRulesGate(options: {
     if (evaluation.verdict === 'ask') return { verdict: 'ask', reason: evaluation.reason };
     const decider = deciderOf(evaluation.decidedBy, session.mode);
     if (evaluation.verdict === 'allow') {
+      const reply = allowOnceReply(approval.options);
+      // Only the agent's "always" would allow it: a standing approval nobody chose is not handed out.
+      if (!reply) return { verdict: 'ask', reason: 'the agent’s only allow is its own “always”' };
       for (const d of evaluation.deciders ?? [evaluation.decidedBy]) {
         if (d.type === 'grant') void options.grants.used(d.grantId);
       }
-      return { verdict: 'allow', reply: allowReply(approval.options), decider, reason: evaluation.reason };
+      return { verdict: 'allow', reply, decider, reason: evaluation.reason };
     }
     return { verdict: 'deny', reply: rejectReply(approval.options), decider, reason: evaluation.reason };
   };

@@ -22,6 +22,14 @@ export interface AgentLaunch {
   env: NodeJS.ProcessEnv;
   cwd: string;
   sandbox: SessionSandbox;
+  /**
+   * Whether the agent needs the core's lifeline to die with it (agents/lifeline.ts): bubblewrap's
+   * `--die-with-parent` and pid namespace do that job inside the sandbox.
+   */
+  lifeline: boolean;
+  /** Where its record is kept while it runs, and whose it is (agents/leftover-agents.ts). */
+  gatehouseHome: string;
+  agentId: string;
   /** Stops what the sandbox runs outside the agent (its network bridge). After exit; idempotent. */
   cleanup(): Promise<void>;
 }
@@ -70,6 +78,9 @@ async function launchWith(input: LaunchInput, args: readonly string[]): Promise<
     env,
     cwd,
     sandbox: { profile: 'off', writable: [], network: 'all', reason },
+    lifeline: true,
+    gatehouseHome: input.gatehouseHome,
+    agentId,
     cleanup: () => Promise.resolve(),
   });
 
@@ -102,7 +113,14 @@ async function launchWith(input: LaunchInput, args: readonly string[]): Promise<
       onViolation: input.onViolation,
       cwd,
     });
-    return { ...wrapped, cwd, sandbox: summary(profile, home) };
+    return {
+      ...wrapped,
+      cwd,
+      sandbox: summary(profile, home),
+      lifeline: true,
+      gatehouseHome: input.gatehouseHome,
+      agentId,
+    };
   } catch (error) {
     if (!(error instanceof SandboxUnavailableError)) throw error;
     if (config.allowUnsandboxed) return unsandboxed(`sandbox unavailable: ${error.message}`);

@@ -10,6 +10,23 @@ describe('scriptOfShellArgv', () => {
     expect(scriptOfShellArgv(['dash', '-cl', 'x'])).toBe('x');
   });
 
+  it('takes a shell named by its path only in a system folder', () => {
+    for (const dir of ['/bin', '/usr/bin', '/usr/local/bin', '/opt/homebrew/bin']) {
+      for (const shell of ['bash', 'sh', 'zsh', 'dash']) {
+        expect(scriptOfShellArgv([`${dir}/${shell}`, '-lc', 'npm test'])).toBe('npm test');
+      }
+    }
+    // A file named bash elsewhere is whatever was put there: the argv stays opaque.
+    expect(scriptOfShellArgv(['/tmp/evil/bash', '-lc', 'npm test'])).toBeNull();
+    expect(scriptOfShellArgv(['./bash', '-lc', 'npm test'])).toBeNull();
+    expect(scriptOfShellArgv(['bin/bash', '-lc', 'npm test'])).toBeNull();
+    expect(scriptOfShellArgv(['/bin/../tmp/bash', '-lc', 'npm test'])).toBeNull();
+    expect(scriptOfShellArgv(['/usr/bin//bash', '-lc', 'npm test'])).toBeNull();
+    expect(scriptOfShellArgv(['/home/u/.local/bin/bash', '-c', 'npm test'])).toBeNull();
+    expect(scriptOfShellArgv(['C:\\tmp\\bash', '-c', 'npm test'])).toBeNull();
+    expect(scriptOfShellArgv(['/bin/fish', '-c', 'npm test'])).toBeNull();
+  });
+
   it('keeps anything else whole', () => {
     expect(scriptOfShellArgv(['bash', '-lc'])).toBeNull();
     // $0 and positional parameters after the script change what it does.

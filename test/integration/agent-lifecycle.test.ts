@@ -1,0 +1,142 @@
+// No agent outlives its core: a core killed with SIGKILL takes its agents with it, in every sandbox
+// profile, even an agent that ignores its stdin closing and leaves children behind; and one that
+// cut its own lifeline is ended by the next core on the home, audited.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { SandboxMode } from '../../src/shared/sandbox-settings';
+import { createCore } from '../../src/main/core/core';
+import { HttpApi } from '../../src/renderer/src/api/http-client';
+import { scriptedAgentLaunch } from '../support/agents/scripted-agent';
+import { bwrapMissing } from '../support/bwrap';
+import { codexAcpBinary, prepareCodex } from '../support/codex';
+import { startCoreProcess, type CoreProcess } from '../support/core-process';
+import { startFakeResponsesServer } from '../support/fake-responses-server';
+import { pidsWithEnv } from '../support/process-scan';
+
+const TOKEN = 'lifecycle-test-token';
+const LINGER = `"$1" -e 'process.on("SIGTERM", () => {}); setInterval(() => {}, 1e9)'`;
+// Runs the scripted agent ($2) with a child that ignores SIGTERM beside it; when the agent's stdin
+// closes it does not leave: it becomes such a process itself, as codex-acp stays.
+const LINGERING_AGENT = `${LINGER} &\n"$1" "$2"\nexec ${LINGER}`;
+// The same, after killing its own children first: the lifeline's watcher among them.
+const LIFELINE_CUTTER = `for c in $(cat /proc/$$/task/*/children); do kill -9 "$c"; done\n${LINGERING_AGENT}`;
+
+const temporary: string[] = [];
+const fresh = (prefix: string): string => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  temporary.push(dir);
+  return dir;
+};
+let core: CoreProcess | null = null;
+
+afterEach(async () => {
+  await core?.stop('SIGKILL');
+  core = null;
+  for (const dir of temporary.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A core process on a fresh home with one open session of agent `s`; the API as a person's. */
+async function coreWithAgent(agent: Record<string, unknown>) {
+  const home = fresh('gatehouse-lifecycle-');
+  const folder = fresh('gatehouse-lifecycle-work-');
+  writeFileSync(join(home, 'settings.json'), JSON.stringify({ agents: { s: agent } }));
+  core = await startCoreProcess(home, { GATEHOUSE_TOKEN: TOKEN });
+  const api = new HttpApi(new URL(core.url).origin, TOKEN);
+  const { sessionId } = await api.call('createSession', { agentId: 's', cwd: folder });
+  return { home, api, sessionId };
+}
+
+/** coreWithAgent with the scripted agent behind `script` (sh), marked in its environment. */
+async function coreWithScriptedAgent(script: string, sandbox: SandboxMode) {
+  const mark = randomUUID();
+  const launch = scriptedAgentLaunch({ prompts: [] });
+  const env = {
+    ...(launch.env as Record<string, string>),
+    HOME: fresh('gatehouse-lifecycle-agent-home-'),
+    LIFECYCLE_TEST_MARK: mark,
+  };
+  const args = ['-c', script, 'agent', launch.command, ...launch.args];
+  const { home } = await coreWithAgent({ command: '/bin/sh', args, env, sandbox });
+  return { home, mark: `LIFECYCLE_TEST_MARK=${mark}` };
+}
+
+/** The next core on the home: what it audited as ended at start. */
+async function nextCoreOn(home: string) {
+  const next = await createCore({ home });
+  try {
+    await next.store.flush();
+    return next.store.events({ type: 'agent_orphan_ended' });
+  } finally {
+    await next.close();
+  }
+}
+
+const binary = codexAcpBinary();
+if (!binary) console.warn(`codex-acp tests skipped: no binary for ${process.platform}-${process.arch}`);
+const noSandbox = bwrapMissing('agent lifecycle under the sandbox');
+const profiles: SandboxMode[] = noSandbox ? ['off'] : ['off', 'workspace-write', 'read-only'];
+
+describe.skipIf(process.platform !== 'linux')('an agent whose core is killed', () => {
+  it.each(profiles)('sandbox %s: dies with the core, children included', async (sandbox) => {
+    const { home, mark } = await coreWithScriptedAgent(LINGERING_AGENT, sandbox);
+    // The agent and the child it started at least.
+    expect(pidsWithEnv(mark).length).toBeGreaterThanOrEqual(2);
+    expect(readdirSync(join(home, 'run', 'agents'))).toHaveLength(1);
+
+    await core!.stop('SIGKILL');
+    await vi.waitFor(() => expect(pidsWithEnv(mark)).toEqual([]), { timeout: 5000, interval: 50 });
+
+    // Nothing left for the next core to end; the dead core's record is gone.
+    expect(await nextCoreOn(home)).toEqual([]);
+    expect(readdirSync(join(home, 'run', 'agents'))).toEqual([]);
+  });
+
+  it('one that cut its lifeline is ended by the next core on the home, audited', async () => {
+    const { home, mark } = await coreWithScriptedAgent(LIFELINE_CUTTER, 'off');
+    await core!.stop('SIGKILL');
+    // Once its stdin has closed: the agent itself (now the lingering program) and its child.
+    await vi.waitFor(() => expect(pidsWithEnv(mark)).toHaveLength(2), { timeout: 5000 });
+    const survivors = pidsWithEnv(mark);
+
+    const ended = await nextCoreOn(home);
+    expect(ended).toHaveLength(1);
+    expect(ended[0]).toMatchObject({ agentId: 's' });
+    const { killed } = ended[0]!.payload as { killed: number[] };
+    expect(killed).toEqual(expect.arrayContaining(survivors));
+    await vi.waitFor(() => expect(pidsWithEnv(mark)).toEqual([]), { timeout: 5000, interval: 50 });
+  });
+});
+
+describe.skipIf(process.platform !== 'linux' || !binary)('codex-acp whose core is killed mid-turn', () => {
+  it.each(profiles)('sandbox %s: no codex-acp process remains', async (sandbox) => {
+    const model = await startFakeResponsesServer();
+    const codex = prepareCodex(binary!, model.url);
+    try {
+      const { home, api, sessionId } = await coreWithAgent({
+        command: codex.command,
+        args: codex.args,
+        env: codex.env,
+        sandbox,
+        network: { allow: [`127.0.0.1:${new URL(model.url).port}`] },
+      });
+      model.enqueue({ shell: 'touch never.txt' });
+      void api.call('prompt', { sessionId, text: 'run' }).catch(() => {});
+      await vi.waitFor(async () => expect((await api.call('listApprovals', {})).total).toBe(1), {
+        timeout: 30_000,
+        interval: 100,
+      });
+      const mark = `CODEX_HOME=${codex.env['CODEX_HOME']}`;
+      expect(pidsWithEnv(mark).length).toBeGreaterThanOrEqual(1);
+
+      await core!.stop('SIGKILL');
+      await vi.waitFor(() => expect(pidsWithEnv(mark)).toEqual([]), { timeout: 5000, interval: 50 });
+      expect(await nextCoreOn(home)).toEqual([]);
+    } finally {
+      await model.close();
+      codex.cleanup();
+    }
+  });
+});

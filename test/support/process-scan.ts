@@ -1,0 +1,18 @@
+// The live processes (Linux /proc) whose environment holds a marker a test gave its agent: what an
+// agent and everything it started inherit, inside a sandbox or not.
+import { readdirSync, readFileSync } from 'node:fs';
+
+export function pidsWithEnv(entry: string): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // A zombie's environment reads empty: it is gone but for its exit status.
+      const environ = readFileSync(`/proc/${name}/environ`, 'latin1').split('\0');
+      if (environ.includes(entry)) found.push(Number(name));
+    } catch {
+      // Exited meanwhile, or not ours to read.
+    }
+  }
+  return found;
+}
