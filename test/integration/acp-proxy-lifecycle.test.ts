@@ -28,7 +28,12 @@ function fresh(prefix: string): string {
 
 const ASK = (id: string): ScriptStep => ({
   type: 'requestPermission',
-  toolCall: { toolCallId: id, title: `make ${id}`, kind: 'execute', rawInput: { command: `make ${id}` } },
+  toolCall: {
+    toolCallId: id,
+    title: `make ${id}`,
+    kind: 'execute',
+    rawInput: { command: `make ${id}` },
+  },
   options: [
     { optionId: 'go', name: 'Allow', kind: 'allow_once' },
     { optionId: 'stop', name: 'Reject', kind: 'reject_once' },
@@ -77,7 +82,9 @@ function withMarker(marker: string): number[] {
     .filter((name) => /^\d+$/.test(name))
     .filter((pid) => {
       try {
-        return readFileSync(`/proc/${pid}/environ`, 'latin1').includes(`PROXY_TEST_MARKER=${marker}`);
+        return readFileSync(`/proc/${pid}/environ`, 'latin1').includes(
+          `PROXY_TEST_MARKER=${marker}`,
+        );
       } catch {
         return false;
       }
@@ -100,7 +107,11 @@ function editorFor(dir: string, folder: string): ScriptedEditor {
 const said = (editor: ScriptedEditor) =>
   editor.updates
     .map((u) => u.update)
-    .flatMap((u) => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' ? [u.content.text] : []));
+    .flatMap((u) =>
+      u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text'
+        ? [u.content.text]
+        : [],
+    );
 
 /** The API of the core that runs on the home now (core.json names it), other than `not`. */
 async function apiOf(dir: string, not?: number): Promise<HttpApi> {
@@ -113,13 +124,16 @@ async function apiOf(dir: string, not?: number): Promise<HttpApi> {
 }
 
 async function pending(api: HttpApi) {
-  await expect.poll(async () => (await api.call('listApprovals', {})).items.length, { timeout: 20_000 }).toBe(1);
+  await expect
+    .poll(async () => (await api.call('listApprovals', {})).items.length, { timeout: 20_000 })
+    .toBe(1);
   return (await api.call('listApprovals', {})).items[0]!;
 }
 
 describe('gatehouse acp when a side goes away', () => {
   beforeAll(() => {
-    if (!existsSync('out/main/cli.js')) throw new Error('not built: run `npx electron-vite build` first');
+    if (!existsSync('out/main/cli.js'))
+      throw new Error('not built: run `npx electron-vite build` first');
   });
 
   it('the core killed mid-request: the agent hears its reject option at once; the next request starts a core', async () => {
@@ -159,24 +173,30 @@ describe('gatehouse acp when a side goes away', () => {
     expect(readCoreInfo(dir)).toBeNull();
   });
 
-  it.skipIf(!!noSandbox)('the proxy killed: no agent process is left and nothing stays pending', async () => {
-    const { dir, folder, marker } = home({ sandbox: 'workspace-write' });
-    const core = await startCoreProcess(dir, { GATEHOUSE_TOKEN: TOKEN });
-    cleanup.push(() => core.stop('SIGKILL'));
-    const editor = editorFor(dir, folder);
-    await editor.initialize();
-    const sessionId = await editor.newSession(folder);
-    void editor.prompt(sessionId, 'one').catch(() => undefined);
-    const api = await apiOf(dir);
-    await pending(api);
-    expect(withMarker(marker).length).toBeGreaterThan(0);
+  it.each(['off', 'workspace-write'])(
+    'the proxy killed (sandbox %s): no agent process is left, nothing pending',
+    async (sandbox) => {
+      if (sandbox !== 'off' && noSandbox) return;
+      const { dir, folder, marker } = home({ sandbox });
+      const core = await startCoreProcess(dir, { GATEHOUSE_TOKEN: TOKEN });
+      cleanup.push(() => core.stop('SIGKILL'));
+      const editor = editorFor(dir, folder);
+      await editor.initialize();
+      const sessionId = await editor.newSession(folder);
+      void editor.prompt(sessionId, 'one').catch(() => undefined);
+      const api = await apiOf(dir);
+      await pending(api);
+      expect(withMarker(marker).length).toBeGreaterThan(0);
 
-    editor.child.kill('SIGKILL');
-    await expect.poll(() => withMarker(marker), { timeout: 5000 }).toEqual([]);
-    await expect.poll(async () => (await api.call('listApprovals', {})).items).toEqual([]);
-    const editorSessions = (await api.call('listSessions', {})).filter((s) => s.via?.kind === 'editor');
-    expect(editorSessions.map((s) => s.state)).toEqual(['closed']);
-  });
+      editor.child.kill('SIGKILL');
+      await expect.poll(() => withMarker(marker), { timeout: 5000 }).toEqual([]);
+      await expect.poll(async () => (await api.call('listApprovals', {})).items).toEqual([]);
+      const editorSessions = (await api.call('listSessions', {})).filter(
+        (s) => s.via?.kind === 'editor',
+      );
+      expect(editorSessions.map((s) => s.state)).toEqual(['closed']);
+    },
+  );
 
   it('two editors with two proxies on one core: each request is its own, each decided apart', async () => {
     const { dir, folder } = home();
@@ -188,7 +208,9 @@ describe('gatehouse acp when a side goes away', () => {
       await editor.initialize();
       void editor.prompt(await editor.newSession(folder), 'one');
     }
-    await expect.poll(async () => (await api.call('listApprovals', {})).items.length, { timeout: 20_000 }).toBe(2);
+    await expect
+      .poll(async () => (await api.call('listApprovals', {})).items.length, { timeout: 20_000 })
+      .toBe(2);
     const [a, b] = (await api.call('listApprovals', {})).items;
     expect(a!.sessionId).not.toBe(b!.sessionId);
     await api.call('vote', { requestId: a!.requestId, optionId: 'go' });

@@ -1,6 +1,7 @@
 // The agent behind `gatehouse acp`: started as Gatehouse starts any agent (its allow-listed
 // environment, its sandbox), in its own process group so that ending it reaches what it spawned.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { behindLifeline } from '../../main/core/agents/lifeline';
 import type { AgentLaunch } from '../../main/core/sandbox/launch';
 
 export interface AgentChild {
@@ -12,11 +13,13 @@ export interface AgentChild {
 }
 
 export function startAgent(launch: AgentLaunch): AgentChild {
-  const child = spawn(launch.command, launch.args, {
+  // Outside bubblewrap the agent dies with this proxy however it ends (killed by the editor too).
+  const lifeline = launch.lifeline ? behindLifeline(launch.command, launch.args) : null;
+  const child = spawn(lifeline?.command ?? launch.command, lifeline?.args ?? launch.args, {
     cwd: launch.cwd,
     env: launch.env,
     // stderr is the editor's to show, as if the editor had started the agent itself.
-    stdio: ['pipe', 'pipe', 'inherit'],
+    stdio: ['pipe', 'pipe', 'inherit', ...(lifeline ? (['pipe'] as const) : [])],
     detached: process.platform !== 'win32',
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
