@@ -8,7 +8,7 @@ import type {
   PermissionSubmitResult,
 } from '../../shared/control-proxy';
 import type { SessionSandbox } from '../../shared/domain';
-import type { ControlClient} from '../control-client';
+import type { ControlClient } from '../control-client';
 import { CoreNotRunningError, openControl } from '../control-client';
 
 export interface CoreLinkOptions {
@@ -56,10 +56,14 @@ export class CoreLink {
 
   constructor(private readonly options: CoreLinkOptions) {}
 
-  /** The agent created or loaded a session for the editor. */
+  /** The agent created or loaded a session for the editor: Gatehouse lists it from now on. */
   opened(acpSessionId: string, cwd: string): void {
     this.known.set(acpSessionId, { cwd });
-    if (this.live) void this.sessionId(this.live, acpSessionId).catch(() => undefined);
+    void this.connection()
+      .then((connection) => this.sessionId(connection, acpSessionId))
+      .catch((error: Error) =>
+        this.options.log(`gatehouse acp: the session is not in Gatehouse yet: ${error.message}`),
+      );
   }
 
   closed(acpSessionId: string): void {
