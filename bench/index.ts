@@ -3,7 +3,7 @@
 // hold, docs/MISSION "Numbers we hold ourselves to"). The load average is printed before and after
 // each benchmark, to read the figures by.
 //
-// Selection:  BENCH_ONLY=mediator,history,sse,memory,dialog,sandbox   (default: all)
+// Selection:  BENCH_ONLY=mediator,history,sse,memory,dialog,sandbox,proxy   (default: all)
 // Size knobs (defaults keep the whole run under ~10 minutes on a 2-core machine):
 //   BENCH_HISTORY_ROWS=1000000         decisions generated for the page queries (store and HTTP)
 //   BENCH_HISTORY_WRITES=20000         decisions written per write-throughput run (5 runs)
@@ -17,6 +17,8 @@
 //   BENCH_MEMORY_SESSIONS=100          sessions in flight; BENCH_MEMORY_PER_SESSION=50 requests each
 //   BENCH_DIALOG_RUNS=5                dialog runs per scenario (BENCH_DIALOG_NO_BUILD=1: skip the build)
 //   BENCH_SANDBOX_RUNS=20              agent starts and approval round trips, sandboxed and not
+//   BENCH_PROXY_MESSAGES=2000          editor requests through `gatehouse acp` and direct
+//   BENCH_PROXY_REQUESTS=500           rule-allowed permission requests through it and direct
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -24,6 +26,7 @@ import { benchHistory } from './history';
 import { benchMediator } from './mediator';
 import { benchMemory } from './memory';
 import { printReport, round, type Report } from './report';
+import { benchProxy } from './proxy';
 import { benchSandbox } from './sandbox';
 import { benchSseLatency } from './sse-latency';
 
@@ -56,6 +59,7 @@ const BENCHES: Bench[] = [
   { name: 'memory', run: benchMemory },
   { name: 'dialog', run: dialog },
   { name: 'sandbox', run: benchSandbox },
+  { name: 'proxy', run: benchProxy },
 ];
 
 const load = () =>

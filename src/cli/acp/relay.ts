@@ -35,6 +35,8 @@ interface ShownToEditor {
 }
 
 const MAX_LATE_KEPT = 256;
+/** What the agent asks of the editor that Gatehouse decides or checks first. */
+const GATED = new Set(['session/request_permission', 'fs/write_text_file', 'terminal/create']);
 const INVALID_PARAMS = -32602;
 const INTERNAL_ERROR = -32603;
 
@@ -61,7 +63,9 @@ export function rejectResponse(params: unknown): PermissionResponse {
 function promptText(prompt: unknown): string {
   const blocks = Array.isArray(prompt) ? prompt.map(record) : [];
   return blocks
-    .flatMap((block) => (block.type === 'text' && typeof block.text === 'string' ? [block.text] : []))
+    .flatMap((block) =>
+      block.type === 'text' && typeof block.text === 'string' ? [block.text] : [],
+    )
     .join('\n')
     .slice(0, 256 * 1024);
 }
@@ -95,9 +99,21 @@ export class AcpRelay {
 
   fromAgent(line: string): void {
     const message = readMessage(line);
-    if (message.kind === 'request' && message.method === 'session/request_permission') {
-      void this.permission(line, message.id, message.params);
+    // Only a single JSON-RPC message passes: a batch or a line that is not one could carry a
+    // request the editor would act on without Gatehouse reading it first.
+    if (message.kind === 'other') {
+      this.io.log('gatehouse acp: dropped a line from the agent that is not one JSON-RPC message');
       return;
+    }
+    if (message.kind !== 'response' && GATED.has(message.method)) {
+      if (message.kind === 'notification') {
+        this.io.log(`gatehouse acp: dropped ${message.method} sent without an id`);
+        return;
+      }
+      if (message.method === 'session/request_permission') {
+        void this.permission(line, message.id, message.params);
+        return;
+      }
     }
     this.agentLines = this.agentLines.then(() => this.passAgentLine(line, message));
   }
