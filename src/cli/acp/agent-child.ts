@@ -2,12 +2,15 @@
 // environment, its sandbox), in its own process group so that ending it reaches what it spawned.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { behindLifeline } from '../../main/core/agents/lifeline';
+import { stopGroup } from '../../main/core/agents/process-group';
 import type { AgentLaunch } from '../../main/core/sandbox/launch';
+
+type Exit = { code: number | null; signal: NodeJS.Signals | null };
 
 export interface AgentChild {
   child: ChildProcess;
   /** Resolves with the agent's exit status once it is gone. */
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  exited: Promise<Exit>;
   /** TERM to the group, KILL after `graceMs`; resolves once the agent is gone. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -22,7 +25,7 @@ export function startAgent(launch: AgentLaunch): AgentChild {
     stdio: ['pipe', 'pipe', 'inherit', ...(lifeline ? (['pipe'] as const) : [])],
     detached: process.platform !== 'win32',
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+  const exited = new Promise<Exit>((resolve) => {
     child.once('exit', (code, signal) => {
       void launch.cleanup();
       resolve({ code, signal });
@@ -32,25 +35,12 @@ export function startAgent(launch: AgentLaunch): AgentChild {
       resolve({ code: 127, signal: null });
     });
   });
-  const signal = (name: NodeJS.Signals) => {
-    try {
-      if (child.pid !== undefined && process.platform !== 'win32') process.kill(-child.pid, name);
-      else child.kill(name);
-    } catch {
-      // Gone already.
-    }
-  };
   return {
     child,
     exited,
     async stop(graceMs = 2000) {
       if (child.exitCode !== null || child.signalCode !== null) return;
-      signal('SIGTERM');
-      const timer = setTimeout(() => signal('SIGKILL'), graceMs);
-      await exited;
-      clearTimeout(timer);
-      // What the agent left in its group goes too.
-      signal('SIGKILL');
+      await stopGroup(child, exited, graceMs);
     },
   };
 }

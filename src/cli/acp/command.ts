@@ -2,6 +2,7 @@
 // starts any agent (environment, sandbox), relays ACP between the two unchanged, and puts every
 // permission request the agent makes through the core that owns $GATEHOUSE_HOME.
 import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AgentConfig, AgentIdKey } from '../../shared/settings';
@@ -126,7 +127,8 @@ export async function acp(options: AcpOptions, io: CliIo): Promise<number> {
   await child.stop();
   link.close();
   process.stdin.pause();
-  return exit.code ?? (exit.signal ? 128 + 1 : EXIT.failed);
+  // As a shell reports it: 128 + the signal's number for an agent ended by a signal.
+  return exit.code ?? (exit.signal ? 128 + constants.signals[exit.signal] : EXIT.failed);
 }
 
 /**

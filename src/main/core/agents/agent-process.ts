@@ -8,6 +8,7 @@ import { GATEHOUSE_VERSION } from '../../../shared/control-protocol';
 import { checkJsonShape, describeJsonProblem } from './json-guard';
 import { recordAgent } from './leftover-agents';
 import { behindLifeline } from './lifeline';
+import { signalGroup, stopGroup } from './process-group';
 
 /** What Gatehouse does for the agent when the agent calls its client. */
 export interface ClientHandlers {
@@ -192,24 +193,11 @@ export class AgentProcess {
   /** SIGTERM, then SIGKILL if the agent does not leave within the grace period. */
   async kill(graceMs = 2000): Promise<ExitInfo> {
     if (this.exitInfo) return this.exitInfo;
-    this.signal('SIGTERM');
-    const timer = setTimeout(() => this.signal('SIGKILL'), graceMs);
-    const info = await this.exited;
-    clearTimeout(timer);
-    // The leader is gone; anything it left in its group goes too.
-    this.signal('SIGKILL');
-    return info;
+    return stopGroup(this.child, this.exited, graceMs);
   }
 
   private signal(signal: NodeJS.Signals): void {
-    const pid = this.child.pid;
-    if (pid === undefined) return;
-    try {
-      if (process.platform === 'win32') this.child.kill(signal);
-      else process.kill(-pid, signal);
-    } catch {
-      // already gone
-    }
+    signalGroup(this.child, signal);
   }
 }
 
