@@ -39,6 +39,10 @@ export const SessionOpenParams = z
     sandbox: SessionSandbox,
     /** Why its agent cannot be guarded (it accepts approvals from other local programs). */
     unguarded: z.string().max(2000).optional(),
+    /** What the agent said of itself in `initialize`, and of the session's modes in its answer. */
+    agentInfoName: z.string().max(200).optional(),
+    modes: z.unknown().optional(),
+    configOptions: z.unknown().optional(),
   })
   .strict();
 
@@ -54,7 +58,10 @@ export const SessionTurnParams = z
     sessionId: Id,
     turn: z.enum(['started', 'ended']),
     /** The prompt's text, for the transcript (a turn's start only). */
-    text: z.string().max(256 * 1024).optional(),
+    text: z
+      .string()
+      .max(256 * 1024)
+      .optional(),
   })
   .strict();
 

@@ -7,7 +7,11 @@ import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HttpApi } from '../../src/renderer/src/api/http-client';
-import { scriptedAgentLaunch, type ScriptedAgentScript } from '../support/agents/scripted-agent';
+import {
+  CLAUDE_MODES,
+  scriptedAgentLaunch,
+  type ScriptedAgentScript,
+} from '../support/agents/scripted-agent';
 import { startCoreProcess, type CoreProcess } from '../support/core-process';
 import { startEditor, type ScriptedEditor } from '../support/scripted-editor';
 
@@ -188,6 +192,21 @@ describe('gatehouse acp', () => {
     expect(existsSync(join(folder, 'denied.txt'))).toBe(false);
     const page = await api.call('history', {});
     expect(page.items[0]).toMatchObject({ decider: { type: 'rule' } });
+  });
+
+  it('an agent the editor runs in a mode that does not ask is shown unguarded', async () => {
+    const { home, folder, api } = await setup({
+      name: 'claude-agent-acp',
+      modes: CLAUDE_MODES,
+      initialModeId: 'bypassPermissions',
+      prompts: [],
+    });
+    const editor = editorFor(home, folder);
+    await editor.initialize();
+    await editor.newSession(folder);
+    await expect
+      .poll(async () => (await api.call('listSessions', {})).find((s) => s.via)?.unguarded, { timeout: 10_000 })
+      .toMatch(/mode "bypassPermissions", which does not ask; only its editor can set it back/);
   });
 
   it('a write nobody approved is refused before it reaches the editor, and audited', async () => {

@@ -48,17 +48,26 @@ interface Connection {
 
 export class CoreLink {
   /** What the editor's sessions are: kept across connections. */
-  private readonly known = new Map<string, { cwd: string }>();
+  private readonly known = new Map<
+    string,
+    { cwd: string; modes?: unknown; configOptions?: unknown }
+  >();
   private current: Promise<Connection> | null = null;
   private live: Connection | null = null;
   /** From the editor's initialize. */
   editor = 'editor';
+  /** What the agent called itself in its answer to initialize. */
+  agentInfoName?: string;
 
   constructor(private readonly options: CoreLinkOptions) {}
 
   /** The agent created or loaded a session for the editor: Gatehouse lists it from now on. */
-  opened(acpSessionId: string, cwd: string): void {
-    this.known.set(acpSessionId, { cwd });
+  opened(
+    acpSessionId: string,
+    cwd: string,
+    advertised: { modes?: unknown; configOptions?: unknown } = {},
+  ): void {
+    this.known.set(acpSessionId, { cwd, ...advertised });
     void this.connection()
       .then((connection) => this.sessionId(connection, acpSessionId))
       .catch((error: Error) =>
@@ -145,6 +154,9 @@ export class CoreLink {
           agent: this.options.agent,
           editor: this.editor,
           cwd: known.cwd,
+          modes: known.modes,
+          configOptions: known.configOptions,
+          ...(this.agentInfoName ? { agentInfoName: this.agentInfoName.slice(0, 200) } : {}),
           acpSessionId,
           sandbox: this.options.sandbox,
           ...(this.options.unguarded ? { unguarded: this.options.unguarded } : {}),

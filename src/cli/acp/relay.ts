@@ -19,10 +19,12 @@ type Link = Pick<
   'opened' | 'closed' | 'update' | 'turn' | 'cancel' | 'submit' | 'check'
 > & {
   editor: string;
+  agentInfoName?: string;
 };
 
 /** What an editor request is about, until the agent answers it. */
 type EditorRequest =
+  | { method: 'initialize' }
   | { method: 'session/new'; cwd: string }
   | { method: 'session/load' | 'session/resume'; cwd: string; acpSessionId: string }
   | { method: 'session/prompt' | 'session/close'; acpSessionId: string };
@@ -57,6 +59,13 @@ export function rejectResponse(params: unknown): PermissionResponse {
     if (option) return { outcome: { outcome: 'selected', optionId: option.optionId as string } };
   }
   return { outcome: { outcome: 'cancelled' } };
+}
+
+/** The modes a session answer advertised, when small enough to send (they tell which do not ask). */
+function modesOf(result: unknown): { modes?: unknown; configOptions?: unknown } {
+  const { modes, configOptions } = record(result);
+  const size = JSON.stringify({ modes, configOptions }).length;
+  return size > 256 * 1024 ? {} : { modes, configOptions };
 }
 
 /** The text blocks of a prompt, for the transcript; cut where the core stops reading. */
@@ -128,6 +137,7 @@ export class AcpRelay {
       case 'initialize':
         this.link.editor =
           text(record(params.clientInfo).title) ?? text(record(params.clientInfo).name) ?? 'editor';
+        remember({ method: 'initialize' });
         return;
       case 'session/new':
         if (text(params.cwd)) remember({ method: 'session/new', cwd: params.cwd as string });
@@ -158,14 +168,18 @@ export class AcpRelay {
     this.editorRequests.delete(idKey(message.id));
     const failed = message.error !== undefined;
     switch (request.method) {
+      case 'initialize':
+        this.link.agentInfoName = text(record(record(message.result).agentInfo).name) ?? undefined;
+        return;
       case 'session/new': {
         const acpSessionId = text(record(message.result).sessionId);
-        if (!failed && acpSessionId) this.link.opened(acpSessionId, request.cwd);
+        if (!failed && acpSessionId)
+          this.link.opened(acpSessionId, request.cwd, modesOf(message.result));
         return;
       }
       case 'session/load':
       case 'session/resume':
-        if (!failed) this.link.opened(request.acpSessionId, request.cwd);
+        if (!failed) this.link.opened(request.acpSessionId, request.cwd, modesOf(message.result));
         return;
       case 'session/prompt':
         this.link.turn(request.acpSessionId, 'ended');

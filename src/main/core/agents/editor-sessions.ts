@@ -21,7 +21,9 @@ import { CANCEL_VOTE_SENTINEL } from '../mediator';
 import { scriptOfShellArgv } from '../rules/shell/argv';
 import type { Store } from '../store';
 import type { ClientHandlers } from './agent-process';
+import { agentFamily, configSelectors, modesSelector } from './agent-modes';
 import { clientHandlersFor } from './client-handlers';
+import { keepAsking, onModeUpdate, type ModeGuardDeps } from './mode-guard';
 import { Session } from './session';
 import type { SessionManager } from './sessions';
 import { allowedBy, auditWrite, refuseWrite } from './write-audit';
@@ -46,6 +48,9 @@ export interface OpenEditorSession {
   acpSessionId: string;
   sandbox: SessionSandbox;
   unguarded?: string;
+  agentInfoName?: string;
+  modes?: unknown;
+  configOptions?: unknown;
   /** The editor as a mediator client: the originator of every turn, its answers are its votes. */
   editorClientId: string;
 }
@@ -81,6 +86,10 @@ export class EditorSessions {
     session.via = { kind: 'editor', name: input.editor };
     session.sandbox = input.sandbox;
     if (input.unguarded) session.openDoor = session.unguarded = input.unguarded;
+    // Which modes do not ask is read as for any agent; the editor, not Gatehouse, can leave them.
+    session.agentFamily = agentFamily(input.agentInfoName, agent.id);
+    const modes = modesSelector(input.modes);
+    session.modeSelectors = [...(modes ? [modes] : []), ...configSelectors(input.configOptions)];
     session.promptClientId = input.editorClientId;
     session.state = 'idle';
     store.recordEvent({
@@ -96,7 +105,14 @@ export class EditorSessions {
         unguarded: session.unguarded,
       },
     });
-    return this.options.sessions.attach(session);
+    const info = this.options.sessions.attach(session);
+    void keepAsking(session, this.guardDeps);
+    return info;
+  }
+
+  private get guardDeps(): ModeGuardDeps {
+    const { store, bus, now } = this.options;
+    return { store, bus, now };
   }
 
   private session(sessionId: string): Session {
@@ -108,10 +124,9 @@ export class EditorSessions {
   /** What the agent told the editor: tracked (tool calls), published, checked like any update. */
   update(sessionId: string, update: { sessionUpdate: string }): void {
     const session = this.session(sessionId);
-    this.handlers(session).sessionUpdate({
-      sessionId: session.acpSessionId,
-      update: update as never,
-    });
+    const params = { sessionId: session.acpSessionId, update: update as never };
+    this.handlers(session).sessionUpdate(params);
+    onModeUpdate(session, params, this.guardDeps);
   }
 
   turn(sessionId: string, turn: 'started' | 'ended', text?: string): void {
@@ -222,7 +237,10 @@ export class EditorSessions {
   private handlers(session: Session): ClientHandlers {
     let handlers = this.bySession.get(session);
     if (!handlers) {
-      handlers = clientHandlersFor(session, { ...this.options, transcripts: this.options.sessions.transcripts });
+      handlers = clientHandlersFor(session, {
+        ...this.options,
+        transcripts: this.options.sessions.transcripts,
+      });
       this.bySession.set(session, handlers);
     }
     return handlers;

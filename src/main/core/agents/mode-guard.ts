@@ -130,6 +130,11 @@ async function guard(session: Session, deps: ModeGuardDeps): Promise<void> {
       problem ??= `the agent is in ${where} "${from.id}", which does not ask, and offers none that does`;
       continue;
     }
+    if (!session.process) {
+      // An editor's session (gatehouse acp): the editor, not Gatehouse, talks to the agent.
+      problem ??= `the agent is in ${where} "${from.id}", which does not ask; only its editor can set it back`;
+      continue;
+    }
     if (session.modeResets >= MAX_RESETS) {
       problem ??= `the agent keeps switching itself to ${where} "${from.id}", which does not ask`;
       continue;
