@@ -91,8 +91,8 @@ function permissionResult(response: unknown): PermissionResponse | null {
 export class AcpRelay {
   private readonly editorRequests = new Map<string, EditorRequest>();
   private readonly shown = new Map<string, ShownToEditor>();
-  /** Agent → editor lines wait for the write or terminal check ahead of them. */
-  private agentLines: Promise<void> = Promise.resolve();
+  /** Agent → editor lines wait for the write or terminal check ahead of them; null when none is. */
+  private checking: Promise<void> | null = null;
 
   constructor(
     private readonly link: Link,
@@ -124,7 +124,25 @@ export class AcpRelay {
         return;
       }
     }
-    this.agentLines = this.agentLines.then(() => this.passAgentLine(line, message));
+    const needsCheck = message.kind === 'request' && GATED.has(message.method);
+    if (!this.checking && !needsCheck) return this.passAgentLine(line, message);
+    // Order is kept: this line, and every line behind it, waits for the check ahead.
+    const next = (this.checking ?? Promise.resolve()).then(async () => {
+      if (needsCheck && message.kind === 'request') {
+        const refusal = await this.refusal(message.method, record(message.params));
+        if (refusal) {
+          this.io.toAgent(
+            rpcLine({ id: message.id, error: { code: INVALID_PARAMS, message: refusal } }),
+          );
+          return;
+        }
+      }
+      this.passAgentLine(line, message);
+    });
+    this.checking = next;
+    void next.then(() => {
+      if (this.checking === next) this.checking = null;
+    });
   }
 
   private watchEditor(message: Extract<RpcMessage, { kind: 'request' | 'notification' }>): void {
@@ -190,7 +208,8 @@ export class AcpRelay {
     }
   }
 
-  private async passAgentLine(line: string, message: RpcMessage): Promise<void> {
+  /** Reads what the core lists from the line, and passes it on. */
+  private passAgentLine(line: string, message: RpcMessage): void {
     if (message.kind === 'response') this.watchAgentResponse(message);
     if (message.kind === 'notification' && message.method === 'session/update') {
       const params = record(message.params);
@@ -198,18 +217,6 @@ export class AcpRelay {
       const acpSessionId = text(params.sessionId);
       if (acpSessionId && text(update.sessionUpdate)) {
         this.link.update(acpSessionId, update as { sessionUpdate: string });
-      }
-    }
-    if (
-      message.kind === 'request' &&
-      (message.method === 'fs/write_text_file' || message.method === 'terminal/create')
-    ) {
-      const refusal = await this.refusal(message.method, record(message.params));
-      if (refusal) {
-        this.io.toAgent(
-          rpcLine({ id: message.id, error: { code: INVALID_PARAMS, message: refusal } }),
-        );
-        return;
       }
     }
     this.io.toEditor(line);
