@@ -1,42 +1,17 @@
 // Real Claude Code in print mode, offline against a fake Anthropic server, with Gatehouse's hook
 // installed by `gatehouse hook install claude-code --project`: each tool call is a request in a
 // headless core (its own process), decided there by a person or a rule.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { HttpApi } from '../../src/renderer/src/api/http-client';
 import { prepareClaude, type PreparedClaude } from '../support/claude';
-import { startCoreProcess, type CoreProcess } from '../support/core-process';
 import { startFakeAnthropicServer, type FakeAnthropicServer } from '../support/fake-anthropic-server';
+import { freshDir, gatehouse, pendingOne, startHookCore, type Cleanup } from '../support/hook-core';
 
-const CLI = resolve('bin/gatehouse.mjs');
-const cleanup: (() => Promise<void> | void)[] = [];
+const cleanup: Cleanup = [];
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
-
-function fresh(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-async function startCore(home: string, settings: Record<string, unknown> = {}) {
-  writeFileSync(join(home, 'settings.json'), JSON.stringify(settings));
-  const core: CoreProcess = await startCoreProcess(home, { GATEHOUSE_TOKEN: 'hooks-test-token' });
-  cleanup.push(() => core.stop('SIGKILL'));
-  const url = new URL(core.url);
-  const api = new HttpApi(url.origin, 'hooks-test-token');
-  await api.pair(new URLSearchParams(url.hash.slice(1)).get('pair')!, 'test person');
-  return api;
-}
-
-async function pendingOne(api: HttpApi) {
-  await expect.poll(async () => (await api.call('listApprovals', {})).items.length, { timeout: 30_000 }).toBe(1);
-  return (await api.call('listApprovals', {})).items[0]!;
-}
 
 describe('Claude Code with gatehouse hook', () => {
   let model: FakeAnthropicServer;
@@ -55,11 +30,10 @@ describe('Claude Code with gatehouse hook', () => {
   });
 
   const setup = async (settings: Record<string, unknown> = {}) => {
-    home = fresh('gatehouse-hooks-home-');
-    project = fresh('gatehouse-hooks-project-');
-    const installed = spawnSync(process.execPath, [CLI, 'hook', 'install', 'claude-code', '--project', project], { encoding: 'utf8' });
-    expect(installed.stdout).toMatch(/installed/);
-    return startCore(home, settings);
+    home = freshDir(cleanup, 'gatehouse-hooks-home-');
+    project = freshDir(cleanup, 'gatehouse-hooks-project-');
+    expect(gatehouse(['hook', 'install', 'claude-code', '--project', project]).stdout).toMatch(/installed/);
+    return startHookCore(cleanup, home, settings);
   };
   const run = (prompt: string) => claude.run(prompt, project, { GATEHOUSE_HOME: home });
 
