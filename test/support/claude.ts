@@ -54,7 +54,7 @@ export function prepareClaude(modelUrl: string): PreparedClaude {
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       return new Promise((resolve) =>
         child.once('close', (code) => {
-          let result: ClaudeRun['result'] = null;
+          let result: ClaudeRun['result'];
           try {
             result = JSON.parse(stdout) as ClaudeRun['result'];
           } catch {
