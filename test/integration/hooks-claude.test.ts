@@ -5,7 +5,10 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { prepareClaude, type PreparedClaude } from '../support/claude';
-import { startFakeAnthropicServer, type FakeAnthropicServer } from '../support/fake-anthropic-server';
+import {
+  startFakeAnthropicServer,
+  type FakeAnthropicServer,
+} from '../support/fake-anthropic-server';
 import { freshDir, gatehouse, pendingOne, startHookCore, type Cleanup } from '../support/hook-core';
 
 const cleanup: Cleanup = [];
@@ -20,7 +23,8 @@ describe('Claude Code with gatehouse hook', () => {
   let project: string;
 
   beforeAll(async () => {
-    if (!existsSync('out/main/cli.js')) throw new Error('not built: run `npx electron-vite build` first');
+    if (!existsSync('out/main/cli.js'))
+      throw new Error('not built: run `npx electron-vite build` first');
     model = await startFakeAnthropicServer();
     claude = prepareClaude(model.url);
   });
@@ -32,18 +36,29 @@ describe('Claude Code with gatehouse hook', () => {
   const setup = async (settings: Record<string, unknown> = {}) => {
     home = freshDir(cleanup, 'gatehouse-hooks-home-');
     project = freshDir(cleanup, 'gatehouse-hooks-project-');
-    expect(gatehouse(['hook', 'install', 'claude-code', '--project', project]).stdout).toMatch(/installed/);
+    expect(gatehouse(['hook', 'install', 'claude-code', '--project', project]).stdout).toMatch(
+      /installed/,
+    );
     return startHookCore(cleanup, home, settings);
   };
   const run = (prompt: string) => claude.run(prompt, project, { GATEHOUSE_HOME: home });
 
   it('a Bash call waits in Gatehouse as a terminal session; allowed, the command runs', async () => {
     const api = await setup();
-    model.script({ name: 'Bash', input: { command: 'echo ran > ran.txt', description: 'write a file' } });
+    model.script({
+      name: 'Bash',
+      input: { command: 'echo ran > ran.txt', description: 'write a file' },
+    });
     const finished = run('run it');
     const pending = await pendingOne(api);
-    expect(pending).toMatchObject({ agentId: 'claude-code', kind: 'execute', command: 'echo ran > ran.txt' });
-    const session = (await api.call('listSessions', {})).find((s) => s.sessionId === pending.sessionId);
+    expect(pending).toMatchObject({
+      agentId: 'claude-code',
+      kind: 'execute',
+      command: 'echo ran > ran.txt',
+    });
+    const session = (await api.call('listSessions', {})).find(
+      (s) => s.sessionId === pending.sessionId,
+    );
     expect(session?.via).toEqual({ kind: 'terminal', name: 'Claude Code' });
     await api.call('vote', { requestId: pending.requestId, optionId: 'allow' });
     const done = await finished;
@@ -60,7 +75,9 @@ describe('Claude Code with gatehouse hook', () => {
     const done = await finished;
     expect(existsSync(join(project, 'ran.txt'))).toBe(false);
     expect(done.result?.permission_denials?.map((d) => d.tool_name)).toEqual(['Bash']);
-    expect(JSON.stringify(model.toolResults.at(-1)?.content)).toMatch(/Gatehouse denied this \(a person\)/);
+    expect(JSON.stringify(model.toolResults.at(-1)?.content)).toMatch(
+      /Gatehouse denied this \(a person\)/,
+    );
   });
 
   it('a Write shows its diff against the file on disk', async () => {
@@ -71,7 +88,11 @@ describe('Claude Code with gatehouse hook', () => {
     const finished = run('write it');
     const pending = await pendingOne(api);
     const detail = await api.call('approvalDetail', { requestId: pending.requestId });
-    expect(detail.diffs[0]).toMatchObject({ path: file, oldText: 'old line\n', newText: 'new line\n' });
+    expect(detail.diffs[0]).toMatchObject({
+      path: file,
+      oldText: 'old line\n',
+      newText: 'new line\n',
+    });
     await api.call('vote', { requestId: pending.requestId, optionId: 'deny' });
     await finished;
     expect(readFileSync(file, 'utf8')).toBe('old line\n');
@@ -79,7 +100,15 @@ describe('Claude Code with gatehouse hook', () => {
 
   it('an allow rule decides without a person', async () => {
     await setup({
-      rules: [{ id: 'mkdir-ok', action: 'allow', agent: 'claude-code', command: 'mkdir ruled', commandMatch: 'exact' }],
+      rules: [
+        {
+          id: 'mkdir-ok',
+          action: 'allow',
+          agent: 'claude-code',
+          command: 'mkdir ruled',
+          commandMatch: 'exact',
+        },
+      ],
     });
     model.script({ name: 'Bash', input: { command: 'mkdir ruled' } });
     const done = await run('run it');

@@ -15,9 +15,19 @@ afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
 
-const EVENT = { session_id: 's-1', cwd: '/tmp', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' } };
+const EVENT = {
+  session_id: 's-1',
+  cwd: '/tmp',
+  hook_event_name: 'PreToolUse',
+  tool_name: 'Bash',
+  tool_input: { command: 'rm -rf /' },
+};
 
-function hook(cli: string, home: string, stdin: string): Promise<{ stdout: string; stderr: string }> {
+function hook(
+  cli: string,
+  home: string,
+  stdin: string,
+): Promise<{ stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [GATEHOUSE_CLI, 'hook', cli], {
     env: { ...process.env, GATEHOUSE_HOME: home },
   });
@@ -41,7 +51,10 @@ describe('gatehouse hook with no core running', () => {
 
   it('denies for Claude Code with hooks.whenUnavailable "deny", and for a settings file it cannot read', async () => {
     const home = freshDir(cleanup, 'gatehouse-hooks-none-');
-    writeFileSync(join(home, 'settings.json'), JSON.stringify({ hooks: { whenUnavailable: 'deny' } }));
+    writeFileSync(
+      join(home, 'settings.json'),
+      JSON.stringify({ hooks: { whenUnavailable: 'deny' } }),
+    );
     const denied = await hook('claude-code', home, JSON.stringify(EVENT));
     expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
     writeFileSync(join(home, 'settings.json'), '{ broken');
@@ -51,7 +64,11 @@ describe('gatehouse hook with no core running', () => {
 
   it('always denies for Gemini CLI, whose "ask" would run the tool under yolo', async () => {
     const home = freshDir(cleanup, 'gatehouse-hooks-none-');
-    const { stdout } = await hook('gemini', home, JSON.stringify({ ...EVENT, hook_event_name: 'BeforeTool' }));
+    const { stdout } = await hook(
+      'gemini',
+      home,
+      JSON.stringify({ ...EVENT, hook_event_name: 'BeforeTool' }),
+    );
     expect(JSON.parse(stdout)).toMatchObject({ decision: 'deny' });
   });
 
@@ -72,7 +89,9 @@ describe('gatehouse hook install and uninstall', () => {
         model: 'opus',
         permissions: { allow: ['Bash(npm test)'] },
         hooks: {
-          PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo other-pre-tool-use' }] }],
+          PreToolUse: [
+            { matcher: 'Bash', hooks: [{ type: 'command', command: 'echo other-pre-tool-use' }] },
+          ],
           PostToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'echo after' }] }],
         },
       },
@@ -81,7 +100,14 @@ describe('gatehouse hook install and uninstall', () => {
       folder: '.gemini',
       settings: {
         ui: { theme: 'dark' },
-        hooks: { BeforeTool: [{ matcher: 'write_file', hooks: [{ type: 'command', command: 'echo lint', name: 'lint' }] }] },
+        hooks: {
+          BeforeTool: [
+            {
+              matcher: 'write_file',
+              hooks: [{ type: 'command', command: 'echo lint', name: 'lint' }],
+            },
+          ],
+        },
       },
     },
   } as const;
@@ -92,26 +118,41 @@ describe('gatehouse hook install and uninstall', () => {
       const file = join(project, fixture.folder, 'settings.json');
       mkdirSync(join(project, fixture.folder));
       writeFileSync(file, JSON.stringify(fixture.settings, null, 4));
-      expect(gatehouse(['hook', 'install', cli, '--project', project]).stdout).toMatch(/installed in/);
+      expect(gatehouse(['hook', 'install', cli, '--project', project]).stdout).toMatch(
+        /installed in/,
+      );
       const once = readFileSync(file, 'utf8');
-      expect(gatehouse(['hook', 'install', cli, '--project', project]).stdout).toMatch(/already installed/);
+      expect(gatehouse(['hook', 'install', cli, '--project', project]).stdout).toMatch(
+        /already installed/,
+      );
       expect(readFileSync(file, 'utf8')).toBe(once);
-      expect(JSON.parse(readFileSync(`${file}.gatehouse-backup`, 'utf8'))).toEqual(fixture.settings);
-      const installed = JSON.parse(once) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
-      const ours = Object.values(installed.hooks).flat().flatMap((g) => g.hooks).filter((h) => h.command.endsWith(`hook ${cli}`));
+      expect(JSON.parse(readFileSync(`${file}.gatehouse-backup`, 'utf8'))).toEqual(
+        fixture.settings,
+      );
+      const installed = JSON.parse(once) as {
+        hooks: Record<string, { hooks: { command: string }[] }[]>;
+      };
+      const ours = Object.values(installed.hooks)
+        .flat()
+        .flatMap((g) => g.hooks)
+        .filter((h) => h.command.endsWith(`hook ${cli}`));
       // Absolute: this Node and this installation's bin/gatehouse.mjs.
       expect(ours).toHaveLength(1);
       expect(ours[0]!.command).toBe(`${process.execPath} ${GATEHOUSE_CLI} hook ${cli}`);
       expect(gatehouse(['hook', 'uninstall', cli, '--project', project]).stdout).toMatch(/removed/);
       expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(fixture.settings);
-      expect(gatehouse(['hook', 'uninstall', cli, '--project', project]).stdout).toMatch(/nothing to remove/);
+      expect(gatehouse(['hook', 'uninstall', cli, '--project', project]).stdout).toMatch(
+        /nothing to remove/,
+      );
     });
   }
 
   it('--user writes under HOME; a file that is not a JSON object is left alone', () => {
     const home = freshDir(cleanup, 'gatehouse-hooks-user-');
     expect(gatehouse(['hook', 'install', 'claude-code', '--user'], { HOME: home }).status).toBe(0);
-    expect(readFileSync(join(home, '.claude', 'settings.json'), 'utf8')).toMatch(/hook claude-code/);
+    expect(readFileSync(join(home, '.claude', 'settings.json'), 'utf8')).toMatch(
+      /hook claude-code/,
+    );
     expect(gatehouse(['hook', 'uninstall', 'claude-code'], { HOME: home }).status).toBe(0);
     expect(JSON.parse(readFileSync(join(home, '.claude', 'settings.json'), 'utf8'))).toEqual({});
     writeFileSync(join(home, '.claude', 'settings.json'), '[1, 2]');
@@ -165,16 +206,27 @@ describe('hook.request on the control socket, tried by a hostile local process',
     const [victim] = gh.core.pipeline.pending.list();
     // A second hook naming the victim's Gatehouse ids gets a session of its own, not the victim's.
     const hostile = await connect();
-    void hostile.call('hook.request', request(victim!.sessionId), { timeoutMs: null }).catch(() => undefined);
+    void hostile
+      .call('hook.request', request(victim!.sessionId), { timeoutMs: null })
+      .catch(() => undefined);
     await expect.poll(() => gh.core.pipeline.pending.list().length).toBe(2);
     const sessions = new Set(gh.core.pipeline.pending.list().map((p) => p.sessionId));
     expect(sessions.size).toBe(2);
     // Nothing on the socket votes or reads: the proxy's methods refuse a hook.
-    await expect(hostile.call('permission.answer', { requestId: victim!.requestId, response: { outcome: { outcome: 'selected', optionId: 'allow' } } })).rejects.toThrow(/only an ACP proxy/);
-    await expect(hostile.call('permission.await', { requestId: victim!.requestId })).rejects.toThrow(/only an ACP proxy/);
+    await expect(
+      hostile.call('permission.answer', {
+        requestId: victim!.requestId,
+        response: { outcome: { outcome: 'selected', optionId: 'allow' } },
+      }),
+    ).rejects.toThrow(/only an ACP proxy/);
+    await expect(
+      hostile.call('permission.await', { requestId: victim!.requestId }),
+    ).rejects.toThrow(/only an ACP proxy/);
     expect(gh.core.pipeline.pending.get(victim!.requestId)).toBeDefined();
     // One call at a time per connection.
-    await expect(hostile.call('hook.request', request('other'))).rejects.toThrow(/one tool call at a time/);
+    await expect(hostile.call('hook.request', request('other'))).rejects.toThrow(
+      /one tool call at a time/,
+    );
   });
 
   it('a hook that goes away ends its request; malformed and oversized requests are refused', async () => {
@@ -184,9 +236,17 @@ describe('hook.request on the control socket, tried by a hostile local process',
     for (const client of open.splice(0)) client.close();
     await expect.poll(() => gh.core.pipeline.pending.list().length).toBe(0);
     const next = await connect();
-    await expect(next.call('hook.request', { ...request('x'), agent: 'codex' } as never)).rejects.toThrow(/invalid params/);
-    await expect(next.call('hook.request', { ...request('x'), cwd: 'relative' })).rejects.toThrow(/absolute/);
-    await expect(next.call('hook.request', { ...request('x'), cliSessionId: 'x'.repeat(300) })).rejects.toThrow(/invalid params/);
-    await expect(next.call('hook.request', { ...request('x'), extra: 1 } as never)).rejects.toThrow(/invalid params/);
+    await expect(
+      next.call('hook.request', { ...request('x'), agent: 'codex' } as never),
+    ).rejects.toThrow(/invalid params/);
+    await expect(next.call('hook.request', { ...request('x'), cwd: 'relative' })).rejects.toThrow(
+      /absolute/,
+    );
+    await expect(
+      next.call('hook.request', { ...request('x'), cliSessionId: 'x'.repeat(300) }),
+    ).rejects.toThrow(/invalid params/);
+    await expect(next.call('hook.request', { ...request('x'), extra: 1 } as never)).rejects.toThrow(
+      /invalid params/,
+    );
   });
 });

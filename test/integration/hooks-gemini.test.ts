@@ -5,7 +5,11 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeModelServer, type FakeModelServer, type FunctionCallSpec } from '../support/fake-model-server';
+import {
+  startFakeModelServer,
+  type FakeModelServer,
+  type FunctionCallSpec,
+} from '../support/fake-model-server';
 import { prepareGemini, resolveGeminiEntry, type PreparedGemini } from '../support/gemini';
 import { freshDir, gatehouse, pendingOne, startHookCore, type Cleanup } from '../support/hook-core';
 
@@ -21,11 +25,14 @@ describe('Gemini CLI with gatehouse hook', () => {
   let project: string;
 
   beforeAll(async () => {
-    if (!existsSync('out/main/cli.js')) throw new Error('not built: run `npx electron-vite build` first');
+    if (!existsSync('out/main/cli.js'))
+      throw new Error('not built: run `npx electron-vite build` first');
     model = await startFakeModelServer();
     gemini = prepareGemini({
       modelUrl: model.url,
-      settings: { security: { folderTrust: { enabled: false }, auth: { selectedType: 'gemini-api-key' } } },
+      settings: {
+        security: { folderTrust: { enabled: false }, auth: { selectedType: 'gemini-api-key' } },
+      },
     });
   });
   afterAll(async () => {
@@ -36,16 +43,22 @@ describe('Gemini CLI with gatehouse hook', () => {
   const setup = async (settings: Record<string, unknown> = {}) => {
     home = freshDir(cleanup, 'gatehouse-hooks-home-');
     project = freshDir(cleanup, 'gatehouse-hooks-project-');
-    expect(gatehouse(['hook', 'install', 'gemini', '--project', project]).stdout).toMatch(/installed/);
+    expect(gatehouse(['hook', 'install', 'gemini', '--project', project]).stdout).toMatch(
+      /installed/,
+    );
     return startHookCore(cleanup, home, settings);
   };
   const run = (call: FunctionCallSpec): Promise<number | null> => {
     model.enqueue({ functionCalls: [call] });
-    const child = spawn(process.execPath, [resolveGeminiEntry(), '-p', 'do it', '--approval-mode', 'yolo'], {
-      cwd: project,
-      env: { ...gemini.env, GATEHOUSE_HOME: home },
-      stdio: ['ignore', 'ignore', 'ignore'],
-    });
+    const child = spawn(
+      process.execPath,
+      [resolveGeminiEntry(), '-p', 'do it', '--approval-mode', 'yolo'],
+      {
+        cwd: project,
+        env: { ...gemini.env, GATEHOUSE_HOME: home },
+        stdio: ['ignore', 'ignore', 'ignore'],
+      },
+    );
     cleanup.push(() => void child.kill('SIGKILL'));
     return new Promise((resolve) => child.once('close', resolve));
   };
@@ -54,8 +67,14 @@ describe('Gemini CLI with gatehouse hook', () => {
     const api = await setup();
     const finished = run({ name: 'run_shell_command', args: { command: 'echo ran > ran.txt' } });
     const pending = await pendingOne(api);
-    expect(pending).toMatchObject({ agentId: 'gemini-cli', kind: 'execute', command: 'echo ran > ran.txt' });
-    const session = (await api.call('listSessions', {})).find((s) => s.sessionId === pending.sessionId);
+    expect(pending).toMatchObject({
+      agentId: 'gemini-cli',
+      kind: 'execute',
+      command: 'echo ran > ran.txt',
+    });
+    const session = (await api.call('listSessions', {})).find(
+      (s) => s.sessionId === pending.sessionId,
+    );
     expect(session?.via).toEqual({ kind: 'terminal', name: 'Gemini CLI' });
     await api.call('vote', { requestId: pending.requestId, optionId: 'allow' });
     await finished;
@@ -69,7 +88,9 @@ describe('Gemini CLI with gatehouse hook', () => {
     await api.call('vote', { requestId: pending.requestId, optionId: 'deny' });
     await finished;
     expect(existsSync(join(project, 'ran.txt'))).toBe(false);
-    expect(JSON.stringify(model.lastFunctionResponse()?.response)).toMatch(/Gatehouse denied this \(a person\)/);
+    expect(JSON.stringify(model.lastFunctionResponse()?.response)).toMatch(
+      /Gatehouse denied this \(a person\)/,
+    );
   });
 
   it('a write_file shows its diff against the file on disk', async () => {
@@ -79,7 +100,11 @@ describe('Gemini CLI with gatehouse hook', () => {
     const finished = run({ name: 'write_file', args: { file_path: file, content: 'new line\n' } });
     const pending = await pendingOne(api);
     const detail = await api.call('approvalDetail', { requestId: pending.requestId });
-    expect(detail.diffs[0]).toMatchObject({ path: file, oldText: 'old line\n', newText: 'new line\n' });
+    expect(detail.diffs[0]).toMatchObject({
+      path: file,
+      oldText: 'old line\n',
+      newText: 'new line\n',
+    });
     await api.call('vote', { requestId: pending.requestId, optionId: 'deny' });
     await finished;
     expect(readFileSync(file, 'utf8')).toBe('old line\n');
@@ -87,7 +112,15 @@ describe('Gemini CLI with gatehouse hook', () => {
 
   it('an allow rule decides without a person', async () => {
     await setup({
-      rules: [{ id: 'mkdir-ok', action: 'allow', agent: 'gemini-cli', command: 'mkdir ruled', commandMatch: 'exact' }],
+      rules: [
+        {
+          id: 'mkdir-ok',
+          action: 'allow',
+          agent: 'gemini-cli',
+          command: 'mkdir ruled',
+          commandMatch: 'exact',
+        },
+      ],
     });
     await run({ name: 'run_shell_command', args: { command: 'mkdir ruled' } });
     expect(existsSync(join(project, 'ruled'))).toBe(true);

@@ -22,7 +22,11 @@ export interface PreparedClaude {
 
 export function claudeBinary(): string {
   const require = createRequire(import.meta.url);
-  return join(dirname(require.resolve('@anthropic-ai/claude-code/package.json')), 'bin', 'claude.exe');
+  return join(
+    dirname(require.resolve('@anthropic-ai/claude-code/package.json')),
+    'bin',
+    'claude.exe',
+  );
 }
 
 export function prepareClaude(modelUrl: string): PreparedClaude {

@@ -36,14 +36,21 @@ function lastToolResult(messages: Message[]): RecordedToolResult | null {
 
 function sse(res: ServerResponse, events: Record<string, unknown>[]): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  for (const event of events) res.write(`event: ${String(event['type'])}\ndata: ${JSON.stringify(event)}\n\n`);
+  for (const event of events)
+    res.write(`event: ${String(event['type'])}\ndata: ${JSON.stringify(event)}\n\n`);
   res.end();
 }
 
-function stream(res: ServerResponse, model: string, block: Record<string, unknown>, json: string | null): void {
-  const delta = json === null
-    ? { type: 'text_delta', text: String(block['text']) }
-    : { type: 'input_json_delta', partial_json: json };
+function stream(
+  res: ServerResponse,
+  model: string,
+  block: Record<string, unknown>,
+  json: string | null,
+): void {
+  const delta =
+    json === null
+      ? { type: 'text_delta', text: String(block['text']) }
+      : { type: 'input_json_delta', partial_json: json };
   const start = json === null ? { ...block, text: '' } : { ...block, input: {} };
   sse(res, [
     {
@@ -79,9 +86,19 @@ export async function startFakeAnthropicServer(): Promise<FakeAnthropicServer> {
     void (async () => {
       const body = (await readBody(req)) || '{}';
       const url = req.url ?? '';
-      if (req.method !== 'POST' || !url.startsWith('/v1/messages')) return sendJson(res, 404, { type: 'error', error: { type: 'not_found_error', message: url } });
-      const request = JSON.parse(body) as { model?: string; messages?: Message[]; tools?: { name?: string }[]; stream?: boolean };
-      if (url.startsWith('/v1/messages/count_tokens')) return sendJson(res, 200, { input_tokens: 10 });
+      if (req.method !== 'POST' || !url.startsWith('/v1/messages'))
+        return sendJson(res, 404, {
+          type: 'error',
+          error: { type: 'not_found_error', message: url },
+        });
+      const request = JSON.parse(body) as {
+        model?: string;
+        messages?: Message[];
+        tools?: { name?: string }[];
+        stream?: boolean;
+      };
+      if (url.startsWith('/v1/messages/count_tokens'))
+        return sendJson(res, 200, { input_tokens: 10 });
       const model = request.model ?? 'claude-sonnet-4-5';
       const result = lastToolResult(request.messages ?? []);
       if (result) toolResults.push(result);
@@ -90,7 +107,12 @@ export async function startFakeAnthropicServer(): Promise<FakeAnthropicServer> {
         const toolUse = next!;
         next = null;
         calls += 1;
-        return stream(res, model, { type: 'tool_use', id: `toolu_${calls}`, name: toolUse.name }, JSON.stringify(toolUse.input));
+        return stream(
+          res,
+          model,
+          { type: 'tool_use', id: `toolu_${calls}`, name: toolUse.name },
+          JSON.stringify(toolUse.input),
+        );
       }
       const text = { type: 'text', text: 'Done.' };
       if (request.stream) return stream(res, model, text, null);

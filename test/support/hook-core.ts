@@ -27,7 +27,11 @@ export function gatehouse(args: string[], env: Record<string, string> = {}) {
   });
 }
 
-export async function startHookCore(cleanup: Cleanup, home: string, settings: Record<string, unknown> = {}) {
+export async function startHookCore(
+  cleanup: Cleanup,
+  home: string,
+  settings: Record<string, unknown> = {},
+) {
   writeFileSync(join(home, 'settings.json'), JSON.stringify(settings));
   const core = await startCoreProcess(home, { GATEHOUSE_TOKEN: TOKEN });
   cleanup.push(() => core.stop('SIGKILL'));

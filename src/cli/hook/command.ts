@@ -20,8 +20,16 @@ export function hookCommand(
     return runHook(first, io);
   }
   if (first !== 'install' && first !== 'uninstall')
-    return first === undefined ? `hook: which CLI (${clis}), or install|uninstall?` : `hook: unknown command ${first}`;
+    return first === undefined
+      ? `hook: which CLI (${clis}), or install|uninstall?`
+      : `hook: unknown command ${first}`;
   if (!isHookCli(second) || rest.length > 0) return `hook ${first}: name one CLI: ${clis}`;
-  if (where.user && where.project !== undefined) return `hook ${first}: --user or --project, not both`;
-  return hookInstall(first, second, { ...(where.project === undefined ? {} : { project: where.project }) }, io);
+  if (where.user && where.project !== undefined)
+    return `hook ${first}: --user or --project, not both`;
+  return hookInstall(
+    first,
+    second,
+    { ...(where.project === undefined ? {} : { project: where.project }) },
+    io,
+  );
 }

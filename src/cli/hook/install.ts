@@ -2,7 +2,14 @@
 // file (the user's, or a project's), or removes exactly the hook it added. Everything else in the
 // file — other keys, other hooks, another PreToolUse hook — stays as it was. The file is kept as a
 // backup beside it before each change, and written whole through a temporary file.
-import { copyFileSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { EXIT, type CliIo } from '../io';
@@ -26,7 +33,11 @@ const EVENT: Record<HookCli, string> = { 'claude-code': 'PreToolUse', gemini: 'B
 const FOLDER: Record<HookCli, string> = { 'claude-code': '.claude', gemini: '.gemini' };
 
 /** Where the hook goes: the user's settings, or a project's. */
-export function settingsFileFor(cli: HookCli, project: string | undefined, home: string = homedir()): string {
+export function settingsFileFor(
+  cli: HookCli,
+  project: string | undefined,
+  home: string = homedir(),
+): string {
   return join(project === undefined ? home : resolve(project), FOLDER[cli], 'settings.json');
 }
 
@@ -44,7 +55,11 @@ export function hookCommand(cli: HookCli, entry: string): string {
 function isOurs(cli: HookCli, hook: unknown): boolean {
   if (!hook || typeof hook !== 'object') return false;
   const command = (hook as Json)['command'];
-  return typeof command === 'string' && /gatehouse\.mjs'? hook /.test(command) && command.endsWith(` hook ${cli}`);
+  return (
+    typeof command === 'string' &&
+    /gatehouse\.mjs'? hook /.test(command) &&
+    command.endsWith(` hook ${cli}`)
+  );
 }
 
 function hookEntry(cli: HookCli, command: string): Json {
@@ -69,7 +84,8 @@ function readSettings(file: string): Json | null {
 
 function objectAt(parent: Json, key: string, file: string): Json {
   const value = parent[key] ?? {};
-  if (typeof value !== 'object' || Array.isArray(value)) throw new Error(`${file}: ${key} is not an object`);
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw new Error(`${file}: ${key} is not an object`);
   return value as Json;
 }
 
@@ -94,8 +110,11 @@ export function installHook(cli: HookCli, file: string, entry: string): string {
   const hooks = objectAt(root, 'hooks', file);
   const groups = groupsAt(hooks, EVENT[cli], file);
   const wanted = hookEntry(cli, hookCommand(cli, entry));
-  const ours = groups.flatMap((group) => (Array.isArray(group['hooks']) ? (group['hooks'] as unknown[]) : [])).find((hook) => isOurs(cli, hook));
-  if (ours && JSON.stringify(ours) === JSON.stringify(wanted)) return `already installed in ${file}`;
+  const ours = groups
+    .flatMap((group) => (Array.isArray(group['hooks']) ? (group['hooks'] as unknown[]) : []))
+    .find((hook) => isOurs(cli, hook));
+  if (ours && JSON.stringify(ours) === JSON.stringify(wanted))
+    return `already installed in ${file}`;
   if (ours) Object.assign(ours as Json, wanted);
   else groups.push({ matcher: cli === 'claude-code' ? '*' : '.*', hooks: [wanted] });
   hooks[EVENT[cli]] = groups;

@@ -12,7 +12,14 @@ import { resolveHome } from '../../main/core/store/data-folder';
 import { controlSocketPath } from '../../main/control/socket-path';
 import { CoreNotRunningError, openControl } from '../control-client';
 import { EXIT, type CliIo } from '../io';
-import { AGENT_OF, answerJson, CLI_NAME, HookEvent, type HookAnswer, type HookCli } from './formats';
+import {
+  AGENT_OF,
+  answerJson,
+  CLI_NAME,
+  HookEvent,
+  type HookAnswer,
+  type HookCli,
+} from './formats';
 
 /**
  * The hook answers within this, deny on expiry. `gatehouse hook install` writes a timeout of
@@ -41,7 +48,10 @@ function readStdin(input: Readable, deadline: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const timer = setTimeout(() => reject(new Refusal('no event on stdin in time')), deadline - Date.now());
+    const timer = setTimeout(
+      () => reject(new Refusal('no event on stdin in time')),
+      deadline - Date.now(),
+    );
     input.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_EVENT_BYTES) {
@@ -63,7 +73,10 @@ function parseEvent(text: string): HookEvent {
     throw new Refusal('the hook event is not JSON');
   }
   const event = HookEvent.safeParse(value);
-  if (!event.success) throw new Refusal(`the hook event is not understood: ${event.error.issues[0]?.message ?? 'invalid'}`);
+  if (!event.success)
+    throw new Refusal(
+      `the hook event is not understood: ${event.error.issues[0]?.message ?? 'invalid'}`,
+    );
   return event.data;
 }
 
@@ -83,7 +96,12 @@ function whenUnavailable(home: string): 'ask' | 'deny' {
   }
 }
 
-async function decide(cli: HookCli, io: CliIo, input: Readable, deadline: number): Promise<{ decision: HookAnswer; reason: string }> {
+async function decide(
+  cli: HookCli,
+  io: CliIo,
+  input: Readable,
+  deadline: number,
+): Promise<{ decision: HookAnswer; reason: string }> {
   const event = parseEvent(await readStdin(input, deadline));
   const home = resolveHome(io.env);
   const params: HookRequestParams = {
@@ -108,13 +126,19 @@ async function decide(cli: HookCli, io: CliIo, input: Readable, deadline: number
     return { decision: fallback, reason: `${said}: nobody could approve this` };
   }
   try {
-    return await control.call('hook.request', params, { timeoutMs: Math.max(1, deadline - Date.now()) });
+    return await control.call('hook.request', params, {
+      timeoutMs: Math.max(1, deadline - Date.now()),
+    });
   } finally {
     control.close();
   }
 }
 
-export async function runHook(cli: HookCli, io: CliIo, input: Readable = process.stdin): Promise<number> {
+export async function runHook(
+  cli: HookCli,
+  io: CliIo,
+  input: Readable = process.stdin,
+): Promise<number> {
   const deadline = Date.now() + HOOK_ANSWER_BOUND_MS;
   let answer: { decision: HookAnswer; reason: string };
   try {

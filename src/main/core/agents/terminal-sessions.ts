@@ -5,11 +5,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import type { GatehouseEvent } from '../../../shared/contract';
-import type {
-  HookAgent,
-  HookRequestParams,
-  HookRequestResult,
-} from '../../../shared/control-hook';
+import type { HookAgent, HookRequestParams, HookRequestResult } from '../../../shared/control-hook';
 import type { Decider, PermissionPolicy } from '../../../shared/domain';
 import type { AgentConfig } from '../../../shared/settings';
 import type { ApprovalPipeline } from '../approvals/pipeline';
@@ -32,7 +28,10 @@ export interface TerminalSessionOptions {
   idleMs?: number;
 }
 
-const NAMES: Record<HookAgent, string> = { 'claude-code': 'Claude Code', 'gemini-cli': 'Gemini CLI' };
+const NAMES: Record<HookAgent, string> = {
+  'claude-code': 'Claude Code',
+  'gemini-cli': 'Gemini CLI',
+};
 const DEFAULT_IDLE_MS = 30 * 60_000;
 /** Terminal sessions kept at once; past it the one quiet longest ends (a busy one never does). */
 const MAX_TERMINAL_SESSIONS = 128;
@@ -72,12 +71,18 @@ export class TerminalSessions {
 
   /** Judges one tool call; resolves once it is decided and audited. */
   async request(params: HookRequestParams, callId: string): Promise<HookRequestResult> {
-    if (!isAbsolute(params.cwd)) throw new BadRequestError(`cwd must be an absolute path: ${params.cwd}`);
+    if (!isAbsolute(params.cwd))
+      throw new BadRequestError(`cwd must be an absolute path: ${params.cwd}`);
     const terminal = this.terminal(params);
     terminal.inFlight += 1;
     this.calls.set(callId, terminal.session.sessionId);
     try {
-      const toolCall = await terminalToolCall(params.agent, params.toolName, params.toolInput, resolve(params.cwd));
+      const toolCall = await terminalToolCall(
+        params.agent,
+        params.toolName,
+        params.toolInput,
+        resolve(params.cwd),
+      );
       const raw = {
         sessionId: terminal.session.acpSessionId,
         toolCall: { toolCallId: callId, ...toolCall },
@@ -175,7 +180,11 @@ export class TerminalSessions {
    * A session's calls enter one at a time until each is decided or waiting for a person, so the
    * one decision of this session announced meanwhile that is not a waiting request's is this one.
    */
-  private async judge(terminal: Terminal, raw: unknown, callId: string): Promise<HookRequestResult> {
+  private async judge(
+    terminal: Terminal,
+    raw: unknown,
+    callId: string,
+  ): Promise<HookRequestResult> {
     const { session } = terminal;
     const previous = terminal.turn;
     let release!: () => void;
@@ -184,7 +193,8 @@ export class TerminalSessions {
     let resolved: Resolved | null = null;
     const unsubscribe = this.options.bus.subscribe((event) => {
       if (event.type !== 'permission_resolved' || event.sessionId !== session.sessionId) return;
-      const mine = requestId === null ? !terminal.asking.has(event.requestId) : event.requestId === requestId;
+      const mine =
+        requestId === null ? !terminal.asking.has(event.requestId) : event.requestId === requestId;
       if (mine) resolved = event;
     });
     try {
@@ -232,7 +242,11 @@ function who(decider: Decider | undefined): string {
   }
 }
 
-function explain(allowed: boolean, decider: Decider | undefined, reason: string | undefined): string {
+function explain(
+  allowed: boolean,
+  decider: Decider | undefined,
+  reason: string | undefined,
+): string {
   const verdict = allowed ? 'allowed' : 'denied';
   return `Gatehouse ${verdict} this (${who(decider)})${reason ? `: ${reason}` : ''}`;
 }

@@ -43,7 +43,9 @@ const oneEdit =
 const multiEdit = (input: Input): Edit[] | null => {
   const list = input['edits'];
   if (!Array.isArray(list)) return null;
-  const edits = list.map((e: unknown) => (e && typeof e === 'object' ? oneEdit((i) => i['replace_all'] === true)(e as Input) : null));
+  const edits = list.map((e: unknown) =>
+    e && typeof e === 'object' ? oneEdit((i) => i['replace_all'] === true)(e as Input) : null,
+  );
   return edits.every((e) => e !== null) ? edits.flat() : null;
 };
 
@@ -55,7 +57,12 @@ const TOOLS: Record<HookAgent, Record<string, ToolShape>> = {
   'claude-code': {
     Bash: { kind: 'execute', label: 'Run' },
     Write: { kind: 'edit', path: FILE, write: content, label: 'Write' },
-    Edit: { kind: 'edit', path: FILE, edits: oneEdit((i) => i['replace_all'] === true), label: 'Edit' },
+    Edit: {
+      kind: 'edit',
+      path: FILE,
+      edits: oneEdit((i) => i['replace_all'] === true),
+      label: 'Edit',
+    },
     MultiEdit: { kind: 'edit', path: FILE, edits: multiEdit, label: 'Edit' },
     NotebookEdit: { kind: 'edit', path: FILE, label: 'Edit notebook' },
     Read: { kind: 'read', path: FILE, label: 'Read' },
@@ -68,7 +75,12 @@ const TOOLS: Record<HookAgent, Record<string, ToolShape>> = {
   'gemini-cli': {
     run_shell_command: { kind: 'execute', label: 'Run' },
     write_file: { kind: 'edit', path: FILE, write: content, label: 'Write' },
-    replace: { kind: 'edit', path: FILE, edits: oneEdit((i) => i['allow_multiple'] === true || Number(i['expected_replacements']) > 1), label: 'Edit' },
+    replace: {
+      kind: 'edit',
+      path: FILE,
+      edits: oneEdit((i) => i['allow_multiple'] === true || Number(i['expected_replacements']) > 1),
+      label: 'Edit',
+    },
     read_file: { kind: 'read', path: FILE, label: 'Read' },
     read_many_files: { kind: 'read', label: 'Read files' },
     list_directory: { kind: 'search', path: DIR, label: 'List' },
@@ -106,7 +118,11 @@ export function applyEdits(text: string, edits: Edit[]): string | null {
   return out;
 }
 
-async function diffOf(shape: ToolShape, input: Input, path: string): Promise<TerminalToolCall['content'][number] | null> {
+async function diffOf(
+  shape: ToolShape,
+  input: Input,
+  path: string,
+): Promise<TerminalToolCall['content'][number] | null> {
   const written = shape.write?.(input) ?? null;
   const edits = shape.edits?.(input) ?? null;
   if (written === null && edits === null) return null;
@@ -115,11 +131,18 @@ async function diffOf(shape: ToolShape, input: Input, path: string): Promise<Ter
   if (written !== null) return { type: 'diff', path, oldText: disk.text, newText: written };
   // An edit whose old text is empty creates the file (Claude Code's Edit).
   if (disk.text === null)
-    return edits!.length === 1 && edits![0]!.old === '' ? { type: 'diff', path, oldText: null, newText: edits![0]!.new } : null;
+    return edits!.length === 1 && edits![0]!.old === ''
+      ? { type: 'diff', path, oldText: null, newText: edits![0]!.new }
+      : null;
   const after = applyEdits(disk.text, edits!);
   if (after !== null) return { type: 'diff', path, oldText: disk.text, newText: after };
   // Not applicable to the file as it is: the fragments themselves are what was asked.
-  return { type: 'diff', path, oldText: edits!.map((e) => e.old).join('\n…\n'), newText: edits!.map((e) => e.new).join('\n…\n') };
+  return {
+    type: 'diff',
+    path,
+    oldText: edits!.map((e) => e.old).join('\n…\n'),
+    newText: edits!.map((e) => e.new).join('\n…\n'),
+  };
 }
 
 function pathOf(shape: ToolShape, input: Input, cwd: string): string | null {
