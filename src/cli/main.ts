@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { GATEHOUSE_VERSION } from '../shared/control-protocol';
 import { acp, ACP_HELP } from './acp/command';
 import { AUDIT_VERIFY_HELP, auditVerify } from './audit-verify';
+import { hookCommand, HOOK_HELP } from './hook/command';
 import { EXIT, processIo, type CliIo } from './io';
 import { status, STATUS_HELP } from './status';
 
@@ -13,6 +14,7 @@ Commands:
   status          whether a Gatehouse core runs on $GATEHOUSE_HOME, which one, and its sessions
   audit verify    check the audit's hash chain and name the first broken entry
   acp             run an ACP agent for an editor, its permission requests decided by Gatehouse
+  hook            ask Gatehouse before Claude Code or Gemini CLI runs a tool (install, uninstall)
 
 Options:
   -h, --help      this text; \`gatehouse <command> --help\` for a command's
@@ -31,6 +33,8 @@ type Parsed = {
   version: boolean;
   agent?: string;
   name?: string;
+  user: boolean;
+  project?: string;
   positionals: string[];
 };
 
@@ -44,6 +48,8 @@ function parse(args: string[]): Parsed {
       version: { type: 'boolean', short: 'v' },
       agent: { type: 'string' },
       name: { type: 'string' },
+      user: { type: 'boolean' },
+      project: { type: 'string' },
     },
   });
   return {
@@ -52,6 +58,8 @@ function parse(args: string[]): Parsed {
     version: values.version ?? false,
     ...(values.agent === undefined ? {} : { agent: values.agent }),
     ...(values.name === undefined ? {} : { name: values.name }),
+    user: values.user ?? false,
+    ...(values.project === undefined ? {} : { project: values.project }),
     positionals,
   };
 }
@@ -112,6 +120,12 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
         },
         io,
       );
+    }
+    case 'hook': {
+      if (help) return done(HOOK_HELP);
+      const { user, project } = parsed;
+      const problem = hookCommand(positionals, { user, ...(project === undefined ? {} : { project }) }, io);
+      return typeof problem === 'string' ? usage(io, problem, HOOK_HELP) : problem;
     }
     default:
       return usage(io, `unknown command ${command}`, HELP);

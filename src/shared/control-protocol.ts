@@ -6,6 +6,7 @@
 // of its own and nothing more.
 import { z } from 'zod';
 import { version } from '../../package.json';
+import { hookMethods } from './control-hook';
 import { proxyMethods } from './control-proxy';
 import { Id, SessionInfo } from './domain';
 
@@ -114,6 +115,7 @@ export const controlMethods = {
   /** Which core runs on this home and its sessions. */
   status: { params: NoParams, result: StatusResult },
   ...proxyMethods,
+  ...hookMethods,
 } as const;
 export type ControlMethods = typeof controlMethods;
 export type ControlMethod = keyof ControlMethods;

@@ -304,10 +304,10 @@ export const SessionInfo = z.object({
   unguarded: z.string().max(2000).optional(),
   /**
    * Where the session runs when Gatehouse did not start it from its own window: an editor whose
-   * agent is launched through `gatehouse acp` (named from the editor's `initialize`). Absent for
-   * sessions started here.
+   * agent is launched through `gatehouse acp` (named from the editor's `initialize`), or a terminal
+   * CLI whose hook asks Gatehouse (`gatehouse hook`). Absent for sessions started here.
    */
-  via: z.object({ kind: z.enum(['editor']), name: z.string().max(200) }).optional(),
+  via: z.object({ kind: z.enum(['editor', 'terminal']), name: z.string().max(200) }).optional(),
   /** Why an ended session ended, and when (listed for the rest of the day). */
   endReason: SessionEndReason.optional(),
   endedAt: z.number().optional(),

@@ -114,6 +114,17 @@ export const Settings = z
       })
       .strict()
       .default({ askEditor: true, autoStart: true }),
+    /** `gatehouse hook`, the approver terminal CLIs (Claude Code, Gemini CLI) call before a tool runs. */
+    hooks: z
+      .object({
+        /**
+         * What Claude Code's hook answers when no core runs: "ask" falls back to its own prompt,
+         * "deny" refuses. Gemini CLI's hook always refuses then: its "ask" lets a tool run under yolo.
+         */
+        whenUnavailable: z.enum(['ask', 'deny']).default('ask'),
+      })
+      .strict()
+      .default({ whenUnavailable: 'ask' }),
     desktop: z
       .object({
         /** Raise the approval dialog on a new request (otherwise notification and tray carry it). */

@@ -202,7 +202,8 @@ describe('the socket file', () => {
       sessions: { list: () => [] },
       pipeline: { pending: { countFor: () => 0 } },
       editorSessions: {},
-    }) as unknown as Pick<Core, 'home' | 'sessions' | 'pipeline' | 'editorSessions'>;
+      terminalSessions: {},
+    }) as unknown as Pick<Core, 'home' | 'sessions' | 'pipeline' | 'editorSessions' | 'terminalSessions'>;
   let home: string;
   let lock: HomeLock;
   beforeAll(() => {

@@ -1,17 +1,20 @@
 // What the control methods answer. `status` gives summaries only (no session or request ids, no
-// tokens, nothing a request asked); the proxy's methods act on what their own connection opened.
+// tokens, nothing a request asked); the proxy's methods act on what their own connection opened,
+// the hook's on the one tool call it asks about.
 import { CONTROL_PROTOCOL } from '../../shared/control-protocol';
 import type { Core } from '../core/core';
 import type { HomeLock } from '../core/home-lock';
 import type { ControlHandlers } from './dispatch';
+import { hookHandlers } from './hook-methods';
 import { proxyHandlers } from './proxy-methods';
 
 export function controlHandlers(
-  core: Pick<Core, 'sessions' | 'pipeline' | 'editorSessions'>,
+  core: Pick<Core, 'sessions' | 'pipeline' | 'editorSessions' | 'terminalSessions'>,
   lock: Pick<HomeLock, 'info'>,
 ): ControlHandlers {
   return {
     ...proxyHandlers(core.editorSessions),
+    ...hookHandlers(core.terminalSessions),
     hello: () => {
       const { kind, pid, version } = lock.info;
       return { server: 'gatehouse', protocol: CONTROL_PROTOCOL, kind, pid, version };

@@ -14,6 +14,7 @@ import {
 import type { Core } from '../core/core';
 import { ensurePrivateHome, type HomeLock } from '../core/home-lock';
 import { dispatchControlLine, rpcError, type ControlConnection } from './dispatch';
+import { hookDisconnected } from './hook-methods';
 import { LineReader } from './line-reader';
 import { controlHandlers } from './methods';
 import { proxyDisconnected } from './proxy-methods';
@@ -23,7 +24,7 @@ import { logger } from '../core/log/logger';
 const controlLog = logger('control');
 
 export interface ControlServerOptions {
-  core: Pick<Core, 'home' | 'sessions' | 'pipeline' | 'editorSessions'>;
+  core: Pick<Core, 'home' | 'sessions' | 'pipeline' | 'editorSessions' | 'terminalSessions'>;
   /** Held by this process: only its holder may replace a socket left behind by a dead core. */
   lock: HomeLock;
   maxConnections?: number;
@@ -107,6 +108,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
     socket.on('close', () => (accepted -= 1));
     const connection: ControlConnection = { client: null };
     socket.on('close', () => proxyDisconnected(core.editorSessions, connection));
+    socket.on('close', () => hookDisconnected(core.terminalSessions, connection));
     const helloTimer = setTimeout(() => {
       if (!connection.client)
         refuse(socket, rpcError(null, RPC_ERRORS.helloFirst, 'no hello in time'));

@@ -7,6 +7,7 @@ import { ClientRegistry } from './approvals/clients';
 import { GrantBook } from './approvals/grant-book';
 import { createCoverage } from './approvals/coverage';
 import { EditorSessions } from './agents/editor-sessions';
+import { TerminalSessions } from './agents/terminal-sessions';
 import { ApprovalLinks } from './approvals/links';
 import { ApprovalPipeline } from './approvals/pipeline';
 import { createRulesGate, factsOf } from './approvals/rules-gate';
@@ -51,6 +52,8 @@ export interface Core extends CommandServices {
   readonly handlers: Handlers;
   /** Sessions an editor runs through `gatehouse acp`, as the control socket reports them. */
   readonly editorSessions: EditorSessions;
+  /** Sessions of terminal CLIs whose hook asks Gatehouse (`gatehouse hook`). */
+  readonly terminalSessions: TerminalSessions;
   /** Ends every session; pending requests are answered fail-closed and audited before it returns. */
   close(): Promise<void>;
 }
@@ -146,6 +149,16 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     askEditor: () => settings.proxy.askEditor,
   });
 
+  const terminalSessions = new TerminalSessions({
+    sessions,
+    agents: () => settings.agents,
+    defaultPolicy: () => policy.policy,
+    pipeline,
+    store,
+    bus,
+    now,
+  });
+
   const services: CommandServices = {
     ...settingsService({ home, settings, policy, store, fromFile: !options.settings }),
     bus,
@@ -162,6 +175,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...services,
     mediator: pipeline.mediator,
     editorSessions,
+    terminalSessions,
     handlers: createHandlers(services),
     async close() {
       await sessions.closeAll('shutdown');

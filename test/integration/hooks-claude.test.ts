@@ -1,0 +1,118 @@
+// Real Claude Code in print mode, offline against a fake Anthropic server, with Gatehouse's hook
+// installed by `gatehouse hook install claude-code --project`: each tool call is a request in a
+// headless core (its own process), decided there by a person or a rule.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { prepareClaude, type PreparedClaude } from '../support/claude';
+import {
+  startFakeAnthropicServer,
+  type FakeAnthropicServer,
+} from '../support/fake-anthropic-server';
+import { freshDir, gatehouse, pendingOne, startHookCore, type Cleanup } from '../support/hook-core';
+
+const cleanup: Cleanup = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+describe('Claude Code with gatehouse hook', () => {
+  let model: FakeAnthropicServer;
+  let claude: PreparedClaude;
+  let home: string;
+  let project: string;
+
+  beforeAll(async () => {
+    if (!existsSync('out/main/cli.js'))
+      throw new Error('not built: run `npx electron-vite build` first');
+    model = await startFakeAnthropicServer();
+    claude = prepareClaude(model.url);
+  });
+  afterAll(async () => {
+    claude.cleanup();
+    await model.close();
+  });
+
+  const setup = async (settings: Record<string, unknown> = {}) => {
+    home = freshDir(cleanup, 'gatehouse-hooks-home-');
+    project = freshDir(cleanup, 'gatehouse-hooks-project-');
+    expect(gatehouse(['hook', 'install', 'claude-code', '--project', project]).stdout).toMatch(
+      /installed/,
+    );
+    return startHookCore(cleanup, home, settings);
+  };
+  const run = (prompt: string) => claude.run(prompt, project, { GATEHOUSE_HOME: home });
+
+  it('a Bash call waits in Gatehouse as a terminal session; allowed, the command runs', async () => {
+    const api = await setup();
+    model.script({
+      name: 'Bash',
+      input: { command: 'echo ran > ran.txt', description: 'write a file' },
+    });
+    const finished = run('run it');
+    const pending = await pendingOne(api);
+    expect(pending).toMatchObject({
+      agentId: 'claude-code',
+      kind: 'execute',
+      command: 'echo ran > ran.txt',
+    });
+    const session = (await api.call('listSessions', {})).find(
+      (s) => s.sessionId === pending.sessionId,
+    );
+    expect(session?.via).toEqual({ kind: 'terminal', name: 'Claude Code' });
+    await api.call('vote', { requestId: pending.requestId, optionId: 'allow' });
+    const done = await finished;
+    expect(done.code).toBe(0);
+    expect(readFileSync(join(project, 'ran.txt'), 'utf8')).toBe('ran\n');
+  });
+
+  it('denied, the command does not run and the model is told why', async () => {
+    const api = await setup();
+    model.script({ name: 'Bash', input: { command: 'echo ran > ran.txt' } });
+    const finished = run('run it');
+    const pending = await pendingOne(api);
+    await api.call('vote', { requestId: pending.requestId, optionId: 'deny' });
+    const done = await finished;
+    expect(existsSync(join(project, 'ran.txt'))).toBe(false);
+    expect(done.result?.permission_denials?.map((d) => d.tool_name)).toEqual(['Bash']);
+    expect(JSON.stringify(model.toolResults.at(-1)?.content)).toMatch(
+      /Gatehouse denied this \(a person\)/,
+    );
+  });
+
+  it('a Write shows its diff against the file on disk', async () => {
+    const api = await setup();
+    const file = join(project, 'notes.txt');
+    writeFileSync(file, 'old line\n');
+    model.script({ name: 'Write', input: { file_path: file, content: 'new line\n' } });
+    const finished = run('write it');
+    const pending = await pendingOne(api);
+    const detail = await api.call('approvalDetail', { requestId: pending.requestId });
+    expect(detail.diffs[0]).toMatchObject({
+      path: file,
+      oldText: 'old line\n',
+      newText: 'new line\n',
+    });
+    await api.call('vote', { requestId: pending.requestId, optionId: 'deny' });
+    await finished;
+    expect(readFileSync(file, 'utf8')).toBe('old line\n');
+  });
+
+  it('an allow rule decides without a person', async () => {
+    await setup({
+      rules: [
+        {
+          id: 'mkdir-ok',
+          action: 'allow',
+          agent: 'claude-code',
+          command: 'mkdir ruled',
+          commandMatch: 'exact',
+        },
+      ],
+    });
+    model.script({ name: 'Bash', input: { command: 'mkdir ruled' } });
+    const done = await run('run it');
+    expect(done.code).toBe(0);
+    expect(existsSync(join(project, 'ruled'))).toBe(true);
+  });
+});

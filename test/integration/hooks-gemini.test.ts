@@ -1,0 +1,128 @@
+// Real Gemini CLI, non-interactive under yolo (where its own approvals are off and the hook is the
+// only gate), offline against a fake model server, with Gatehouse's hook installed by
+// `gatehouse hook install gemini --project`: each tool call is decided in a headless core.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  startFakeModelServer,
+  type FakeModelServer,
+  type FunctionCallSpec,
+} from '../support/fake-model-server';
+import { prepareGemini, resolveGeminiEntry, type PreparedGemini } from '../support/gemini';
+import { freshDir, gatehouse, pendingOne, startHookCore, type Cleanup } from '../support/hook-core';
+
+const cleanup: Cleanup = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+describe('Gemini CLI with gatehouse hook', () => {
+  let model: FakeModelServer;
+  let gemini: PreparedGemini;
+  let home: string;
+  let project: string;
+
+  beforeAll(async () => {
+    if (!existsSync('out/main/cli.js'))
+      throw new Error('not built: run `npx electron-vite build` first');
+    model = await startFakeModelServer();
+    gemini = prepareGemini({
+      modelUrl: model.url,
+      settings: {
+        security: { folderTrust: { enabled: false }, auth: { selectedType: 'gemini-api-key' } },
+      },
+    });
+  });
+  afterAll(async () => {
+    gemini.cleanup();
+    await model.close();
+  });
+
+  const setup = async (settings: Record<string, unknown> = {}) => {
+    home = freshDir(cleanup, 'gatehouse-hooks-home-');
+    project = freshDir(cleanup, 'gatehouse-hooks-project-');
+    expect(gatehouse(['hook', 'install', 'gemini', '--project', project]).stdout).toMatch(
+      /installed/,
+    );
+    return startHookCore(cleanup, home, settings);
+  };
+  const run = (call: FunctionCallSpec): Promise<number | null> => {
+    model.enqueue({ functionCalls: [call] });
+    const child = spawn(
+      process.execPath,
+      [resolveGeminiEntry(), '-p', 'do it', '--approval-mode', 'yolo'],
+      {
+        cwd: project,
+        env: { ...gemini.env, GATEHOUSE_HOME: home },
+        stdio: ['ignore', 'ignore', 'ignore'],
+      },
+    );
+    cleanup.push(() => void child.kill('SIGKILL'));
+    return new Promise((resolve) => child.once('close', resolve));
+  };
+
+  it('a shell call waits in Gatehouse as a terminal session; allowed, the command runs', async () => {
+    const api = await setup();
+    const finished = run({ name: 'run_shell_command', args: { command: 'echo ran > ran.txt' } });
+    const pending = await pendingOne(api);
+    expect(pending).toMatchObject({
+      agentId: 'gemini-cli',
+      kind: 'execute',
+      command: 'echo ran > ran.txt',
+    });
+    const session = (await api.call('listSessions', {})).find(
+      (s) => s.sessionId === pending.sessionId,
+    );
+    expect(session?.via).toEqual({ kind: 'terminal', name: 'Gemini CLI' });
+    await api.call('vote', { requestId: pending.requestId, optionId: 'allow' });
+    await finished;
+    expect(readFileSync(join(project, 'ran.txt'), 'utf8')).toBe('ran\n');
+  });
+
+  it('denied, the command does not run and the model is told why', async () => {
+    const api = await setup();
+    const finished = run({ name: 'run_shell_command', args: { command: 'echo ran > ran.txt' } });
+    const pending = await pendingOne(api);
+    await api.call('vote', { requestId: pending.requestId, optionId: 'deny' });
+    await finished;
+    expect(existsSync(join(project, 'ran.txt'))).toBe(false);
+    expect(JSON.stringify(model.lastFunctionResponse()?.response)).toMatch(
+      /Gatehouse denied this \(a person\)/,
+    );
+  });
+
+  it('a write_file shows its diff against the file on disk', async () => {
+    const api = await setup();
+    const file = join(project, 'notes.txt');
+    writeFileSync(file, 'old line\n');
+    const finished = run({ name: 'write_file', args: { file_path: file, content: 'new line\n' } });
+    const pending = await pendingOne(api);
+    const detail = await api.call('approvalDetail', { requestId: pending.requestId });
+    expect(detail.diffs[0]).toMatchObject({
+      path: file,
+      oldText: 'old line\n',
+      newText: 'new line\n',
+    });
+    await api.call('vote', { requestId: pending.requestId, optionId: 'deny' });
+    await finished;
+    expect(readFileSync(file, 'utf8')).toBe('old line\n');
+  });
+
+  it('an allow rule decides without a person', async () => {
+    await setup({
+      rules: [
+        {
+          id: 'mkdir-ok',
+          action: 'allow',
+          agent: 'gemini-cli',
+          command: 'mkdir ruled',
+          commandMatch: 'exact',
+        },
+      ],
+    });
+    await run({ name: 'run_shell_command', args: { command: 'mkdir ruled' } });
+    expect(existsSync(join(project, 'ruled'))).toBe(true);
+  });
+});
