@@ -13,7 +13,12 @@ import type { Rule } from '../../src/shared/rules';
 import type { SettingsInput } from '../../src/shared/settings';
 import type { ScriptStep } from '../support/agents/scripted-agent';
 import { startScriptedSession, type ScriptedSession } from '../support/gatehouse';
-import { startOtlpReceiver, type OtlpReceiver, type ReceivedLog } from '../support/otlp-receiver';
+import {
+  exportCursor,
+  startOtlpReceiver,
+  type OtlpReceiver,
+  type ReceivedLog,
+} from '../support/otlp-receiver';
 
 const OPTIONS = [
   { optionId: 'go', name: 'Go', kind: 'allow_once' as const },
@@ -54,18 +59,11 @@ const otlp = (
   },
 });
 
+/** How long the collector stays down: four retry delays (100 ms each, set below). */
+const OUTAGE_MS = 400;
+
 const decisionsIn = (logs: ReceivedLog[]) =>
   logs.filter((l) => l.eventName === 'gatehouse.decision');
-
-/** How far the export got, as the store saved it (read from the database file, as a restart would). */
-function exportCursor(home: string): number {
-  const db = new Database(databasePath(home), { readonly: true, fileMustExist: true });
-  try {
-    return (db.prepare('SELECT max(seq) FROM export_cursors').pluck().get() as number | null) ?? 0;
-  } finally {
-    db.close();
-  }
-}
 
 function chainHash(home: string, seq: number): string {
   const db = new Database(databasePath(home), { readonly: true, fileMustExist: true });
@@ -220,8 +218,8 @@ describe('OpenTelemetry export of the audit', () => {
       .items.map((i) => i.requestId)
       .reverse();
     expect(audited).toHaveLength(5);
-    // Several retries fail while it is down.
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // The outage lasts several retry delays, each a failed export of the same batch.
+    await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));
     expect(decisionsIn(receiver.logs)).toHaveLength(1);
 
     await receiver.up();

@@ -3,7 +3,9 @@
 // and /v1/metrics (JSON). It can go down and come back on the same port, or hang.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import Database from 'better-sqlite3';
 import protobuf from 'protobufjs';
+import { databasePath } from '../../src/main/core/store';
 
 // The messages an ExportLogsServiceRequest is made of, as opentelemetry-proto defines them
 // (common/v1, resource/v1, logs/v1, collector/logs/v1); field numbers are the wire format.
@@ -247,4 +249,14 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     },
     close: down,
   };
+}
+
+/** How far the export got, as the store saved it (read from the database file, as a restart would). */
+export function exportCursor(home: string): number {
+  const db = new Database(databasePath(home), { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare('SELECT max(seq) FROM export_cursors').pluck().get() as number | null) ?? 0;
+  } finally {
+    db.close();
+  }
 }

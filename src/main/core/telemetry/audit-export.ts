@@ -13,7 +13,7 @@ const log = logger('telemetry');
 /** Entries per export: bounds the memory held for a batch and the size of one OTLP request. */
 export const BATCH_ENTRIES = 256;
 /** Closing gives a reachable collector this long to take what is left; the rest goes at next start. */
-export const CLOSE_DRAIN_MS = 5000;
+export const CLOSE_DRAIN_MS = 2000;
 
 export interface AuditExportOptions {
   feed: Store['feed'];

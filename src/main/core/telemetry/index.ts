@@ -84,9 +84,13 @@ export function startTelemetry(options: {
       return exporter.exportedSeq;
     },
     async close() {
-      await exporter.close();
+      // Logs and metrics drain side by side under the one bound: closing waits at most CLOSE_DRAIN_MS.
       await within(
-        Promise.all([metrics.close(), provider.shutdown().catch(() => undefined)]),
+        Promise.all([
+          exporter.close(),
+          metrics.close(),
+          provider.shutdown().catch(() => undefined),
+        ]),
         CLOSE_DRAIN_MS,
       );
     },
