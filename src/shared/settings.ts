@@ -63,6 +63,42 @@ export const AgentConfig = z
   .strict();
 export type AgentConfig = z.infer<typeof AgentConfig>;
 
+/**
+ * Export of the audit to an OpenTelemetry collector (off unless `otlp` is set). The local audit stays
+ * the record: the export reads it and resumes where it stopped, so a collector that is down or slow
+ * delays the export, never a decision.
+ */
+export const TelemetrySettings = z
+  .object({
+    otlp: z
+      .object({
+        /** The collector's base URL: `/v1/logs` and `/v1/metrics` are appended over HTTP. */
+        endpoint: z
+          .string()
+          .max(2048)
+          .url()
+          .refine((url) => /^https?:\/\//i.test(url), 'endpoint: an http:// or https:// URL'),
+        protocol: z.enum(['http/protobuf', 'http/json', 'grpc']).default('http/protobuf'),
+        /** Sent with every export (an API key, a tenant): kept in settings.json, never given to agents. */
+        headers: z
+          .record(z.string().min(1).max(256), z.string().max(8192))
+          .refine((h) => Object.keys(h).length <= 64, 'headers: at most 64')
+          .default({}),
+        /** Also send what a person wrote or an agent proposed to write: diff contents. */
+        logPrompts: z.boolean().default(false),
+        /** How long new audit entries may wait to be sent together. */
+        exportDelayMs: z.number().int().min(10).max(60_000).default(1000),
+        /** After a failed export, the wait before the same batch is sent again. */
+        retryDelayMs: z.number().int().min(50).max(600_000).default(5000),
+        /** How often metrics are sent. */
+        metricsIntervalMs: z.number().int().min(100).max(3_600_000).default(60_000),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+export type TelemetrySettings = z.infer<typeof TelemetrySettings>;
+
 export const Settings = z
   .object({
     $schema: z.string().optional(),
@@ -134,6 +170,7 @@ export const Settings = z
       })
       .strict()
       .default({ raiseOnRequest: false, startAtLogin: false }),
+    telemetry: TelemetrySettings.default({}),
   })
   .strict();
 export type Settings = z.infer<typeof Settings>;

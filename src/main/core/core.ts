@@ -27,6 +27,7 @@ import { initShellParser, validateRules } from './rules';
 import { openStore, type Store } from './store';
 import { KEY_ENV, resolveAuditKey, type ResolvedAuditKey } from './store/audit-key';
 import { databasePath } from './store/data-folder';
+import { startTelemetry } from './telemetry';
 
 export interface CoreOptions {
   /** $GATEHOUSE_HOME: settings.json and the audit database live here. */
@@ -159,6 +160,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     now,
   });
 
+  // Reads the committed audit on its own timers: nothing above waits for it.
+  const telemetry = startTelemetry({
+    settings: settings.telemetry,
+    store,
+    pending: () => pipeline.pending.size,
+  });
+
   const services: CommandServices = {
     ...settingsService({ home, settings, policy, store, fromFile: !options.settings }),
     bus,
@@ -179,6 +187,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     handlers: createHandlers(services),
     async close() {
       await sessions.closeAll('shutdown');
+      // The last decisions are committed before the export sends what is left.
+      await store.flush();
+      await telemetry?.close();
       await store.close();
     },
   };
@@ -216,13 +227,15 @@ function settingsService(options: {
   const saveSettings = (change: (json: Record<string, unknown>) => void): void => {
     if (fromFile) updateSettingsFile(home, change);
   };
-  // The mediator policy and the server address apply at the next start: kept as saved until then.
-  let savedForRestart: Pick<Settings, 'policy' | 'server'> = {
+  // The mediator policy, the server address and the telemetry export apply at the next start: kept
+  // as saved until then.
+  let savedForRestart: Pick<Settings, 'policy' | 'server' | 'telemetry'> = {
     policy: settings.policy,
     server: settings.server,
+    telemetry: settings.telemetry,
   };
   const restartNeeded = (): string[] =>
-    (['policy', 'server'] as const).filter(
+    (['policy', 'server', 'telemetry'] as const).filter(
       (key) => JSON.stringify(savedForRestart[key]) !== JSON.stringify(settings[key]),
     );
   return {
@@ -237,7 +250,7 @@ function settingsService(options: {
         for (const key of Object.keys(json)) delete json[key];
         Object.assign(json, next);
       });
-      savedForRestart = { policy: next.policy, server: next.server };
+      savedForRestart = { policy: next.policy, server: next.server, telemetry: next.telemetry };
       Object.assign(settings, {
         agents: next.agents,
         rules,

@@ -1,6 +1,7 @@
 // The history store: SQLite audit of every request, vote and decision, with a tamper-evident chain.
 export { openStore, type Store, type StoreOptions } from './store';
 export type { VerifyResult, CheckpointInfo } from './audit-log';
+export type { FeedDecision, FeedEntry, FeedPage, FeedRequest, FeedVote } from './audit-feed';
 export type { Durability } from './database';
 export {
   DatabaseTooNewError,

@@ -210,6 +210,19 @@ export const MIGRATIONS: readonly Migration[] = [
         ) WITHOUT ROWID;
       `),
   },
+  {
+    version: 4,
+    description: 'export cursors: the last audit entry each exporter delivered',
+    up: (db) =>
+      db.exec(`
+        -- Not audited: a cursor says how far a copy got, the chain stays the record. An exporter that
+        -- restarts sends what follows its cursor, so nothing is skipped or sent twice.
+        CREATE TABLE export_cursors (
+          name TEXT PRIMARY KEY,
+          seq  INTEGER NOT NULL
+        ) WITHOUT ROWID;
+      `),
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -9,6 +9,7 @@ import type {
 } from '../../../shared/history';
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
+import { AuditFeed, type FeedPage } from './audit-feed';
 import { ChainWriter, readAnchor, verifyChain, type VerifyResult } from './audit-log';
 import { openDatabase, type Db, type Durability } from './database';
 import { StoreClosedError } from './errors';
@@ -110,6 +111,12 @@ export interface Store extends PairedClientStore {
   stats(): WriterStats;
   /** EXPLAIN QUERY PLAN of a history page (for tests and diagnostics). */
   explainHistory(query: HistoryQuery): string[];
+  /** The committed audit after a seq, in chain order, and the exporters' cursors (audit-feed.ts). */
+  readonly feed: {
+    read(afterSeq: number, limit: number, contents: boolean): FeedPage;
+    cursor(name: string): number;
+    saveCursor(name: string, seq: number): void;
+  };
 }
 
 const HOUR_MS = 3_600_000;
@@ -140,6 +147,7 @@ export function openStore(options: StoreOptions): Store {
   }
   const writer = new Writer(db, key, now, report);
   const reader = new Reader(db);
+  const auditFeed = new AuditFeed(db);
   const pruner = new Pruner(db, key, new ChainWriter(db, key));
   let closed = false;
   let pruning: Promise<PruneResult> | null = null;
@@ -321,6 +329,20 @@ export function openStore(options: StoreOptions): Store {
     explainHistory(query) {
       open();
       return reader.explain(query);
+    },
+    feed: {
+      read(afterSeq, limit, contents) {
+        open();
+        return auditFeed.read(afterSeq, limit, contents);
+      },
+      cursor(name) {
+        open();
+        return auditFeed.cursor(name);
+      },
+      saveCursor(name, seq) {
+        open();
+        auditFeed.saveCursor(name, seq);
+      },
     },
   };
   return store;

@@ -1,0 +1,58 @@
+// The OTLP exporters for the configured protocol. Their own retries are bounded by a timeout; the
+// audit export above them keeps a failed batch and sends it again, so a lost request loses nothing.
+import { OTLPLogExporter as GrpcLogExporter } from '@opentelemetry/exporter-logs-otlp-grpc';
+import { OTLPLogExporter as JsonLogExporter } from '@opentelemetry/exporter-logs-otlp-http';
+import { OTLPLogExporter as ProtobufLogExporter } from '@opentelemetry/exporter-logs-otlp-proto';
+import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
+import { createEmptyMetadata } from '@opentelemetry/otlp-grpc-exporter-base';
+import type { LogRecordExporter } from '@opentelemetry/sdk-logs';
+import type { PushMetricExporter } from '@opentelemetry/sdk-metrics';
+import type { TelemetrySettings } from '../../../shared/settings';
+
+export type OtlpSettings = NonNullable<TelemetrySettings['otlp']>;
+
+/** How long one export may take before it counts as failed (and is retried later). */
+export const EXPORT_TIMEOUT_MS = 10_000;
+
+/** The signal's URL under the endpoint, as OTEL_EXPORTER_OTLP_ENDPOINT is read. */
+export function signalUrl(endpoint: string, signal: 'logs' | 'metrics'): string {
+  return `${endpoint.replace(/\/+$/, '')}/v1/${signal}`;
+}
+
+export function createLogExporter(
+  otlp: OtlpSettings,
+  timeoutMillis = EXPORT_TIMEOUT_MS,
+): LogRecordExporter {
+  switch (otlp.protocol) {
+    case 'grpc': {
+      const metadata = createEmptyMetadata();
+      for (const [name, value] of Object.entries(otlp.headers)) metadata.set(name, value);
+      return new GrpcLogExporter({ url: otlp.endpoint, metadata, timeoutMillis });
+    }
+    case 'http/json':
+      return new JsonLogExporter({
+        url: signalUrl(otlp.endpoint, 'logs'),
+        headers: otlp.headers,
+        timeoutMillis,
+      });
+    case 'http/protobuf':
+      return new ProtobufLogExporter({
+        url: signalUrl(otlp.endpoint, 'logs'),
+        headers: otlp.headers,
+        timeoutMillis,
+      });
+  }
+}
+
+/**
+ * Metrics go over OTLP/HTTP as JSON, which a collector's HTTP receiver takes beside protobuf. With
+ * gRPC there is no HTTP receiver to send them to: null, and only the logs are exported.
+ */
+export function createMetricExporter(otlp: OtlpSettings): PushMetricExporter | null {
+  if (otlp.protocol === 'grpc') return null;
+  return new OTLPMetricExporter({
+    url: signalUrl(otlp.endpoint, 'metrics'),
+    headers: otlp.headers,
+    timeoutMillis: EXPORT_TIMEOUT_MS,
+  });
+}
