@@ -20,6 +20,9 @@ export function SessionDetail({ session }: { session: SessionInfo }) {
   const [modeBusy, setModeBusy] = useState(false);
   const [stop, setStop] = useState<StopReason | null>(null);
   const open = session.state !== 'closed';
+  // An editor's session is prompted and closed in the editor; Gatehouse shows it and decides.
+  const editor = session.via?.name ?? null;
+  const here = open && !editor;
   const turning = session.state === 'prompting';
 
   // However the turn was sent (here, another window, the API), how it ended is shown.
@@ -65,7 +68,7 @@ export function SessionDetail({ session }: { session: SessionInfo }) {
           {session.via && <> · in {session.via.name}</>} ·{' '}
           <span className="session-state">{statusWords(session)}</span>
         </p>
-        {open && (
+        {here && (
           <button
             type="button"
             onClick={() => void act(() => api.call('closeSession', { sessionId }))}
@@ -98,7 +101,13 @@ export function SessionDetail({ session }: { session: SessionInfo }) {
       <h3 className="visually-hidden">Transcript</h3>
       <TranscriptList entries={transcript.entries} dropped={transcript.dropped} />
       {stop && <p className="stop dim">Turn ended: {stop}</p>}
-      {open && (
+      {open && editor && (
+        <p className="dim">
+          Prompted in {editor}: the turn and the session are ended there. Gatehouse shows the
+          transcript and decides the agent&apos;s permission requests.
+        </p>
+      )}
+      {here && (
         <form className="prompt-form" onSubmit={send}>
           <textarea
             aria-label="prompt"
