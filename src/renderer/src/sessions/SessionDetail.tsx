@@ -6,6 +6,7 @@ import { MODE_HINT } from '../history/words';
 import { RefusedWrites } from './RefusedWrites';
 import { SessionSandboxLine } from './SandboxLine';
 import { SandboxViolations } from './SandboxViolations';
+import { SignIn } from './SignIn';
 import { TranscriptList } from './TranscriptList';
 import { statusWords } from './use-sessions';
 import { useTranscript } from './use-transcript';
@@ -95,6 +96,7 @@ export function SessionDetail({ session }: { session: SessionInfo }) {
           </p>
         </div>
       )}
+      {open && session.state === 'starting' && <SignIn session={session} onError={setError} />}
       {open && <SessionSandboxLine sessionId={sessionId} />}
       <SandboxViolations sessionId={sessionId} />
       <RefusedWrites sessionId={sessionId} />
