@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import {
   AgentInfo,
+  AuthMethod,
   Id,
   PendingApproval,
   PendingSummary,
@@ -250,6 +251,12 @@ export const commands = {
     output: SessionInfo,
     http: { method: 'POST', path: '/api/sessions/:sessionId/mode' },
     summary: 'Switch the permission mode of a session.',
+  }),
+  authenticateSession: command({
+    input: z.object({ sessionId: Id, methodId: AuthMethod.shape.id }).strict(),
+    output: SessionInfo,
+    http: { method: 'POST', path: '/api/sessions/:sessionId/authenticate' },
+    summary: 'Sign the agent in with a method it offered (ACP authenticate), then open its session.',
   }),
   listApprovals: command({
     input: Empty,

@@ -289,6 +289,15 @@ export type SessionSandbox = z.infer<typeof SessionSandbox>;
 export const SessionEndReason = z.enum(['session_closed', 'agent_exit', 'agent_unresponsive', 'shutdown']);
 export type SessionEndReason = z.infer<typeof SessionEndReason>;
 
+/** A way the agent offers to sign in (ACP `authenticate`), in the agent's own words. */
+export const AuthMethod = z.object({
+  id: z.string().min(1).max(200),
+  name: z.string().min(1).max(200),
+  description: z.string().max(2000).nullish(),
+});
+export type AuthMethod = z.infer<typeof AuthMethod>;
+export const MAX_AUTH_METHODS = 16;
+
 export const SessionInfo = z.object({
   sessionId: Id,
   agentId: Id,
@@ -308,6 +317,11 @@ export const SessionInfo = z.object({
    * CLI whose hook asks Gatehouse (`gatehouse hook`). Absent for sessions started here.
    */
   via: z.object({ kind: z.enum(['editor', 'terminal']), name: z.string().max(200) }).optional(),
+  /**
+   * The agent refused to open its session until it is signed in: the methods it offered. The
+   * session stays starting until a person chooses one (authenticateSession).
+   */
+  authMethods: z.array(AuthMethod).max(MAX_AUTH_METHODS).optional(),
   /** Why an ended session ended, and when (listed for the rest of the day). */
   endReason: SessionEndReason.optional(),
   endedAt: z.number().optional(),

@@ -126,7 +126,9 @@ describe('starting a session: the folder and the agent are checked, and errors s
       ...gh.core.settings.agents['s']!,
       command: '/nonexistent/agent-command',
     };
-    await expect(start(folder, 'ghost')).rejects.toThrow(/agent "ghost" did not start/);
+    await expect(start(folder, 'ghost')).rejects.toThrow(
+      /agent "ghost" did not start: it exited \(code -?\d+\): .*\/nonexistent\/agent-command/,
+    );
     const ended = (await gh.api.call('listSessions', {})).filter((s) => s.agentId === 'ghost');
     expect(ended).toMatchObject([{ state: 'closed', endReason: 'agent_exit' }]);
     expect(before).toBe(1);

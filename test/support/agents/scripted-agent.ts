@@ -25,6 +25,7 @@ import {
 import type {
   AgentContext,
   ClientCapabilities,
+  InitializeResponse,
   PermissionOption,
   PermissionOptionKind,
   RequestPermissionResponse,
@@ -150,6 +151,9 @@ export interface ScriptedAgentScript {
   prompts?: ScriptStep[][];
   /** Ignore session/cancel: the turn goes on as if nothing was said. */
   ignoreCancel?: boolean;
+  /** Advertise these `authMethods` in initialize and refuse session/new with ACP's auth_required
+   *  until `authenticate` succeeds with one of `accept` (default: every advertised id). */
+  requireAuth?: { methods: JsonValue[]; accept?: string[] };
 }
 
 export const DEFAULT_MODES: SessionMode[] = [
@@ -239,6 +243,7 @@ function main(): void {
         ]
       : [];
   let clientCapabilities: ClientCapabilities = {};
+  let signedIn = false;
 
   /** Answers to raw requests, by their (string) id. */
   const rawAnswers = new Map<
@@ -646,10 +651,21 @@ function main(): void {
         protocolVersion: Math.min(params.protocolVersion, PROTOCOL_VERSION),
         agentInfo: { name: script.name ?? 'scripted-agent', version: '0.0.0' },
         agentCapabilities: { loadSession: false, promptCapabilities: { embeddedContext: true } },
-        authMethods: [],
-      };
+        authMethods: script.requireAuth?.methods ?? [],
+      } as InitializeResponse;
+    })
+    .onRequest(methods.agent.authenticate, ({ params }) => {
+      const accepted =
+        script.requireAuth?.accept ??
+        (script.requireAuth?.methods ?? []).map((m) => (m as { id?: string }).id);
+      if (!accepted.includes(params.methodId)) {
+        throw RequestError.internalError({ methodId: params.methodId }, 'Sign-in refused');
+      }
+      signedIn = true;
+      return {};
     })
     .onRequest(methods.agent.session.new, ({ params }) => {
+      if (script.requireAuth && !signedIn) throw RequestError.authRequired();
       const id = randomUUID();
       const modeId = script.initialModeId ?? modes[0]?.id ?? 'default';
       sessions.set(id, { id, cwd: params.cwd, modeId, prompts: 0 });

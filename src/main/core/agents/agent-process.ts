@@ -85,6 +85,11 @@ export class AgentProcess {
         resolve(this.exitInfo);
       });
     });
+    // A command that could not be run says so where its own errors would be.
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      this.stderr +=
+        error.code === 'ENOENT' ? `command not found: ${error.path}\n` : `${error.message}\n`;
+    });
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (chunk: string) => {
       this.stderr = (this.stderr + chunk).slice(-STDERR_TAIL_BYTES);
@@ -177,6 +182,25 @@ export class AgentProcess {
         clientInfo: { name: 'gatehouse', version: GATEHOUSE_VERSION },
       }),
     );
+  }
+
+  /** ACP `authenticate` with a method the agent offered; some open a browser and wait for a person. */
+  async authenticate(methodId: string): Promise<void> {
+    await this.raceExit(this.agent.request(acp.methods.agent.authenticate, { methodId }));
+  }
+
+  /** "exited (code 3): <the end of its stderr>" once it has exited, waiting up to `waitMs`; else null. */
+  async exitWords(waitMs = 1000): Promise<string | null> {
+    let timer: NodeJS.Timeout | undefined;
+    const exit = await Promise.race([
+      this.exited,
+      new Promise<null>((r) => (timer = setTimeout(() => r(null), waitMs))),
+    ]);
+    clearTimeout(timer);
+    if (!exit) return null;
+    const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
+    const tail = this.stderr.trim().split('\n').slice(-3).join(' | ');
+    return `exited (${how})${tail ? `: ${tail}` : ''}`;
   }
 
   /** Rejects as soon as the process dies, so no caller waits on a dead agent. */

@@ -1,5 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type {
+  AuthMethod,
   PermissionMode,
   PermissionPolicy,
   SessionInfo,
@@ -46,6 +47,8 @@ export class Session implements SessionContext {
   sandbox: SessionSandbox = { profile: 'off', writable: [], network: 'all', reason: 'not started' };
   /** Where the session runs when not started here (an editor, through `gatehouse acp`). */
   via: SessionInfo['via'] | null = null;
+  /** While the agent waits for a sign-in: the methods it offered (cleared while one is tried). */
+  authMethods: AuthMethod[] | null = null;
   /** Malformed session/update notifications: audited at most once a minute, with the count. */
   malformedUpdates = { lastAuditAt: -Infinity, dropped: 0 };
   /** Latest declared state of recent tool calls, so a permission request can be shown whole. */
@@ -96,6 +99,7 @@ export class Session implements SessionContext {
       sandbox: this.sandbox,
       ...(this.unguarded ? { unguarded: this.unguarded } : {}),
       ...(this.via ? { via: this.via } : {}),
+      ...(this.authMethods ? { authMethods: this.authMethods } : {}),
     };
   }
 }

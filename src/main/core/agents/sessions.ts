@@ -1,6 +1,3 @@
-import { constants } from 'node:fs';
-import { access, realpath, stat } from 'node:fs/promises';
-import { isAbsolute } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import type { PermissionMode, PermissionPolicy, SessionInfo, StopReason } from '../../../shared/domain';
 import type { AgentConfig } from '../../../shared/settings';
@@ -10,6 +7,7 @@ import type { EventBus } from '../events/bus';
 import type { MultiClientPermissionMediator } from '../mediator';
 import type { Store } from '../store';
 import { AgentProcess } from './agent-process';
+import { SignIns, signInAsked } from './agent-auth';
 import { clientHandlersFor, type ClientHandlerDeps } from './client-handlers';
 import type { ReadJudge } from './read-judge';
 import { Session } from './session';
@@ -21,6 +19,7 @@ import { createViolationReporter, type SandboxViolation } from '../sandbox/viola
 import { blockedKind, violationEntry } from '../sandbox/violation-history';
 import { logger } from '../log/logger';
 import { Transcripts } from '../transcripts/transcripts';
+import { sessionFolder } from './session-folder';
 
 const log = logger('sessions');
 
@@ -57,12 +56,14 @@ export class SessionManager {
   /** When each ended session ended: it stays listed for the rest of that day. */
   private readonly endedAt = new Map<string, number>();
   private readonly now: () => number;
+  private readonly signIns: SignIns;
   /** Every session's transcript; whatever carries a session's updates records them here. */
   readonly transcripts: Transcripts;
 
   constructor(private readonly options: SessionManagerOptions) {
     this.now = options.now ?? Date.now;
     this.transcripts = new Transcripts(options.bus, this.now);
+    this.signIns = new SignIns((session) => options.bus.publish({ type: 'session_state', session: session.info() }));
   }
 
   private get guardDeps(): ModeGuardDeps {
@@ -123,15 +124,7 @@ export class SessionManager {
   async create(agentId: string, cwdInput: string): Promise<SessionInfo> {
     const config = this.options.agents()[agentId];
     if (!config) throw new NotFoundError(`no agent "${agentId}" in settings`);
-    if (!isAbsolute(cwdInput)) throw new BadRequestError(`folder must be an absolute path: ${cwdInput}`);
-    const cwd = await realpath(cwdInput).catch(() => {
-      throw new BadRequestError(`folder does not exist: ${cwdInput}`);
-    });
-    if (!(await stat(cwd)).isDirectory()) throw new BadRequestError(`not a folder: ${cwdInput}`);
-    // Checked before the agent is spawned: an agent in a folder it cannot list only fails later.
-    await access(cwd, constants.R_OK | constants.X_OK).catch(() => {
-      throw new BadRequestError(`folder is not readable: ${cwdInput}`);
-    });
+    const cwd = await sessionFolder(cwdInput);
     // An agent whose side door cannot be closed starts only if the person opted in.
     const launched = launchFamily(agentId, config);
     unguardedByDoor(agentId, config, launched);
@@ -196,30 +189,49 @@ export class SessionManager {
       session.agentFamily = agentFamily(initialized.agentInfo?.name, agentId);
       // What the agent calls itself may reveal what its launch did not (a wrapper script).
       session.openDoor = unguardedByDoor(agentId, config, launched, session.agentFamily);
-      const created = await agent.raceExit(
-        agent.agent.request('session/new', { cwd, mcpServers: [] }),
-      );
-      session.acpSessionId = created.sessionId;
-      const modes = modesSelector(created.modes);
-      session.modeSelectors = [...(modes ? [modes] : []), ...configSelectors(created.configOptions)];
+      try {
+        await this.newAcpSession(session, agent);
+      } catch (error) {
+        session.authMethods = signInAsked(error, initialized.authMethods);
+      }
     } catch (error) {
+      const exit = await agent.exitWords();
       session.endReason = 'agent_exit';
       await agent.kill();
       this.end(session);
-      throw new BadRequestError(`agent "${agentId}" did not start: ${(error as Error).message}`);
+      throw new BadRequestError(`agent "${agentId}" did not start: ${exit ? `it ${exit}` : (error as Error).message}`);
     }
+    if (!session.authMethods) return this.opened(session, config);
+    this.signIns.wait(session, config);
+    return session.info();
+  }
+
+  /** Signs the agent in with a method it offered (ACP authenticate), then opens its ACP session. */
+  async authenticate(sessionId: string, methodId: string): Promise<SessionInfo> {
+    const session = this.local(sessionId);
+    const config = await this.signIns.signIn(session, methodId, (agent) => this.newAcpSession(session, agent));
+    return this.opened(session, config);
+  }
+
+  /** ACP session/new; the modes and options the agent advertises there are kept. */
+  private async newAcpSession(session: Session, agent: AgentProcess): Promise<void> {
+    const created = await agent.raceExit(agent.agent.request('session/new', { cwd: session.cwd, mcpServers: [] }));
+    session.acpSessionId = created.sessionId;
+    const modes = modesSelector(created.modes);
+    session.modeSelectors = [...(modes ? [modes] : []), ...configSelectors(created.configOptions)];
+  }
+
+  /** The agent's ACP session is open: recorded, set back to a mode that asks, then idle. */
+  private async opened(session: Session, config: AgentConfig): Promise<SessionInfo> {
+    const { sessionId, agentId, cwd, sandbox } = session;
+    const { command, args } = config;
+    const pid = session.process?.pid ?? null;
     this.options.store.recordEvent({
       type: 'session_opened',
-      sessionId: session.sessionId,
+      sessionId,
       agentId,
       at: session.createdAt,
-      payload: {
-        cwd,
-        command: config.command,
-        args: config.args,
-        pid: agent.pid ?? null,
-        sandbox: session.sandbox,
-      },
+      payload: { cwd, command, args, pid, sandbox },
     });
     // Before the first prompt: an agent that starts in a mode that does not ask is set back.
     await keepAsking(session, this.guardDeps);
@@ -355,13 +367,8 @@ export class SessionManager {
 
   /** A dying agent closes the connection before its exit is seen; name the real cause. */
   private async explain(session: Session, error: unknown): Promise<unknown> {
-    const agent = session.process;
-    if (!agent) return error;
-    const exit = await Promise.race([agent.exited, new Promise<null>((r) => setTimeout(() => r(null), 1000))]);
-    if (!exit) return error;
-    const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
-    const tail = agent.stderrTail().trim().split('\n').slice(-3).join(' | ');
-    return new AgentGoneError(`agent "${session.agentId}" exited (${how})${tail ? `: ${tail}` : ''}`);
+    const exit = await session.process?.exitWords();
+    return exit ? new AgentGoneError(`agent "${session.agentId}" ${exit}`) : error;
   }
 
   private onExit(session: Session, code: number | null, signal: string | null): void {
@@ -390,6 +397,7 @@ export class SessionManager {
     this.disarmCancel(session);
     if (session.state === 'closed') return;
     session.state = 'closed';
+    this.signIns.forget(session.sessionId);
     this.endedAt.set(session.sessionId, this.now());
     this.options.onEnd?.(session.sessionId);
     this.options.bus.publish({ type: 'session_state', session: this.info(session) });

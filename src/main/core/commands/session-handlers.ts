@@ -2,9 +2,16 @@ import type { Handlers } from './dispatch';
 import type { CommandServices } from './services';
 
 type SessionCommands =
-  'listSessions' | 'getTranscript' | 'createSession' | 'prompt' | 'cancelTurn' | 'closeSession' | 'setSessionMode';
+  | 'listSessions'
+  | 'getTranscript'
+  | 'createSession'
+  | 'authenticateSession'
+  | 'prompt'
+  | 'cancelTurn'
+  | 'closeSession'
+  | 'setSessionMode';
 
-/** Agent sessions: list, open, read the transcript, prompt, cancel, close, switch mode. */
+/** Agent sessions: list, open, sign in, read the transcript, prompt, cancel, close, switch mode. */
 export function sessionHandlers({
   sessions,
   pipeline,
@@ -19,6 +26,8 @@ export function sessionHandlers({
       const session = await sessions.create(input.agentId, input.cwd);
       return { sessionId: session.sessionId };
     },
+
+    authenticateSession: (input) => sessions.authenticate(input.sessionId, input.methodId),
 
     prompt: async (input, caller) => ({
       stopReason: await sessions.prompt(

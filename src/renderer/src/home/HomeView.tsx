@@ -9,6 +9,7 @@ import { deciderWords, formatWhen } from '../history/words';
 import { openSession } from '../sessions/SessionView';
 import { StartSession } from '../sessions/StartSession';
 import { statusWords, useSessions } from '../sessions/use-sessions';
+import { runsIn } from '../sessions/where';
 import './HomeView.css';
 
 /** How many of the last decisions the first screen shows; the history has them all. */
@@ -68,7 +69,7 @@ export function HomeView({ queue }: { queue: ApprovalQueue }) {
                 {s.agentId} · {baseName(s.cwd)}
               </a>{' '}
               — {statusWords(s)}
-              {s.via && ` · in ${s.via.name}`}
+              {s.via && ` · in ${runsIn(s.via)}`}
             </li>
           ))}
         </ul>
@@ -91,6 +92,14 @@ export function HomeView({ queue }: { queue: ApprovalQueue }) {
   );
 }
 
+/** An editor's agent run behind Gatehouse; the path is where this checkout or install lives. */
+const EDITOR_SNIPPET = `"agent_servers": {
+  "Gemini via Gatehouse": {
+    "command": "node",
+    "args": ["/path/to/gatehouse/bin/gatehouse.mjs", "acp", "--agent", "gemini"]
+  }
+}`;
+
 /** With no agent configured: how to add one, or to bring an editor's or a terminal's agent. */
 function Guide() {
   return (
@@ -104,8 +113,13 @@ function Guide() {
         </li>
         <li>Come back here, type the folder it works in and start a session.</li>
         <li>
-          Agents run from an editor will show here too once the editor starts them through{' '}
-          <code>gatehouse acp</code>.
+          Or keep working in your editor: have it start the agent through{' '}
+          <code>gatehouse acp</code>, and its sessions show here with the editor&apos;s name while
+          Gatehouse decides what the agent may do. In Zed&apos;s <code>settings.json</code>, with
+          Gemini CLI added as the agent <code>gemini</code>:
+          <pre className="home-snippet">
+            <code>{EDITOR_SNIPPET}</code>
+          </pre>
         </li>
       </ol>
     </section>

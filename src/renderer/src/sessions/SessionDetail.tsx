@@ -6,8 +6,10 @@ import { MODE_HINT } from '../history/words';
 import { RefusedWrites } from './RefusedWrites';
 import { SessionSandboxLine } from './SandboxLine';
 import { SandboxViolations } from './SandboxViolations';
+import { SignIn } from './SignIn';
 import { TranscriptList } from './TranscriptList';
 import { statusWords } from './use-sessions';
+import { runsIn } from './where';
 import { useTranscript } from './use-transcript';
 
 /** One session: what it is, its transcript, the prompt box; closed sessions can only be read. */
@@ -20,6 +22,9 @@ export function SessionDetail({ session }: { session: SessionInfo }) {
   const [modeBusy, setModeBusy] = useState(false);
   const [stop, setStop] = useState<StopReason | null>(null);
   const open = session.state !== 'closed';
+  // An editor's (or a terminal's) session is prompted and closed there; Gatehouse shows it and decides.
+  const editor = runsIn(session.via);
+  const here = open && !editor;
   const turning = session.state === 'prompting';
 
   // However the turn was sent (here, another window, the API), how it ended is shown.
@@ -62,10 +67,10 @@ export function SessionDetail({ session }: { session: SessionInfo }) {
       <div className="session-head">
         <p>
           <strong>{session.agentId}</strong> in <code>{session.cwd}</code>
-          {session.via && <> · in {session.via.name}</>} ·{' '}
+          {session.via && <> · in {runsIn(session.via)}</>} ·{' '}
           <span className="session-state">{statusWords(session)}</span>
         </p>
-        {open && (
+        {here && (
           <button
             type="button"
             onClick={() => void act(() => api.call('closeSession', { sessionId }))}
@@ -92,13 +97,20 @@ export function SessionDetail({ session }: { session: SessionInfo }) {
           </p>
         </div>
       )}
+      {open && session.state === 'starting' && <SignIn session={session} onError={setError} />}
       {open && <SessionSandboxLine sessionId={sessionId} />}
       <SandboxViolations sessionId={sessionId} />
       <RefusedWrites sessionId={sessionId} />
       <h3 className="visually-hidden">Transcript</h3>
       <TranscriptList entries={transcript.entries} dropped={transcript.dropped} />
       {stop && <p className="stop dim">Turn ended: {stop}</p>}
-      {open && (
+      {open && editor && (
+        <p className="dim">
+          Prompted in {editor}: the turn and the session are ended there. Gatehouse shows the
+          transcript and decides the agent&apos;s permission requests.
+        </p>
+      )}
+      {here && (
         <form className="prompt-form" onSubmit={send}>
           <textarea
             aria-label="prompt"

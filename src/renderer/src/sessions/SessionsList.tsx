@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { SessionInfo } from '../../../shared/domain';
 import { baseName } from '../components/format';
 import { MODE_LABEL, formatDateTime } from '../history/words';
+import { runsIn } from './where';
 import { STATUS_LABEL, statusOf, statusWords, type SessionStatus } from './use-sessions';
 
 /** Every session, newest first, filtered by agent and state; a row opens the session. */
@@ -66,7 +67,7 @@ export function SessionsList({
             >
               <span className="session-row-head">
                 <strong>{s.agentId}</strong> · <span title={s.cwd}>{baseName(s.cwd)}</span>
-                {s.via && <span className="dim"> · in {s.via.name}</span>}
+                {s.via && <span className="dim"> · in {runsIn(s.via)}</span>}
               </span>
               <span className="session-row-state">
                 {statusWords(s)}
