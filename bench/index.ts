@@ -3,7 +3,7 @@
 // hold, docs/MISSION "Numbers we hold ourselves to"). The load average is printed before and after
 // each benchmark, to read the figures by.
 //
-// Selection:  BENCH_ONLY=mediator,history,sse,memory,dialog,sandbox,proxy   (default: all)
+// Selection:  BENCH_ONLY=mediator,history,sse,memory,dialog,sandbox,proxy,telemetry   (default: all)
 // Size knobs (defaults keep the whole run under ~10 minutes on a 2-core machine):
 //   BENCH_HISTORY_ROWS=1000000         decisions generated for the page queries (store and HTTP)
 //   BENCH_HISTORY_WRITES=20000         decisions written per write-throughput run (5 runs)
@@ -28,6 +28,7 @@ import { benchMemory } from './memory';
 import { printReport, round, type Report } from './report';
 import { benchProxy } from './proxy';
 import { benchSandbox } from './sandbox';
+import { benchTelemetry } from './telemetry';
 import { benchSseLatency } from './sse-latency';
 
 interface Bench {
@@ -60,6 +61,7 @@ const BENCHES: Bench[] = [
   { name: 'dialog', run: dialog },
   { name: 'sandbox', run: benchSandbox },
   { name: 'proxy', run: benchProxy },
+  { name: 'telemetry', run: benchTelemetry },
 ];
 
 const load = () =>
