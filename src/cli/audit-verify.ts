@@ -22,7 +22,8 @@ then the per-user state folder.
 
 Exit status: 0 the chain verifies, 1 it is broken, 2 it cannot be checked.`;
 
-function open(path: string): Db {
+/** Opens the history database for reading only (see below for the one exception). */
+export function openHistory(path: string): Db {
   try {
     return openDatabase(path, { readonly: true });
   } catch {
@@ -32,26 +33,30 @@ function open(path: string): Db {
   }
 }
 
-export function auditVerify(given: string | undefined, io: CliIo): number {
-  const home = given ? dirname(given) : resolveHome(io.env);
-  const path = given ?? databasePath(home);
+export interface AuditCheck {
+  /** 0 the chain verifies, 1 it is broken, 2 it cannot be checked. */
+  code: 0 | 1 | 2;
+  line: string;
+}
+
+/** Verifies the chain of the database at `path` in the data folder `home`, as one line. */
+export function checkAudit(path: string, home: string, env: CliIo['env']): AuditCheck {
   if (!existsSync(path)) {
-    io.err(`audit: no history database at ${path} (set GATEHOUSE_HOME or pass the file)`);
-    return 2;
+    return { code: 2, line: `audit: no history database at ${path} (set GATEHOUSE_HOME or pass the file)` };
   }
-  const db = open(path);
+  let db: Db | undefined;
   try {
+    db = openHistory(path);
     const version = schemaVersion(db);
     if (version > SCHEMA_VERSION) throw new DatabaseTooNewError(path, version, SCHEMA_VERSION);
-    const found = findAuditKey({ home, dbPath: path, env: io.env });
+    const found = findAuditKey({ home, dbPath: path, env });
     const key = found?.key ?? null;
     const result = verifyChain(db, key);
     if (result.ok) {
       const from = result.checkpoint
         ? `, from the signed retention checkpoint at entry ${result.checkpoint.seq} (${result.checkpoint.prunedRows} entries pruned)`
         : '';
-      io.out(`audit: OK, ${result.rows} entries verified in ${path}${from}`);
-      return 0;
+      return { code: 0, line: `audit: OK, ${result.rows} entries verified in ${path}${from}` };
     }
     const request = result.requestId ? ` (request ${result.requestId})` : '';
     const keyNote = found
@@ -59,12 +64,21 @@ export function auditVerify(given: string | undefined, io: CliIo): number {
       : existsSync(legacyKeyPath(path))
         ? ` [the audit key is still beside the database: start Gatehouse once to move it out]`
         : ' [no audit key found: set GATEHOUSE_AUDIT_KEY or GATEHOUSE_AUDIT_KEY_FILE]';
-    io.out(`audit: BROKEN at entry ${result.firstBrokenSeq}${request}: ${result.reason}${keyNote}`);
-    return 1;
+    return {
+      code: 1,
+      line: `audit: BROKEN at entry ${result.firstBrokenSeq}${request}: ${result.reason}${keyNote}`,
+    };
   } catch (err) {
-    io.err(`audit: cannot verify ${path}: ${(err as Error).message}`);
-    return 2;
+    return { code: 2, line: `audit: cannot verify ${path}: ${(err as Error).message}` };
   } finally {
-    db.close();
+    db?.close();
   }
+}
+
+export function auditVerify(given: string | undefined, io: CliIo): number {
+  const home = given ? dirname(given) : resolveHome(io.env);
+  const { code, line } = checkAudit(given ?? databasePath(home), home, io.env);
+  if (code === 2) io.err(line);
+  else io.out(line);
+  return code;
 }

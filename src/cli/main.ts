@@ -7,6 +7,7 @@ import { AUDIT_VERIFY_HELP, auditVerify } from './audit-verify';
 import { hookCommand, HOOK_HELP } from './hook/command';
 import { EXIT, processIo, type CliIo } from './io';
 import { status, STATUS_HELP } from './status';
+import { supportBundle, SUPPORT_BUNDLE_HELP } from './support-bundle';
 
 const HELP = `Usage: gatehouse <command> [options]
 
@@ -15,6 +16,7 @@ Commands:
   audit verify    check the audit's hash chain and name the first broken entry
   acp             run an ACP agent for an editor, its permission requests decided by Gatehouse
   hook            ask Gatehouse before Claude Code or Gemini CLI runs a tool (install, uninstall)
+  support-bundle  write a zip for a bug report: logs, redacted settings, versions, audit metadata
 
 Options:
   -h, --help      this text; \`gatehouse <command> --help\` for a command's
@@ -35,6 +37,7 @@ type Parsed = {
   name?: string;
   user: boolean;
   project?: string;
+  out?: string;
   positionals: string[];
 };
 
@@ -50,6 +53,7 @@ function parse(args: string[]): Parsed {
       name: { type: 'string' },
       user: { type: 'boolean' },
       project: { type: 'string' },
+      out: { type: 'string' },
     },
   });
   return {
@@ -60,6 +64,7 @@ function parse(args: string[]): Parsed {
     ...(values.name === undefined ? {} : { name: values.name }),
     user: values.user ?? false,
     ...(values.project === undefined ? {} : { project: values.project }),
+    ...(values.out === undefined ? {} : { out: values.out }),
     positionals,
   };
 }
@@ -89,6 +94,8 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     return usage(io, command ? `unknown option ${command}` : 'no command given', HELP);
   }
   if (json && command !== 'status') return usage(io, `--json is an option of status only`, HELP);
+  if (parsed.out !== undefined && command !== 'support-bundle')
+    return usage(io, `--out is an option of support-bundle only`, HELP);
   switch (command) {
     case 'status':
       if (help) return done(STATUS_HELP);
@@ -127,6 +134,11 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
       const problem = hookCommand(positionals, { user, ...(project === undefined ? {} : { project }) }, io);
       return typeof problem === 'string' ? usage(io, problem, HOOK_HELP) : problem;
     }
+    case 'support-bundle':
+      if (help) return done(SUPPORT_BUNDLE_HELP);
+      if (positionals.length > 0)
+        return usage(io, 'support-bundle takes no arguments (--out <file> names the zip)', SUPPORT_BUNDLE_HELP);
+      return supportBundle(parsed.out, io);
     default:
       return usage(io, `unknown command ${command}`, HELP);
   }
