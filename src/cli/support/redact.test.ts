@@ -53,11 +53,12 @@ describe('support bundle redaction', () => {
   it('known secrets from settings and environment are cut out of free text', () => {
     const secrets = knownSecrets(settings, {
       GATEHOUSE_TOKEN: 'gatehouse-bearer-token',
+      GATEHOUSE_AUDIT_KEY: 'audit-key-hex-value',
       PATH: '/usr/bin',
       GATEHOUSE_HOME: '/home/x/.gatehouse',
     });
     expect(secrets).toEqual(
-      expect.arrayContaining(['sk-env-value', 'sk-flag-value', 'tenant-header-value', 'gatehouse-bearer-token']),
+      expect.arrayContaining(['sk-env-value', 'sk-flag-value', 'tenant-header-value', 'gatehouse-bearer-token', 'audit-key-hex-value']),
     );
     expect(secrets).not.toContain('/usr/bin');
     const log = 'started with sk-env-value; client said gatehouse-bearer-token; PATH=/usr/bin';

@@ -9,7 +9,7 @@ export const REDACTED = '[redacted]';
 
 /** A name that says its value is a credential: api_key, --token, Authorization, DB_PASSWORD… */
 const SECRET_NAME =
-  /(token|secret|passw|passphrase|pwd|api[-_]?key|access[-_]?key|private[-_]?key|credential|auth|cookie|session[-_]?key|^-*key$)/i;
+  /(token|secret|passw|passphrase|pwd|api[-_]?key|access[-_]?key|private[-_]?key|credential|auth|cookie|session[-_]?key|(^|[-_.])key$)/i;
 
 /** A value shorter than this is not cut out of free text: it would match everywhere and hide nothing. */
 const MIN_SCRUB_LENGTH = 4;
