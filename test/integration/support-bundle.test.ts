@@ -2,7 +2,16 @@
 // file, a person allows it, then the bundle is made while the core runs. Every file of the zip is
 // searched for the secrets the settings, environment and log hold and for what the agent asked.
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
@@ -11,6 +20,7 @@ import { runCli } from '../../src/cli/main';
 import type { CliIo } from '../../src/cli/io';
 import { GATEHOUSE_VERSION } from '../../src/shared/control-protocol';
 import { scriptedAgentLaunch } from '../support/agents/scripted-agent';
+import { runNode, startCoreProcess, type CoreProcess } from '../support/core-process';
 import { startScriptedSession, type ScriptedSession } from '../support/gatehouse';
 
 const SECRETS = {
@@ -25,9 +35,12 @@ const SECRETS = {
 
 const made: string[] = [];
 let session: ScriptedSession | undefined;
+let core: CoreProcess | undefined;
 afterEach(async () => {
   await session?.close();
   session = undefined;
+  await core?.stop();
+  core = undefined;
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -176,5 +189,62 @@ describe('gatehouse support-bundle', () => {
     const again = io({ ...process.env, GATEHOUSE_HOME: home });
     expect(await runCli(['support-bundle', '--out', out], again.io)).toBe(1);
     expect(again.err.join('\n')).toMatch(/cannot write .*EEXIST/);
+  });
+
+  it('the built command, beside a headless core process that logs and audits, leaks none of its secrets', async () => {
+    if (!existsSync('out/main/cli.js'))
+      throw new Error('the gatehouse command is not built: run `npx electron-vite build` first');
+    const home = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-bundle-home-')));
+    const folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-bundle-work-')));
+    const outDir = mkdtempSync(join(tmpdir(), 'gatehouse-bundle-'));
+    made.push(home, folder, outDir);
+    const token = 'core-process-token-4c2e9a71';
+    const launch = scriptedAgentLaunch({ prompts: [] });
+    writeFileSync(
+      join(home, 'settings.json'),
+      JSON.stringify({
+        agents: {
+          s: {
+            command: launch.command,
+            args: launch.args,
+            env: { ...launch.env, SERVICE_TOKEN: SECRETS.agentEnv },
+            sandbox: 'off',
+          },
+        },
+        // A collector that is not there, and a header the core holds for it.
+        telemetry: {
+          otlp: {
+            endpoint: 'http://127.0.0.1:9/',
+            protocol: 'http/json',
+            headers: { authorization: `Bearer ${SECRETS.header}` },
+            exportDelayMs: 10,
+            retryDelayMs: 50,
+          },
+        },
+      }),
+    );
+    core = await startCoreProcess(home, { GATEHOUSE_TOKEN: token });
+    const created = await fetch(`${new URL(core.url).origin}/api/sessions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ agentId: 's', cwd: folder }),
+    });
+    expect(created.status).toBe(200);
+
+    const out = join(outDir, 'bundle.zip');
+    const run = await runNode(['bin/gatehouse.mjs', 'support-bundle', '--out', out], {
+      GATEHOUSE_HOME: home,
+    });
+    expect(run).toMatchObject({ code: 0, stdout: `${out}\n` });
+    const files = unzipSync(readFileSync(out));
+    expect(Object.keys(files)).toContain('logs/gatehouse.log');
+    expect(strFromU8(files['logs/gatehouse.log']!).length).toBeGreaterThan(0);
+    expect(strFromU8(files['audit-verify.txt']!)).toMatch(/^audit: OK, \d+ entries verified in /);
+    for (const [name, bytes] of Object.entries(files)) {
+      const text = strFromU8(bytes);
+      for (const secret of [token, SECRETS.agentEnv, SECRETS.header]) {
+        expect(text, `${name} holds ${secret}`).not.toContain(secret);
+      }
+    }
   });
 });
