@@ -31,7 +31,8 @@ test('the Terminal CLIs section shows which CLIs are hooked and how to hook the 
   try {
     headless = await startHeadless({});
   } finally {
-    process.env['HOME'] = savedHome;
+    if (savedHome === undefined) delete process.env['HOME'];
+    else process.env['HOME'] = savedHome;
   }
   await page.goto(await headless.pairingUrl());
   await page.locator('.topbar').waitFor();

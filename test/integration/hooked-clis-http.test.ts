@@ -20,7 +20,8 @@ describe('GET /api/hooks', () => {
   afterEach(async () => {
     await gh?.close();
     gh = undefined;
-    process.env['HOME'] = savedHome;
+    if (savedHome === undefined) delete process.env['HOME'];
+    else process.env['HOME'] = savedHome;
     rmSync(home, { recursive: true, force: true });
   });
 
