@@ -23,6 +23,7 @@ import {
   HistoryQuery,
   QueryBool,
 } from './history';
+import { HookedCli } from './hooked-clis';
 import { GrantSchema, RuleSchema } from './rules';
 import { Settings } from './settings';
 import { Transcript } from './transcript';
@@ -174,6 +175,13 @@ export const commands = {
     },
     summary:
       "Let an agent's sandbox allow what it refused: the folder of a write, or a host:port. Never Gatehouse's folder, /, HOME or its key folders, nor a local address. Over HTTP it waits for a local confirmation.",
+  }),
+  listHookedClis: command({
+    input: Empty,
+    output: z.array(HookedCli),
+    http: { method: 'GET', path: '/api/hooks' },
+    summary:
+      "Which terminal CLIs (Claude Code, Gemini CLI) run Gatehouse's hook, from the user's settings files (read only).",
   }),
   getSettings: command({
     input: Empty,

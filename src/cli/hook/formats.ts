@@ -2,9 +2,9 @@
 // PreToolUse hook, Gemini CLI's BeforeTool hook). Everything read is validated and bounded.
 import { z } from 'zod';
 import type { HookAgent } from '../../shared/control-hook';
+import { HOOK_CLIS, type HookCli } from '../../shared/hooked-clis';
 
-export const HOOK_CLIS = ['claude-code', 'gemini'] as const;
-export type HookCli = (typeof HOOK_CLIS)[number];
+export { CLI_NAME, HOOK_CLIS, type HookCli } from '../../shared/hooked-clis';
 
 export function isHookCli(name: string | undefined): name is HookCli {
   return (HOOK_CLIS as readonly string[]).includes(name ?? '');
@@ -13,11 +13,6 @@ export function isHookCli(name: string | undefined): name is HookCli {
 export const AGENT_OF: Record<HookCli, HookAgent> = {
   'claude-code': 'claude-code',
   gemini: 'gemini-cli',
-};
-
-export const CLI_NAME: Record<HookCli, string> = {
-  'claude-code': 'Claude Code',
-  gemini: 'Gemini CLI',
 };
 
 /** The fields both CLIs send that Gatehouse reads; the rest (transcript path, timestamp…) is ignored. */

@@ -11,7 +11,14 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, join } from 'node:path';
+import {
+  ALL_TOOLS,
+  HOOK_EVENT,
+  hookCommand,
+  isGatehouseHook,
+  settingsFileFor,
+} from '../../main/core/agents/hook-settings';
 import { EXIT, type CliIo } from '../io';
 import { CLI_NAME, type HookCli } from './formats';
 import { HOOK_TIMEOUT_SECONDS } from './run';
@@ -28,39 +35,6 @@ The file is backed up beside it (settings.json.gatehouse-backup) before each cha
 again changes nothing. The hook runs this installation of gatehouse by its absolute path.`;
 
 type Json = Record<string, unknown>;
-
-const EVENT: Record<HookCli, string> = { 'claude-code': 'PreToolUse', gemini: 'BeforeTool' };
-const FOLDER: Record<HookCli, string> = { 'claude-code': '.claude', gemini: '.gemini' };
-
-/** Where the hook goes: the user's settings, or a project's. */
-export function settingsFileFor(
-  cli: HookCli,
-  project: string | undefined,
-  home: string = homedir(),
-): string {
-  return join(project === undefined ? home : resolve(project), FOLDER[cli], 'settings.json');
-}
-
-/** A word for a POSIX shell (both CLIs run hook commands through one). */
-function quote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
-}
-
-/** The command both CLIs run: this Node and this gatehouse, by absolute path. */
-export function hookCommand(cli: HookCli, entry: string): string {
-  return [process.execPath, entry, 'hook', cli].map(quote).join(' ');
-}
-
-/** Gatehouse's own hook, whichever installation wrote it. */
-function isOurs(cli: HookCli, hook: unknown): boolean {
-  if (!hook || typeof hook !== 'object') return false;
-  const command = (hook as Json)['command'];
-  return (
-    typeof command === 'string' &&
-    /gatehouse\.mjs'? hook /.test(command) &&
-    command.endsWith(` hook ${cli}`)
-  );
-}
 
 function hookEntry(cli: HookCli, command: string): Json {
   return cli === 'claude-code'
@@ -108,16 +82,16 @@ export function installHook(cli: HookCli, file: string, entry: string): string {
   const settings = readSettings(file);
   const root = settings ?? {};
   const hooks = objectAt(root, 'hooks', file);
-  const groups = groupsAt(hooks, EVENT[cli], file);
+  const groups = groupsAt(hooks, HOOK_EVENT[cli], file);
   const wanted = hookEntry(cli, hookCommand(cli, entry));
   const ours = groups
     .flatMap((group) => (Array.isArray(group['hooks']) ? (group['hooks'] as unknown[]) : []))
-    .find((hook) => isOurs(cli, hook));
+    .find((hook) => isGatehouseHook(cli, hook));
   if (ours && JSON.stringify(ours) === JSON.stringify(wanted))
     return `already installed in ${file}`;
   if (ours) Object.assign(ours as Json, wanted);
-  else groups.push({ matcher: cli === 'claude-code' ? '*' : '.*', hooks: [wanted] });
-  hooks[EVENT[cli]] = groups;
+  else groups.push({ matcher: ALL_TOOLS[cli], hooks: [wanted] });
+  hooks[HOOK_EVENT[cli]] = groups;
   root['hooks'] = hooks;
   save(file, settings !== null, root);
   return `${ours ? 'updated' : 'installed'} in ${file}`;
@@ -127,20 +101,20 @@ export function uninstallHook(cli: HookCli, file: string): string {
   const settings = readSettings(file);
   if (settings === null) return `nothing to remove: ${file} does not exist`;
   const hooks = objectAt(settings, 'hooks', file);
-  const groups = groupsAt(hooks, EVENT[cli], file);
+  const groups = groupsAt(hooks, HOOK_EVENT[cli], file);
   let removed = 0;
   const kept = groups.flatMap((group) => {
     const list = group['hooks'];
     if (!Array.isArray(list)) return [group];
-    const others = list.filter((hook) => !isOurs(cli, hook));
+    const others = list.filter((hook) => !isGatehouseHook(cli, hook));
     removed += list.length - others.length;
     if (others.length === list.length) return [group];
     return others.length === 0 ? [] : [{ ...group, hooks: others }];
   });
   if (removed === 0) return `nothing to remove in ${file}`;
   // What Gatehouse added alone goes with it: an empty list, then an empty hooks object.
-  if (kept.length > 0) hooks[EVENT[cli]] = kept;
-  else delete hooks[EVENT[cli]];
+  if (kept.length > 0) hooks[HOOK_EVENT[cli]] = kept;
+  else delete hooks[HOOK_EVENT[cli]];
   if (Object.keys(hooks).length > 0) settings['hooks'] = hooks;
   else delete settings['hooks'];
   save(file, true, settings);

@@ -5,6 +5,7 @@ import { clientHandlers } from './client-handlers';
 import type { Handlers } from './dispatch';
 import { grantHandlers } from './grant-handlers';
 import { historyHandlers } from './history-handlers';
+import { hookHandlers } from './hook-handlers';
 import { ruleHandlers } from './rule-handlers';
 import type { CommandServices } from './services';
 import { sessionHandlers } from './session-handlers';
@@ -28,5 +29,6 @@ export function createHandlers(services: CommandServices): Handlers {
     ...historyHandlers(services),
     ...grantHandlers(services),
     ...ruleHandlers(services),
+    ...hookHandlers(),
   };
 }

@@ -1,4 +1,5 @@
-// The settings window: grants, rules, agents and the general settings, over one settings file.
+// The settings window: grants, rules, agents and the general settings, over one settings file;
+// which terminal CLIs are hooked; the paired devices.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { CommandOutput, SettingsConfirmation } from '../../../shared/contract';
 import type { AgentInfo, PermissionPolicy } from '../../../shared/domain';
@@ -9,6 +10,7 @@ import { ConfirmChange } from './ConfirmChange';
 import { DevicesSection } from './DevicesSection';
 import { GeneralSection } from './GeneralSection';
 import { GrantsSection } from './GrantsSection';
+import { HooksSection } from './HooksSection';
 import { RulesSection } from './RulesSection';
 import { Button } from '../ui/Button';
 import { Notice } from '../ui/Notice';
@@ -23,6 +25,7 @@ const SECTIONS = [
   ['sv-rules', 'Rules'],
   ['sv-agents', 'Agents'],
   ['sv-general', 'General'],
+  ['sv-hooks', 'Terminal CLIs'],
   ['sv-devices', 'Devices'],
 ] as const;
 
@@ -138,6 +141,7 @@ export function SettingsView() {
           />
         </>
       )}
+      <HooksSection />
       <DevicesSection />
     </div>
   );
