@@ -35,7 +35,13 @@ describe('gatehouse acp with the real Gemini CLI', () => {
     model = await startFakeModelServer();
     gemini = prepareGemini({ modelUrl: model.url });
     home = mkdtempSync(join(tmpdir(), 'gatehouse-proxy-gemini-'));
-    writeFileSync(join(home, 'settings.json'), JSON.stringify({}));
+    // One file is off limits by rule: a request to write it is decided with nobody asked.
+    writeFileSync(
+      join(home, 'settings.json'),
+      JSON.stringify({
+        rules: [{ id: 'keep-denied', action: 'deny', toolKind: 'edit', path: '**/denied.txt' }],
+      }),
+    );
     core = await startCoreProcess(home, { GATEHOUSE_TOKEN: TOKEN });
     api = new HttpApi(new URL(core.url).origin, TOKEN);
   });
@@ -50,7 +56,7 @@ describe('gatehouse acp with the real Gemini CLI', () => {
   });
 
   /** An editor in a fresh folder with Gemini behind the proxy, a session open, a write asked for. */
-  async function askToWrite(file: string) {
+  async function startWriting(file: string) {
     const folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-proxy-gemini-work-')));
     cleanup.push(() => rmSync(folder, { recursive: true, force: true }));
     const editor: ScriptedEditor = startEditor({
@@ -75,6 +81,11 @@ describe('gatehouse acp with the real Gemini CLI', () => {
       finalText: 'Done.',
     });
     const turn = editor.prompt(sessionId, `write ${file}`);
+    return { editor, path, turn };
+  }
+
+  async function askToWrite(file: string) {
+    const { editor, path, turn } = await startWriting(file);
     const shown = await editor.nextShown(60_000);
     await expect
       .poll(async () => (await api.call('listApprovals', {})).items.length, { timeout: 20_000 })
@@ -102,5 +113,14 @@ describe('gatehouse acp with the real Gemini CLI', () => {
     expect((await api.call('listApprovals', {})).items).toEqual([]);
     const detail = await api.call('historyDetail', { requestId: pending.requestId });
     expect(detail.decider).toMatchObject({ type: 'person', surface: 'editor' });
+  });
+
+  it('a deny rule decides: neither the editor nor a person is asked, the file stays as it was', async () => {
+    const { editor, path, turn } = await startWriting('denied.txt');
+    await turn;
+    expect(readFileSync(path, 'utf8')).toBe('old\n');
+    expect(editor.shown).toEqual([]);
+    const row = (await api.call('history', {})).items.find((r) => r.title.includes('denied.txt'));
+    expect(row).toMatchObject({ decider: { type: 'rule' } });
   });
 });
