@@ -11,7 +11,9 @@ import { ACCEPTS_LOCAL_APPROVALS } from '../../src/main/core/agents/side-doors';
 import type { PendingApproval } from '../../src/shared/domain';
 import { startFakeChatServer, type FakeChatServer } from '../support/fake-chat-server';
 import { startGatehouse, type TestGatehouse } from '../support/gatehouse';
-import { prepareOpencode, type PreparedOpencode } from '../support/opencode';
+import { ensureOpencodeBinary, prepareOpencode, type PreparedOpencode } from '../support/opencode';
+
+const OPENCODE = ensureOpencodeBinary();
 
 const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
@@ -27,7 +29,7 @@ const optionOfKind = (approval: PendingApproval, kind: string) =>
   approval.options.find((o) => o.kind === kind)!.optionId;
 
 // A session start is most of each test's time (~15 s); a loaded machine doubles it.
-describe('the real opencode', { timeout: 120_000 }, () => {
+describe.skipIf(!OPENCODE)('the real opencode', { timeout: 120_000 }, () => {
   let model: FakeChatServer;
   let opencode: PreparedOpencode;
   let gh: TestGatehouse;
@@ -36,7 +38,7 @@ describe('the real opencode', { timeout: 120_000 }, () => {
 
   beforeAll(async () => {
     model = await startFakeChatServer();
-    opencode = prepareOpencode({ baseUrl: model.baseUrl });
+    opencode = prepareOpencode({ baseUrl: model.baseUrl, binary: OPENCODE! });
     doorPort = await freePort();
   });
   afterAll(async () => {

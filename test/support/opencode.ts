@@ -1,18 +1,23 @@
 // Launch recipe for a real `opencode acp` that talks only to a fake chat-completions server on
 // loopback (see docs/real-agents.md and test/support/fake-chat-server.ts).
 
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** The opencode the tests run (its plugin package is seeded at the same version). */
+export const OPENCODE_VERSION = '1.18.33';
 
 export interface PrepareOpencodeOptions {
   /** Base URL of the fake chat-completions server, e.g. `http://127.0.0.1:41234/v1`. */
   baseUrl: string;
+  /** From ensureOpencodeBinary(). */
+  binary: string;
 }
 
 export interface PreparedOpencode {
-  /** The platform binary the `opencode-ai` package ships. */
+  /** The platform binary of opencode (`opencode-<platform>-<arch>`). */
   command: string;
   args: string[];
   /** Complete environment for the child (not merged with process.env by the caller). */
@@ -24,17 +29,36 @@ export interface PreparedOpencode {
 
 const PLUGIN = '@opencode-ai/plugin';
 
-/** The binary of `opencode-ai`'s platform package, found next to the package itself. */
-export function resolveOpencodeBinary(): string {
-  const require = createRequire(import.meta.url);
-  const manifest = require.resolve(`opencode-${process.platform}-${process.arch}/package.json`);
-  return join(dirname(manifest), 'bin', 'opencode');
-}
-
-function opencodeVersion(): string {
-  const require = createRequire(import.meta.url);
-  const manifest = JSON.parse(readFileSync(require.resolve('opencode-ai/package.json'), 'utf8'));
-  return (manifest as { version: string }).version;
+/**
+ * The binary of opencode's package for this platform, installed once from the npm registry into
+ * the user's cache (the package of every other platform is not on every registry, so it cannot be
+ * a locked dependency). Null where the install failed: the tests that need it are skipped.
+ * Blocking: call it when a test file loads, not inside a hook with a time limit.
+ */
+export function ensureOpencodeBinary(): string | null {
+  const name = `opencode-${process.platform}-${process.arch}`;
+  const prefix = join(homedir(), '.cache', 'gatehouse', `opencode-${OPENCODE_VERSION}`);
+  const binary = join(prefix, 'node_modules', name, 'bin', 'opencode');
+  if (existsSync(binary)) return binary;
+  const npm = spawnSync(
+    'npm',
+    [
+      'install',
+      '--no-save',
+      '--no-package-lock',
+      '--no-audit',
+      '--no-fund',
+      '--prefix',
+      prefix,
+      `${name}@${OPENCODE_VERSION}`,
+    ],
+    { stdio: 'ignore', timeout: 600_000 },
+  );
+  if (npm.status !== 0 || !existsSync(binary)) {
+    console.warn(`opencode tests skipped: could not install ${name}@${OPENCODE_VERSION}`);
+    return null;
+  }
+  return binary;
 }
 
 function config(baseUrl: string): Record<string, unknown> {
@@ -64,7 +88,7 @@ function config(baseUrl: string): Record<string, unknown> {
  * holds it with a lock file naming it: seeded here so that nothing is fetched.
  */
 function seedPlugin(configDir: string): void {
-  const version = opencodeVersion();
+  const version = OPENCODE_VERSION;
   const dependencies = { [PLUGIN]: version };
   const pluginDir = join(configDir, 'node_modules', ...PLUGIN.split('/'));
   mkdirSync(pluginDir, { recursive: true });
@@ -113,7 +137,7 @@ export function prepareOpencode(options: PrepareOpencodeOptions): PreparedOpenco
   };
   let cleaned = false;
   return {
-    command: resolveOpencodeBinary(),
+    command: options.binary,
     args: ['acp'],
     env,
     home,
