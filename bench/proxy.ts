@@ -121,6 +121,14 @@ export async function benchProxy(report: Report): Promise<void> {
     children.push(child);
     return child;
   };
+  // The least any proxy process costs: a Node process that only copies bytes both ways.
+  const bareRelay = () => {
+    const script = `const c = require('node:child_process').spawn(process.execPath, [process.argv[1]], { stdio: ['pipe', 'pipe', 'ignore'] });
+process.stdin.pipe(c.stdin); c.stdout.pipe(process.stdout);`;
+    const child = start(process.execPath, ['-e', script, AGENT], process.env, folder);
+    children.push(child);
+    return child;
+  };
   const compare = (name: string, floor: number[], measured: number[]) => {
     const f = quantiles(floor);
     const m = quantiles(measured);
@@ -134,10 +142,24 @@ export async function benchProxy(report: Report): Promise<void> {
     });
   };
   try {
+    const directMs = await messageRoundTrips(direct(), folder);
+    const proxiedMs = await messageRoundTrips(proxied(), folder);
     compare(
       `proxy: an editor request and its answer, ${MESSAGES} in a row (target ≤ 2×)`,
-      await messageRoundTrips(direct(), folder),
-      await messageRoundTrips(proxied(), folder),
+      directMs,
+      proxiedMs,
+    );
+    const bare = quantiles(await messageRoundTrips(bareRelay(), folder));
+    const ours = quantiles(proxiedMs);
+    report(
+      'proxy: the same through a bare byte relay (any proxy process), for what the hops cost',
+      {
+        bareRelayP50Ms: round(bare.p50, 3),
+        bareRelayP99Ms: round(bare.p99, 3),
+        bareVsDirectP50Ratio: round(bare.p50 / quantiles(directMs).p50, 2),
+        proxyVsBareP50Ratio: round(ours.p50 / bare.p50, 2),
+        proxyVsBareP99Ratio: round(ours.p99 / bare.p99, 2),
+      },
     );
     compare(
       `proxy: a permission request a rule allows, ${REQUESTS} in a row, vs the editor answering itself`,

@@ -100,8 +100,8 @@ export async function acp(options: AcpOptions, io: CliIo): Promise<number> {
   });
   const child = startAgent(launch);
   const relay = new AcpRelay(link, {
-    toAgent: (line) => child.child.stdin?.write(`${line}\n`),
-    toEditor: (line) => process.stdout.write(`${line}\n`),
+    toAgent: (line) => child.child.stdin?.write(line),
+    toEditor: (line) => process.stdout.write(line),
     log,
   });
   child.child.stdin?.on('error', () => undefined);

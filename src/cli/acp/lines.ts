@@ -6,17 +6,20 @@ export const MAX_LINE_BYTES = 128 * 1024 * 1024;
 
 export class LineTooLongError extends Error {}
 
-/** Splits a byte stream into lines (without their "\n"); a "\r" before it stays in the line. */
+/**
+ * Splits a byte stream into lines, each with its "\n" (a "\r" before it stays in the line): the
+ * bytes that are forwarded, unchanged and without copying when a line sits in one chunk.
+ */
 export class LineSplitter {
   private parts: Buffer[] = [];
   private size = 0;
 
-  push(chunk: Buffer): string[] {
-    const lines: string[] = [];
+  push(chunk: Buffer): Buffer[] {
+    const lines: Buffer[] = [];
     let start = 0;
     for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, start)) {
-      this.parts.push(chunk.subarray(start, at));
-      lines.push(Buffer.concat(this.parts).toString('utf8'));
+      const tail = chunk.subarray(start, at + 1);
+      lines.push(this.parts.length === 0 ? tail : Buffer.concat([...this.parts, tail]));
       this.parts = [];
       this.size = 0;
       start = at + 1;
@@ -29,11 +32,11 @@ export class LineSplitter {
     }
     return lines;
   }
+}
 
-  /** What is left when the stream ends without a final "\n". */
-  rest(): string | null {
-    return this.parts.length === 0 ? null : Buffer.concat(this.parts).toString('utf8');
-  }
+/** A line's text, for reading: without its "\n". */
+export function lineText(line: Buffer): string {
+  return line.toString('utf8', 0, line.at(-1) === 10 ? line.length - 1 : line.length);
 }
 
 export type RpcMessage =
@@ -68,5 +71,6 @@ export function readMessage(line: string): RpcMessage {
 /** Ids compared across the two directions: 1 and "1" are different ids. */
 export const idKey = (id: unknown): string => JSON.stringify(id);
 
+/** A message of the proxy's own, as a whole line. */
 export const rpcLine = (message: Record<string, unknown>): string =>
-  JSON.stringify({ jsonrpc: '2.0', ...message });
+  `${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`;

@@ -33,11 +33,17 @@ function setup(
     submit: vi.fn(submit),
     check,
   };
-  const relay = new AcpRelay(link, {
-    toAgent: (l) => toAgent.push(l),
-    toEditor: (l) => toEditor.push(l),
+  // Lines go in as the bytes the streams carry and come out without their newline, to compare.
+  const line = (data: Buffer | string) => String(data).replace(/\n$/, '');
+  const inner = new AcpRelay(link, {
+    toAgent: (l) => toAgent.push(line(l)),
+    toEditor: (l) => toEditor.push(line(l)),
     log: () => undefined,
   });
+  const relay = {
+    fromAgent: (text: string) => inner.fromAgent(Buffer.from(`${text}\n`)),
+    fromEditor: (text: string) => inner.fromEditor(Buffer.from(`${text}\n`)),
+  };
   return { relay, link, toAgent, toEditor };
 }
 

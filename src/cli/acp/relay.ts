@@ -6,11 +6,12 @@
 import { createHash } from 'node:crypto';
 import type { PermissionResponse } from '../../shared/control-proxy';
 import { CoreUnavailableError, type CoreLink } from './core-link';
-import { idKey, readMessage, rpcLine, type RpcMessage } from './lines';
+import { idKey, lineText, readMessage, rpcLine, type RpcMessage } from './lines';
 
 export interface RelayIo {
-  toAgent(line: string): void;
-  toEditor(line: string): void;
+  /** Whole lines, the newline included. */
+  toAgent(line: Buffer | string): void;
+  toEditor(line: Buffer | string): void;
   log(line: string): void;
 }
 
@@ -99,15 +100,15 @@ export class AcpRelay {
     private readonly io: RelayIo,
   ) {}
 
-  fromEditor(line: string): void {
-    const message = readMessage(line);
+  fromEditor(line: Buffer): void {
+    const message = readMessage(lineText(line));
     if (message.kind === 'response' && this.answerFromEditor(message)) return;
     if (message.kind === 'request' || message.kind === 'notification') this.watchEditor(message);
     this.io.toAgent(line);
   }
 
-  fromAgent(line: string): void {
-    const message = readMessage(line);
+  fromAgent(line: Buffer): void {
+    const message = readMessage(lineText(line));
     // Only a single JSON-RPC message passes: a batch or a line that is not one could carry a
     // request the editor would act on without Gatehouse reading it first.
     if (message.kind === 'other') {
@@ -209,7 +210,7 @@ export class AcpRelay {
   }
 
   /** Reads what the core lists from the line, and passes it on. */
-  private passAgentLine(line: string, message: RpcMessage): void {
+  private passAgentLine(line: Buffer, message: RpcMessage): void {
     if (message.kind === 'response') this.watchAgentResponse(message);
     if (message.kind === 'notification' && message.method === 'session/update') {
       const params = record(message.params);
@@ -250,7 +251,7 @@ export class AcpRelay {
     }
   }
 
-  private async permission(line: string, id: unknown, params: unknown): Promise<void> {
+  private async permission(line: Buffer, id: unknown, params: unknown): Promise<void> {
     const answer = (response: PermissionResponse) =>
       this.io.toAgent(rpcLine({ id, result: response }));
     const acpSessionId = text(record(params).sessionId);
