@@ -20,12 +20,13 @@ test.afterEach(async () => {
 });
 test.use({ colorScheme: 'light', viewport: { width: 1280, height: 860 } });
 
-test('the first screen with no agent: the guide, with the editor snippet', async ({ page }) => {
+test('the first screen with no agent: the guide, with the editor and terminal snippets', async ({ page }) => {
   const headless = await startHeadless({});
   try {
     await page.goto(await headless.pairingUrl());
     const guide = page.getByRole('region', { name: 'Start here' });
     await expect(guide).toContainText('"acp", "--agent", "gemini"');
+    await expect(guide).toContainText('gatehouse.mjs hook install claude-code');
     await page.screenshot({ path: join(OUT, 'home-guide.png') });
   } finally {
     await headless.stop();

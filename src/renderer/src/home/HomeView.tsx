@@ -95,10 +95,15 @@ export function HomeView({ queue }: { queue: ApprovalQueue }) {
 /** An editor's agent run behind Gatehouse; the path is where this checkout or install lives. */
 const EDITOR_SNIPPET = `"agent_servers": {
   "Gemini via Gatehouse": {
+    "type": "custom",
     "command": "node",
     "args": ["/path/to/gatehouse/bin/gatehouse.mjs", "acp", "--agent", "gemini"]
   }
 }`;
+
+/** A terminal CLI asking Gatehouse before each tool call (its settings file gets one hook entry). */
+const TERMINAL_SNIPPET = `node /path/to/gatehouse/bin/gatehouse.mjs hook install claude-code
+node /path/to/gatehouse/bin/gatehouse.mjs hook install gemini`;
 
 /** With no agent configured: how to add one, or to bring an editor's or a terminal's agent. */
 function Guide() {
@@ -119,6 +124,13 @@ function Guide() {
           Gemini CLI added as the agent <code>gemini</code>:
           <pre className="home-snippet">
             <code>{EDITOR_SNIPPET}</code>
+          </pre>
+        </li>
+        <li>
+          Or in a terminal: hook Claude Code or Gemini CLI to Gatehouse, and each of their tool
+          calls is decided here first.
+          <pre className="home-snippet">
+            <code>{TERMINAL_SNIPPET}</code>
           </pre>
         </li>
       </ol>
