@@ -1,8 +1,7 @@
 // `gatehouse acp` when things die or are missing: the core killed mid-request, the proxy killed, no
 // core running (started in the background, or refused with auto-start off), two editors at once.
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readCoreInfo } from '../../src/main/core/home-lock';
@@ -11,20 +10,17 @@ import { scriptedAgentLaunch, type ScriptStep } from '../support/agents/scripted
 import { bwrapMissing } from '../support/bwrap';
 import { startCoreProcess } from '../support/core-process';
 import { startEditor, type ScriptedEditor } from '../support/scripted-editor';
+import { freshDir, pendingOne, type Cleanup } from '../support/steps';
 
 const CLI = resolve('bin/gatehouse.mjs');
 const TOKEN = 'proxy-lifecycle-token';
 const noSandbox = bwrapMissing('gatehouse acp in the sandbox');
-const cleanup: (() => Promise<void> | void)[] = [];
+const cleanup: Cleanup = [];
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
 
-function fresh(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+const fresh = (prefix: string): string => freshDir(cleanup, prefix);
 
 const ASK = (id: string): ScriptStep => ({
   type: 'requestPermission',
@@ -123,12 +119,7 @@ async function apiOf(dir: string, not?: number): Promise<HttpApi> {
   return new HttpApi(running()!, TOKEN);
 }
 
-async function pending(api: HttpApi) {
-  await expect
-    .poll(async () => (await api.call('listApprovals', {})).items.length, { timeout: 20_000 })
-    .toBe(1);
-  return (await api.call('listApprovals', {})).items[0]!;
-}
+const pending = (api: HttpApi) => pendingOne(api, 20_000);
 
 describe('gatehouse acp when a side goes away', () => {
   beforeAll(() => {

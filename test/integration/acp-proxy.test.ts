@@ -1,8 +1,7 @@
 // `gatehouse acp` between a scripted editor (the ACP SDK's client side) and a scripted agent, with
 // a headless core in its own process: what a person decides in Gatehouse, what the editor answers,
 // what a rule decides, what the agent may write, and what is left when either side dies.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -14,18 +13,15 @@ import {
 } from '../support/agents/scripted-agent';
 import { startCoreProcess, type CoreProcess } from '../support/core-process';
 import { startEditor, type ScriptedEditor } from '../support/scripted-editor';
+import { freshDir, pendingOne, type Cleanup } from '../support/steps';
 
 const CLI = resolve('bin/gatehouse.mjs');
-const cleanup: (() => Promise<void> | void)[] = [];
+const cleanup: Cleanup = [];
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
 
-function fresh(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+const fresh = (prefix: string): string => freshDir(cleanup, prefix);
 
 const ASK_WRITE = (path: string): ScriptedAgentScript['prompts'] => [
   [
@@ -112,16 +108,6 @@ function auditEvents(home: string, type: string): { payload: Record<string, unkn
   }
 }
 
-async function pendingOne(api: HttpApi) {
-  let approvals = await api.call('listApprovals', {});
-  await expect
-    .poll(async () => (approvals = await api.call('listApprovals', {})).items.length, {
-      timeout: 15_000,
-    })
-    .toBe(1);
-  return approvals.items[0]!;
-}
-
 describe('gatehouse acp', () => {
   beforeAll(() => {
     if (!existsSync('out/main/cli.js'))
@@ -136,7 +122,7 @@ describe('gatehouse acp', () => {
     const turn = editor.prompt(sessionId, 'write it');
 
     const shown = await editor.nextShown();
-    const pending = await pendingOne(api);
+    const pending = await pendingOne(api, 15_000);
     const sessions = await api.call('listSessions', {});
     expect(sessions.find((s) => s.sessionId === pending.sessionId)).toMatchObject({
       via: { kind: 'editor', name: 'test-editor' },
@@ -169,7 +155,7 @@ describe('gatehouse acp', () => {
     const sessionId = await editor.newSession(folder);
     const turn = editor.prompt(sessionId, 'write it');
     const shown = await editor.nextShown();
-    const pending = await pendingOne(api);
+    const pending = await pendingOne(api, 15_000);
     shown.answer({ outcome: { outcome: 'selected', optionId: 'no' } });
     await turn;
     expect(existsSync(join(folder, 'mine.txt'))).toBe(false);

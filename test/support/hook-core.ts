@@ -1,23 +1,16 @@
 // What the terminal-hook tests share: a headless core in its own process with a paired person,
 // the hook installed into a project by the built `gatehouse`, and the one request a CLI waits on.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { expect } from 'vitest';
 import { HttpApi } from '../../src/renderer/src/api/http-client';
 import { startCoreProcess } from './core-process';
+import type { Cleanup } from './steps';
 
 export const GATEHOUSE_CLI = resolve('bin/gatehouse.mjs');
 const TOKEN = 'hooks-test-token';
 
-export type Cleanup = (() => Promise<void> | void)[];
-
-export function freshDir(cleanup: Cleanup, prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+export { freshDir, pendingOne, type Cleanup } from './steps';
 
 /** `gatehouse hook <args…>` as the built command, to its end. */
 export function gatehouse(args: string[], env: Record<string, string> = {}) {
@@ -39,11 +32,4 @@ export async function startHookCore(
   const api = new HttpApi(url.origin, TOKEN);
   await api.pair(new URLSearchParams(url.hash.slice(1)).get('pair')!, 'test person');
   return api;
-}
-
-export async function pendingOne(api: HttpApi) {
-  await expect
-    .poll(async () => (await api.call('listApprovals', {})).items.length, { timeout: 30_000 })
-    .toBe(1);
-  return (await api.call('listApprovals', {})).items[0]!;
 }
