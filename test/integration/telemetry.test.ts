@@ -19,6 +19,7 @@ import {
   type OtlpReceiver,
   type ReceivedLog,
 } from '../support/otlp-receiver';
+import { startOtlpGrpcReceiver, type OtlpGrpcReceiver } from '../support/otlp-grpc-receiver';
 
 const OPTIONS = [
   { optionId: 'go', name: 'Go', kind: 'allow_once' as const },
@@ -83,10 +84,13 @@ function expectNoneTwice(logs: ReceivedLog[]) {
 describe('OpenTelemetry export of the audit', () => {
   let session: ScriptedSession | undefined;
   let receiver: OtlpReceiver | undefined;
+  let grpc: OtlpGrpcReceiver | undefined;
   let folder: string | undefined;
   afterEach(async () => {
     await session?.close();
     await receiver?.close();
+    await grpc?.close();
+    grpc = undefined;
     if (folder) rmSync(folder, { recursive: true, force: true });
     session = receiver = folder = undefined;
   });
@@ -193,6 +197,37 @@ describe('OpenTelemetry export of the audit', () => {
       },
       { timeout: 10_000, interval: 100 },
     );
+  });
+
+  it('over gRPC: the records and the metrics, with the headers as call metadata', async () => {
+    grpc = await startOtlpGrpcReceiver();
+    const s = await start(
+      () => [[run('git status'), run('rm -rf build')]],
+      {
+        otlp: {
+          endpoint: grpc.url,
+          protocol: 'grpc',
+          headers: { 'x-tenant': 'team-7' },
+          exportDelayMs: 20,
+          retryDelayMs: 100,
+          metricsIntervalMs: 200,
+        },
+      },
+    );
+    await s.gh.api.call('prompt', { sessionId: s.sessionId, text: 'go' });
+
+    const decisions = await grpc.waitForLogs(2, (l) => l.eventName === 'gatehouse.decision');
+    expect(decisions.map((d) => d.attributes)).toEqual([
+      expect.objectContaining({ 'gatehouse.decision': 'allow', 'gatehouse.decider.ref': 'git-ok' }),
+      expect.objectContaining({ 'gatehouse.decision': 'deny', 'gatehouse.decider.ref': 'no-rm' }),
+    ]);
+    expectNoneTwice(grpc.logs);
+    await vi.waitFor(() => expect(decisionCount(grpc!.metrics.at(-1))).toBe(2), {
+      timeout: 10_000,
+      interval: 100,
+    });
+    expect(grpc.metadata.length).toBeGreaterThan(0);
+    for (const m of grpc.metadata) expect(m['x-tenant']).toBe('team-7');
   });
 
   it('a collector down for a while gets every decision of the outage once it is back, none twice', async () => {

@@ -4,40 +4,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import Database from 'better-sqlite3';
-import protobuf from 'protobufjs';
 import { databasePath } from '../../src/main/core/store';
-
-// The messages an ExportLogsServiceRequest is made of, as opentelemetry-proto defines them
-// (common/v1, resource/v1, logs/v1, collector/logs/v1); field numbers are the wire format.
-const LOGS_PROTO = `
-syntax = "proto3";
-package otlp;
-message AnyValue {
-  oneof value {
-    string string_value = 1; bool bool_value = 2; int64 int_value = 3; double double_value = 4;
-    ArrayValue array_value = 5; KeyValueList kvlist_value = 6; bytes bytes_value = 7;
-  }
-}
-message ArrayValue { repeated AnyValue values = 1; }
-message KeyValueList { repeated KeyValue values = 1; }
-message KeyValue { string key = 1; AnyValue value = 2; }
-message InstrumentationScope {
-  string name = 1; string version = 2; repeated KeyValue attributes = 3; uint32 dropped_attributes_count = 4;
-}
-message Resource { repeated KeyValue attributes = 1; uint32 dropped_attributes_count = 2; }
-message LogRecord {
-  fixed64 time_unix_nano = 1; fixed64 observed_time_unix_nano = 11; int32 severity_number = 2;
-  string severity_text = 3; AnyValue body = 5; repeated KeyValue attributes = 6;
-  uint32 dropped_attributes_count = 7; fixed32 flags = 8; bytes trace_id = 9; bytes span_id = 10;
-  string event_name = 12;
-}
-message ScopeLogs { InstrumentationScope scope = 1; repeated LogRecord log_records = 2; string schema_url = 3; }
-message ResourceLogs { Resource resource = 1; repeated ScopeLogs scope_logs = 2; string schema_url = 3; }
-message ExportLogsServiceRequest { repeated ResourceLogs resource_logs = 1; }
-`;
-const ExportLogsServiceRequest = protobuf
-  .parse(LOGS_PROTO)
-  .root.lookupType('otlp.ExportLogsServiceRequest');
+import { decodeLogs } from './otlp-proto';
 
 /** Both encodings, once decoded: OTLP/JSON's field names, which protobufjs also produces. */
 interface WireValue {
@@ -52,7 +20,7 @@ interface WireKeyValue {
   key: string;
   value?: WireValue;
 }
-interface WireLogs {
+export interface WireLogs {
   resourceLogs?: {
     resource?: { attributes?: WireKeyValue[] };
     scopeLogs?: {
@@ -98,7 +66,7 @@ function attributesOf(list: WireKeyValue[] | undefined): Record<string, Value> {
   return Object.fromEntries((list ?? []).map((kv) => [kv.key, valueOf(kv.value)]));
 }
 
-function flatten(payload: WireLogs, contentType: string): ReceivedLog[] {
+export function flatten(payload: WireLogs, contentType: string): ReceivedLog[] {
   const logs: ReceivedLog[] = [];
   for (const rl of payload.resourceLogs ?? []) {
     const resource = attributesOf(rl.resource?.attributes);
@@ -160,12 +128,46 @@ export interface OtlpReceiver {
   close(): Promise<void>;
 }
 
-export async function startOtlpReceiver(): Promise<OtlpReceiver> {
+/** The log records received, and waiting for them. */
+export function logBook() {
   const logs: ReceivedLog[] = [];
+  const waiters = new Set<() => void>();
+  return {
+    logs,
+    add(records: ReceivedLog[]) {
+      logs.push(...records);
+      for (const waiter of waiters) waiter();
+    },
+    waitForLogs(
+      count: number,
+      predicate: (log: ReceivedLog) => boolean = () => true,
+      timeoutMs = 20_000,
+    ): Promise<ReceivedLog[]> {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const hits = logs.filter(predicate);
+          if (hits.length < count) return false;
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve(hits);
+          return true;
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`timed out: ${logs.filter(predicate).length} of ${count} log records`));
+        }, timeoutMs);
+        if (!check()) waiters.add(check);
+      });
+    },
+  };
+}
+
+export async function startOtlpReceiver(): Promise<OtlpReceiver> {
+  const book = logBook();
+  const { logs } = book;
   const metrics: unknown[] = [];
   const headers: IncomingMessage['headers'][] = [];
   const sockets = new Set<Socket>();
-  const waiters = new Set<() => void>();
   let hanging = false;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -177,11 +179,8 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     if (req.url === '/v1/logs') {
       const payload = contentType.includes('json')
         ? (JSON.parse(body.toString('utf8')) as WireLogs)
-        : (ExportLogsServiceRequest.toObject(ExportLogsServiceRequest.decode(body), {
-            longs: String,
-          }) as WireLogs);
-      logs.push(...flatten(payload, contentType));
-      for (const waiter of waiters) waiter();
+        : (decodeLogs(body) as WireLogs);
+      book.add(flatten(payload, contentType));
     } else if (req.url === '/v1/metrics') {
       metrics.push(JSON.parse(body.toString('utf8')));
     } else {
@@ -230,23 +229,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     hang(on) {
       hanging = on;
     },
-    waitForLogs(count, predicate = () => true, timeoutMs = 20_000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          const hits = logs.filter(predicate);
-          if (hits.length < count) return false;
-          clearTimeout(timer);
-          waiters.delete(check);
-          resolve(hits);
-          return true;
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(new Error(`timed out: ${logs.filter(predicate).length} of ${count} log records`));
-        }, timeoutMs);
-        if (!check()) waiters.add(check);
-      });
-    },
+    waitForLogs: book.waitForLogs,
     close: down,
   };
 }

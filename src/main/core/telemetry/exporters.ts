@@ -3,6 +3,7 @@
 import { OTLPLogExporter as GrpcLogExporter } from '@opentelemetry/exporter-logs-otlp-grpc';
 import { OTLPLogExporter as JsonLogExporter } from '@opentelemetry/exporter-logs-otlp-http';
 import { OTLPLogExporter as ProtobufLogExporter } from '@opentelemetry/exporter-logs-otlp-proto';
+import { OTLPMetricExporter as GrpcMetricExporter } from '@opentelemetry/exporter-metrics-otlp-grpc';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { createEmptyMetadata } from '@opentelemetry/otlp-grpc-exporter-base';
 import type { LogRecordExporter } from '@opentelemetry/sdk-logs';
@@ -24,11 +25,8 @@ export function createLogExporter(
   timeoutMillis = EXPORT_TIMEOUT_MS,
 ): LogRecordExporter {
   switch (otlp.protocol) {
-    case 'grpc': {
-      const metadata = createEmptyMetadata();
-      for (const [name, value] of Object.entries(otlp.headers)) metadata.set(name, value);
-      return new GrpcLogExporter({ url: otlp.endpoint, metadata, timeoutMillis });
-    }
+    case 'grpc':
+      return new GrpcLogExporter({ url: otlp.endpoint, metadata: metadataOf(otlp), timeoutMillis });
     case 'http/json':
       return new JsonLogExporter({
         url: signalUrl(otlp.endpoint, 'logs'),
@@ -45,14 +43,27 @@ export function createLogExporter(
 }
 
 /**
- * Metrics go over OTLP/HTTP as JSON, which a collector's HTTP receiver takes beside protobuf. With
- * gRPC there is no HTTP receiver to send them to: null, and only the logs are exported.
+ * Over HTTP, metrics go as OTLP/JSON, which a collector's HTTP receiver takes beside protobuf; over
+ * gRPC, on the same connection settings as the logs.
  */
-export function createMetricExporter(otlp: OtlpSettings): PushMetricExporter | null {
-  if (otlp.protocol === 'grpc') return null;
+export function createMetricExporter(otlp: OtlpSettings): PushMetricExporter {
+  if (otlp.protocol === 'grpc') {
+    return new GrpcMetricExporter({
+      url: otlp.endpoint,
+      metadata: metadataOf(otlp),
+      timeoutMillis: EXPORT_TIMEOUT_MS,
+    });
+  }
   return new OTLPMetricExporter({
     url: signalUrl(otlp.endpoint, 'metrics'),
     headers: otlp.headers,
     timeoutMillis: EXPORT_TIMEOUT_MS,
   });
+}
+
+/** The settings' headers, sent over gRPC as call metadata. */
+function metadataOf(otlp: OtlpSettings): ReturnType<typeof createEmptyMetadata> {
+  const metadata = createEmptyMetadata();
+  for (const [name, value] of Object.entries(otlp.headers)) metadata.set(name, value);
+  return metadata;
 }

@@ -30,15 +30,13 @@ export class AuditMetrics {
     const exportIntervalMillis = options.otlp.metricsIntervalMs;
     this.provider = new MeterProvider({
       resource: options.resource,
-      readers: exporter
-        ? [
-            new PeriodicExportingMetricReader({
-              exporter,
-              exportIntervalMillis,
-              exportTimeoutMillis: Math.min(EXPORT_TIMEOUT_MS, exportIntervalMillis),
-            }),
-          ]
-        : [],
+      readers: [
+        new PeriodicExportingMetricReader({
+          exporter,
+          exportIntervalMillis,
+          exportTimeoutMillis: Math.min(EXPORT_TIMEOUT_MS, exportIntervalMillis),
+        }),
+      ],
     });
     const meter = this.provider.getMeter('gatehouse');
     this.requests = meter.createCounter(METRIC.requests, {
