@@ -353,6 +353,17 @@ export const commands = {
     http: { method: 'POST', path: '/api/audit/verify' },
     summary: 'Check the hash chain of the audit; names the first broken row.',
   }),
+  supportBundle: command({
+    input: Empty,
+    output: z.object({
+      filename: z.string(),
+      mimeType: z.literal('application/zip'),
+      contentBase64: z.string(),
+    }),
+    http: { method: 'POST', path: '/api/support-bundle' },
+    summary:
+      'A zip for a bug report: logs, settings with secrets redacted, versions, audit metadata, the chain verdict.',
+  }),
   listGrants: command({
     input: z.object({ includeInactive: QueryBool.optional() }).strict(),
     output: z.array(

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { strFromU8, unzipSync } from 'fflate';
 import type { AgentInfo, SessionInfo } from '../../src/shared/domain';
 import type { Settings } from '../../src/shared/settings';
 import { run, startDialogHarness, type DialogHarness } from './support/dialog-harness';
@@ -187,4 +188,17 @@ test('an agent’s new command from the browser waits for the code shown where G
   await waiting.getByRole('button', { name: 'Confirm' }).click();
   await expect(waiting.getByRole('alert')).toHaveText(/wrong code; 4 tries left/);
   expect(onDisk().agents['claude']!.command).toBe(before);
+});
+
+test('Support: the bundle is saved as a zip the browser downloads', async ({ page }) => {
+  await start();
+  await openView(h, page, '#/settings');
+  const support = page.getByRole('region', { name: 'Support' });
+  const downloaded = page.waitForEvent('download');
+  await support.getByRole('button', { name: 'Save support bundle' }).click();
+  const file = await downloaded;
+  expect(file.suggestedFilename()).toMatch(/^gatehouse-support-.*\.zip$/);
+  const zip = unzipSync(readFileSync((await file.path())!));
+  expect(strFromU8(zip['audit-verify.txt']!)).toMatch(/^audit: OK/);
+  await expect(support.getByRole('status')).toHaveText(`Saved ${file.suggestedFilename()}.`);
 });

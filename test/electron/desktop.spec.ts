@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type ElectronApplication, type Page } from '@playwright/test';
+import { strFromU8, unzipSync } from 'fflate';
 import type { ScriptStep } from '../support/agents/scripted-agent';
 import type { GatehouseBridge } from '../../src/shared/contract';
 import {
@@ -197,6 +198,27 @@ test('the tray: menu present, pending request listed, Deny from the tray is audi
 
   await hook(app!, 'perform', { type: 'toggle-pause' });
   expect(await hook(app!, 'paused')).toBe(true);
+});
+
+test('Help → Save Support Bundle… writes the zip where the save dialog says, with the chain checked by the running core', async () => {
+  const out = join(home.folder, 'support.zip');
+  await app!.evaluate(({ dialog, Menu }, file) => {
+    dialog.showSaveDialog = (async () => ({ canceled: false, filePath: file })) as never;
+    Menu.getApplicationMenu()!.getMenuItemById('save-support-bundle')!.click();
+  }, out);
+  const readZip = () => {
+    try {
+      return unzipSync(readFileSync(out));
+    } catch {
+      return null;
+    }
+  };
+  await expect.poll(() => readZip() !== null).toBe(true);
+  const files = readZip()!;
+  expect(Object.keys(files)).toEqual(
+    expect.arrayContaining(['versions.json', 'settings.json', 'audit-entries.json', 'audit-verify.txt']),
+  );
+  expect(strFromU8(files['audit-verify.txt']!)).toMatch(/^audit: OK/);
 });
 
 test('a second instance hands its gatehouse:// link to the first and exits', async () => {

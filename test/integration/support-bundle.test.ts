@@ -19,7 +19,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main';
 import type { CliIo } from '../../src/cli/io';
 import { GATEHOUSE_VERSION } from '../../src/shared/control-protocol';
-import { scriptedAgentLaunch } from '../support/agents/scripted-agent';
+import { scriptedAgentLaunch, type ScriptStep } from '../support/agents/scripted-agent';
 import { runNode, startCoreProcess, type CoreProcess } from '../support/core-process';
 import { startScriptedSession, type ScriptedSession } from '../support/gatehouse';
 
@@ -47,7 +47,11 @@ afterEach(async () => {
 function io(env: CliIo['env']) {
   const out: string[] = [];
   const err: string[] = [];
-  return { io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l), env }, out, err };
+  return {
+    io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l), env },
+    out,
+    err,
+  };
 }
 
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
@@ -99,7 +103,10 @@ describe('gatehouse support-bundle', () => {
           },
         },
         telemetry: {
-          otlp: { endpoint: 'http://127.0.0.1:1/', headers: { 'x-honeycomb-team': SECRETS.header } },
+          otlp: {
+            endpoint: 'http://127.0.0.1:1/',
+            headers: { 'x-honeycomb-team': SECRETS.header },
+          },
         },
       }),
     );
@@ -166,6 +173,66 @@ describe('gatehouse support-bundle', () => {
       platform: process.platform,
       agents: { s: launch.command },
     });
+  });
+
+  it('the running core makes it over the API with the chain it holds; no token, no link, no asked text gets it or is in it', async () => {
+    const ask = (id: string): ScriptStep => ({
+      type: 'requestPermission',
+      toolCall: {
+        toolCallId: id,
+        kind: 'execute',
+        title: `Run ${SECRETS.title}`,
+        rawInput: { command: SECRETS.command },
+      },
+      options: [
+        { optionId: 'yes', name: 'Yes', kind: 'allow_once' },
+        { optionId: 'no', name: 'No', kind: 'reject_once' },
+      ],
+    });
+    session = await startScriptedSession({ prompts: [[ask('t1'), ask('t2')]] });
+    const { gh, sessionId } = session;
+    const turn = gh.api.call('prompt', { sessionId, text: `please ${SECRETS.prompt}` });
+    const first = await gh.nextApproval();
+    await gh.api.call('vote', { requestId: first.requestId, optionId: 'no' });
+    const second = await gh.nextApproval((a) => a.requestId !== first.requestId);
+
+    const post = (authorization?: string) =>
+      fetch(`${gh.server.url}/api/support-bundle`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(authorization ? { authorization } : {}),
+        },
+        body: '{}',
+      });
+    expect((await post()).status).toBe(401);
+    const link = await gh.api.call('createApprovalLink', { requestId: second.requestId });
+    expect((await post(`Link ${link.token}`)).status).toBe(401);
+
+    const bundle = await gh.api.call('supportBundle', {});
+    expect(bundle.filename).toMatch(/^gatehouse-support-[0-9TZ-]+\.zip$/);
+    const files = unzipSync(Buffer.from(bundle.contentBase64, 'base64'));
+    expect(Object.keys(files)).toEqual(
+      expect.arrayContaining([
+        'audit-entries.json',
+        'audit-verify.txt',
+        'settings.json',
+        'versions.json',
+      ]),
+    );
+    expect(strFromU8(files['audit-verify.txt']!)).toMatch(/^audit: OK, \d+ entries verified in /);
+    const entries = JSON.parse(strFromU8(files['audit-entries.json']!)) as {
+      requestId: string | null;
+    }[];
+    expect(entries.map((e) => e.requestId)).toContain(first.requestId);
+    for (const [name, bytes] of Object.entries(files)) {
+      const text = strFromU8(bytes);
+      for (const secret of [SECRETS.title, SECRETS.command, SECRETS.prompt, gh.token, link.token]) {
+        expect(text, `${name} holds ${secret}`).not.toContain(secret);
+      }
+    }
+    await gh.api.call('vote', { requestId: second.requestId, optionId: 'no' });
+    await turn;
   });
 
   it('without a core, settings or history it still writes a bundle, and creates nothing in the home', async () => {

@@ -46,9 +46,7 @@ export async function startOtlpGrpcReceiver(): Promise<OtlpGrpcReceiver> {
     take: (body: Buffer) => void,
   ) => {
     metadata.push(
-      Object.fromEntries(
-        Object.entries(call.metadata.getMap()).map(([k, v]) => [k, String(v)]),
-      ),
+      Object.fromEntries(Object.entries(call.metadata.getMap()).map(([k, v]) => [k, String(v)])),
     );
     take(call.request);
     done(null, Buffer.alloc(0));

@@ -18,6 +18,7 @@ import {
 } from '../presence';
 import { AuditKeyError } from '../core/store/audit-key';
 import { databasePath, resolveHome } from '../core/store/data-folder';
+import { installAppMenu } from './app-menu';
 import { registerAppProtocol, registerAppScheme } from './app-protocol';
 import { keychainAuditKey } from './audit-key';
 import { HIDDEN_ARG, setLinuxAutostart } from './autostart';
@@ -117,6 +118,7 @@ class Desktop {
       devServerUrl: this.devServerUrl,
     }));
     this.unwireIpc = wireIpc(core, windows, this.devServerUrl);
+    installAppMenu(core, log);
 
     this.tray = new TrayController({
       resources: paths.resources,

@@ -10,6 +10,7 @@ import { ruleHandlers } from './rule-handlers';
 import type { CommandServices } from './services';
 import { sessionHandlers } from './session-handlers';
 import { settingsHandlers } from './settings-handlers';
+import { supportHandlers } from './support-handlers';
 
 /** Every command of the contract, implemented once over the core's services. */
 export function createHandlers(services: CommandServices): Handlers {
@@ -30,5 +31,6 @@ export function createHandlers(services: CommandServices): Handlers {
     ...grantHandlers(services),
     ...ruleHandlers(services),
     ...hookHandlers(),
+    ...supportHandlers(services),
   };
 }

@@ -4,6 +4,7 @@ import { EXPORT_MAX_ROWS } from '../../../shared/contract';
 import type { HistoryFilter } from '../../../shared/history';
 import { useApi } from '../api/context';
 import { formatCount } from '../components/format';
+import { download } from '../ui/download';
 import { HistoryTool } from './HistoryTool';
 import './ExportButtons.css';
 
@@ -11,19 +12,6 @@ type Status =
   | { kind: 'busy'; format: string }
   | { kind: 'done'; text: string; truncated: boolean }
   | { kind: 'error'; text: string };
-
-/** Saves `content` as a file through a Blob link (works in the browser and in Electron). */
-function download(content: string, filename: string, mimeType: string): void {
-  const url = URL.createObjectURL(new Blob([content], { type: mimeType }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
 
 export function ExportButtons({ filter }: { filter: HistoryFilter }) {
   const api = useApi();

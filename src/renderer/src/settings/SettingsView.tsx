@@ -12,6 +12,7 @@ import { GeneralSection } from './GeneralSection';
 import { GrantsSection } from './GrantsSection';
 import { HooksSection } from './HooksSection';
 import { RulesSection } from './RulesSection';
+import { SupportSection } from './SupportSection';
 import { Button } from '../ui/Button';
 import { Notice } from '../ui/Notice';
 import './SettingsView.css';
@@ -27,6 +28,7 @@ const SECTIONS = [
   ['sv-general', 'General'],
   ['sv-hooks', 'Terminal CLIs'],
   ['sv-devices', 'Devices'],
+  ['sv-support', 'Support'],
 ] as const;
 
 export function SettingsView() {
@@ -143,6 +145,7 @@ export function SettingsView() {
       )}
       <HooksSection />
       <DevicesSection />
+      <SupportSection />
     </div>
   );
 }

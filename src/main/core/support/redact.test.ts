@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Settings } from '../../shared/settings';
+import { Settings } from '../../../shared/settings';
 import { knownSecrets, redactArgs, redactSettings, redactUrl, REDACTED, scrub } from './redact';
 
 const settings = Settings.parse({

@@ -2,8 +2,8 @@
 // are hashed as the audit records them (enough to tell two values apart, not to read one); telemetry
 // headers, credentials in URLs, secret-looking flags and fields are replaced. Then every value known
 // to be secret is cut out of every text of the bundle, wherever it turns up.
-import { redactAgent } from '../../main/core/config/settings-diff';
-import type { AgentConfig, Settings } from '../../shared/settings';
+import { redactAgent } from '../config/settings-diff';
+import type { AgentConfig, Settings } from '../../../shared/settings';
 
 export const REDACTED = '[redacted]';
 

@@ -1,7 +1,7 @@
 // The newest audit entries as a support bundle carries them: what happened, when, to which agent and
 // session, and who decided — never what was asked (titles, commands, paths, diffs, prompts, payloads).
 // Only columns that hold ids, enumerations, numbers or times are read; no text column of the store is.
-import type { Db } from '../../main/core/store/database';
+import type { Db } from '../store/database';
 
 export interface AuditMetadata {
   seq: number;
