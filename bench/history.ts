@@ -308,7 +308,7 @@ async function benchHttp(
   }
 }
 
-function pending(i: number): PendingApproval {
+export function pending(i: number): PendingApproval {
   const issuedAt = T0 + i;
   return {
     requestId: uuidv7(),
@@ -343,7 +343,7 @@ function pending(i: number): PendingApproval {
   };
 }
 
-function decisionFor(req: PendingApproval, i: number): Decision {
+export function decisionFor(req: PendingApproval, i: number): Decision {
   return {
     requestId: req.requestId,
     sessionId: req.sessionId,

@@ -1,0 +1,134 @@
+// Event-loop stalls: the longest the core's thread (the Electron main process in the desktop app)
+// stops answering while heavy work runs on a large store with requests pending — an export of 50,000
+// rows, a retention prune, an audit verify, and 50 sessions starting. Each figure is the longest
+// delay perf_hooks.monitorEventLoopDelay saw during that work, next to the same monitor's longest
+// delay over an idle stretch of the same run (the floor).
+//   npx tsx bench/stalls.ts
+// Target: ≤ 50 ms at any moment (a stalled main process freezes every window, menu and notification).
+// Knobs: BENCH_STALL_ROWS (default 1,000,000 decided requests in the audit chain), BENCH_STALL_SESSIONS (50).
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Settings } from '../src/shared/settings';
+import { createCore, type Core } from '../src/main/core/core';
+import { decisionFor, pending } from './history';
+import { round, type Report } from './report';
+
+const ROWS = Number(process.env.BENCH_STALL_ROWS ?? 1_000_000);
+const SESSIONS = Number(process.env.BENCH_STALL_SESSIONS ?? 50);
+const PENDING = 20;
+const EXPORT_ROWS = 50_000;
+const TARGET_MS = 50;
+const AGENT = fileURLToPath(new URL('./agents/timestamp-agent.ts', import.meta.url));
+
+/** The audit as the pipeline writes it: request + decision per row, committed in groups. */
+async function fill(core: Core, rows: number): Promise<number> {
+  const started = performance.now();
+  let next = 0;
+  const trusted = { trusted: true };
+  const worker = async () => {
+    while (next < rows) {
+      const req = pending(next++);
+      core.store.recordRequest(req, {}, trusted);
+      await core.store.recordDecision(decisionFor(req, next), { latencyMs: 1 }, trusted);
+    }
+  };
+  await Promise.all(Array.from({ length: 500 }, worker));
+  await core.store.flush();
+  return rows / ((performance.now() - started) / 1000);
+}
+
+/** The longest event-loop delay (ms) while `work` runs, and how long it took. */
+async function longestStall(
+  work: () => Promise<unknown>,
+): Promise<{ stall: number; took: number }> {
+  const monitor = monitorEventLoopDelay({ resolution: 5 });
+  monitor.enable();
+  // The monitor measures from one of its ticks to the next: it must have ticked once before the
+  // work starts, or a block at the very start goes unseen (reset() would forget that tick).
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const started = performance.now();
+  await work();
+  const took = performance.now() - started;
+  // One more turn of the loop, so a stall at the very end is sampled too.
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  monitor.disable();
+  return { stall: monitor.max / 1e6, took };
+}
+
+export async function benchStalls(report: Report): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-stalls-'));
+  process.env.GATEHOUSE_AUDIT_KEY_FILE ??= join(dir, 'audit-key');
+  const cwd = join(dir, 'work');
+  mkdirSync(cwd);
+  const settings = Settings.parse({
+    agents: { ts: { command: process.execPath, args: [AGENT] } },
+    approvals: { timeoutSeconds: 3600 },
+  });
+  const core = await createCore({ home: join(dir, 'home'), settings });
+  try {
+    const perSecond = await fill(core, ROWS);
+    report('stalls: store', { decided_requests: ROWS, written_per_s: Math.round(perSecond) });
+
+    // Requests waiting for a person throughout, as on a busy desk.
+    const waiting: string[] = [];
+    for (let i = 0; i < PENDING; i++) {
+      const { sessionId } = await core.sessions.create('ts', cwd);
+      waiting.push(sessionId);
+      void core.sessions.prompt(sessionId, '1', null).catch(() => undefined);
+    }
+    while (core.pipeline.pending.size < PENDING) await new Promise((r) => setTimeout(r, 10));
+
+    const floor = await longestStall(() => new Promise((r) => setTimeout(r, 1000)));
+    const line = (name: string, m: { stall: number; took: number }) =>
+      report(`stalls: ${name}`, {
+        longest_stall_ms: round(m.stall, 1),
+        vs_idle_floor: round(m.stall / floor.stall, 1),
+        took_ms: Math.round(m.took),
+        target_ms: TARGET_MS,
+        pending: core.pipeline.pending.size,
+      });
+    report('stalls: idle floor', { longest_stall_ms: round(floor.stall, 1) });
+
+    line(
+      `export of ${EXPORT_ROWS} rows`,
+      await longestStall(async () => {
+        let rows = 0;
+        for (const chunk of core.store.exportHistory({}, 'jsonl')) {
+          rows += chunk.split('\n').length - 1;
+          if (rows >= EXPORT_ROWS) break;
+        }
+      }),
+    );
+    line(
+      'retention prune of 50,000 requests',
+      await longestStall(async () => {
+        core.store.setRetention({ rows: ROWS - 50_000 });
+        await core.store.prune();
+      }),
+    );
+    line(
+      'audit verify',
+      await longestStall(async () => {
+        await core.store.flush();
+        core.store.verifyChain();
+      }),
+    );
+    line(
+      `start of ${SESSIONS} sessions`,
+      await longestStall(() =>
+        Promise.all(Array.from({ length: SESSIONS }, () => core.sessions.create('ts', cwd))),
+      ),
+    );
+  } finally {
+    await core.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { printReport } = await import('./report');
+  await benchStalls(printReport);
+}
