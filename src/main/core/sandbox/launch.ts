@@ -49,6 +49,13 @@ export interface LaunchInput {
  * ask, sandbox or not.
  */
 export async function prepareAgentLaunch(input: LaunchInput): Promise<AgentLaunch> {
+  const launch = await prepareOnce(input);
+  // The caller spawns at once: the spawn gets a turn of the event loop of its own.
+  await ownTurn();
+  return launch;
+}
+
+async function prepareOnce(input: LaunchInput): Promise<AgentLaunch> {
   const { config } = input;
   const askPolicy = knownProgramFor(config.command, config.args)?.askPolicy;
   const policy = askPolicy ? writeLaunchFile(askPolicy, tmpdir()) : null;
@@ -66,6 +73,18 @@ export async function prepareAgentLaunch(input: LaunchInput): Promise<AgentLaunc
     policy.remove();
     throw error;
   }
+}
+
+/**
+ * Spawning a process holds the thread for milliseconds (tens under load, more with a large heap to
+ * fork): fifty sessions started at once must not add up to one long freeze of every window. Each
+ * launch waits for the one before it, then for a turn of the event loop of its own.
+ */
+let lastTurn: Promise<void> = Promise.resolve();
+function ownTurn(): Promise<void> {
+  const turn = lastTurn.then(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
+  lastTurn = turn;
+  return turn;
 }
 
 async function launchWith(input: LaunchInput, args: readonly string[]): Promise<AgentLaunch> {
@@ -131,14 +150,25 @@ async function launchWith(input: LaunchInput, args: readonly string[]): Promise<
   }
 }
 
-const working = new Set<string>();
+/** Per bwrap binary, the check that it can build a sandbox, made once and shared while it runs. */
+const checked = new Map<string, Promise<void>>();
 
 /**
  * Whether bwrap can build a sandbox on this machine: user namespaces may be refused (an AppArmor
  * policy, a container), and then every agent would die at start with a cryptic message.
  */
-async function checkNamespaces(bwrap: string): Promise<void> {
-  if (working.has(bwrap)) return;
+function checkNamespaces(bwrap: string): Promise<void> {
+  let check = checked.get(bwrap);
+  if (!check) {
+    check = tryNamespaces(bwrap);
+    checked.set(bwrap, check);
+    // A failure is checked again at the next start: the person may have fixed it meanwhile.
+    check.catch(() => checked.delete(bwrap));
+  }
+  return check;
+}
+
+async function tryNamespaces(bwrap: string): Promise<void> {
   const args = ['--unshare-user', '--unshare-pid', '--unshare-net', '--ro-bind', '/', '/'];
   try {
     await execFileAsync(bwrap, [...args, '--proc', '/proc', '--dev', '/dev', '--', 'true'], {
@@ -150,7 +180,6 @@ async function checkNamespaces(bwrap: string): Promise<void> {
       `bubblewrap cannot create a sandbox here: ${(stderr || message).trim().slice(0, 500)}`,
     );
   }
-  working.add(bwrap);
 }
 
 function summary(profile: SandboxProfile, home: string): SessionSandbox {

@@ -4,13 +4,13 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   realpathSync,
   rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
+import { readdir } from 'node:fs/promises';
 import { isInside } from '../fs/containment';
 import { bwrapArgs, type MountPlan } from './bwrap-args';
 import { startBridge, type NetworkViolation } from './network-bridge';
@@ -68,7 +68,10 @@ export async function wrapCommand(
 ): Promise<WrappedCommand> {
   const bwrap = options.bwrapPath ?? findBwrap();
   const innerEnv: NodeJS.ProcessEnv = { ...env };
-  const hidden = [...profile.unreadable, ...envFilesIn(profile.envFileDirs, profile.projectDir)];
+  const hidden = [
+    ...profile.unreadable,
+    ...(await envFilesIn(profile.envFileDirs, profile.projectDir)),
+  ];
   for (const name of SESSION_SOCKET_VARIABLES) delete innerEnv[name];
   const agentSocketDir = env['SSH_AUTH_SOCK'] ? dirname(env['SSH_AUTH_SOCK']) : null;
   if (agentSocketDir && !profile.writable.some((path) => isInside(path, agentSocketDir)))
@@ -212,19 +215,16 @@ function existingRealPaths(paths: readonly string[]): string[] {
 }
 
 /** `.env*` files directly in the given folders, unless inside the project. */
-function envFilesIn(dirs: readonly string[], projectDir: string): string[] {
-  const out: string[] = [];
-  for (const dir of dirs) {
-    if (isInside(dir, projectDir)) continue;
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      continue;
-    }
-    for (const name of names) if (name.startsWith('.env')) out.push(join(dir, name));
-  }
-  return out;
+async function envFilesIn(dirs: readonly string[], projectDir: string): Promise<string[]> {
+  // Read without blocking: a home folder can hold thousands of names.
+  const listed = await Promise.all(
+    dirs
+      .filter((dir) => !isInside(dir, projectDir))
+      .map(async (dir) => ({ dir, names: await readdir(dir).catch(() => [] as string[]) })),
+  );
+  return listed.flatMap(({ dir, names }) =>
+    names.filter((name) => name.startsWith('.env')).map((name) => join(dir, name)),
+  );
 }
 
 /** An empty file with no permissions, shared by every sandbox of this Gatehouse. */
