@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/renderer/src/api/api-error';
+import type { ApiError } from '../../src/renderer/src/api/api-error';
 import type { Rule } from '../../src/shared/rules';
 import { CLAUDE_MODES, type ScriptStep } from '../support/agents/scripted-agent';
 import { runNode } from '../support/core-process';
