@@ -25,6 +25,7 @@ import {
 } from './history';
 import { HookedCli } from './hooked-clis';
 import { GrantSchema, RuleSchema } from './rules';
+import { ManagedPolicyView } from './managed-settings';
 import { Settings } from './settings';
 import { Transcript } from './transcript';
 import { VOTE_STATUS, VoteInput, VoteOutcome } from './contract-votes';
@@ -49,6 +50,8 @@ const SettingsSaved = z.object({
   settings: Settings,
   path: z.string(),
   restartNeeded: z.array(z.string()),
+  /** The administrator's managed policy, shown locked; null when there is none. */
+  managed: ManagedPolicyView.nullable(),
 });
 
 /** A settings change kept until a person confirms it locally (code in headless, dialog in desktop). */
@@ -185,9 +188,10 @@ export const commands = {
   }),
   getSettings: command({
     input: Empty,
-    output: z.object({ settings: Settings, path: z.string(), restartNeeded: z.array(z.string()) }),
+    output: SettingsSaved,
     http: { method: 'GET', path: '/api/settings' },
-    summary: 'The settings in force, where they live, and which saved changes wait for a restart.',
+    summary:
+      "The settings in force, where they live, which saved changes wait for a restart, and the administrator's managed policy (null when there is none).",
   }),
   updateSettings: command({
     input: z.object({ settings: Settings }).strict(),

@@ -214,7 +214,12 @@ export const Decider = z.discriminatedUnion('type', [
     paired: z.boolean().optional(),
   }),
   z.object({ type: z.literal('consensus'), clientIds: z.array(z.string()) }),
-  z.object({ type: z.literal('rule'), ruleId: z.string() }),
+  z.object({
+    type: z.literal('rule'),
+    ruleId: z.string(),
+    /** 'managed': the administrator's managed policy; absent: the user's settings. */
+    source: z.literal('managed').optional(),
+  }),
   z.object({ type: z.literal('grant'), grantId: z.string() }),
   z.object({ type: z.literal('mode'), mode: PermissionMode }),
   z.object({ type: z.literal('timeout') }),

@@ -27,11 +27,25 @@ export interface Headless {
   stop(): Promise<void>;
 }
 
-export async function startHeadless(settings: SettingsInput): Promise<Headless> {
+export interface HeadlessOptions {
+  /** An administrator's managed policy, written beside the home and named by its variable. */
+  managedSettings?: unknown;
+}
+
+export async function startHeadless(
+  settings: SettingsInput,
+  options: HeadlessOptions = {},
+): Promise<Headless> {
   const home = mkdtempSync(join(tmpdir(), 'gatehouse-e2e-home-'));
   writeFileSync(join(home, 'settings.json'), JSON.stringify(settings, null, 2));
+  const managed: Record<string, string> = {};
+  if (options.managedSettings !== undefined) {
+    const file = join(home, 'managed-settings.json');
+    writeFileSync(file, JSON.stringify(options.managedSettings, null, 2));
+    managed['GATEHOUSE_MANAGED_SETTINGS'] = file;
+  }
   const child: ChildProcess = spawn(process.execPath, ['out/main/headless.js'], {
-    env: { ...process.env, GATEHOUSE_HOME: home, GATEHOUSE_PORT: '0' },
+    env: { ...process.env, GATEHOUSE_HOME: home, GATEHOUSE_PORT: '0', ...managed },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

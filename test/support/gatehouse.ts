@@ -8,7 +8,7 @@ import type { PendingApproval } from '../../src/shared/domain';
 import { Settings, type AgentConfig, type SettingsInput } from '../../src/shared/settings';
 import { scriptedAgentLaunch, type ScriptedAgentScript } from './agents/scripted-agent';
 import { PAIRING_CODE_TTL_MS } from '../../src/main/core/approvals/clients';
-import { createCore, type Core } from '../../src/main/core/core';
+import { createCore, type Core, type CoreOptions } from '../../src/main/core/core';
 import {
   startHttpServer,
   type HttpServerOptions,
@@ -48,9 +48,10 @@ export interface TestGatehouse {
 export async function startGatehouse(
   settings: SettingsInput,
   serverOptions: Partial<HttpServerOptions> = {},
+  coreOptions: Pick<CoreOptions, 'managedSettingsPath'> = {},
 ): Promise<TestGatehouse> {
   const home = mkdtempSync(join(tmpdir(), 'gatehouse-home-'));
-  const core = await createCore({ home, settings: Settings.parse(settings) });
+  const core = await createCore({ home, settings: Settings.parse(settings), ...coreOptions });
   const token = randomBytes(16).toString('hex');
   const server = await startHttpServer({ core, token, port: 0, ...serverOptions });
   const events: GatehouseEvent[] = [];
@@ -155,6 +156,8 @@ export async function startScriptedSession(
     server?: Partial<HttpServerOptions>;
     /** A folder the test made (and removes); default: a fresh one removed by close(). */
     folder?: string;
+    /** The administrator's managed policy file. */
+    managedSettingsPath?: string;
   } = {},
 ): Promise<ScriptedSession> {
   const folder = options.folder ?? realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-work-')));
@@ -174,6 +177,7 @@ export async function startScriptedSession(
       },
     },
     options.server,
+    options.managedSettingsPath ? { managedSettingsPath: options.managedSettingsPath } : {},
   );
   const { sessionId } = await gh.api.call('createSession', { agentId: 's', cwd: folder });
   const log = () =>

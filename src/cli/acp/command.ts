@@ -7,6 +7,7 @@ import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AgentConfig, AgentIdKey } from '../../shared/settings';
 import { loadSettings } from '../../main/core/config/settings-file';
+import { managedAgent, managedSettingsPath, readManagedPolicy } from '../../main/core/config/managed-settings';
 import { controlSocketPath } from '../../main/control/socket-path';
 import { launchFamily, unguardedByDoor } from '../../main/core/agents/side-doors';
 import { prepareAgentLaunch } from '../../main/core/sandbox/launch';
@@ -71,6 +72,8 @@ export async function acp(options: AcpOptions, io: CliIo): Promise<number> {
     agent = { id: adHocId(label), name: label.slice(0, 100), adHoc: true };
   }
 
+  // The administrator's sandbox holds for an editor's agent as for the core's own.
+  config = managedAgent(config, readManagedPolicy(managedSettingsPath(io.env)));
   const log = (line: string) => io.err(line);
   let launch;
   let unguarded: string | null;

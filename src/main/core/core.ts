@@ -16,6 +16,14 @@ import { createHandlers } from './commands/handlers';
 import type { CommandServices, SettingsService } from './commands/services';
 import type { ConfirmLocally } from './commands/settings-confirmation';
 import {
+  checkAgainstManaged,
+  effectiveRules,
+  managedAgents,
+  managedTelemetry,
+  readManagedPolicy,
+  type ManagedPolicy,
+} from './config/managed-settings';
+import {
   loadSettings,
   settingsPath,
   SettingsError,
@@ -45,6 +53,11 @@ export interface CoreOptions {
    * HTTP. Without it such a change is refused.
    */
   confirmLocally?: ConfirmLocally;
+  /**
+   * Where the administrator's managed policy is read (default: the platform's path, or
+   * GATEHOUSE_MANAGED_SETTINGS). A missing file is no managed policy.
+   */
+  managedSettingsPath?: string;
 }
 
 export interface Core extends CommandServices {
@@ -64,8 +77,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const { home } = options;
   const now = options.now ?? Date.now;
   const settings = options.settings ?? loadSettings(home);
+  // Read once, at start: the administrator's rules and limits come before anything the user set.
+  const managed = readManagedPolicy(options.managedSettingsPath);
+  checkAgainstManaged(settings, managed, settingsPath(home));
   const policy = validatePolicyConfig(settings.policy);
   checkRules(home, settings.rules);
+  const bypassAllowed = () => managed?.settings.allowBypass !== false;
+  const agents = () => managedAgents(settings.agents, managed);
   // Shell commands are judged part by part; the parser must be ready before the first request.
   await initShellParser();
   const bus = new EventBus();
@@ -95,7 +113,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     audit: (type, payload) => store.recordEvent({ type, at: now(), payload }),
   });
   const grants = new GrantBook(store, now, () => bus.publish({ type: 'grants_changed' }));
-  const rulesGate = createRulesGate({ rules: () => settings.rules, grants, now });
+  const rulesGate = createRulesGate({
+    rules: () => settings.rules,
+    managedRules: () => managed?.settings.rules ?? [],
+    bypassAllowed,
+    grants,
+    now,
+  });
   const coverage = createCoverage(rulesGate, now);
   const pipeline = new ApprovalPipeline({
     policy,
@@ -116,7 +140,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     if (event.type === 'permission_resolved') links.forget(event.requestId);
   });
   const sessions = new SessionManager({
-    agents: () => settings.agents,
+    agents,
     defaultPolicy: () => policy.policy,
     pipeline,
     mediator: pipeline.mediator,
@@ -126,7 +150,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     home,
     cancelGraceMs: () => settings.approvals.cancelGraceSeconds * 1000,
     judgeRead: createReadJudge({
-      rules: () => settings.rules,
+      rules: () => effectiveRules(managed, settings.rules),
       grants: (agentId) => grants.activeFor(agentId),
       now,
       homeDir: homedir(),
@@ -140,7 +164,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 
   const editorSessions = new EditorSessions({
     sessions,
-    agents: () => settings.agents,
+    agents,
     defaultPolicy: () => policy.policy,
     pipeline,
     coverage,
@@ -152,7 +176,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 
   const terminalSessions = new TerminalSessions({
     sessions,
-    agents: () => settings.agents,
+    agents,
     defaultPolicy: () => policy.policy,
     pipeline,
     store,
@@ -162,13 +186,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 
   // Reads the committed audit on its own timers: nothing above waits for it.
   const telemetry = startTelemetry({
-    settings: settings.telemetry,
+    settings: managedTelemetry(settings.telemetry, managed),
     store,
     pending: () => pipeline.pending.size,
   });
 
   const services: CommandServices = {
-    ...settingsService({ home, settings, policy, store, fromFile: !options.settings }),
+    ...settingsService({ home, settings, managed, policy, store, fromFile: !options.settings }),
     bus,
     store,
     pipeline,
@@ -214,13 +238,15 @@ function checkRules(home: string, rules: Settings['rules']): Settings['rules'] {
 function settingsService(options: {
   home: string;
   settings: Settings;
+  managed: ManagedPolicy | null;
   policy: SettingsService['policy'];
   store: Pick<Store, 'setRetention'>;
   fromFile: boolean;
 }): SettingsService {
-  const { home, settings, policy, store, fromFile } = options;
+  const { home, settings, managed, policy, store, fromFile } = options;
   /** Validates what replaceSettings would apply; returns the rules as checked. */
   const checkedRules = (next: Settings): Settings['rules'] => {
+    checkAgainstManaged(next, managed, settingsPath(home));
     validatePolicyConfig(next.policy, () => {});
     return checkRules(home, next.rules);
   };
@@ -241,6 +267,7 @@ function settingsService(options: {
   return {
     home,
     settings,
+    managed,
     policy,
     saveSettings,
     checkSettings: (next) => void checkedRules(next),

@@ -11,7 +11,7 @@ import { HistoryPage } from '../../../src/shared/history';
 import type { SandboxMode } from '../../../src/shared/sandbox-settings';
 import type { SettingsInput } from '../../../src/shared/settings';
 import type { ScriptStep, ScriptedAgentScript } from '../../support/agents/scripted-agent';
-import { startHeadless, type Headless } from '../headless';
+import { startHeadless, type Headless, type HeadlessOptions } from '../headless';
 
 const AGENT_ENTRY = fileURLToPath(new URL('./file-script-agent.ts', import.meta.url));
 
@@ -130,6 +130,7 @@ interface LogLine {
 export async function startDialogHarness(
   agentsOf: AgentSpec[] | ((folder: string) => AgentSpec[]),
   settings: Partial<SettingsInput> = {},
+  headlessOptions: HeadlessOptions = {},
 ): Promise<DialogHarness> {
   const scratch = mkdtempSync(join(tmpdir(), 'gatehouse-dialog-'));
   const folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-dialog-work-')));
@@ -157,7 +158,7 @@ export async function startDialogHarness(
       ...(agent.sandbox ? { sandbox: agent.sandbox } : {}),
     };
   }
-  const headless = await startHeadless({ ...settings, agents: agentSettings });
+  const headless = await startHeadless({ ...settings, agents: agentSettings }, headlessOptions);
   const json = async <T>(response: Response): Promise<T> => {
     const body = (await response.json()) as T;
     if (!response.ok) throw new Error(`HTTP ${response.status}: ${JSON.stringify(body)}`);

@@ -230,7 +230,7 @@ function who(decider: Decider | undefined): string {
     case 'consensus':
       return 'a person';
     case 'rule':
-      return `rule ${decider.ruleId}`;
+      return `${decider.source === 'managed' ? 'managed rule' : 'rule'} ${decider.ruleId}`;
     case 'grant':
       return `grant ${decider.grantId}`;
     case 'mode':

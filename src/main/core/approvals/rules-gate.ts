@@ -36,10 +36,12 @@ export function factsOf(
   };
 }
 
-function deciderOf(decidedBy: DecidedBy, mode: PermissionMode): Decider {
+function deciderOf(decidedBy: DecidedBy, mode: PermissionMode, managed: ReadonlySet<string>): Decider {
   switch (decidedBy.type) {
     case 'rule':
-      return { type: 'rule', ruleId: decidedBy.ruleId };
+      return managed.has(decidedBy.ruleId)
+        ? { type: 'rule', ruleId: decidedBy.ruleId, source: 'managed' }
+        : { type: 'rule', ruleId: decidedBy.ruleId };
     case 'grant':
       return { type: 'grant', grantId: decidedBy.grantId };
     case 'mode':
@@ -50,25 +52,47 @@ function deciderOf(decidedBy: DecidedBy, mode: PermissionMode): Decider {
 }
 
 /**
- * Rules, modes and grants, before a person is asked. An allow answers with the agent's allow_once
- * option (a standing permission is Gatehouse's to keep, not the agent's), and asks a person when
- * the agent's only allow is its own "always"; a deny answers with its reject option; anything the
- * layer cannot prove safe asks.
+ * Rules, modes and grants, before a person is asked. The administrator's managed rules are judged
+ * first and alone: what they deny or ask cannot be allowed by the user's rules, a grant or a mode,
+ * and the decision names the managed rule. An allow answers with the agent's allow_once option (a
+ * standing permission is Gatehouse's to keep, not the agent's), and asks a person when the agent's
+ * only allow is its own "always"; a deny answers with its reject option; anything the layer cannot
+ * prove safe asks.
  */
 export function createRulesGate(options: {
   rules: () => readonly Rule[];
   grants: GrantBook;
   now: () => number;
+  /** The managed policy's rules (none when there is no policy). */
+  managedRules?: () => readonly Rule[];
+  /** False under a managed policy that forbids Bypass: a session in that mode is judged as default. */
+  bypassAllowed?: () => boolean;
 }): (approval: PendingApproval, session: SessionContext) => PreDecision {
   return (approval, session) => {
-    const evaluation = evaluate(factsOf(approval, session.cwd), {
-      mode: session.mode,
-      rules: options.rules(),
-      grants: options.grants.activeFor(approval.agentId),
-      now: options.now(),
-    });
+    const facts = factsOf(approval, session.cwd);
+    const mode =
+      session.mode === 'bypassPermissions' && options.bypassAllowed?.() === false
+        ? 'default'
+        : session.mode;
+    const managedRules = options.managedRules?.() ?? [];
+    const managedIds = new Set(managedRules.map((r) => r.id));
+    const now = options.now();
+    const managed =
+      managedRules.length > 0
+        ? evaluate(facts, { mode: 'default', rules: managedRules, grants: [], now })
+        : null;
+    const evaluation =
+      managed &&
+      (managed.verdict === 'deny' || (managed.verdict === 'ask' && managed.decidedBy.type === 'rule'))
+        ? { ...managed, reason: `Managed policy: ${managed.reason}` }
+        : evaluate(facts, {
+            mode,
+            rules: [...managedRules, ...options.rules()],
+            grants: options.grants.activeFor(approval.agentId),
+            now,
+          });
     if (evaluation.verdict === 'ask') return { verdict: 'ask', reason: evaluation.reason };
-    const decider = deciderOf(evaluation.decidedBy, session.mode);
+    const decider = deciderOf(evaluation.decidedBy, mode, managedIds);
     if (evaluation.verdict === 'allow') {
       const reply = allowOnceReply(approval.options);
       // Only the agent's "always" would allow it: a standing approval nobody chose is not handed out.

@@ -1,9 +1,12 @@
 import type { HistoryItem } from '../../../shared/history';
+import type { Caller } from '../approvals/clients';
 import type { Rule } from '../../../shared/rules';
 import { factsOf } from '../approvals/rules-gate';
 import { BadRequestError, NotFoundError } from '../errors';
 import { preview, suggestRules, validateRules } from '../rules';
+import { isManagedRule } from '../config/managed-settings';
 import { actorOf, auditAdmin } from './admin-audit';
+import { refuseManaged } from './managed-refusal';
 import type { Handlers } from './dispatch';
 import type { CommandServices } from './services';
 
@@ -15,12 +18,16 @@ type RuleCommands = 'listRules' | 'saveRule' | 'deleteRule' | 'previewRule' | 's
  */
 export function ruleHandlers({
   settings,
+  managed,
   saveSettings,
   store,
   bus,
   pipeline,
   now,
-}: Pick<CommandServices, 'settings' | 'saveSettings' | 'store' | 'bus' | 'pipeline' | 'now'>): Pick<
+}: Pick<
+  CommandServices,
+  'settings' | 'managed' | 'saveSettings' | 'store' | 'bus' | 'pipeline' | 'now'
+>): Pick<
   Handlers,
   RuleCommands
 > {
@@ -41,6 +48,15 @@ export function ruleHandlers({
     settings.rules = checked.rules;
     suggestions = null;
     return checked.rules;
+  };
+
+  /** A managed rule is the administrator's: the user cannot edit, replace or remove it. */
+  const refuseManagedRule = async (ruleId: string, caller: Caller, verb: string) => {
+    if (managed && isManagedRule(managed, ruleId)) {
+      await refuseManaged(store, managed, caller, `rule "${ruleId}" is a managed rule and cannot be ${verb}`, {
+        ruleId,
+      });
+    }
   };
 
   /** The newest decided requests with the facts the rule layer judges, for preview and suggestions. */
@@ -87,6 +103,7 @@ export function ruleHandlers({
     saveRule: async (input, caller) => {
       if (input.rule.id !== input.ruleId)
         throw new BadRequestError('the rule id differs from the path');
+      await refuseManagedRule(input.ruleId, caller, 'changed');
       const before = settings.rules.find((r) => r.id === input.ruleId) ?? null;
       const rules = before
         ? settings.rules.map((r) => (r.id === input.ruleId ? input.rule : r))
@@ -102,6 +119,7 @@ export function ruleHandlers({
     },
 
     deleteRule: async (input, caller) => {
+      await refuseManagedRule(input.ruleId, caller, 'deleted');
       const removed = settings.rules.find((r) => r.id === input.ruleId);
       if (!removed) throw new NotFoundError(`no rule ${input.ruleId}`);
       const saved = replaceRules(settings.rules.filter((r) => r.id !== input.ruleId));

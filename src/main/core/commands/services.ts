@@ -1,4 +1,5 @@
 import type { Settings } from '../../../shared/settings';
+import type { ManagedPolicy } from '../config/managed-settings';
 import type { SessionManager } from '../agents/sessions';
 import type { ClientRegistry } from '../approvals/clients';
 import type { GrantBook } from '../approvals/grant-book';
@@ -14,6 +15,8 @@ export interface SettingsService {
   readonly home: string;
   /** The settings in force; rules and Bypass are changed in place. */
   readonly settings: Settings;
+  /** The administrator's managed policy, read at start; null when there is none. */
+  readonly managed: ManagedPolicy | null;
   /** The mediator policy, fixed for the life of the process. */
   readonly policy: PolicyConfig;
   /**

@@ -1,4 +1,5 @@
 import type { Handlers } from './dispatch';
+import { refuseManaged } from './managed-refusal';
 import type { CommandServices } from './services';
 
 type SessionCommands =
@@ -15,7 +16,12 @@ type SessionCommands =
 export function sessionHandlers({
   sessions,
   pipeline,
-}: Pick<CommandServices, 'sessions' | 'pipeline'>): Pick<Handlers, SessionCommands> {
+  managed,
+  store,
+}: Pick<CommandServices, 'sessions' | 'pipeline' | 'managed' | 'store'>): Pick<
+  Handlers,
+  SessionCommands
+> {
   return {
     listSessions: () =>
       sessions.list().map((info) => ({ ...info, pendingCount: pipeline.pending.countFor(info.sessionId) })),
@@ -47,7 +53,12 @@ export function sessionHandlers({
       return { ok: true };
     },
 
-    setSessionMode: async (input) => {
+    setSessionMode: async (input, caller) => {
+      if (input.mode === 'bypassPermissions' && managed?.settings.allowBypass === false) {
+        await refuseManaged(store, managed, caller, 'Bypass is not allowed', { mode: input.mode }, {
+          sessionId: input.sessionId,
+        });
+      }
       const info = await sessions.setMode(input.sessionId, input.mode);
       // The new mode (Bypass, acceptEdits, plan) applies to what already waits.
       pipeline.rejudgePending();

@@ -6,12 +6,14 @@ import {
   launchChangedAgents,
   sandboxWidenedAgents,
 } from '../config/settings-diff';
+import { managedView } from '../config/managed-settings';
 import { settingsPath, SettingsError } from '../config/settings-file';
 import { BadRequestError, NotFoundError } from '../errors';
 import { logger } from '../log/logger';
 import { InvalidPolicyConfigError } from '../mediator';
 import { allowTarget, TargetRefused } from '../sandbox/allow-target';
 import { actorOf, auditAdmin, type Actor } from './admin-audit';
+import { refuseManaged } from './managed-refusal';
 import type { Handlers } from './dispatch';
 import type { CommandServices, SettingsService } from './services';
 import { SettingsConfirmations } from './settings-confirmation';
@@ -65,6 +67,7 @@ export function settingsHandlers(
     settings: services.savedSettings(),
     path: settingsPath(home),
     restartNeeded: services.restartNeeded(),
+    managed: managedView(services.managed),
   });
 
   /**
@@ -79,7 +82,7 @@ export function settingsHandlers(
       await audit('settings_changed', by, { changes, ...(confirmedBy ? { confirmedBy } : {}) });
       pipeline.rejudgePending();
     }
-    return { settings: next, path: settingsPath(home), restartNeeded };
+    return { ...current(), settings: next, restartNeeded };
   };
 
   const confirmations = new SettingsConfirmations({
@@ -117,6 +120,12 @@ export function settingsHandlers(
     setAgentBypass: async (input, caller) => {
       const agent = settings.agents[input.agentId];
       if (!agent) throw new NotFoundError(`no agent "${input.agentId}" in settings`);
+      const { managed } = services;
+      if (input.enabled && managed?.settings.allowBypass === false) {
+        await refuseManaged(store, managed, caller, 'Bypass is not allowed', {}, {
+          agentId: input.agentId,
+        });
+      }
       const before = agent.bypassPermissions;
       services.saveSettings((json) => {
         const agents = (json.agents ??= {}) as Record<string, Record<string, unknown>>;

@@ -96,7 +96,7 @@ export function deciderWords(
     case 'consensus':
       return `${verb} by consensus of ${decider.clientIds.length} voter${decider.clientIds.length === 1 ? '' : 's'}`;
     case 'rule':
-      return `${verb} by rule ${decider.ruleId}`;
+      return `${verb} by ${decider.source === 'managed' ? 'managed rule' : 'rule'} ${decider.ruleId}`;
     case 'grant': {
       const scope = context.grant ? ` (${SCOPE_LABEL[context.grant.scope]})` : '';
       return `${verb} by grant ${shortId(decider.grantId)}${scope}`;

@@ -1,9 +1,9 @@
-// The rules of settings.json in order, with add, edit and delete through the rule editor.
+// The rules of settings.json in order, with add, edit and delete through the rule editor; the
+// administrator's managed rules above them, locked.
 import { useCallback, useEffect, useState } from 'react';
+import type { ManagedPolicyView } from '../../../shared/managed-settings';
 import type { Rule } from '../../../shared/rules';
 import { useApi } from '../api/context';
-import { KindBadge } from '../approvals/KindBadge';
-import { Revealed } from '../components/Revealed';
 import { RuleEditor } from '../rules/RuleEditor';
 import { draftOfRule, EMPTY_DRAFT, type RuleDraft } from '../rules/rule-draft';
 import { AsyncState } from '../ui/AsyncState';
@@ -11,6 +11,8 @@ import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { Notice } from '../ui/Notice';
 import { Table } from '../ui/Table';
+import { ManagedRules } from './ManagedRules';
+import { RULE_COLUMNS, RuleCells } from './RuleCells';
 import './RulesSection.css';
 
 interface EditorState {
@@ -19,9 +21,14 @@ interface EditorState {
   editing: boolean;
 }
 
-const ACTION_LABEL: Record<Rule['action'], string> = { allow: 'Allow', ask: 'Ask', deny: 'Deny' };
-
-export function RulesSection({ onChanged }: { onChanged?: () => void }) {
+export function RulesSection({
+  onChanged,
+  managed,
+}: {
+  onChanged?: () => void;
+  /** The administrator's policy, whose rules are listed first, locked. */
+  managed: ManagedPolicyView | null;
+}) {
   const api = useApi();
   const [rules, setRules] = useState<Rule[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -73,6 +80,7 @@ export function RulesSection({ onChanged }: { onChanged?: () => void }) {
       }
     >
       {notice && <Notice tone="done">{notice}</Notice>}
+      <ManagedRules managed={managed} />
       <AsyncState
         items={rules}
         error={error}
@@ -80,59 +88,10 @@ export function RulesSection({ onChanged }: { onChanged?: () => void }) {
         empty="No rules yet: every request asks (unless a mode or a grant decides it)."
       >
         {(shown) => (
-          <Table
-            label="Rules"
-            columns={['#', 'Action', 'Kind', 'Command or path', 'Agent', 'Project']}
-          >
+          <Table label="Rules" columns={RULE_COLUMNS}>
             {shown.map((rule, i) => (
               <tr key={rule.id} data-rule-id={rule.id}>
-                <td className="dim">{i + 1}</td>
-                <td>
-                  <span className={`sv-action ${rule.action}`}>{ACTION_LABEL[rule.action]}</span>
-                </td>
-                <td>
-                  {rule.toolKind === undefined ? (
-                    <span className="dim">any</span>
-                  ) : (
-                    <span className="sv-kinds">
-                      {(Array.isArray(rule.toolKind) ? rule.toolKind : [rule.toolKind]).map((k) => (
-                        <KindBadge key={k} kind={k} />
-                      ))}
-                    </span>
-                  )}
-                </td>
-                <td className="sv-target">
-                  {rule.command !== undefined ? (
-                    <>
-                      <code>
-                        <Revealed text={rule.command} />
-                      </code>
-                      <span className="dim">
-                        {' '}
-                        {rule.commandMatch === 'exact' ? 'exactly' : '…'}
-                      </span>
-                    </>
-                  ) : rule.path !== undefined ? (
-                    <code>
-                      <Revealed text={rule.path} />
-                    </code>
-                  ) : (
-                    <span className="dim">any</span>
-                  )}
-                  <span className="sv-rule-id">
-                    {rule.id}
-                    {rule.reason && (
-                      <>
-                        {' '}
-                        · <Revealed text={rule.reason} />
-                      </>
-                    )}
-                  </span>
-                </td>
-                <td>{rule.agent ?? <span className="dim">any</span>}</td>
-                <td className="sv-project">
-                  {rule.project ? <code>{rule.project}</code> : <span className="dim">any</span>}
-                </td>
+                <RuleCells rule={rule} index={i} />
                 <td className="ui-table-actions">
                   {confirming === rule.id ? (
                     <span role="group" aria-label={`Delete rule ${rule.id}?`}>

@@ -126,7 +126,7 @@ export function SettingsView() {
         />
       )}
       <GrantsSection />
-      <RulesSection onChanged={reload} />
+      <RulesSection onChanged={reload} managed={loaded?.managed ?? null} />
       {loaded && (
         <>
           <AgentsSection

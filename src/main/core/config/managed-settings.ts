@@ -1,0 +1,179 @@
+// The managed policy file: read once at start (not watched), validated whole, and checked against
+// the user's settings. A malformed file stops the start with every problem listed; a missing one
+// means no managed policy.
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  MANAGED_FILE_MAX_BYTES,
+  ManagedSettings,
+  type ManagedPolicyView,
+} from '../../../shared/managed-settings';
+import type { Rule } from '../../../shared/rules';
+import type { AgentConfig, Settings, TelemetrySettings } from '../../../shared/settings';
+import { DEFAULT_PERMISSION_POLICY } from '../mediator';
+import { validateRules } from '../rules';
+import { describeIssues, SettingsError } from './settings-file';
+
+/** Overrides the platform's path (tests; a packaged deployment that keeps it elsewhere). */
+export const MANAGED_ENV = 'GATEHOUSE_MANAGED_SETTINGS';
+
+export interface ManagedPolicy {
+  /** Where the administrator placed it: named wherever a managed rule or limit is shown. */
+  readonly path: string;
+  readonly settings: ManagedSettings;
+}
+
+/** Where an administrator places the file on this platform, unless the environment names one. */
+export function managedSettingsPath(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string {
+  const given = env[MANAGED_ENV];
+  if (given) return given;
+  if (platform === 'darwin') return '/Library/Application Support/Gatehouse/managed-settings.json';
+  if (platform === 'win32') {
+    return join(env['ProgramData'] ?? 'C:\\ProgramData', 'Gatehouse', 'managed-settings.json');
+  }
+  return '/etc/gatehouse/managed-settings.json';
+}
+
+export function parseManagedSettings(text: string, file: string): ManagedPolicy {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new SettingsError(file, [`not JSON: ${(error as Error).message}`]);
+  }
+  const parsed = ManagedSettings.safeParse(json);
+  if (!parsed.success) throw new SettingsError(file, describeIssues(parsed.error));
+  const checked = validateRules(parsed.data.rules);
+  if (!checked.ok)
+    throw new SettingsError(
+      file,
+      checked.errors.map((e) => `rules: ${e.message}`),
+    );
+  return { path: file, settings: { ...parsed.data, rules: checked.rules } };
+}
+
+/**
+ * The managed policy at `file`, or null when there is none. Anything else that keeps it from being
+ * read (permissions, a folder in its place, its size) stops the start: a policy that exists but
+ * cannot be read must not silently stop applying.
+ */
+export function readManagedPolicy(file: string = managedSettingsPath()): ManagedPolicy | null {
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new SettingsError(file, [`cannot be read: ${(error as Error).message}`]);
+  }
+  if (size > MANAGED_FILE_MAX_BYTES) {
+    throw new SettingsError(file, [`larger than ${MANAGED_FILE_MAX_BYTES} bytes`]);
+  }
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new SettingsError(file, [`cannot be read: ${(error as Error).message}`]);
+  }
+  return parseManagedSettings(text, file);
+}
+
+/** What in the user's settings the managed policy does not allow, one line per problem. */
+export function managedProblems(settings: Settings, managed: ManagedPolicy | null): string[] {
+  if (!managed) return [];
+  const { rules, allowedPolicies, allowBypass } = managed.settings;
+  const problems: string[] = [];
+  const set = `set by your administrator in ${managed.path}`;
+  const managedIds = new Set(rules.map((r) => r.id));
+  for (const rule of settings.rules) {
+    if (managedIds.has(rule.id)) {
+      problems.push(`rules: "${rule.id}" is the id of a managed rule (${set}); choose another id`);
+    }
+  }
+  if (allowedPolicies) {
+    const allowed = (policy: string) => (allowedPolicies as string[]).includes(policy);
+    const strategy = settings.policy.permissionStrategy ?? DEFAULT_PERMISSION_POLICY;
+    const list = allowedPolicies.join(', ');
+    if (!allowed(strategy)) {
+      problems.push(
+        `policy.permissionStrategy: "${strategy}" is not allowed (${set}): one of ${list}`,
+      );
+    }
+    for (const [id, agent] of Object.entries(settings.agents)) {
+      if (agent.policy && !allowed(agent.policy)) {
+        problems.push(
+          `agents.${id}.policy: "${agent.policy}" is not allowed (${set}): one of ${list}`,
+        );
+      }
+    }
+  }
+  if (!allowBypass) {
+    for (const [id, agent] of Object.entries(settings.agents)) {
+      if (agent.bypassPermissions) {
+        problems.push(`agents.${id}.bypassPermissions: Bypass is not allowed (${set})`);
+      }
+      if (agent.mode === 'bypassPermissions') {
+        problems.push(`agents.${id}.mode: bypassPermissions is not allowed (${set})`);
+      }
+    }
+  }
+  return problems;
+}
+
+/** Throws a SettingsError naming `file` (the user's settings) when the managed policy refuses them. */
+export function checkAgainstManaged(
+  settings: Settings,
+  managed: ManagedPolicy | null,
+  file: string,
+): void {
+  const problems = managedProblems(settings, managed);
+  if (problems.length > 0) throw new SettingsError(file, problems);
+}
+
+/** The rules in the order they are judged: the managed ones first. */
+export function effectiveRules(managed: ManagedPolicy | null, userRules: readonly Rule[]): Rule[] {
+  return [...(managed?.settings.rules ?? []), ...userRules];
+}
+
+export function isManagedRule(managed: ManagedPolicy | null, ruleId: string): boolean {
+  return managed?.settings.rules.some((r) => r.id === ruleId) ?? false;
+}
+
+/** The agent as it runs: the managed sandbox keys replace the user's. */
+export function managedAgent(agent: AgentConfig, managed: ManagedPolicy | null): AgentConfig {
+  const sandbox = managed?.settings.sandbox;
+  return sandbox ? { ...agent, ...sandbox } : agent;
+}
+
+export function managedAgents(
+  agents: Record<string, AgentConfig>,
+  managed: ManagedPolicy | null,
+): Record<string, AgentConfig> {
+  if (!managed?.settings.sandbox) return agents;
+  return Object.fromEntries(
+    Object.entries(agents).map(([id, a]) => [id, managedAgent(a, managed)]),
+  );
+}
+
+/** The telemetry export in force: the managed endpoint replaces the user's. */
+export function managedTelemetry(
+  telemetry: TelemetrySettings,
+  managed: ManagedPolicy | null,
+): TelemetrySettings {
+  return managed?.settings.telemetry ?? telemetry;
+}
+
+export function managedView(managed: ManagedPolicy | null): ManagedPolicyView | null {
+  if (!managed) return null;
+  const { rules, allowedPolicies, sandbox, telemetry, allowBypass } = managed.settings;
+  return {
+    path: managed.path,
+    rules,
+    allowedPolicies: allowedPolicies ?? null,
+    sandbox: sandbox ?? null,
+    telemetry: telemetry !== undefined,
+    allowBypass,
+  };
+}
