@@ -2,7 +2,7 @@
 import type { Rule } from '../../../shared/rules';
 import type { SessionContext } from '../approvals/pipeline';
 import { isInside } from '../fs/containment';
-import { evaluate, type DecidedBy, type Grant } from '../rules';
+import { evaluate, standingName, type DecidedBy, type Grant } from '../rules';
 import { secretKind } from '../safety/secrets';
 
 export type ReadVerdict = { allowed: true; decider: string } | { allowed: false; reason: string };
@@ -10,16 +10,7 @@ export type ReadVerdict = { allowed: true; decider: string } | { allowed: false;
 export type ReadJudge = (session: SessionContext, realPath: string) => ReadVerdict;
 
 function describe(decider: DecidedBy): string {
-  switch (decider.type) {
-    case 'rule':
-      return `rule ${decider.ruleId}`;
-    case 'grant':
-      return `grant ${decider.grantId}`;
-    case 'mode':
-      return `mode ${decider.mode}`;
-    case 'default':
-      return 'default';
-  }
+  return decider.type === 'default' ? 'default' : standingName(decider);
 }
 
 /** A path glob made of wildcards alone (`**`, the default read rule's) names no file. */

@@ -11,6 +11,7 @@ import type { AgentConfig } from '../../../shared/settings';
 import type { ApprovalPipeline } from '../approvals/pipeline';
 import { BadRequestError, ForbiddenError } from '../errors';
 import type { EventBus } from '../events/bus';
+import { standingName } from '../rules';
 import type { Store } from '../store';
 import { Session } from './session';
 import type { SessionManager } from './sessions';
@@ -230,11 +231,9 @@ function who(decider: Decider | undefined): string {
     case 'consensus':
       return 'a person';
     case 'rule':
-      return `${decider.source === 'managed' ? 'managed rule' : 'rule'} ${decider.ruleId}`;
     case 'grant':
-      return `grant ${decider.grantId}`;
     case 'mode':
-      return `mode ${decider.mode}`;
+      return standingName(decider);
     case 'timeout':
       return 'nobody in time';
     default:

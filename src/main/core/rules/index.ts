@@ -6,6 +6,7 @@ export { initShellParser, isShellParserReady, type ShellParserOptions } from './
 export { analyzeCommand, MAX_COMMAND_LENGTH } from './shell/analyze';
 export { scriptOfShellArgv } from './shell/argv';
 export { evaluate, describeRule, type EvaluateOptions } from './evaluate';
+export { standingName, type StandingDecider } from './standing-name';
 export {
   validateRules,
   parseRules,
