@@ -76,6 +76,7 @@ describe('the confirmation', () => {
         return { how: 'code' };
       },
       saved: () => base,
+      launchOf: (_id, agent) => ({ command: agent.command!, args: agent.args }),
       apply: () => Promise.resolve('applied'),
       audit: (type, _by, payload) => {
         audits.push(`${type}${payload.reason ? `: ${String(payload.reason)}` : ''}`);

@@ -11,6 +11,7 @@ import { BadRequestError, NotFoundError } from '../errors';
 import { logger } from '../log/logger';
 import { InvalidPolicyConfigError } from '../mediator';
 import { allowTarget, TargetRefused } from '../sandbox/allow-target';
+import { shownLaunch } from '../agents/registry-launch';
 import { actorOf, auditAdmin, type Actor } from './admin-audit';
 import type { Handlers } from './dispatch';
 import type { CommandServices, SettingsService } from './services';
@@ -52,8 +53,7 @@ export function settingsHandlers(
     return {
       id,
       name: a.name ?? id,
-      command: a.command,
-      args: a.args,
+      ...shownLaunch(id, a, home),
       cwd: a.cwd ?? null,
       mode: a.bypassPermissions ? 'bypassPermissions' : a.mode,
       policy: a.policy ?? services.policy.policy,
@@ -86,6 +86,7 @@ export function settingsHandlers(
     now: services.now,
     confirmLocally: services.confirmLocally,
     saved: () => services.savedSettings(),
+    launchOf: (id, agent) => shownLaunch(id, agent, home),
     apply: applySettings,
     audit: (type, by, payload) => audit(type, by, payload),
     report: (error) => log.error('a confirmed settings change failed:', error),
