@@ -5,6 +5,9 @@
 // could have written.
 import { z } from 'zod';
 
+/** Where the registry publishes its index. */
+export const ACP_REGISTRY_URL = 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json';
+
 export const REGISTRY_LIMITS = {
   /** The real registry is a few tens of KiB. */
   fileBytes: 2 * 1024 * 1024,

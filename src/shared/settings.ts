@@ -1,7 +1,7 @@
 // The one settings file ($GATEHOUSE_HOME/settings.json). Its JSON schema is generated from this.
 import { z } from 'zod';
 import { PermissionMode, PermissionPolicy } from './domain';
-import { RegistryAgentId } from './registry-format';
+import { ACP_REGISTRY_URL, RegistryAgentId } from './registry-format';
 import { RuleSchema } from './rules';
 import { SandboxSettings } from './sandbox-settings';
 
@@ -122,7 +122,7 @@ export const Settings = z
           .max(2048)
           .url()
           .refine((url) => /^https:\/\//i.test(url), 'url: an https:// URL')
-          .default('https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json'),
+          .default(ACP_REGISTRY_URL),
       })
       .strict()
       .optional(),
