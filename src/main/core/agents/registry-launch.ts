@@ -124,13 +124,17 @@ export function registryLaunch(agentId: string, config: AgentConfig, home: strin
   }
 }
 
-/** The command line shown for an agent (settings, confirmations): the registry's when it resolves. */
-export function shownLaunch(agentId: string, config: AgentConfig, home: string): { command: string; args: string[] } {
+/** An agent's name and command line as shown (settings, confirmations): the registry's when it resolves. */
+export function shownLaunch(
+  agentId: string,
+  config: AgentConfig,
+  home: string,
+): { name: string; command: string; args: string[] } {
   try {
-    const { command, args } = launchableAgent(agentId, config, () => loadRegistrySnapshot(home));
-    return { command, args };
+    const { name, command, args } = launchableAgent(agentId, config, () => loadRegistrySnapshot(home));
+    return { name: name ?? agentId, command, args };
   } catch (error) {
     if (!stopsRegistryAgent(error)) throw error;
-    return { command: `registry:${config.registry}`, args: config.args };
+    return { name: config.name ?? agentId, command: `registry:${config.registry}`, args: config.args };
   }
 }

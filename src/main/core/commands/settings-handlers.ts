@@ -52,7 +52,6 @@ export function settingsHandlers(
     const a = settings.agents[id]!;
     return {
       id,
-      name: a.name ?? id,
       ...shownLaunch(id, a, home),
       cwd: a.cwd ?? null,
       mode: a.bypassPermissions ? 'bypassPermissions' : a.mode,
@@ -86,7 +85,10 @@ export function settingsHandlers(
     now: services.now,
     confirmLocally: services.confirmLocally,
     saved: () => services.savedSettings(),
-    launchOf: (id, agent) => shownLaunch(id, agent, home),
+    launchOf: (id, agent) => {
+      const { command, args } = shownLaunch(id, agent, home);
+      return { command, args };
+    },
     apply: applySettings,
     audit: (type, by, payload) => audit(type, by, payload),
     report: (error) => log.error('a confirmed settings change failed:', error),
