@@ -10,6 +10,7 @@ import { ConfirmChange } from './ConfirmChange';
 import { DevicesSection } from './DevicesSection';
 import { GeneralSection } from './GeneralSection';
 import { GrantsSection } from './GrantsSection';
+import { RegistrySection } from './RegistrySection';
 import { HooksSection } from './HooksSection';
 import { RulesSection } from './RulesSection';
 import { Button } from '../ui/Button';
@@ -24,6 +25,7 @@ const SECTIONS = [
   ['sv-grants', 'Grants'],
   ['sv-rules', 'Rules'],
   ['sv-agents', 'Agents'],
+  ['sv-registry', 'ACP registry'],
   ['sv-general', 'General'],
   ['sv-hooks', 'Terminal CLIs'],
   ['sv-devices', 'Devices'],
@@ -133,6 +135,7 @@ export function SettingsView() {
             update={update}
             onBypassChanged={reload}
           />
+          <RegistrySection settings={loaded.settings} update={update} />
           <GeneralSection
             settings={loaded.settings}
             supportedPolicies={policies}
