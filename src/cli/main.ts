@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { GATEHOUSE_VERSION } from '../shared/control-protocol';
 import { acp, ACP_HELP } from './acp/command';
+import { AGENTS_HELP, fetchRegistry, importRegistry } from './agents-registry';
 import { AUDIT_VERIFY_HELP, auditVerify } from './audit-verify';
 import { hookCommand, HOOK_HELP } from './hook/command';
 import { EXIT, processIo, type CliIo } from './io';
@@ -17,6 +18,7 @@ Commands:
   acp             run an ACP agent for an editor, its permission requests decided by Gatehouse
   hook            ask Gatehouse before Claude Code or Gemini CLI runs a tool (install, uninstall)
   support-bundle  write a zip for a bug report: logs, redacted settings, versions, audit metadata
+  agents          the ACP Registry snapshot: import-registry <file>, fetch-registry
 
 Options:
   -h, --help      this text; \`gatehouse <command> --help\` for a command's
@@ -133,6 +135,16 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
       const { user, project } = parsed;
       const problem = hookCommand(positionals, { user, ...(project === undefined ? {} : { project }) }, io);
       return typeof problem === 'string' ? usage(io, problem, HOOK_HELP) : problem;
+    }
+    case 'agents': {
+      const [sub, ...files] = positionals;
+      if (help || sub === undefined)
+        return help ? done(AGENTS_HELP) : usage(io, 'agents: which command?', AGENTS_HELP);
+      if (sub === 'import-registry' && files.length === 1) return importRegistry(files[0]!, io);
+      if (sub === 'import-registry') return usage(io, 'agents import-registry takes one file', AGENTS_HELP);
+      if (sub === 'fetch-registry' && files.length === 0) return fetchRegistry(io);
+      if (sub === 'fetch-registry') return usage(io, 'agents fetch-registry takes no arguments', AGENTS_HELP);
+      return usage(io, `agents: unknown command ${sub}`, AGENTS_HELP);
     }
     case 'support-bundle':
       if (help) return done(SUPPORT_BUNDLE_HELP);

@@ -24,6 +24,7 @@ import {
   QueryBool,
 } from './history';
 import { HookedCli } from './hooked-clis';
+import { RegistryListing, REGISTRY_LIMITS } from './registry-format';
 import { GrantSchema, RuleSchema } from './rules';
 import { ManagedPolicyView } from './managed-settings';
 import { Settings } from './settings';
@@ -148,6 +149,17 @@ export const commands = {
     output: z.array(AgentInfo),
     http: { method: 'GET', path: '/api/agents' },
     summary: 'Agents configured in settings.',
+  }),
+  listRegistryAgents: command({
+    input: Empty,
+    output: z.object({
+      agents: z.array(RegistryListing).max(REGISTRY_LIMITS.agents),
+      /** Why the snapshot lists nothing: none imported, or it does not validate. */
+      problem: z.string().max(10_000).nullable(),
+    }),
+    http: { method: 'GET', path: '/api/registry/agents' },
+    summary:
+      'The agents of the ACP Registry snapshot ($GATEHOUSE_HOME/registry.json), to add to settings as {"registry": id}.',
   }),
   setAgentBypass: command({
     input: z.object({ agentId: Id, enabled: z.boolean() }).strict(),

@@ -1,6 +1,7 @@
 // The one settings file ($GATEHOUSE_HOME/settings.json). Its JSON schema is generated from this.
 import { z } from 'zod';
 import { PermissionMode, PermissionPolicy } from './domain';
+import { ACP_REGISTRY_URL, RegistryAgentId } from './registry-format';
 import { RuleSchema } from './rules';
 import { SandboxSettings } from './sandbox-settings';
 
@@ -15,7 +16,11 @@ export const AgentConfig = z
   .object({
     /** Display name; defaults to the id. */
     name: z.string().min(1).max(100).optional(),
-    command: z.string().min(1),
+    /** The program to run; or `registry`, and the ACP Registry snapshot says which. */
+    command: z.string().min(1).optional(),
+    /** An agent of the ACP Registry snapshot ($GATEHOUSE_HOME/registry.json), by its id. */
+    registry: RegistryAgentId.optional(),
+    /** With `registry`: after the registry's own arguments. */
     args: z.array(z.string()).default([]),
     /**
      * Set in the agent's environment, over the allow-listed part of Gatehouse's own (PATH, HOME,
@@ -60,8 +65,14 @@ export const AgentConfig = z
     /** The OS sandbox the agent runs in: what it does without asking stays inside the project. */
     ...SandboxSettings.shape,
   })
-  .strict();
+  .strict()
+  .refine((agent) => (agent.command === undefined) !== (agent.registry === undefined), {
+    message: 'an agent has either "command" (the program to run) or "registry" (an ACP Registry id), not both',
+    path: ['command'],
+  });
 export type AgentConfig = z.infer<typeof AgentConfig>;
+/** An agent whose program is known: its own command, or the registry's resolved. */
+export type LaunchableAgent = AgentConfig & { command: string };
 
 /**
  * Export of the audit to an OpenTelemetry collector (off unless `otlp` is set). The local audit stays
@@ -103,6 +114,18 @@ export const Settings = z
   .object({
     $schema: z.string().optional(),
     agents: z.record(AgentIdKey, AgentConfig).default({}),
+    /** Where `gatehouse agents fetch-registry` fetches the ACP Registry from (https only). */
+    agentRegistry: z
+      .object({
+        url: z
+          .string()
+          .max(2048)
+          .url()
+          .refine((url) => /^https:\/\//i.test(url), 'url: an https:// URL')
+          .default(ACP_REGISTRY_URL),
+      })
+      .strict()
+      .optional(),
     policy: z
       .object({
         /** Checked at start against the supported policies (`PermissionPolicy` in the domain). */

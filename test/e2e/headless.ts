@@ -24,6 +24,8 @@ export interface Headless {
   pair(label: string, surface?: 'browser' | 'api'): Promise<Identity>;
   /** Fetch against the API with the bearer token only (an unpaired caller). */
   api(path: string, init?: RequestInit): Promise<Response>;
+  /** What the process printed so far (its terminal: a local confirmation's code goes there). */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -111,6 +113,7 @@ export async function startHeadless(
     pairingUrl: async () => `${parsed.origin}/#token=${token}&pair=${await newCode()}`,
     pair: async (label, surface = 'browser') => pairWith(await newCode(), label, surface),
     api,
+    output: () => output,
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

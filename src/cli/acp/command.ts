@@ -9,6 +9,8 @@ import { AgentConfig, AgentIdKey } from '../../shared/settings';
 import { loadSettings } from '../../main/core/config/settings-file';
 import { managedAgent, managedSettingsPath, readManagedPolicy } from '../../main/core/config/managed-settings';
 import { controlSocketPath } from '../../main/control/socket-path';
+import { launchableAgent } from '../../main/core/agents/registry-launch';
+import { loadRegistrySnapshot } from '../../main/core/agents/registry-snapshot';
 import { launchFamily, unguardedByDoor } from '../../main/core/agents/side-doors';
 import { prepareAgentLaunch } from '../../main/core/sandbox/launch';
 import { resolveHome } from '../../main/core/store/data-folder';
@@ -56,28 +58,29 @@ export async function acp(options: AcpOptions, io: CliIo): Promise<number> {
   const home = resolveHome(io.env);
   const settings = loadSettings(home);
   let agent: { id: string; name: string; adHoc: boolean };
-  let config: AgentConfig;
+  let declared: AgentConfig;
   if (options.agent !== undefined) {
     const found = settings.agents[options.agent];
     if (!found) {
       io.err(`gatehouse acp: no agent "${options.agent}" in ${home}/settings.json`);
       return EXIT.usage;
     }
-    config = found;
+    declared = found;
     agent = { id: options.agent, name: found.name ?? options.agent, adHoc: false };
   } else {
     const [command, ...args] = options.command;
     const label = options.name ?? command!;
-    config = AgentConfig.parse({ command, args });
+    declared = AgentConfig.parse({ command, args });
     agent = { id: adHocId(label), name: label.slice(0, 100), adHoc: true };
   }
 
   // The administrator's sandbox holds for an editor's agent as for the core's own.
-  config = managedAgent(config, readManagedPolicy(managedSettingsPath(io.env)));
+  declared = managedAgent(declared, readManagedPolicy(managedSettingsPath(io.env)));
   const log = (line: string) => io.err(line);
   let launch;
   let unguarded: string | null;
   try {
+    const config = launchableAgent(agent.id, declared, () => loadRegistrySnapshot(home));
     // An agent whose side door cannot be closed runs only where its settings opted in.
     unguarded = unguardedByDoor(agent.id, config, launchFamily(agent.id, config));
     launch = await prepareAgentLaunch({

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Actor } from '../../../src/main/core/commands/admin-audit';
 import {
   confirmationLine,
+  describeLaunch,
   SettingsConfirmations,
   type LocalConfirmation,
 } from '../../../src/main/core/commands/settings-confirmation';
@@ -28,6 +29,15 @@ describe('what needs a local confirmation', () => {
     expect(launchChangedAgents(base, added)).toEqual(['b']);
   });
 
+  it('a registry agent added, or its registry id changed, or a command replaced by a registry id', () => {
+    const registry = Settings.parse({ agents: { r: { registry: 'gemini' } } });
+    const withR = (r: object) => Settings.parse({ agents: { r } });
+    expect(launchChangedAgents(Settings.parse({}), registry)).toEqual(['r']);
+    expect(launchChangedAgents(registry, withR({ registry: 'gemini', mode: 'plan' }))).toEqual([]);
+    expect(launchChangedAgents(registry, withR({ registry: 'qwen-code' }))).toEqual(['r']);
+    expect(launchChangedAgents(withR({ command: 'gemini' }), registry)).toEqual(['r']);
+  });
+
   it('the audit diff names each changed top-level key and hashes env values', () => {
     const next = Settings.parse({
       ...base,
@@ -42,6 +52,20 @@ describe('what needs a local confirmation', () => {
 });
 
 describe('the confirmation', () => {
+  it('names the ACP Registry agent beside the command line its snapshot gives', () => {
+    expect(
+      describeLaunch({
+        id: 'g',
+        added: true,
+        registry: 'gemini',
+        command: 'npx',
+        args: ['--yes', '@google/gemini-cli@0.27.3'],
+        cwd: null,
+        envNames: [],
+      }),
+    ).toBe('new agent "g" command to "npx" "--yes" "@google/gemini-cli@0.27.3" (ACP Registry agent "gemini")');
+  });
+
   it('the terminal line shows every character of the command: no escape sequence can hide it', () => {
     const change: LocalConfirmation = {
       id: 'x',
@@ -76,6 +100,7 @@ describe('the confirmation', () => {
         return { how: 'code' };
       },
       saved: () => base,
+      launchOf: (_id, agent) => ({ command: agent.command!, args: agent.args }),
       apply: () => Promise.resolve('applied'),
       audit: (type, _by, payload) => {
         audits.push(`${type}${payload.reason ? `: ${String(payload.reason)}` : ''}`);

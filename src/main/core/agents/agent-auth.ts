@@ -1,7 +1,7 @@
 import { RequestError } from '@agentclientprotocol/sdk';
 import { z } from 'zod';
 import { AuthMethod, MAX_AUTH_METHODS } from '../../../shared/domain';
-import type { AgentConfig } from '../../../shared/settings';
+import type { LaunchableAgent } from '../../../shared/settings';
 import { AgentGoneError, BadRequestError, ConflictError } from '../errors';
 import type { AgentProcess } from './agent-process';
 import type { Session } from './session';
@@ -42,12 +42,12 @@ export function signInAsked(error: unknown, offered: unknown): AuthMethod[] {
 
 /** Sessions whose agent waits for a sign-in, with the settings it was launched with. */
 export class SignIns {
-  private readonly waiting = new Map<string, AgentConfig>();
+  private readonly waiting = new Map<string, LaunchableAgent>();
 
   constructor(private readonly changed: (session: Session) => void) {}
 
   /** The session stays starting, listed and shown with its methods, until a person chooses one. */
-  wait(session: Session, config: AgentConfig): void {
+  wait(session: Session, config: LaunchableAgent): void {
     this.waiting.set(session.sessionId, config);
     this.changed(session);
   }
@@ -64,7 +64,7 @@ export class SignIns {
     session: Session,
     methodId: string,
     open: (agent: AgentProcess) => Promise<void>,
-  ): Promise<AgentConfig> {
+  ): Promise<LaunchableAgent> {
     const config = this.waiting.get(session.sessionId);
     const offered = session.authMethods;
     const agent = session.process;

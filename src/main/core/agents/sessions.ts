@@ -1,6 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { PermissionMode, PermissionPolicy, SessionInfo, StopReason } from '../../../shared/domain';
-import type { AgentConfig } from '../../../shared/settings';
+import type { AgentConfig, LaunchableAgent } from '../../../shared/settings';
 import type { ApprovalPipeline } from '../approvals/pipeline';
 import { AgentGoneError, BadRequestError, ConflictError, NotFoundError } from '../errors';
 import type { EventBus } from '../events/bus';
@@ -20,6 +20,7 @@ import { blockedKind, violationEntry } from '../sandbox/violation-history';
 import { logger } from '../log/logger';
 import { Transcripts } from '../transcripts/transcripts';
 import { sessionFolder } from './session-folder';
+import { registryLaunch } from './registry-launch';
 
 const log = logger('sessions');
 
@@ -122,8 +123,9 @@ export class SessionManager {
   }
 
   async create(agentId: string, cwdInput: string): Promise<SessionInfo> {
-    const config = this.options.agents()[agentId];
-    if (!config) throw new NotFoundError(`no agent "${agentId}" in settings`);
+    const declared = this.options.agents()[agentId];
+    if (!declared) throw new NotFoundError(`no agent "${agentId}" in settings`);
+    const config = registryLaunch(agentId, declared, this.options.home);
     const cwd = await sessionFolder(cwdInput);
     // An agent whose side door cannot be closed starts only if the person opted in.
     const launched = launchFamily(agentId, config);
@@ -222,7 +224,7 @@ export class SessionManager {
   }
 
   /** The agent's ACP session is open: recorded, set back to a mode that asks, then idle. */
-  private async opened(session: Session, config: AgentConfig): Promise<SessionInfo> {
+  private async opened(session: Session, config: LaunchableAgent): Promise<SessionInfo> {
     const { sessionId, agentId, cwd, sandbox } = session;
     const { command, args } = config;
     const pid = session.process?.pid ?? null;

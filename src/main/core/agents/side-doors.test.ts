@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { AgentConfig } from '../../../shared/settings';
+import { AgentConfig, type LaunchableAgent } from '../../../shared/settings';
 import { AUTO_APPROVING_MODES } from './agent-modes';
 import {
   ACCEPTS_LOCAL_APPROVALS,
@@ -11,7 +11,7 @@ import {
 } from './side-doors';
 
 const agent = (command: string, args: string[], extra: object = {}) =>
-  AgentConfig.parse({ command, args, ...extra });
+  AgentConfig.parse({ command, args, ...extra }) as LaunchableAgent;
 
 describe('side doors', () => {
   it('names for each door a test that exists, and takes the auto-approving modes from their one list', () => {

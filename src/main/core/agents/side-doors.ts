@@ -4,7 +4,7 @@
 // that it cannot, and the test that shows it. A door that stays open marks the session unguarded,
 // and the agent starts only if the person opted in for it.
 import { basename } from 'node:path';
-import type { AgentConfig } from '../../../shared/settings';
+import type { AgentConfig, LaunchableAgent } from '../../../shared/settings';
 import { BadRequestError } from '../errors';
 import { AUTO_APPROVING_MODES, agentFamily, type AgentFamily } from './agent-modes';
 
@@ -88,7 +88,7 @@ export function openDoors(family: AgentFamily | null): SideDoor[] {
 }
 
 /** The family a launch runs, from the program and its first arguments (`npx opencode-ai acp`). */
-export function launchFamily(agentId: string, config: AgentConfig): AgentFamily | null {
+export function launchFamily(agentId: string, config: LaunchableAgent): AgentFamily | null {
   return agentFamily(
     agentId,
     basename(config.command),

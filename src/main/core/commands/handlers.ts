@@ -6,6 +6,7 @@ import type { Handlers } from './dispatch';
 import { grantHandlers } from './grant-handlers';
 import { historyHandlers } from './history-handlers';
 import { hookHandlers } from './hook-handlers';
+import { registryHandlers } from './registry-handlers';
 import { ruleHandlers } from './rule-handlers';
 import type { CommandServices } from './services';
 import { sessionHandlers } from './session-handlers';
@@ -25,6 +26,7 @@ export function createHandlers(services: CommandServices): Handlers {
     }),
     ...clientHandlers(services),
     ...settingsHandlers(services),
+    ...registryHandlers(services),
     ...sessionHandlers(services),
     ...approvalHandlers(services),
     ...historyHandlers(services),

@@ -1,5 +1,5 @@
-// A change that decides which program an agent runs (its command, args, cwd or environment, or a
-// new agent) or loosens its sandbox, asked for over HTTP, waits for a person where Gatehouse runs:
+// A change that decides which program an agent runs (its command or ACP Registry id, args, cwd or
+// environment, or a new agent) or loosens its sandbox, asked for over HTTP, waits for a person where Gatehouse runs:
 // whoever holds the HTTP token (an agent can find it) must not be able to make Gatehouse spawn a
 // program of its choice, nor let an agent out of its sandbox.
 // The shell shows the change locally: headless prints it with a code on its own terminal, which the
@@ -18,6 +18,8 @@ export const CONFIRMATION_TRIES = 5;
 export interface AgentLaunch {
   id: string;
   added: boolean;
+  /** The ACP Registry id it runs, whose snapshot entry gave `command` and `args`. */
+  registry?: string | null;
   command: string;
   args: string[];
   cwd: string | null;
@@ -62,7 +64,8 @@ export function describeLaunch(agent: AgentLaunch): string {
   const widens = agent.widens?.length
     ? `, its sandbox to allow ${agent.widens.map(shown).join(', ')}`
     : '';
-  return `${agent.added ? 'new agent' : 'agent'} ${shown(agent.id)} command to ${line}${cwd}${env}${widens}`;
+  const registry = agent.registry ? ` (ACP Registry agent ${shown(agent.registry)})` : '';
+  return `${agent.added ? 'new agent' : 'agent'} ${shown(agent.id)} command to ${line}${registry}${cwd}${env}${widens}`;
 }
 
 /** The line a headless Gatehouse prints. */
@@ -97,6 +100,8 @@ export interface ConfirmationDeps<R> {
   now: () => number;
   confirmLocally: ConfirmLocally | null;
   saved: () => Settings;
+  /** The command line an agent's settings run (a registry agent's, resolved from the snapshot). */
+  launchOf: (id: string, agent: Settings['agents'][string]) => { command: string; args: string[] };
   /** Applies the change and audits it as made by `by`, confirmed by `confirmedBy`. */
   apply: (next: Settings, by: Actor, confirmedBy: Actor) => Promise<R>;
   audit: (type: string, by: Actor, payload: Record<string, unknown>) => Promise<void>;
@@ -149,8 +154,8 @@ export class SettingsConfirmations<R> {
         return {
           id,
           added: !saved.agents[id],
-          command: agent.command,
-          args: agent.args,
+          registry: agent.registry ?? null,
+          ...this.deps.launchOf(id, agent),
           cwd: agent.cwd ?? null,
           envNames: Object.keys(agent.env),
           ...(widens[id] ? { widens: widens[id] } : {}),

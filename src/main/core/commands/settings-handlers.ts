@@ -12,6 +12,7 @@ import { BadRequestError, NotFoundError } from '../errors';
 import { logger } from '../log/logger';
 import { InvalidPolicyConfigError } from '../mediator';
 import { allowTarget, TargetRefused } from '../sandbox/allow-target';
+import { shownLaunch } from '../agents/registry-launch';
 import { actorOf, auditAdmin, type Actor } from './admin-audit';
 import { refuseManaged } from './managed-refusal';
 import type { Handlers } from './dispatch';
@@ -53,9 +54,7 @@ export function settingsHandlers(
     const a = settings.agents[id]!;
     return {
       id,
-      name: a.name ?? id,
-      command: a.command,
-      args: a.args,
+      ...shownLaunch(id, a, home),
       cwd: a.cwd ?? null,
       mode: a.bypassPermissions ? 'bypassPermissions' : a.mode,
       policy: a.policy ?? services.policy.policy,
@@ -89,6 +88,10 @@ export function settingsHandlers(
     now: services.now,
     confirmLocally: services.confirmLocally,
     saved: () => services.savedSettings(),
+    launchOf: (id, agent) => {
+      const { command, args } = shownLaunch(id, agent, home);
+      return { command, args };
+    },
     apply: applySettings,
     audit: (type, by, payload) => audit(type, by, payload),
     report: (error) => log.error('a confirmed settings change failed:', error),

@@ -8,7 +8,7 @@ import { canonicalJson } from '../store/canonical';
 export type SettingsChanges = Record<string, { before: unknown; after: unknown }>;
 
 /** The fields that decide which program an agent is and how it starts. */
-const LAUNCH_FIELDS = ['command', 'args', 'cwd', 'env'] as const;
+const LAUNCH_FIELDS = ['command', 'registry', 'args', 'cwd', 'env'] as const;
 
 export function redactEnv(env: Record<string, string>): Record<string, string> {
   return Object.fromEntries(
@@ -43,7 +43,7 @@ export function settingsChanges(before: Settings, after: Settings): SettingsChan
   return changes;
 }
 
-/** Agents that are new, or whose command, args, cwd or environment differ: what runs changes. */
+/** Agents that are new, or whose command, registry id, args, cwd or environment differ: what runs changes. */
 export function launchChangedAgents(before: Settings, after: Settings): string[] {
   return Object.keys(after.agents).filter((id) => {
     const old = before.agents[id];

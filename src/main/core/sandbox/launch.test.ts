@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { AgentConfig } from '../../../shared/settings';
+import { AgentConfig, type LaunchableAgent } from '../../../shared/settings';
 import { isInside } from '../fs/containment';
 import { GEMINI_POLICY } from '../agents/gemini-policy';
 import { prepareAgentLaunch } from './launch';
@@ -14,7 +14,7 @@ afterAll(() => rmSync(gatehouseHome, { recursive: true, force: true }));
 const launch = (agentId: string, config: z.input<typeof AgentConfig>) =>
   prepareAgentLaunch({
     agentId,
-    config: AgentConfig.parse({ sandbox: 'off', ...config }),
+    config: AgentConfig.parse({ sandbox: 'off', ...config }) as LaunchableAgent,
     sessionDir: gatehouseHome,
     gatehouseHome,
     onViolation: () => {},

@@ -4,7 +4,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { SessionSandbox } from '../../../shared/domain';
-import type { AgentConfig } from '../../../shared/settings';
+import type { LaunchableAgent } from '../../../shared/settings';
 import { agentEnvironment } from '../agents/agent-env';
 import { isInside } from '../fs/containment';
 import type { NetworkViolation } from './network-bridge';
@@ -36,7 +36,7 @@ export interface AgentLaunch {
 
 export interface LaunchInput {
   agentId: string;
-  config: AgentConfig;
+  config: LaunchableAgent;
   sessionDir: string;
   gatehouseHome: string;
   onViolation: (violation: NetworkViolation) => void;

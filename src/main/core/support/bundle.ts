@@ -88,7 +88,10 @@ function versions(settings: Settings | undefined): unknown {
     arch: arch(),
     osRelease: release(),
     agents: Object.fromEntries(
-      Object.entries(settings?.agents ?? {}).map(([id, agent]) => [id, redactUrl(agent.command)]),
+      Object.entries(settings?.agents ?? {}).map(([id, agent]) => [
+        id,
+        agent.command === undefined ? `registry:${agent.registry}` : redactUrl(agent.command),
+      ]),
     ),
   };
 }

@@ -56,7 +56,10 @@ export function AgentsSection({ settings, agents, update, onBypassChanged }: Pro
     setStatus(null);
     try {
       await update((s) => {
-        Object.assign(s.agents[agentId]!, { command, args });
+        const agent = s.agents[agentId]!;
+        // A command of its own replaces the ACP Registry's: an agent has one or the other.
+        delete agent.registry;
+        Object.assign(agent, { command, args });
       });
       setStatus({ agentId, text: `${agentId} starts with the new command.`, error: false });
     } catch (err) {
@@ -95,7 +98,8 @@ export function AgentsSection({ settings, agents, update, onBypassChanged }: Pro
               const info = agents.find((a) => a.id === id);
               const name = config.name ?? id;
               const bypass = config.bypassPermissions;
-              const line = [config.command, ...config.args].join(' ');
+              // The core resolves a registry agent's command line from its snapshot.
+              const line = [info?.command ?? config.command, ...(info?.args ?? config.args)].join(' ');
               return (
                 <li
                   key={id}
@@ -120,6 +124,7 @@ export function AgentsSection({ settings, agents, update, onBypassChanged }: Pro
                   <p className="sv-command">
                     <code title={line}>{line}</code>
                     {config.cwd && <span className="dim"> in {config.cwd}</span>}
+                    {config.registry && <span className="dim"> from the ACP Registry ({config.registry})</span>}
                   </p>
                   <div className="sv-agent-controls">
                     <Field label="Mode of new sessions" className="sv-field">

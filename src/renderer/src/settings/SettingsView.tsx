@@ -10,6 +10,7 @@ import { ConfirmChange } from './ConfirmChange';
 import { DevicesSection } from './DevicesSection';
 import { GeneralSection } from './GeneralSection';
 import { GrantsSection } from './GrantsSection';
+import { RegistrySection } from './RegistrySection';
 import { HooksSection } from './HooksSection';
 import { RulesSection } from './RulesSection';
 import { SupportSection } from './SupportSection';
@@ -25,6 +26,7 @@ const SECTIONS = [
   ['sv-grants', 'Grants'],
   ['sv-rules', 'Rules'],
   ['sv-agents', 'Agents'],
+  ['sv-registry', 'ACP registry'],
   ['sv-general', 'General'],
   ['sv-hooks', 'Terminal CLIs'],
   ['sv-devices', 'Devices'],
@@ -135,6 +137,7 @@ export function SettingsView() {
             update={update}
             onBypassChanged={reload}
           />
+          <RegistrySection settings={loaded.settings} update={update} />
           <GeneralSection
             settings={loaded.settings}
             supportedPolicies={policies}
