@@ -67,6 +67,12 @@ export const KeyboardIcon = () => (
     <path d="M4 6.5h.01M6.5 6.5h.01M9 6.5h.01M11.5 6.5h.01M5 9.5h6" />
   </Icon>
 );
+export const LockIcon = () => (
+  <Icon>
+    <rect x="3.25" y="7.25" width="9.5" height="6.5" rx="1.25" />
+    <path d="M5.5 7.25V5a2.5 2.5 0 0 1 5 0v2.25" />
+  </Icon>
+);
 export const ShieldIcon = () => (
   <Icon>
     <path d="M8 1.5 2.75 3.5v4.25c0 3.1 2.2 5.6 5.25 6.75 3.05-1.15 5.25-3.65 5.25-6.75V3.5L8 1.5Z" />

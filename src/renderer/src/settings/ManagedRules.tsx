@@ -1,6 +1,7 @@
 // The administrator's managed rules: judged before the user's, shown locked (no edit, no delete),
 // with the file they come from.
 import type { ManagedPolicyView } from '../../../shared/managed-settings';
+import { LockIcon } from '../components/icons';
 import { Table } from '../ui/Table';
 import { RULE_COLUMNS, RuleCells } from './RuleCells';
 
@@ -10,7 +11,7 @@ export function ManagedRules({ managed }: { managed: ManagedPolicyView | null })
   return (
     <section className="sv-managed" aria-label="Managed rules">
       <p className="sv-managed-note">
-        <span aria-hidden="true">🔒</span> Managed rules come first and cannot be changed here.{' '}
+        <LockIcon /> Managed rules come first and cannot be changed here.{' '}
         <span className="dim">{from}</span>
       </p>
       <Table label="Managed rules" columns={RULE_COLUMNS}>
@@ -19,7 +20,7 @@ export function ManagedRules({ managed }: { managed: ManagedPolicyView | null })
             <RuleCells rule={rule} index={i} />
             <td className="ui-table-actions">
               <span className="sv-locked" title={from}>
-                <span aria-hidden="true">🔒</span> Locked
+                <LockIcon /> Locked
               </span>
             </td>
           </tr>
