@@ -152,7 +152,10 @@ export function selectorsOf(options: readonly ConfigOption[]): ModeSelector[] {
  * refused. The table of known agents' modes applies to guarded options only (a model called "auto"
  * is no mode); the words apply to every option.
  */
-export function withRefusals(options: readonly ConfigOption[], family: AgentFamily | null): ConfigOption[] {
+export function withRefusals(
+  options: readonly ConfigOption[],
+  family: AgentFamily | null,
+): ConfigOption[] {
   return options.map((option) => {
     const known = option.guarded ? family : null;
     if (option.type === 'boolean') {

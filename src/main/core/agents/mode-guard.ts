@@ -50,7 +50,8 @@ export function onModeUpdate(
     // Malformed updates are dropped (and audited) by the session's own update handler.
     if (checkJsonShape(params)) return;
     session.setConfigOptions(update.configOptions);
-    if (session.state !== 'starting') deps.bus.publish({ type: 'session_state', session: session.info() });
+    if (session.state !== 'starting')
+      deps.bus.publish({ type: 'session_state', session: session.info() });
   } else return;
   void keepAsking(session, deps);
 }

@@ -26,7 +26,12 @@ export class RecentFolders {
   async list(): Promise<string[]> {
     const folders = await this.load();
     const there = await Promise.all(
-      folders.map((f) => stat(f).then((s) => s.isDirectory(), () => false)),
+      folders.map((f) =>
+        stat(f).then(
+          (s) => s.isDirectory(),
+          () => false,
+        ),
+      ),
     );
     return folders.filter((_, i) => there[i]);
   }

@@ -15,7 +15,8 @@ export async function setSessionOption(
 ): Promise<void> {
   const found = session.configOptions.find((o) => o.id === configId);
   if (!found) throw new NotFoundError(`the agent offers no option "${configId}"`);
-  if (session.state !== 'idle' && session.state !== 'prompting') throw new ConflictError(`session is ${session.state}`);
+  if (session.state !== 'idle' && session.state !== 'prompting')
+    throw new ConflictError(`session is ${session.state}`);
   const option = withRefusals([found], session.agentFamily)[0] ?? found;
   if (option.type === 'boolean') {
     if (typeof value !== 'boolean') throw new BadRequestError(`option "${configId}" is on or off`);
@@ -39,4 +40,6 @@ export async function setSessionOption(
 }
 
 const refused = (name: string) =>
-  new ForbiddenError(`"${name}" reads as the agent acting without asking: Gatehouse does not set it`);
+  new ForbiddenError(
+    `"${name}" reads as the agent acting without asking: Gatehouse does not set it`,
+  );

@@ -15,7 +15,11 @@ export interface ViolationDeps {
 }
 
 /** One refusal; the reporter has already limited how often. */
-export function reportViolation(session: Session, violation: SandboxViolation, deps: ViolationDeps): void {
+export function reportViolation(
+  session: Session,
+  violation: SandboxViolation,
+  deps: ViolationDeps,
+): void {
   const { kind, target, ...detail } = violation;
   const at = deps.now();
   deps.store.recordEvent({

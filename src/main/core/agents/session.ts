@@ -83,13 +83,20 @@ export class Session implements SessionContext {
   setConfigOptions(raw: unknown): void {
     const all = readConfigOptions(raw);
     this.configOptions = shownOptions(all);
-    this.modeSelectors = [...this.modeSelectors.filter((s) => s.via === 'mode'), ...selectorsOf(all)];
+    this.modeSelectors = [
+      ...this.modeSelectors.filter((s) => s.via === 'mode'),
+      ...selectorsOf(all),
+    ];
   }
 
   /** The agent took a value and answered without its options: taken at its word for this one. */
   configValueSet(configId: string, value: string | boolean): void {
     this.configOptions = this.configOptions.map((o) =>
-      o.id !== configId ? o : o.type === 'boolean' ? { ...o, currentValue: value === true } : { ...o, currentValue: String(value) },
+      o.id !== configId
+        ? o
+        : o.type === 'boolean'
+          ? { ...o, currentValue: value === true }
+          : { ...o, currentValue: String(value) },
     );
     this.modeSelectors = this.modeSelectors.map((s) =>
       s.via === 'config' && s.configId === configId ? { ...s, current: String(value) } : s,
