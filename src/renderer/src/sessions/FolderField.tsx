@@ -64,7 +64,7 @@ export function FolderField({
         </p>
       )}
       {recent.length > 0 && (
-        <div className="recent-folders" role="group" aria-label="recent folders">
+        <div className="recent-folders" role="group" aria-label="recently used">
           <span className="dim">Recent:</span>
           {recent.map((path) => (
             <button
