@@ -66,9 +66,7 @@ async function run(
   sessionId: string,
   tag: string,
 ): Promise<Run> {
-  await page.evaluate(() => {
-    (window as unknown as { __long: number[] }).__long.length = 0;
-  });
+  await page.evaluate('window.__long.length = 0');
   const started = performance.now();
   const turn = await h.headless.api(`/api/sessions/${sessionId}/prompt`, {
     method: 'POST',
@@ -81,9 +79,7 @@ async function run(
     .getByText(`end of ${tag}`)
     .waitFor({ timeout: 120_000 });
   const seconds = (performance.now() - started) / 1000;
-  const long = await page.evaluate(() =>
-    (window as unknown as { __long: number[] }).__long.slice(),
-  );
+  const long = (await page.evaluate('window.__long.slice()')) as number[];
   return {
     longestTaskMs: Math.max(0, ...long),
     longTasks: long.length,
