@@ -4,12 +4,25 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
 import { scriptedAgentLaunch } from '../support/agents/scripted-agent';
 import { startHeadless, type Headless } from './headless';
 
 let headless: Headless;
 let folder: string;
+
+/** No axe violation in either theme. */
+async function axeClean(page: Page) {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const axe = await new AxeBuilder({ page }).analyze();
+    expect(
+      axe.violations.map((v) => v.id),
+      scheme,
+    ).toEqual([]);
+  }
+}
 
 test.beforeEach(async () => {
   folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-e2e-options-')));
@@ -93,10 +106,14 @@ test('the folder is checked before start and offered again; the agent’s option
   await expect(yolo).toBeDisabled();
   await expect(yolo).toContainText('does not ask');
 
+  await axeClean(page);
+
   // Back to the form: the folder just used is offered.
   await page.getByRole('link', { name: 'Home', exact: true }).click();
   const home = page.getByRole('form', { name: 'start a session' });
   const recent = home.getByRole('group', { name: 'recently used' });
   await recent.getByRole('button', { name: project }).click();
   await expect(home.getByLabel('Folder')).toHaveValue(project);
+  await expect(home.getByRole('alert')).toHaveCount(0);
+  await axeClean(page);
 });
