@@ -3,7 +3,8 @@
 // hold, docs/MISSION "Numbers we hold ourselves to"). The load average is printed before and after
 // each benchmark, to read the figures by.
 //
-// Selection:  BENCH_ONLY=mediator,history,sse,memory,dialog,sandbox,proxy,telemetry,stalls   (default: all)
+// Selection:  BENCH_ONLY=mediator,history,sse,memory,dialog,sandbox,proxy,telemetry,transcript,
+//              stalls (default: all)
 // Size knobs (defaults keep the whole run under ~10 minutes on a 2-core machine):
 //   BENCH_HISTORY_ROWS=1000000         decisions generated for the page queries (store and HTTP)
 //   BENCH_HISTORY_WRITES=20000         decisions written per write-throughput run (5 runs)
@@ -19,6 +20,8 @@
 //   BENCH_SANDBOX_RUNS=20              agent starts and approval round trips, sandboxed and not
 //   BENCH_PROXY_MESSAGES=2000          editor requests through `gatehouse acp` and direct
 //   BENCH_PROXY_REQUESTS=500           rule-allowed permission requests through it and direct
+//   BENCH_TRANSCRIPT_UPDATES=10000     session updates streamed into an open session view, twice
+//                                      (BENCH_TRANSCRIPT_NO_BUILD=1: skip the build)
 //   BENCH_STALL_ROWS=1000000           decided requests in the audit chain under the stall measures
 //   BENCH_STALL_SESSIONS=50            sessions started at once while the stalls are measured
 import { existsSync } from 'node:fs';
@@ -31,6 +34,7 @@ import { printReport, round, type Report } from './report';
 import { benchProxy } from './proxy';
 import { benchSandbox } from './sandbox';
 import { benchTelemetry } from './telemetry';
+import { benchTranscript } from './transcript';
 import { benchSseLatency } from './sse-latency';
 import { benchStalls } from './stalls';
 
@@ -65,6 +69,7 @@ const BENCHES: Bench[] = [
   { name: 'sandbox', run: benchSandbox },
   { name: 'proxy', run: benchProxy },
   { name: 'telemetry', run: benchTelemetry },
+  { name: 'transcript', run: benchTranscript },
   { name: 'stalls', run: benchStalls },
 ];
 

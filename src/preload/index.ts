@@ -4,6 +4,7 @@
 import { contextBridge, ipcRenderer } from 'electron';
 import {
   commandNames,
+  DESKTOP_CHOOSE_FOLDER_CHANNEL,
   IPC_EVENT_CHANNEL,
   ipcChannel,
   type GatehouseBridge,
@@ -19,6 +20,7 @@ const methods = Object.fromEntries(
 
 const bridge = {
   ...methods,
+  chooseFolder: () => ipcRenderer.invoke(DESKTOP_CHOOSE_FOLDER_CHANNEL),
   onEvent(listener: (event: GatehouseEvent) => void) {
     if (typeof listener !== 'function') throw new TypeError('onEvent needs a function');
     const wrapped = (_event: Electron.IpcRendererEvent, payload: GatehouseEvent) =>

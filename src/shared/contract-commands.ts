@@ -27,6 +27,7 @@ import { HookedCli } from './hooked-clis';
 import { RegistryListing, REGISTRY_LIMITS } from './registry-format';
 import { GrantSchema, RuleSchema } from './rules';
 import { ManagedPolicyView } from './managed-settings';
+import { CONFIG_LIMITS } from './session-config';
 import { Settings } from './settings';
 import { Transcript } from './transcript';
 import { VOTE_STATUS, VoteInput, VoteOutcome } from './contract-votes';
@@ -246,6 +247,22 @@ export const commands = {
     summary:
       "A session's transcript as the core rebuilt it (messages, thoughts, plan, tool calls, decisions); with `since`, only what changed after that revision.",
   }),
+  recentFolders: command({
+    input: Empty,
+    output: z.array(z.string().max(4096)).max(10),
+    http: { method: 'GET', path: '/api/folders/recent' },
+    summary: 'The folders sessions were last started in, most recent first (at most 10).',
+  }),
+  checkFolder: command({
+    input: z.object({ path: z.string().min(1).max(4096) }).strict(),
+    output: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), path: z.string() }),
+      z.object({ ok: z.literal(false), problem: z.string() }),
+    ]),
+    http: { method: 'POST', path: '/api/folders/check' },
+    summary:
+      "Whether a session could start in a folder (absolute, there, a folder, readable, not Gatehouse's own), checked as createSession checks it.",
+  }),
   createSession: command({
     input: z.object({ agentId: Id, cwd: z.string().min(1).max(4096) }).strict(),
     output: z.object({ sessionId: Id }),
@@ -275,6 +292,19 @@ export const commands = {
     output: SessionInfo,
     http: { method: 'POST', path: '/api/sessions/:sessionId/mode' },
     summary: 'Switch the permission mode of a session.',
+  }),
+  setSessionOption: command({
+    input: z
+      .object({
+        sessionId: Id,
+        configId: z.string().min(1).max(CONFIG_LIMITS.id),
+        value: z.union([z.string().max(CONFIG_LIMITS.id), z.boolean()]),
+      })
+      .strict(),
+    output: SessionInfo,
+    http: { method: 'POST', path: '/api/sessions/:sessionId/options' },
+    summary:
+      "Set one of the agent's session options (ACP session/set_config_option); a value that reads as the agent no longer asking is refused.",
   }),
   authenticateSession: command({
     input: z.object({ sessionId: Id, methodId: AuthMethod.shape.id }).strict(),

@@ -30,6 +30,8 @@ export interface GatehouseApi {
   readonly surface: z.infer<typeof Surface>;
   /** Whether this client's votes are a person's (the desktop, or a browser a person paired). */
   readonly paired: boolean;
+  /** The desktop's folder picker: the chosen folder, or null when cancelled. Absent in a browser. */
+  chooseFolder?: () => Promise<string | null>;
   /** The address another device opens to pair with a code; null where there is none to give. */
   pairingUrl(secret: string): string | null;
 }
@@ -37,13 +39,22 @@ export interface GatehouseApi {
 /** What the preload exposes on `window.gatehouse`: one named method per command, and events. */
 export type GatehouseBridge = {
   [N in CommandName]: (input: CommandInput<N>) => Promise<Result<CommandOutput<N>>>;
-} & {
+} & DesktopExtras & {
   onEvent(listener: (event: GatehouseEvent) => void): () => void;
 };
+
+/**
+ * What only the desktop offers, beside the contract: its native folder picker (the chosen folder,
+ * or null when cancelled). Absent in a browser.
+ */
+export interface DesktopExtras {
+  chooseFolder?: () => Promise<Result<string | null>>;
+}
 
 /** IPC channel names, derived from the command table. */
 export const ipcChannel = (name: CommandName) => `gatehouse:${name}` as const;
 export const IPC_EVENT_CHANNEL = 'gatehouse:event';
+export const DESKTOP_CHOOSE_FOLDER_CHANNEL = 'gatehouse:desktop:chooseFolder';
 
 /** Headers a client sends to identify itself and prove it. */
 export const CLIENT_ID_HEADER = 'x-gatehouse-client-id';

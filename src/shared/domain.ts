@@ -1,6 +1,7 @@
 // Domain schemas shared by the core, the HTTP API, the preload bridge and the renderer.
 // No Node, no DOM: this file is bundled into all three worlds.
 import { z } from 'zod';
+import { ConfigOptions } from './session-config';
 
 export const Id = z.string().min(1).max(200);
 export const Uuid = z.uuid();
@@ -327,6 +328,8 @@ export const SessionInfo = z.object({
    * session stays starting until a person chooses one (authenticateSession).
    */
   authMethods: z.array(AuthMethod).max(MAX_AUTH_METHODS).optional(),
+  /** The agent's session options beyond its mode (a model, a reasoning level, …). */
+  configOptions: ConfigOptions.optional(),
   /** Why an ended session ended, and when (listed for the rest of the day). */
   endReason: SessionEndReason.optional(),
   endedAt: z.number().optional(),

@@ -1,39 +1,17 @@
-import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
+import { ipcMain } from 'electron';
 import { commandNames, IPC_EVENT_CHANNEL, ipcChannel, type Result } from '../../shared/contract';
 import type { Caller } from '../core/approvals/clients';
 import { dispatch } from '../core/commands/dispatch';
 import type { Core } from '../core/core';
 import { DESKTOP_CLIENT_ID, ensureDesktopClient } from '../presence';
-import { ipcSenderAllowed, isAppUrl } from './security-policy';
+import { wireFolderPicker } from './folder-picker';
+import { senderAllowed, type IpcWindows } from './ipc-sender';
+import { isAppUrl } from './security-policy';
 
 export { DESKTOP_CLIENT_ID };
 
-export interface IpcWindows {
-  /** Whether these web contents belong to a window Gatehouse created. */
-  owns(contents: WebContents): boolean;
-  /** Web contents that receive core events. */
-  contents(): WebContents[];
-}
-
-/** Frame check of every IPC call: Gatehouse's own window, its top frame, its own UI's URL. */
-export function senderAllowed(
-  event: IpcMainInvokeEvent,
-  windows: IpcWindows,
-  devServerUrl?: string,
-): boolean {
-  const frame = event.senderFrame;
-  return ipcSenderAllowed(
-    {
-      frameUrl: frame?.url ?? null,
-      isMainFrame: !!frame && frame.parent === null,
-      knownWindow: windows.owns(event.sender),
-    },
-    devServerUrl,
-  );
-}
-
 /**
- * One ipcMain handler per command of the contract. Each checks the sender frame before the core
+ * One ipcMain handler per command of the contract, and the desktop's folder picker. Each checks the sender frame before the core
  * sees the call; results cross as {ok, result} / {ok: false, error}. Returns an unwire function.
  */
 export function wireIpc(core: Core, windows: IpcWindows, devServerUrl?: string): () => void {
@@ -64,8 +42,10 @@ export function wireIpc(core: Core, windows: IpcWindows, devServerUrl?: string):
         contents.send(IPC_EVENT_CHANNEL, event);
     }
   });
+  const unwirePicker = wireFolderPicker(windows, devServerUrl);
   return () => {
     unsubscribe();
+    unwirePicker();
     for (const name of commandNames) ipcMain.removeHandler(ipcChannel(name));
   };
 }

@@ -140,6 +140,12 @@ export interface ScriptedAgentScript {
   initialModeId?: string;
   /** Also advertise the mode as a select config option with id `mode`, as claude-agent-acp does. */
   modeConfigOption?: boolean;
+  /** More session config options advertised in session/new (after the mode's); set_config_option
+   *  takes a value they list and answers with every option. */
+  configOptions?: SessionConfigOption[];
+  /** Also advertise this many select options made here (`flood-<i>`, two values each), each name
+   *  and description `labelChars` long: more than an environment variable could carry. */
+  floodConfigOptions?: { count: number; labelChars: number };
   /** Refuse session/set_mode and session/set_config_option with an error. */
   refuseModeChange?: boolean;
   /** Tool kinds a mode approves without asking. Default: acceptEdits → edit/delete/move,
@@ -228,8 +234,24 @@ function main(): void {
   const modes = script.modes ?? DEFAULT_MODES;
   const autoApprove = script.autoApprove ?? DEFAULT_AUTO_APPROVE;
   const sessions = new Map<string, SessionState>();
-  const modeConfig = (modeId: string): SessionConfigOption[] =>
-    script.modeConfigOption
+  const flood = script.floodConfigOptions;
+  const label = 'y'.repeat(flood?.labelChars ?? 0);
+  const extraOptions: SessionConfigOption[] = [
+    ...(script.configOptions ?? []),
+    ...Array.from({ length: flood?.count ?? 0 }, (_, i) => ({
+      id: `flood-${i}`,
+      name: label,
+      description: label,
+      type: 'select' as const,
+      currentValue: 'a',
+      options: [
+        { value: 'a', name: label },
+        { value: 'b', name: label },
+      ],
+    })),
+  ];
+  const modeConfig = (modeId: string): SessionConfigOption[] => [
+    ...(script.modeConfigOption
       ? [
           {
             id: 'mode',
@@ -239,9 +261,11 @@ function main(): void {
             type: 'select',
             currentValue: modeId,
             options: modes.map((m) => ({ value: m.id, name: m.name, description: m.description })),
-          },
+          } as SessionConfigOption,
         ]
-      : [];
+      : []),
+    ...extraOptions,
+  ];
   let clientCapabilities: ClientCapabilities = {};
   let signedIn = false;
 
@@ -615,9 +639,16 @@ function main(): void {
   }
 
   /** Takes the mode and says so, as an agent does whoever asked for the change. */
-  async function switchMode(client: AgentContext, session: SessionState, modeId: string): Promise<void> {
+  async function switchMode(
+    client: AgentContext,
+    session: SessionState,
+    modeId: string,
+  ): Promise<void> {
     session.modeId = modeId;
-    await update(client, session.id, { sessionUpdate: 'current_mode_update', currentModeId: modeId });
+    await update(client, session.id, {
+      sessionUpdate: 'current_mode_update',
+      currentModeId: modeId,
+    });
     if (script.modeConfigOption) {
       await update(client, session.id, {
         sessionUpdate: 'config_option_update',
@@ -672,7 +703,9 @@ function main(): void {
       return {
         sessionId: id,
         modes: { currentModeId: modeId, availableModes: modes },
-        ...(script.modeConfigOption ? { configOptions: modeConfig(modeId) } : {}),
+        ...(script.modeConfigOption || extraOptions.length > 0
+          ? { configOptions: modeConfig(modeId) }
+          : {}),
       };
     })
     .onRequest(methods.agent.session.setMode, async ({ params, client }) => {
@@ -681,6 +714,14 @@ function main(): void {
     })
     .onRequest(methods.agent.session.setConfigOption, async ({ params, client }) => {
       const value = String(params.value);
+      const extra = extraOptions.findIndex((o) => o.id === params.configId);
+      if (extra >= 0 && !script.refuseModeChange) {
+        extraOptions[extra] = {
+          ...extraOptions[extra],
+          currentValue: params.value,
+        } as SessionConfigOption;
+        return { configOptions: modeConfig(sessionOf(params.sessionId).modeId) };
+      }
       if (params.configId !== 'mode' || !script.modeConfigOption) {
         throw RequestError.invalidParams({ configId: params.configId }, 'Unknown option');
       }

@@ -3,6 +3,8 @@
 // modes differently; ids are compared only against the table of agents we know. These modes are
 // one kind of side door among those listed in side-doors.ts.
 import { z } from 'zod';
+import type { ConfigOption } from '../../../shared/session-config';
+import { readConfigOptions } from './config-options';
 
 /** One choice an agent offers: a session mode, or a value of a mode config option. */
 export interface ModeChoice {
@@ -110,19 +112,6 @@ export function askingChoice(
 const Text = (max: number) => z.string().max(max);
 const Mode = z.object({ id: Text(256), name: Text(1000), description: Text(4000).nullish() });
 const SessionModes = z.object({ currentModeId: Text(256), availableModes: z.array(Mode).max(64) });
-const Value = z.object({ value: Text(256), name: Text(1000), description: Text(4000).nullish() });
-const SelectOption = z.object({
-  id: Text(256),
-  type: z.literal('select'),
-  category: Text(256).nullish(),
-  currentValue: Text(256),
-  options: z.union([
-    z.array(Value).max(64),
-    z.array(z.object({ options: z.array(Value).max(64) })).max(16),
-  ]),
-});
-const ConfigOptions = z.array(z.unknown()).max(64);
-
 const choice = (c: { id: string; name: string; description?: string | null | undefined }) => ({
   id: c.id,
   name: c.name,
@@ -137,24 +126,46 @@ export function modesSelector(modes: unknown): ModeSelector | null {
   return { via: 'mode', configId: '', current: currentModeId, choices: availableModes.map(choice) };
 }
 
-/** The config options that choose the agent's mode (category `mode`, or id `mode`). */
+/** The config options that choose how the agent asks (config-options.ts: guarded), as selectors. */
 export function configSelectors(configOptions: unknown): ModeSelector[] {
-  const list = ConfigOptions.safeParse(configOptions);
-  if (!list.success) return [];
-  return list.data.flatMap((raw) => {
-    const parsed = SelectOption.safeParse(raw);
-    if (!parsed.success) return [];
-    const option = parsed.data;
-    if (option.category !== 'mode' && key(option.id) !== 'mode') return [];
-    const values = option.options.flatMap((o) => ('options' in o ? o.options : [o]));
-    return [
-      {
-        via: 'config' as const,
-        configId: option.id,
-        current: option.currentValue,
-        choices: values.map((v) => choice({ ...v, id: v.value })),
-      },
-    ];
+  return selectorsOf(readConfigOptions(configOptions));
+}
+
+/** configSelectors over options already read. */
+export function selectorsOf(options: readonly ConfigOption[]): ModeSelector[] {
+  return options.flatMap((option) =>
+    option.guarded && option.type === 'select'
+      ? [
+          {
+            via: 'config' as const,
+            configId: option.id,
+            current: option.currentValue,
+            choices: option.values.map((v) => choice({ ...v, id: v.value })),
+          },
+        ]
+      : [],
+  );
+}
+
+/**
+ * The options as a person is offered them: a value that reads as the agent no longer asking is
+ * refused. The table of known agents' modes applies to guarded options only (a model called "auto"
+ * is no mode); the words apply to every option.
+ */
+export function withRefusals(
+  options: readonly ConfigOption[],
+  family: AgentFamily | null,
+): ConfigOption[] {
+  return options.map((option) => {
+    const known = option.guarded ? family : null;
+    if (option.type === 'boolean') {
+      const on = isAutoApproving(choice(option), known);
+      return on ? { ...option, refusedOn: true as const } : option;
+    }
+    const values = option.values.map((v) =>
+      isAutoApproving(choice({ ...v, id: v.value }), known) ? { ...v, refused: true as const } : v,
+    );
+    return { ...option, values };
   });
 }
 

@@ -8,12 +8,12 @@ import { logger } from '../log/logger';
 import type { Store } from '../store';
 import {
   askingChoice,
-  configSelectors,
   currentChoice,
   isAutoApproving,
   type ModeChoice,
   type ModeSelector,
 } from './agent-modes';
+import { readConfigOptions } from './config-options';
 import { checkJsonShape } from './json-guard';
 import type { Session } from './session';
 
@@ -49,10 +49,9 @@ export function onModeUpdate(
   } else if (update?.sessionUpdate === 'config_option_update') {
     // Malformed updates are dropped (and audited) by the session's own update handler.
     if (checkJsonShape(params)) return;
-    session.modeSelectors = [
-      ...session.modeSelectors.filter((s) => s.via === 'mode'),
-      ...configSelectors(update.configOptions),
-    ];
+    session.setConfigOptions(update.configOptions);
+    if (session.state !== 'starting')
+      deps.bus.publish({ type: 'session_state', session: session.info() });
   } else return;
   void keepAsking(session, deps);
 }
@@ -68,29 +67,40 @@ export async function selectMode(
   selector: ModeSelector,
   choice: ModeChoice,
 ): Promise<void> {
-  const agent = session.process;
-  if (!agent) throw new Error('no agent process');
+  if (selector.via === 'config') return setConfigValue(session, selector.configId, choice.id);
+  const agent = running(session);
   const sessionId = session.acpSessionId;
-  if (selector.via === 'mode') {
-    await agent.raceExit(agent.agent.request('session/set_mode', { sessionId, modeId: choice.id }));
-  } else {
-    const answer = await agent.raceExit(
-      agent.agent.request('session/set_config_option', {
-        sessionId,
-        configId: selector.configId,
-        value: choice.id,
-      }),
-    );
-    const told = configSelectors((answer as { configOptions?: unknown } | null)?.configOptions);
-    // An agent that answers without its options is taken at its word for this one.
-    if (told.length > 0) {
-      session.modeSelectors = [...session.modeSelectors.filter((s) => s.via === 'mode'), ...told];
-      return;
-    }
-  }
+  await agent.raceExit(agent.agent.request('session/set_mode', { sessionId, modeId: choice.id }));
   session.modeSelectors = session.modeSelectors.map((s) =>
-    s.via === selector.via && s.configId === selector.configId ? { ...s, current: choice.id } : s,
+    s.via === 'mode' ? { ...s, current: choice.id } : s,
   );
+}
+
+/** ACP session/set_config_option; the options the agent answers with replace those it had. */
+export async function setConfigValue(
+  session: Session,
+  configId: string,
+  value: string | boolean,
+): Promise<void> {
+  const agent = running(session);
+  const sessionId = session.acpSessionId;
+  const answer = await agent.raceExit(
+    agent.agent.request(
+      'session/set_config_option',
+      typeof value === 'boolean'
+        ? { sessionId, configId, type: 'boolean', value }
+        : { sessionId, configId, value },
+    ),
+  );
+  const told = (answer as { configOptions?: unknown } | null)?.configOptions;
+  // An agent that answers without its options is taken at its word for this one.
+  if (readConfigOptions(told).length > 0) session.setConfigOptions(told);
+  else session.configValueSet(configId, value);
+}
+
+function running(session: Session): NonNullable<Session['process']> {
+  if (!session.process) throw new Error('no agent process');
+  return session.process;
 }
 
 /**

@@ -11,7 +11,9 @@ import type { SessionContext } from '../approvals/session-context';
 import { resolveMode } from '../rules';
 import { mergeToolCallUpdate } from '../safety';
 import type { AgentProcess } from './agent-process';
-import type { AgentFamily, ModeSelector } from './agent-modes';
+import type { ConfigOption } from '../../../shared/session-config';
+import { selectorsOf, withRefusals, type AgentFamily, type ModeSelector } from './agent-modes';
+import { readConfigOptions, shownOptions } from './config-options';
 
 const MAX_TRACKED_TOOL_CALLS = 256;
 
@@ -24,6 +26,8 @@ export class Session implements SessionContext {
   endReason: SessionContext['endReason'] = null;
   /** The agent's mode as it advertised and announced it: its session modes, its mode options. */
   modeSelectors: ModeSelector[] = [];
+  /** The agent's session options (a model, a reasoning level, …) as shown; see setConfigOptions. */
+  configOptions: ConfigOption[] = [];
   /** Which known agent this is, for its table of modes that approve by themselves. */
   agentFamily: AgentFamily | null = null;
   /**
@@ -72,6 +76,33 @@ export class Session implements SessionContext {
     return resolveMode({ session: this.modeOverride ?? undefined, agent: this.agentConfig() });
   }
 
+  /**
+   * What the agent advertised as its options, whole (session/new, an update, an answer): those
+   * shown, and the selectors of those that choose how it asks, wherever they stand in its list.
+   */
+  setConfigOptions(raw: unknown): void {
+    const all = readConfigOptions(raw);
+    this.configOptions = shownOptions(all);
+    this.modeSelectors = [
+      ...this.modeSelectors.filter((s) => s.via === 'mode'),
+      ...selectorsOf(all),
+    ];
+  }
+
+  /** The agent took a value and answered without its options: taken at its word for this one. */
+  configValueSet(configId: string, value: string | boolean): void {
+    this.configOptions = this.configOptions.map((o) =>
+      o.id !== configId
+        ? o
+        : o.type === 'boolean'
+          ? { ...o, currentValue: value === true }
+          : { ...o, currentValue: String(value) },
+    );
+    this.modeSelectors = this.modeSelectors.map((s) =>
+      s.via === 'config' && s.configId === configId ? { ...s, current: String(value) } : s,
+    );
+  }
+
   toolCallState(toolCallId: string): unknown {
     return this.toolCalls.get(toolCallId);
   }
@@ -100,6 +131,9 @@ export class Session implements SessionContext {
       ...(this.unguarded ? { unguarded: this.unguarded } : {}),
       ...(this.via ? { via: this.via } : {}),
       ...(this.authMethods ? { authMethods: this.authMethods } : {}),
+      ...(this.configOptions.length > 0
+        ? { configOptions: withRefusals(this.configOptions, this.agentFamily) }
+        : {}),
     };
   }
 }

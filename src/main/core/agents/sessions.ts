@@ -11,18 +11,17 @@ import { SignIns, signInAsked } from './agent-auth';
 import { clientHandlersFor, type ClientHandlerDeps } from './client-handlers';
 import type { ReadJudge } from './read-judge';
 import { Session } from './session';
-import { agentFamily, askingChoice, configSelectors, modesSelector } from './agent-modes';
+import { agentFamily, askingChoice, modesSelector } from './agent-modes';
 import { keepAsking, onModeUpdate, primarySelector, selectMode, type ModeGuardDeps } from './mode-guard';
 import { launchFamily, unguardedByDoor } from './side-doors';
 import { prepareAgentLaunch } from '../sandbox/launch';
-import { createViolationReporter, type SandboxViolation } from '../sandbox/violation-reporter';
-import { blockedKind, violationEntry } from '../sandbox/violation-history';
-import { logger } from '../log/logger';
+import { createViolationReporter } from '../sandbox/violation-reporter';
 import { Transcripts } from '../transcripts/transcripts';
-import { sessionFolder } from './session-folder';
+import { RecentFolders } from './recent-folders';
 import { registryLaunch } from './registry-launch';
-
-const log = logger('sessions');
+import { checkFolder, sessionFolder, type FolderCheck } from './session-folder';
+import { reportViolation } from './session-violations';
+import { setSessionOption } from './session-options';
 
 export interface SessionManagerOptions {
   agents: () => Record<string, AgentConfig>;
@@ -60,10 +59,13 @@ export class SessionManager {
   private readonly signIns: SignIns;
   /** Every session's transcript; whatever carries a session's updates records them here. */
   readonly transcripts: Transcripts;
+  /** The folders sessions started here last opened in. */
+  readonly recentFolders: RecentFolders;
 
   constructor(private readonly options: SessionManagerOptions) {
     this.now = options.now ?? Date.now;
     this.transcripts = new Transcripts(options.bus, this.now);
+    this.recentFolders = new RecentFolders(options.home);
     this.signIns = new SignIns((session) => options.bus.publish({ type: 'session_state', session: session.info() }));
   }
 
@@ -90,6 +92,11 @@ export class SessionManager {
       ...(session.endReason && session.state === 'closed' ? { endReason: session.endReason } : {}),
       ...(endedAt === undefined ? {} : { endedAt }),
     };
+  }
+
+  /** Whether a session could start in `path`: the check create() makes before it spawns. */
+  checkFolder(path: string): Promise<FolderCheck> {
+    return checkFolder(path, this.options.home);
   }
 
   get(sessionId: string): Session {
@@ -125,8 +132,8 @@ export class SessionManager {
   async create(agentId: string, cwdInput: string): Promise<SessionInfo> {
     const declared = this.options.agents()[agentId];
     if (!declared) throw new NotFoundError(`no agent "${agentId}" in settings`);
+    const cwd = await sessionFolder(cwdInput, this.options.home);
     const config = registryLaunch(agentId, declared, this.options.home);
-    const cwd = await sessionFolder(cwdInput);
     // An agent whose side door cannot be closed starts only if the person opted in.
     const launched = launchFamily(agentId, config);
     unguardedByDoor(agentId, config, launched);
@@ -141,7 +148,7 @@ export class SessionManager {
       this.now(),
     );
     const violations = createViolationReporter(
-      (violation) => this.violation(session, violation),
+      (violation) => reportViolation(session, violation, { ...this.options, now: this.now }),
       this.now,
     );
     let launch;
@@ -220,7 +227,8 @@ export class SessionManager {
     const created = await agent.raceExit(agent.agent.request('session/new', { cwd: session.cwd, mcpServers: [] }));
     session.acpSessionId = created.sessionId;
     const modes = modesSelector(created.modes);
-    session.modeSelectors = [...(modes ? [modes] : []), ...configSelectors(created.configOptions)];
+    session.modeSelectors = modes ? [modes] : [];
+    session.setConfigOptions(created.configOptions);
   }
 
   /** The agent's ACP session is open: recorded, set back to a mode that asks, then idle. */
@@ -238,6 +246,7 @@ export class SessionManager {
     // Before the first prompt: an agent that starts in a mode that does not ask is set back.
     await keepAsking(session, this.guardDeps);
     if (session.state === 'starting') session.state = 'idle';
+    await this.recentFolders.used(cwd);
     this.options.bus.publish({ type: 'session_state', session: session.info() });
     return session.info();
   }
@@ -302,6 +311,14 @@ export class SessionManager {
       at: this.now(),
       payload: { mode, agentModeId: target?.id ?? null },
     });
+    this.options.bus.publish({ type: 'session_state', session: session.info() });
+    return session.info();
+  }
+
+  /** Sets one of the agent's session options (session-options.ts) in a session started here. */
+  async setOption(sessionId: string, configId: string, value: string | boolean): Promise<SessionInfo> {
+    const session = this.local(sessionId);
+    await setSessionOption(session, configId, value, this.guardDeps);
     this.options.bus.publish({ type: 'session_state', session: session.info() });
     return session.info();
   }
@@ -403,34 +420,6 @@ export class SessionManager {
     this.endedAt.set(session.sessionId, this.now());
     this.options.onEnd?.(session.sessionId);
     this.options.bus.publish({ type: 'session_state', session: this.info(session) });
-  }
-
-  /** Audited, kept in the history and shown; the reporter has already limited how often. */
-  private violation(session: Session, violation: SandboxViolation): void {
-    const { kind, target, ...detail } = violation;
-    const at = this.now();
-    this.options.store.recordEvent({
-      type: 'sandbox_violation',
-      sessionId: session.sessionId,
-      agentId: session.agentId,
-      at,
-      payload: { kind, target, ...detail },
-    });
-    const { request, decision } = violationEntry(session, violation, at);
-    this.options.store.recordRequest(request, { promptId: session.promptId }, { trusted: true });
-    // The event above is the audit of record; a history line that fails to land is only reported.
-    this.options.store
-      .recordDecision(decision, { latencyMs: 0, displayed: false }, { trusted: true })
-      .catch((error: Error) => log.error('sandbox violation history:', error.message));
-    this.options.bus.publish({
-      type: 'sandbox_violation',
-      sessionId: session.sessionId,
-      agentId: session.agentId,
-      kind,
-      blocked: blockedKind(violation),
-      target: target.slice(0, 4096),
-      ...(violation.repeated ? { repeated: true as const } : {}),
-    });
   }
 
   /** The live agent processes (each leads its own process group), for refusing their API calls. */

@@ -5,14 +5,17 @@ import type { CommandServices } from './services';
 type SessionCommands =
   | 'listSessions'
   | 'getTranscript'
+  | 'recentFolders'
+  | 'checkFolder'
   | 'createSession'
   | 'authenticateSession'
   | 'prompt'
   | 'cancelTurn'
   | 'closeSession'
-  | 'setSessionMode';
+  | 'setSessionMode'
+  | 'setSessionOption';
 
-/** Agent sessions: list, open, sign in, read the transcript, prompt, cancel, close, switch mode. */
+/** Agent sessions: list, open, sign in, read the transcript, prompt, cancel, close, switch mode, set options. */
 export function sessionHandlers({
   sessions,
   pipeline,
@@ -27,6 +30,10 @@ export function sessionHandlers({
       sessions.list().map((info) => ({ ...info, pendingCount: pipeline.pending.countFor(info.sessionId) })),
 
     getTranscript: (input) => sessions.transcripts.get(input.sessionId, input.since),
+
+    recentFolders: () => sessions.recentFolders.list(),
+
+    checkFolder: (input) => sessions.checkFolder(input.path),
 
     createSession: async (input) => {
       const session = await sessions.create(input.agentId, input.cwd);
@@ -64,5 +71,7 @@ export function sessionHandlers({
       pipeline.rejudgePending();
       return info;
     },
+
+    setSessionOption: (input) => sessions.setOption(input.sessionId, input.configId, input.value),
   };
 }

@@ -8,7 +8,10 @@ import {
   type GatehouseBridge,
   type GatehouseEvent,
 } from '../../../shared/contract';
+import { z } from 'zod';
 import { ApiError } from './api-error';
+
+const ChosenFolder = z.string().max(4096).nullable();
 
 /** GatehouseApi over the preload bridge (Electron); validated against the contract like HTTP. */
 export class BridgeApi implements GatehouseApi {
@@ -16,7 +19,18 @@ export class BridgeApi implements GatehouseApi {
   /** The desktop is this machine's person: paired by being Gatehouse itself. */
   readonly paired = true;
 
-  constructor(private readonly bridge: GatehouseBridge) {}
+  readonly chooseFolder?: () => Promise<string | null>;
+
+  constructor(private readonly bridge: GatehouseBridge) {
+    const pick = bridge.chooseFolder;
+    if (pick) {
+      this.chooseFolder = async () => {
+        const result = await pick();
+        if (!result.ok) throw new ApiError(result.error.name, result.error.message);
+        return ChosenFolder.parse(result.result);
+      };
+    }
+  }
 
   async call<N extends CommandName>(name: N, input: CommandInput<N>): Promise<CommandOutput<N>> {
     const method = this.bridge[name] as unknown as (input: CommandInput<N>) => ReturnType<GatehouseBridge[N]>;

@@ -6,6 +6,7 @@ import { MODE_HINT } from '../history/words';
 import { RefusedWrites } from './RefusedWrites';
 import { SessionSandboxLine } from './SandboxLine';
 import { SandboxViolations } from './SandboxViolations';
+import { SessionOptions } from './SessionOptions';
 import { SignIn } from './SignIn';
 import { TranscriptList } from './TranscriptList';
 import { statusWords } from './use-sessions';
@@ -92,6 +93,7 @@ export function SessionDetail({ session }: { session: SessionInfo }) {
               <ModeOptions />
             </select>
           </label>
+          {here && <SessionOptions session={session} onError={setError} />}
           <p id="session-mode-hint" className="dim">
             {MODE_HINT[session.mode]} For this session only.
           </p>

@@ -1,6 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import type { AgentInfo } from '../../../shared/domain';
 import { useApi } from '../api/context';
+import { FolderField } from './FolderField';
 
 /** Start a session: an agent, a folder (checked by the core before the agent is spawned). */
 export function StartSession({
@@ -13,16 +14,36 @@ export function StartSession({
   const api = useApi();
   const [agentId, setAgentId] = useState('');
   const [cwd, setCwd] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [recent, setRecent] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const chosen = agentId || agents[0]?.id || '';
+
+  const loadRecent = () =>
+    void api
+      .call('recentFolders', {})
+      .then(setRecent)
+      .catch(() => setRecent([]));
+  useEffect(loadRecent, [api]);
+
+  /** The core's own check of the folder, before anything is spawned; null when it will do. */
+  const check = async (path: string): Promise<string | null> => {
+    const checked = await api.call('checkFolder', { path });
+    const found = checked.ok ? null : checked.problem;
+    setProblem(found);
+    return found;
+  };
 
   const start = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
     setBusy(true);
     try {
-      onStarted((await api.call('createSession', { agentId: chosen, cwd: cwd.trim() })).sessionId);
+      const path = cwd.trim();
+      if ((await check(path)) !== null) return;
+      onStarted((await api.call('createSession', { agentId: chosen, cwd: path })).sessionId);
+      loadRecent();
     } catch (err) {
       setError((err as Error).message);
     } finally {
@@ -42,18 +63,17 @@ export function StartSession({
           ))}
         </select>
       </label>
-      <label className="grow">
-        Folder
-        <input
-          value={cwd}
-          onChange={(e) => setCwd(e.target.value)}
-          placeholder="/absolute/path/to/project"
-          spellCheck={false}
-          disabled={busy}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? 'start-error' : undefined}
-        />
-      </label>
+      <FolderField
+        value={cwd}
+        onChange={(path) => {
+          setCwd(path);
+          setProblem(null);
+        }}
+        onCheck={(path) => void check(path).catch(() => undefined)}
+        problem={problem}
+        recent={recent}
+        disabled={busy}
+      />
       <button type="submit" disabled={busy || !chosen || !cwd.trim()}>
         {busy ? 'Starting…' : 'Start session'}
       </button>

@@ -1,0 +1,119 @@
+// The start form and the session's options in Chromium: the folder checked inline before anything
+// starts, the folders used before offered again, the agent's options set from their selects, a
+// value where the agent would stop asking not offered.
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { scriptedAgentLaunch } from '../support/agents/scripted-agent';
+import { startHeadless, type Headless } from './headless';
+
+let headless: Headless;
+let folder: string;
+
+/** No axe violation in either theme. */
+async function axeClean(page: Page) {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const axe = await new AxeBuilder({ page }).analyze();
+    expect(
+      axe.violations.map((v) => v.id),
+      scheme,
+    ).toEqual([]);
+  }
+}
+
+test.beforeEach(async () => {
+  folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-e2e-options-')));
+  const launch = scriptedAgentLaunch({
+    configOptions: [
+      {
+        id: 'model',
+        name: 'Model',
+        type: 'select',
+        currentValue: 'fast',
+        options: [
+          { value: 'fast', name: 'Fast' },
+          { value: 'smart', name: 'Smart' },
+        ],
+      },
+      {
+        id: 'approval_policy',
+        name: 'Approvals',
+        type: 'select',
+        currentValue: 'ask',
+        options: [
+          { value: 'ask', name: 'Ask first' },
+          { value: 'yolo', name: 'YOLO', description: 'Run everything without asking' },
+        ],
+      },
+    ],
+  });
+  headless = await startHeadless({
+    agents: {
+      s: {
+        name: 'Scripted',
+        command: launch.command,
+        args: launch.args,
+        env: launch.env as Record<string, string>,
+      },
+    },
+  });
+});
+test.afterEach(async () => {
+  await headless.stop();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+test('the folder is checked before start and offered again; the agent’s options are set here', async ({
+  page,
+}) => {
+  const project = join(folder, 'project');
+  mkdirSync(project);
+  writeFileSync(join(folder, 'notes.txt'), 'x');
+  await page.goto(await headless.pairingUrl());
+  await page.getByRole('link', { name: 'Sessions', exact: true }).click();
+  const form = page.getByRole('form', { name: 'start a session' });
+  const field = form.getByLabel('Folder');
+  // No native picker in a browser.
+  await expect(form.getByRole('button', { name: 'Choose…' })).toHaveCount(0);
+
+  await field.fill('relative/path');
+  await field.blur();
+  await expect(form.getByRole('alert')).toContainText('must be an absolute path');
+  await expect(field).toHaveAttribute('aria-invalid', 'true');
+  await field.fill(join(folder, 'notes.txt'));
+  await form.getByRole('button', { name: 'Start session' }).click();
+  await expect(form.getByRole('alert')).toContainText('not a folder');
+  expect(await (await headless.api('/api/sessions')).json()).toEqual([]);
+
+  await field.fill(project);
+  await expect(field).not.toHaveAttribute('aria-invalid');
+  await form.getByRole('button', { name: 'Start session' }).click();
+  const view = page.getByRole('region', { name: 'session' });
+  await expect(view.getByText('Idle')).toBeVisible();
+
+  const model = view.getByLabel('Model');
+  await expect(model).toHaveValue('fast');
+  await model.selectOption('smart');
+  await expect(model).toHaveValue('smart');
+  const [listed] = (await (await headless.api('/api/sessions')).json()) as {
+    configOptions: { id: string; currentValue: string }[];
+  }[];
+  expect(listed?.configOptions.find((o) => o.id === 'model')?.currentValue).toBe('smart');
+  const yolo = view.getByLabel('Approvals').locator('option[value="yolo"]');
+  await expect(yolo).toBeDisabled();
+  await expect(yolo).toContainText('does not ask');
+
+  await axeClean(page);
+
+  // Back to the form: the folder just used is offered.
+  await page.getByRole('link', { name: 'Home', exact: true }).click();
+  const home = page.getByRole('form', { name: 'start a session' });
+  const recent = home.getByRole('group', { name: 'recently used' });
+  await recent.getByRole('button', { name: project }).click();
+  await expect(home.getByLabel('Folder')).toHaveValue(project);
+  await expect(home.getByRole('alert')).toHaveCount(0);
+  await axeClean(page);
+});
