@@ -14,22 +14,15 @@ import {
   Surface,
   Uuid,
 } from './domain';
-import {
-  AuditVerdict,
-  HistoryDetail,
-  HistoryFilter,
-  HistoryItem,
-  HistoryPage,
-  HistoryQuery,
-  QueryBool,
-} from './history';
 import { HookedCli } from './hooked-clis';
 import { RegistryListing, REGISTRY_LIMITS } from './registry-format';
-import { GrantSchema, RuleSchema } from './rules';
 import { ManagedPolicyView } from './managed-settings';
 import { CONFIG_LIMITS } from './session-config';
 import { Settings } from './settings';
 import { Transcript } from './transcript';
+import { command, Empty, Ok, RequestRef } from './contract-command';
+import { historyCommands } from './contract-commands-history';
+import { ruleCommands } from './contract-commands-rules';
 import { VOTE_STATUS, VoteInput, VoteOutcome } from './contract-votes';
 
 /** Rows one export carries; a larger history is exported filter by filter (or by date range). */
@@ -65,7 +58,6 @@ export const SettingsConfirmation = z.object({
 });
 export type SettingsConfirmation = z.infer<typeof SettingsConfirmation>;
 
-const Empty = z.object({}).strict();
 /** 32 random bytes, base64url. */
 const PairingSecret = z
   .string()
@@ -80,25 +72,6 @@ export const ClientInfo = z.object({
 });
 export type ClientInfo = z.infer<typeof ClientInfo>;
 const SessionRef = z.object({ sessionId: Id }).strict();
-const RequestRef = z.object({ requestId: Uuid }).strict();
-const Ok = z.object({ ok: z.literal(true) });
-
-type HttpMethod = 'GET' | 'POST' | 'DELETE' | 'PUT';
-interface CommandSpec<I extends z.ZodType, O extends z.ZodType> {
-  input: I;
-  output: O;
-  /** Route; `:name` segments fill the input field of that name. GET reads the rest from the query. */
-  http: {
-    method: HttpMethod;
-    path: `/api/${string}`;
-    status?: (output: z.output<O>) => number;
-    /** 'link': callable with a single-use approval link (`Authorization: Link <token>`) only. */
-    auth?: 'bearer' | 'link';
-  };
-  /** What it changes, for the docs and the settings of who may call it. */
-  summary: string;
-}
-const command = <I extends z.ZodType, O extends z.ZodType>(spec: CommandSpec<I, O>) => spec;
 
 export const commands = {
   health: command({
@@ -375,99 +348,8 @@ export const commands = {
     http: { method: 'POST', path: '/api/approvals/:requestId/displayed' },
     summary: 'Record that a person has seen the request (audited with a timeout).',
   }),
-  history: command({
-    input: HistoryQuery,
-    output: HistoryPage,
-    http: { method: 'GET', path: '/api/history' },
-    summary: 'Decided requests, newest first, filtered, cursor-paginated.',
-  }),
-  exportHistory: command({
-    input: HistoryFilter.extend({ format: z.enum(['jsonl', 'csv']) }).strict(),
-    output: z.object({
-      filename: z.string(),
-      mimeType: z.string(),
-      content: z.string(),
-      /** True when the filter matched more than an export holds (EXPORT_MAX_ROWS); narrow it. */
-      truncated: z.boolean(),
-    }),
-    http: { method: 'GET', path: '/api/history/export' },
-    summary: 'The current filter of the history as JSONL or CSV.',
-  }),
-  verifyAudit: command({
-    input: Empty,
-    output: AuditVerdict,
-    http: { method: 'POST', path: '/api/audit/verify' },
-    summary: 'Check the hash chain of the audit; names the first broken row.',
-  }),
-  supportBundle: command({
-    input: Empty,
-    output: z.object({
-      filename: z.string(),
-      mimeType: z.literal('application/zip'),
-      contentBase64: z.string(),
-    }),
-    http: { method: 'POST', path: '/api/support-bundle' },
-    summary:
-      'A zip for a bug report: logs, settings with secrets redacted, versions, audit metadata, the chain verdict.',
-  }),
-  listGrants: command({
-    input: z.object({ includeInactive: QueryBool.optional() }).strict(),
-    output: z.array(
-      z.object({ grant: GrantSchema, active: z.boolean(), revokeReason: z.string().nullable() }),
-    ),
-    http: { method: 'GET', path: '/api/grants' },
-    summary: 'Remembered "always" decisions, newest first.',
-  }),
-  revokeGrant: command({
-    input: z.object({ grantId: Id }).strict(),
-    output: Ok,
-    http: { method: 'DELETE', path: '/api/grants/:grantId' },
-    summary: 'Revoke a grant; it stops applying at once.',
-  }),
-  listRules: command({
-    input: Empty,
-    output: z.array(RuleSchema),
-    http: { method: 'GET', path: '/api/rules' },
-    summary: 'The rules of settings.json, in order.',
-  }),
-  saveRule: command({
-    input: z.object({ ruleId: Id, rule: RuleSchema }).strict(),
-    output: z.array(RuleSchema),
-    http: { method: 'PUT', path: '/api/rules/:ruleId' },
-    summary:
-      'Add or replace a rule (validated: a rule that can never match is refused); saved in settings.',
-  }),
-  deleteRule: command({
-    input: z.object({ ruleId: Id }).strict(),
-    output: z.array(RuleSchema),
-    http: { method: 'DELETE', path: '/api/rules/:ruleId' },
-    summary: 'Remove a rule from settings.',
-  }),
-  previewRule: command({
-    input: z
-      .object({ rule: RuleSchema, limit: z.number().int().min(1).max(2000).default(500) })
-      .strict(),
-    output: z.object({
-      scanned: z.number().int(),
-      matches: z.array(
-        z.object({ item: HistoryItem, match: z.enum(['full', 'partial', 'maybe']) }),
-      ),
-    }),
-    http: { method: 'POST', path: '/api/rules/preview' },
-    summary: 'Which recent decided requests a rule would have matched.',
-  }),
-  suggestRules: command({
-    input: Empty,
-    output: z.array(z.object({ rule: RuleSchema, count: z.number().int(), message: z.string() })),
-    http: { method: 'GET', path: '/api/rules/suggestions' },
-    summary: 'Rules suggested by repeated decisions ("you approved npm test here 20 times").',
-  }),
-  historyDetail: command({
-    input: RequestRef,
-    output: HistoryDetail,
-    http: { method: 'GET', path: '/api/history/:requestId' },
-    summary: 'One request with its votes, decision and diff.',
-  }),
+  ...historyCommands,
+  ...ruleCommands,
 } as const;
 
 export type Commands = typeof commands;
