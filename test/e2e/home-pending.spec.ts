@@ -1,9 +1,13 @@
-// The first screen with work waiting: a request counting down to its automatic denial, the running
-// sessions and the last decisions, axe-clean in both themes with the dialog over it.
+// The first screen with work waiting: the dialog over it set aside (Later, or Escape) until a new
+// request arrives; a request counting down to its automatic denial, the running sessions and the
+// last decisions, axe-clean in both themes.
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { edit, run, startDialogHarness, type DialogHarness } from './support/dialog-harness';
+
+// Written to test-results/ on every run; to docs/images/ only with GATEHOUSE_SCREENSHOTS=1.
+const OUT = process.env.GATEHOUSE_SCREENSHOTS ? 'docs/images' : 'test-results/screenshots';
 
 let h: DialogHarness | undefined;
 test.afterEach(async () => {
@@ -24,7 +28,9 @@ test('home with pending work: a request counting down, running sessions, last de
     {
       id: 'gemini',
       name: 'Gemini CLI',
-      script: { prompts: [[run('npm test'), { type: 'text', text: 'Tests pass.' }]] },
+      script: {
+        prompts: [[run('npm test'), { type: 'text', text: 'Tests pass.' }], [run('npm run lint')]],
+      },
     },
   ]);
   await h.startTurn('gemini', 'Run the tests');
@@ -38,11 +44,16 @@ test('home with pending work: a request counting down, running sessions, last de
 
   await h.open(page, 'sessions');
   await page.goto(`${new URL(page.url()).origin}/#/`);
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('Create hello.py');
+  await dialog.getByRole('button', { name: 'Later' }).click();
+  await expect(dialog).toHaveCount(0);
   const main = page.getByRole('main');
   await expect(main.getByRole('timer')).toContainText('auto-deny in');
   await expect(main).toContainText('Create hello.py');
   await expect(main.getByRole('region', { name: 'Running sessions' })).toContainText('claude');
   await expect(main.getByRole('region', { name: 'Last decisions' })).toContainText('npm test');
+  await page.screenshot({ path: join(OUT, 'home-pending.png') });
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     const axe = await new AxeBuilder({ page }).analyze();
@@ -51,4 +62,13 @@ test('home with pending work: a request counting down, running sessions, last de
       scheme,
     ).toEqual([]);
   }
+
+  // Set aside, not decided: a new request brings the dialog back, with both waiting.
+  await page.emulateMedia({ colorScheme: 'light' });
+  await h.startTurn('gemini', 'Lint');
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('status', { name: 'Queue position' })).toHaveText(/of 2/);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole('navigation', { name: 'views' })).toContainText('Approvals 2');
 });

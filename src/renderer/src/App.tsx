@@ -28,8 +28,11 @@ export function App() {
   const [hash, setHash] = useState(() => window.location.hash);
   const view = viewOf(hash);
   const pending = approvals.items.length;
+  // The requests waiting when the person chose Later: the dialog stays aside until another arrives.
+  const [setAside, setSetAside] = useState<ReadonlySet<string>>(new Set());
+  const unseen = approvals.items.some((a) => !setAside.has(a.requestId));
   // Over home and the sessions the dialog is modal: the page behind it takes no input meanwhile.
-  const overlaid = view === 'home' || view === 'sessions';
+  const overlaid = (view === 'home' || view === 'sessions') && unseen;
   const modal = overlaid && pending > 0;
 
   useEffect(() => {
@@ -74,7 +77,13 @@ export function App() {
         {view === 'history' && <HistoryView />}
         {view === 'settings' && <SettingsView />}
       </main>
-      {overlaid && <ApprovalDialog queue={approvals} variant="modal" />}
+      {overlaid && (
+        <ApprovalDialog
+          queue={approvals}
+          variant="modal"
+          onSetAside={() => setSetAside(new Set(approvals.items.map((a) => a.requestId)))}
+        />
+      )}
     </div>
   );
 }

@@ -43,9 +43,12 @@ interface Status {
 export function ApprovalDialog({
   queue,
   variant,
+  onSetAside,
 }: {
   queue: ApprovalQueue;
   variant: 'modal' | 'page';
+  /** Over a page: set the dialog aside until a new request arrives (Later, or Escape). */
+  onSetAside?: () => void;
 }) {
   const now = useNow(1000);
   const ordered = useMemo(() => orderQueue(queue.items, now), [queue.items, now]);
@@ -220,6 +223,7 @@ export function ApprovalDialog({
       if (bypassOpen) setBypassFor(null);
       else if (batch.confirm) batch.setConfirm(null);
       else if (helpOpen) setHelpOpen(false);
+      else onSetAside?.();
     },
     action(hit) {
       if (hit.action === 'help') return setHelpOpen((open) => !open);
@@ -280,6 +284,7 @@ export function ApprovalDialog({
         helpOpen={helpOpen}
         onToggleHelp={() => setHelpOpen((open) => !open)}
         variant={variant}
+        onSetAside={onSetAside}
       />
       <div className="gh-layout">
         <QueueList

@@ -19,6 +19,8 @@ interface Props {
   onToggleHelp(): void;
   /** The modal links to the full view of the queue. */
   variant: 'modal' | 'page';
+  /** The modal over a page: back to the page while the requests keep waiting. */
+  onSetAside?: () => void;
 }
 
 /** Where the request on screen sits in the queue, and the dialog's own tools. */
@@ -30,6 +32,7 @@ export function DialogTopBar({
   helpOpen,
   onToggleHelp,
   variant,
+  onSetAside,
 }: Props) {
   return (
     <div className="gh-topbar">
@@ -77,6 +80,17 @@ export function DialogTopBar({
         <a className="gh-open-full" href="#/approvals">
           <ExternalIcon /> Full view
         </a>
+      )}
+      {onSetAside && (
+        <button
+          type="button"
+          className="gh-help-toggle"
+          aria-keyshortcuts="Escape"
+          title="Back to the page; the requests keep waiting, and a new one brings this back"
+          onClick={onSetAside}
+        >
+          Later
+        </button>
       )}
     </div>
   );
