@@ -135,6 +135,20 @@ export const commands = {
     summary:
       'The agents of the ACP Registry snapshot ($GATEHOUSE_HOME/registry.json), to add to settings as {"registry": id}.',
   }),
+  agentsOnPath: command({
+    input: Empty,
+    output: z.array(
+      z.object({
+        id: Id,
+        name: z.string(),
+        command: z.string(),
+        args: z.array(z.string()),
+        note: z.string().nullable(),
+      }),
+    ),
+    http: { method: 'GET', path: '/api/agents/found' },
+    summary: 'Known ACP agents installed on the PATH Gatehouse runs with and not yet in settings.',
+  }),
   setAgentBypass: command({
     input: z.object({ agentId: Id, enabled: z.boolean() }).strict(),
     output: AgentInfo,

@@ -32,6 +32,10 @@ export interface Headless {
 export interface HeadlessOptions {
   /** An administrator's managed policy, written beside the home and named by its variable. */
   managedSettings?: unknown;
+  /** The PATH Gatehouse runs with, instead of this process's (what it finds installed). */
+  path?: string;
+  /** Files written into the data folder before the start (a registry snapshot). */
+  files?: Record<string, string>;
 }
 
 export async function startHeadless(
@@ -40,14 +44,18 @@ export async function startHeadless(
 ): Promise<Headless> {
   const home = mkdtempSync(join(tmpdir(), 'gatehouse-e2e-home-'));
   writeFileSync(join(home, 'settings.json'), JSON.stringify(settings, null, 2));
-  const managed: Record<string, string> = {};
+  for (const [name, content] of Object.entries(options.files ?? {})) {
+    writeFileSync(join(home, name), content);
+  }
+  const env: Record<string, string> = {};
+  if (options.path !== undefined) env['PATH'] = options.path;
   if (options.managedSettings !== undefined) {
     const file = join(home, 'managed-settings.json');
     writeFileSync(file, JSON.stringify(options.managedSettings, null, 2));
-    managed['GATEHOUSE_MANAGED_SETTINGS'] = file;
+    env['GATEHOUSE_MANAGED_SETTINGS'] = file;
   }
   const child: ChildProcess = spawn(process.execPath, ['out/main/headless.js'], {
-    env: { ...process.env, GATEHOUSE_HOME: home, GATEHOUSE_PORT: '0', ...managed },
+    env: { ...process.env, GATEHOUSE_HOME: home, GATEHOUSE_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startEditor, type ScriptedEditor } from '../support/scripted-editor';
 import { edit, startDialogHarness, type DialogHarness } from './support/dialog-harness';
+import { registryFixture } from '../support/registry-fixture';
 import { startHeadless } from './headless';
 
 // Written to test-results/ on every run; to docs/images/ only with GATEHOUSE_SCREENSHOTS=1.
@@ -21,12 +22,17 @@ test.afterEach(async () => {
 test.use({ colorScheme: 'light', viewport: { width: 1280, height: 860 } });
 
 test('the first screen with no agent: the guide, with the editor and terminal snippets', async ({ page }) => {
-  const headless = await startHeadless({});
+  // Nothing found on this PATH: the guide offers the registry snapshot's agents.
+  const headless = await startHeadless(
+    {},
+    { path: '/usr/bin:/bin', files: { 'registry.json': JSON.stringify(registryFixture()) } },
+  );
   try {
     await page.goto(await headless.pairingUrl());
     const guide = page.getByRole('region', { name: 'Start here' });
     await expect(guide).toContainText('"acp", "--agent", "gemini"');
     await expect(guide).toContainText('gatehouse.mjs hook install claude-code');
+    await expect(guide.getByRole('list', { name: 'Agents to add' })).toContainText('Gemini CLI');
     await page.screenshot({ path: join(OUT, 'home-guide.png') });
   } finally {
     await headless.stop();

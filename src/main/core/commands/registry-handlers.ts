@@ -1,10 +1,18 @@
+import { agentsOnPath } from '../agents/agents-on-path';
 import { loadRegistrySnapshot, registryListing, RegistryFileError } from '../agents/registry-snapshot';
 import type { Handlers } from './dispatch';
 import type { SettingsService } from './services';
 
-/** The ACP Registry snapshot as the settings view lists it; adding one goes through updateSettings. */
-export function registryHandlers(services: Pick<SettingsService, 'home'>): Pick<Handlers, 'listRegistryAgents'> {
+/**
+ * Agents to add: the ACP Registry snapshot's, and the known ones installed on this machine. Adding
+ * one goes through updateSettings (and its confirmation, as any new command does).
+ */
+export function registryHandlers(
+  services: Pick<SettingsService, 'home' | 'settings'>,
+): Pick<Handlers, 'listRegistryAgents' | 'agentsOnPath'> {
   return {
+    agentsOnPath: () =>
+      agentsOnPath(process.env['PATH'] ?? '', new Set(Object.keys(services.settings.agents))),
     listRegistryAgents: () => {
       try {
         const registry = loadRegistrySnapshot(services.home);

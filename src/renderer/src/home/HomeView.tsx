@@ -10,6 +10,7 @@ import { openSession } from '../sessions/SessionView';
 import { StartSession } from '../sessions/StartSession';
 import { statusWords, useSessions } from '../sessions/use-sessions';
 import { runsIn } from '../sessions/where';
+import { Guide } from './Guide';
 import './HomeView.css';
 
 /** How many of the last decisions the first screen shows; the history has them all. */
@@ -38,7 +39,8 @@ export function HomeView({ queue }: { queue: ApprovalQueue }) {
     });
   }, [api]);
 
-  if (agents && agents.length === 0) return <Guide />;
+  if (agents && agents.length === 0)
+    return <Guide onAdded={() => api.call('listAgents', {}).then(setAgents, () => {})} />;
 
   return (
     <div className="home">
@@ -89,51 +91,5 @@ export function HomeView({ queue }: { queue: ApprovalQueue }) {
         <a href="#/history">All decisions</a>
       </section>
     </div>
-  );
-}
-
-/** An editor's agent run behind Gatehouse; the path is where this checkout or install lives. */
-const EDITOR_SNIPPET = `"agent_servers": {
-  "Gemini via Gatehouse": {
-    "type": "custom",
-    "command": "node",
-    "args": ["/path/to/gatehouse/bin/gatehouse.mjs", "acp", "--agent", "gemini"]
-  }
-}`;
-
-/** A terminal CLI asking Gatehouse before each tool call (its settings file gets one hook entry). */
-const TERMINAL_SNIPPET = `node /path/to/gatehouse/bin/gatehouse.mjs hook install claude-code
-node /path/to/gatehouse/bin/gatehouse.mjs hook install gemini`;
-
-/** With no agent configured: how to add one, or to bring an editor's or a terminal's agent. */
-function Guide() {
-  return (
-    <section className="home-card home-guide" aria-labelledby="home-guide">
-      <h2 id="home-guide">Start here</h2>
-      <p>Gatehouse runs coding agents and asks you before they act. No agent is configured yet.</p>
-      <ol>
-        <li>
-          Add an agent in <a href="#/settings">Settings → Agents</a>, for example Gemini CLI:
-          command <code>npx</code>, arguments <code>@google/gemini-cli --acp</code>.
-        </li>
-        <li>Come back here, type the folder it works in and start a session.</li>
-        <li>
-          Or keep working in your editor: have it start the agent through{' '}
-          <code>gatehouse acp</code>, and its sessions show here with the editor&apos;s name while
-          Gatehouse decides what the agent may do. In Zed&apos;s <code>settings.json</code>, with
-          Gemini CLI added as the agent <code>gemini</code>:
-          <pre className="home-snippet">
-            <code>{EDITOR_SNIPPET}</code>
-          </pre>
-        </li>
-        <li>
-          Or in a terminal: hook Claude Code or Gemini CLI to Gatehouse, and each of their tool
-          calls is decided here first.
-          <pre className="home-snippet">
-            <code>{TERMINAL_SNIPPET}</code>
-          </pre>
-        </li>
-      </ol>
-    </section>
   );
 }
