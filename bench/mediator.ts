@@ -154,9 +154,11 @@ async function burst(policy: PermissionPolicy): Promise<number> {
 }
 
 export async function benchMediator(report: Report): Promise<void> {
+  const capacities = new Map<PermissionPolicy, number>();
   for (const policy of ['first-responder', 'consensus'] as const) {
     for (let i = 0; i < 3; i++) await burst(policy); // warm-up: the JIT settles after a few rounds
     const capacity = Math.max(await burst(policy), await burst(policy));
+    capacities.set(policy, capacity);
     await run(policy, null); // warm-up
     const alone = await run(policy, null);
     const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-mediator-'));
@@ -178,6 +180,11 @@ export async function benchMediator(report: Report): Promise<void> {
       rmSync(dir, { recursive: true, force: true });
     }
   }
+  // Two votes and a partial-vote event per request against one vote: the held ratio is ≥ 0.8.
+  report('mediator: consensus burst vs first-responder burst', {
+    ratio: round(capacities.get('consensus')! / capacities.get('first-responder')!, 2),
+    target: 0.8,
+  });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
