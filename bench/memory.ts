@@ -64,6 +64,8 @@ function params(acpSessionId: string, i: number): unknown {
 
 interface Sample {
   heapUsed: number;
+  /** The heap's reserved pages: what of RSS V8 holds, used or not. */
+  heapTotal: number;
   rss: number;
   external: number;
 }
@@ -73,7 +75,7 @@ function sample(): Sample {
   gc();
   gc();
   const m = process.memoryUsage();
-  return { heapUsed: m.heapUsed, rss: m.rss, external: m.external };
+  return { heapUsed: m.heapUsed, heapTotal: m.heapTotal, rss: m.rss, external: m.external };
 }
 
 const mb = (bytes: number) => round(bytes / 2 ** 20, 1);
@@ -159,8 +161,14 @@ async function run(report: Report): Promise<void> {
         [`heap_at_${BASELINE_AT}_mb`]: mb(base.heapUsed),
         [`heap_at_${resolved}_mb`]: mb(end.heapUsed),
         heap_ratio: round(end.heapUsed / base.heapUsed, 3),
+        heap_total_at_baseline_mb: mb(base.heapTotal),
+        heap_total_at_end_mb: mb(end.heapTotal),
         rss_at_baseline_mb: mb(base.rss),
         rss_at_end_mb: mb(end.rss),
+        rss_ratio: round(end.rss / base.rss, 3),
+        // What RSS holds besides V8's heap: SQLite's page cache, malloc arenas, code, buffers.
+        rss_outside_heap_at_baseline_mb: mb(base.rss - base.heapTotal),
+        rss_outside_heap_at_end_mb: mb(end.rss - end.heapTotal),
         external_ratio: round(end.external / base.external, 3),
         target: '0.9–1.1',
       },

@@ -97,6 +97,26 @@ describe('consensus quorum', () => {
     expect(h.events.every((e) => e.sessionId === 's1')).toBe(true);
   });
 
+  it('a voter listed twice counts once, in short and long voter lists', () => {
+    for (const voters of [
+      ['a', 'a', 'b', 'c'],
+      [...Array.from({ length: 20 }, (_, i) => `v${i}`), 'v0', 'v1'],
+    ]) {
+      const h = consensus(voters);
+      const r = record();
+      void h.request(r, 60_000);
+      expect(h.mediator.progress(r.requestId)).toMatchObject({
+        voters: new Set(voters).size,
+        quorum: consensusQuorumFor(new Set(voters).size),
+      });
+      expect(h.mediator.vote(proven(r.requestId, 'allow', voters.at(-1)!)).kind).toBe('recorded');
+      expect(h.mediator.vote(proven(r.requestId, 'allow', 'stranger'))).toMatchObject({
+        kind: 'forbidden',
+        reason: 'not_a_voter',
+      });
+    }
+  });
+
   it('votersForSession is read once, at issue time, for the request session', () => {
     const h = consensus(['a', 'b', 'c']);
     const r = record();

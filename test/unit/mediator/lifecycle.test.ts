@@ -43,6 +43,26 @@ describe('N1: the timeout is armed synchronously inside request()', () => {
     expect(await state(p)).toEqual({ kind: 'cancelled', reason: 'timeout' });
   });
 
+  it('a request() for the same id re-entered from votersForSession makes the outer one throw', async () => {
+    const r = record();
+    let inner: ReturnType<typeof h.request> | undefined;
+    let reentered = false;
+    const h = makeHarness('consensus', {
+      votersForSession: () => {
+        if (!reentered) {
+          reentered = true;
+          inner = h.request(r, 5_000);
+        }
+        return ['a', 'b', 'c'];
+      },
+    });
+    expect(() => h.request(r, 5_000)).toThrow(DuplicatePermissionRequestError);
+    // The inner request is the one pending, and it still ends.
+    expect(h.mediator.pendingCount()).toBe(1);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(await state(inner!)).toEqual({ kind: 'cancelled', reason: 'timeout' });
+  });
+
   it('injected setTimer/clearTimer are used instead of the globals', async () => {
     const timers = new Map<number, () => void>();
     let next = 0;

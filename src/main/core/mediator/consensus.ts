@@ -1,5 +1,7 @@
 import type { OptionTally } from './types';
 
+const SMALL_VOTER_LIST = 8;
+
 /** Strict majority of the issue-time voters, never below one. */
 export function consensusQuorumFor(voterCount: number): number {
   return Math.max(1, Math.floor(voterCount / 2) + 1);
@@ -13,37 +15,51 @@ export function consensusQuorumFor(voterCount: number): number {
 export class ConsensusBallot {
   readonly quorum: number;
   private readonly options: readonly string[];
-  private readonly voters: ReadonlySet<string>;
+  /** Distinct voter ids. A Set only past a handful: one is built per request, and most have few voters. */
+  private readonly voters: readonly string[];
+  private readonly voterSet: ReadonlySet<string> | null;
   private readonly counts: number[];
-  // Insertion order is vote order, which `supportersOf` relies on.
-  private readonly ballots = new Map<string, number>();
+  // Ballots in vote order, which `supportersOf` relies on. Arrays, not a Map: a ballot box is made
+  // per request and holds a handful of votes, so a Map's allocation outweighed its lookups.
+  private readonly castBy: string[] = [];
+  private readonly choices: number[] = [];
 
-  constructor(options: readonly string[], voters: ReadonlySet<string>, quorum: number) {
+  /** `quorum` defaults to a strict majority of the distinct voters. */
+  constructor(options: readonly string[], voterIds: Iterable<string>, quorum?: number) {
     this.options = options;
-    this.voters = voters;
-    this.quorum = quorum;
+    const voters = Array.isArray(voterIds) ? (voterIds as readonly string[]) : Array.from(voterIds);
+    if (voters.length <= SMALL_VOTER_LIST) {
+      this.voters = voters.filter((v, i) => voters.indexOf(v) === i);
+      this.voterSet = null;
+    } else {
+      this.voterSet = new Set(voters);
+      this.voters = [...this.voterSet];
+    }
+    this.quorum = quorum ?? consensusQuorumFor(this.voters.length);
     this.counts = new Array<number>(options.length).fill(0);
   }
 
   get voterCount(): number {
-    return this.voters.size;
+    return this.voters.length;
   }
 
   get votesCast(): number {
-    return this.ballots.size;
+    return this.castBy.length;
   }
 
   isVoter(clientId: string): boolean {
-    return this.voters.has(clientId);
+    return this.voterSet !== null ? this.voterSet.has(clientId) : this.voters.includes(clientId);
   }
 
   ballotOf(clientId: string): number | undefined {
-    return this.ballots.get(clientId);
+    const at = this.castBy.indexOf(clientId);
+    return at < 0 ? undefined : this.choices[at];
   }
 
   /** Caller guarantees `clientId` is a voter without a ballot and `optionIndex` is in range. */
   cast(clientId: string, optionIndex: number): number {
-    this.ballots.set(clientId, optionIndex);
+    this.castBy.push(clientId);
+    this.choices.push(optionIndex);
     const count = (this.counts[optionIndex] ?? 0) + 1;
     this.counts[optionIndex] = count;
     return count;
@@ -55,7 +71,7 @@ export class ConsensusBallot {
    * false from the start.
    */
   canAnyOptionStillWin(): boolean {
-    const outstanding = this.voters.size - this.ballots.size;
+    const outstanding = this.voters.length - this.castBy.length;
     for (const count of this.counts) {
       if (count + outstanding >= this.quorum) return true;
     }
@@ -80,13 +96,13 @@ export class ConsensusBallot {
 
   supportersOf(optionIndex: number): string[] {
     const supporters: string[] = [];
-    for (const [clientId, choice] of this.ballots) {
-      if (choice === optionIndex) supporters.push(clientId);
+    for (let i = 0; i < this.castBy.length; i++) {
+      if (this.choices[i] === optionIndex) supporters.push(this.castBy[i]!);
     }
     return supporters;
   }
 
   voterList(): string[] {
-    return Array.from(this.voters);
+    return this.voters.slice();
   }
 }

@@ -1,5 +1,5 @@
 import { DECISION_REASON, refusal } from './admission';
-import { ConsensusBallot, consensusQuorumFor } from './consensus';
+import { ConsensusBallot } from './consensus';
 import {
   CancelSentinelCollisionError,
   DuplicatePermissionRequestError,
@@ -64,6 +64,8 @@ export class MultiClientPermissionMediator implements PermissionMediator {
 
   private readonly pending = new PendingRequests();
   private readonly resolved: ResolvedRecords;
+  /** Counts request() calls, so a re-entrant call from foreign code is noticed without a lookup. */
+  private requestCalls = 0;
 
   constructor(policy: PermissionPolicy, options: MultiClientPermissionMediatorOptions) {
     assertPermissionPolicy(policy);
@@ -93,6 +95,7 @@ export class MultiClientPermissionMediator implements PermissionMediator {
     timeoutMs: number,
     options?: PermissionRequestOptions,
   ): Promise<PermissionDecision> {
+    this.requestCalls++;
     const { requestId, sessionId } = record;
     if (record.allowedOptionIds.includes(CANCEL_VOTE_SENTINEL)) {
       throw new CancelSentinelCollisionError(requestId);
@@ -110,14 +113,15 @@ export class MultiClientPermissionMediator implements PermissionMediator {
     };
     let ballot: ConsensusBallot | undefined;
     if (policy === 'consensus') {
-      const voters = new Set(this.votersForSession(sessionId));
+      const calls = this.requestCalls;
       ballot = new ConsensusBallot(
         snapshot.allowedOptionIds,
-        voters,
-        quorumOverride ?? consensusQuorumFor(voters.size),
+        this.votersForSession(sessionId),
+        quorumOverride,
       );
-      // votersForSession is foreign code and may have re-entered request().
-      this.assertFresh(requestId);
+      // votersForSession is foreign code and may have re-entered request() (checked only then:
+      // this is the issue path of every consensus request).
+      if (this.requestCalls !== calls) this.assertFresh(requestId);
     }
 
     const entry = new PendingRequest(snapshot, policy, ballot);

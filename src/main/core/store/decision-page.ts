@@ -105,11 +105,19 @@ function drivingIndex(f: HistoryFilter): string | null {
   if (f.agentId !== undefined && f.toolKind !== undefined && f.decision !== undefined) {
     return 'decisions_by_agent_kind_verdict';
   }
+  if (f.hasWarnings === true) {
+    // Rows with warnings are few: a partial index pairs them with the most selective other column.
+    if (f.decider !== undefined) return 'decisions_with_warnings_by_decider';
+    if (f.agentId !== undefined) return 'decisions_with_warnings_by_agent';
+    if (f.toolKind !== undefined) return 'decisions_with_warnings_by_kind';
+    if (f.decision !== undefined) return 'decisions_with_warnings_by_verdict';
+    return 'decisions_with_warnings';
+  }
   if (f.agentId !== undefined) return 'decisions_by_agent';
   if (f.decider !== undefined) return 'decisions_by_decider';
-  if (f.hasWarnings === true) return 'decisions_with_warnings';
   if (f.toolKind !== undefined) return 'decisions_by_kind';
   if (f.decision !== undefined) return 'decisions_by_verdict';
+  if (f.hasWarnings === false) return 'decisions_by_warnings';
   return null;
 }
 
@@ -184,8 +192,10 @@ function buildQuery(
   if (text !== null) {
     where.unshift('history_fts MATCH @q');
     params.q = text.match;
-    // CROSS JOIN fixes the loop order: full-text matches in rowid (= hid) order drive the scan.
-    from = `history_fts f CROSS JOIN decisions d ON d.hid = f.rowid CROSS JOIN requests r ON r.seq = d.request_seq`;
+    // CROSS JOIN fixes the loop order: full-text matches in rowid (= hid) order drive the scan. NOT
+    // INDEXED keeps each match's decision a rowid lookup: given the chance, SQLite walked a filter
+    // index over the whole hid range for every match.
+    from = `history_fts f CROSS JOIN decisions d NOT INDEXED ON d.hid = f.rowid CROSS JOIN requests r ON r.seq = d.request_seq`;
   } else {
     const index = drivingIndex(filter);
     from = `decisions d ${index ? `INDEXED BY ${index}` : 'NOT INDEXED'} CROSS JOIN requests r ON r.seq = d.request_seq`;

@@ -223,6 +223,23 @@ export const MIGRATIONS: readonly Migration[] = [
         ) WITHOUT ROWID;
       `),
   },
+  {
+    version: 5,
+    description: 'history filter indexes: "has warnings" paired with agent, kind, verdict and decider; "no warnings"',
+    up: (db) =>
+      db.exec(`
+        -- A filter answered by one index and checked row by row for the rest reads every row the check
+        -- rejects: "timeout decisions with warnings" read the tens of thousands of timeouts to find a
+        -- few. Rows with warnings are a small share, so these partial indexes (a full-column equality
+        -- each, hence in history order) cost little to keep and answer each pair exactly.
+        CREATE INDEX decisions_with_warnings_by_agent ON decisions (agent_id) WHERE has_warnings = 1;
+        CREATE INDEX decisions_with_warnings_by_kind ON decisions (tool_kind) WHERE has_warnings = 1;
+        CREATE INDEX decisions_with_warnings_by_verdict ON decisions (verdict) WHERE has_warnings = 1;
+        CREATE INDEX decisions_with_warnings_by_decider ON decisions (decider_type) WHERE has_warnings = 1;
+        -- "Without warnings" alone was a walk of the whole table checking each row.
+        CREATE INDEX decisions_by_warnings ON decisions (has_warnings);
+      `),
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
