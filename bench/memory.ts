@@ -142,7 +142,7 @@ async function run(report: Report): Promise<void> {
           resolved++;
         }
         core.mediator.forgetSession(session.sessionId);
-        await core.grants.endSession(session.sessionId);
+        await core.endSessionState(session.sessionId);
       }
     };
     await Promise.all(Array.from({ length: SESSIONS }, slot));

@@ -68,6 +68,8 @@ export interface Core extends CommandServices {
   readonly editorSessions: EditorSessions;
   /** Sessions of terminal CLIs whose hook asks Gatehouse (`gatehouse hook`). */
   readonly terminalSessions: TerminalSessions;
+  /** Forgets what an ended session left behind (as a session's end does; for what drives the core directly). */
+  endSessionState(sessionId: string): Promise<void>;
   /** Ends every session; pending requests are answered fail-closed and audited before it returns. */
   close(): Promise<void>;
 }
@@ -121,6 +123,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     now,
   });
   const coverage = createCoverage(rulesGate, now);
+  /** What an ended session leaves behind: the actions approved in it and its session grants. */
+  const endSessionState = (sessionId: string): Promise<void> => {
+    coverage.endSession(sessionId);
+    return grants.endSession(sessionId);
+  };
   const pipeline = new ApprovalPipeline({
     policy,
     votersForSession: () => clients.voterIds(),
@@ -156,10 +163,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       homeDir: homedir(),
     }),
     coverage,
-    onEnd: (sessionId) => {
-      coverage.endSession(sessionId);
-      void grants.endSession(sessionId);
-    },
+    onEnd: (sessionId) => void endSessionState(sessionId),
   });
 
   const editorSessions = new EditorSessions({
@@ -208,6 +212,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     mediator: pipeline.mediator,
     editorSessions,
     terminalSessions,
+    endSessionState,
     handlers: createHandlers(services),
     async close() {
       await sessions.closeAll('shutdown');
