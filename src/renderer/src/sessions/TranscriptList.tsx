@@ -23,6 +23,9 @@ export function TranscriptList({
     estimateSize: () => 80,
     overscan: 6,
     getItemKey: (index) => entries[index]!.id,
+    // A scroll or a new row's measurement renders with React's batching, not at once inside the
+    // event: a stream of updates would otherwise render the list synchronously again and again.
+    useFlushSync: false,
   });
   const atBottom = useRef(true);
   const last = entries.at(-1);
