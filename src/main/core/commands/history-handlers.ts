@@ -44,7 +44,7 @@ export function historyHandlers({
 
     verifyAudit: async () => {
       await store.flush();
-      return store.verifyChain();
+      return store.verifyChainInBackground();
     },
   };
 }

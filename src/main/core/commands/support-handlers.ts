@@ -10,10 +10,11 @@ type Services = Pick<CommandServices, 'home' | 'store' | 'now'>;
 /** The support bundle made by the running core: its chain verdict uses the key the core holds. */
 export async function makeSupportBundle({ home, store, now }: Services) {
   await store.flush();
+  const verdict = await store.verifyChainInBackground();
   const zip = bundleZip({
     home,
     env: process.env,
-    auditVerify: () => describeVerdict(store.verifyChain(), databasePath(home)),
+    auditVerify: () => describeVerdict(verdict, databasePath(home)),
   });
   return { filename: bundleName(new Date(now())), zip };
 }

@@ -221,10 +221,27 @@ const REQUEST_KINDS = new Set<string>(['request', 'vote', 'decision']);
  */
 export function verifyChain(db: Db, key: Buffer | null): VerifyResult {
   // One read transaction: a snapshot, so a concurrent writer cannot cause a false alarm.
-  return db.transaction(() => verifyInSnapshot(db, key))();
+  return db.transaction(() => {
+    const steps = verifySteps(db, key);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  })();
 }
 
-function verifyInSnapshot(db: Db, key: Buffer | null): VerifyResult {
+/** Entries checked between two pauses of verifySteps. */
+export const VERIFY_CHUNK = 2000;
+
+/**
+ * The check of verifyChain, pausing after every `chunk` entries so that a caller can let other work
+ * run; it must run inside one read transaction of its own (a snapshot).
+ */
+export function* verifySteps(
+  db: Db,
+  key: Buffer | null,
+  chunk = VERIFY_CHUNK,
+): Generator<void, VerifyResult, void> {
   const checkpoint = readAnchor(db, 'checkpoint');
   const head = readAnchor(db, 'head');
   if (checkpoint) {
@@ -324,6 +341,7 @@ function verifyInSnapshot(db: Db, key: Buffer | null): VerifyResult {
     prev = entry.hash;
     expected++;
     rows++;
+    if (rows % chunk === 0) yield;
   }
   const last = expected - 1;
 

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import { AuditFeed, type FeedPage } from './audit-feed';
 import { ChainWriter, readAnchor, verifyChain, type VerifyResult } from './audit-log';
+import { verifyInBackground } from './verify-in-background';
 import { openDatabase, type Db, type Durability } from './database';
 import { StoreClosedError } from './errors';
 import { exportPages, type ExportFormat } from './export';
@@ -100,6 +101,8 @@ export interface Store extends PairedClientStore {
   agents(): AgentEntry[];
   sessions(agentId?: string): SessionEntry[];
   verifyChain(): VerifyResult;
+  /** The same check on a connection of its own, letting the event loop run between chunks. */
+  verifyChainInBackground(chunk?: number): Promise<VerifyResult>;
   /** Applies the retention policy now (in chunks, yielding between them). */
   prune(): Promise<PruneResult>;
   /** Replaces the retention policy; pruning runs with it from now on (and once right away). */
@@ -299,6 +302,10 @@ export function openStore(options: StoreOptions): Store {
     verifyChain() {
       open();
       return verifyChain(db, key);
+    },
+    verifyChainInBackground(chunk) {
+      open();
+      return verifyInBackground(options.path, key, db, chunk);
     },
     prune,
     setRetention(policy) {
