@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Settings } from '../src/shared/settings';
+import type { Caller } from '../src/main/core/approvals/clients';
 import { createCore, type Core } from '../src/main/core/core';
 import { decisionFor, pending } from './history';
 import { round, type Report } from './report';
@@ -21,6 +22,15 @@ const SESSIONS = Number(process.env.BENCH_STALL_SESSIONS ?? 50);
 const PENDING = 20;
 const EXPORT_ROWS = 50_000;
 const TARGET_MS = 50;
+/** A desktop window asking, as the export button does. */
+const WINDOW: Caller = {
+  clientId: 'desktop',
+  identityProven: true,
+  paired: true,
+  fromLoopback: true,
+  surface: 'dialog',
+  transport: 'ipc',
+};
 const AGENT = fileURLToPath(new URL('./agents/timestamp-agent.ts', import.meta.url));
 
 /** The audit as the pipeline writes it: request + decision per row, committed in groups. */
@@ -94,13 +104,7 @@ export async function benchStalls(report: Report): Promise<void> {
 
     line(
       `export of ${EXPORT_ROWS} rows`,
-      await longestStall(async () => {
-        let rows = 0;
-        for (const chunk of core.store.exportHistory({}, 'jsonl')) {
-          rows += chunk.split('\n').length - 1;
-          if (rows >= EXPORT_ROWS) break;
-        }
-      }),
+      await longestStall(async () => core.handlers.exportHistory({ format: 'jsonl' }, WINDOW)),
     );
     line(
       'retention prune of 50,000 requests',

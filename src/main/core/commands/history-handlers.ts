@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { EXPORT_MAX_ROWS } from '../../../shared/contract';
 import { NotFoundError } from '../errors';
 import type { Handlers } from './dispatch';
@@ -19,7 +20,7 @@ export function historyHandlers({
       return detail;
     },
 
-    exportHistory: (input) => {
+    exportHistory: async (input) => {
       const { format, ...filter } = input;
       const pages = store.exportHistory(filter, format);
       // One chunk per page of 500 rows (CSV adds a header chunk first).
@@ -32,6 +33,8 @@ export function historyHandlers({
           break;
         }
         chunks.push(chunk);
+        // Each page is a query of its own: between two, the thread answers agents and windows.
+        await setImmediate();
       }
       const stamp = new Date(now()).toISOString().slice(0, 19).replace(/[:T]/g, '-');
       return {
