@@ -23,7 +23,11 @@ export interface PruneResult {
 }
 
 const DAY_MS = 86_400_000;
-export const PRUNE_CHUNK = 20_000;
+/**
+ * Entries pruned per transaction. The thread that prunes also answers agents and windows between
+ * two transactions: 20,000 entries held it about a second on a million-row store, 1,000 about 60 ms.
+ */
+export const PRUNE_CHUNK = 1_000;
 
 interface Entry {
   seq: number;
