@@ -49,16 +49,18 @@ export function pruneTarget(db: Db, policy: RetentionPolicy, now: number): numbe
     target = Math.max(target, firstKept !== undefined ? firstKept - 1 : (last ?? 0));
   }
   if (policy.rows !== undefined && policy.rows >= 0) {
-    // The oldest request to keep; everything before it may go.
+    // The oldest request to keep; everything before it may go. Counted from the oldest end, so that
+    // pruning a few of a million requests walks a few rows, not the million kept.
+    const requests = db.prepare('SELECT count(*) FROM requests').pluck().get() as number;
     const oldestKept =
       policy.rows === 0
         ? null
-        : ((db
-            .prepare(
-              "SELECT seq FROM audit_log WHERE kind = 'request' ORDER BY seq DESC LIMIT 1 OFFSET ?",
-            )
-            .pluck()
-            .get(policy.rows - 1) as number | undefined) ?? 0);
+        : requests <= policy.rows
+          ? 0
+          : (db
+              .prepare('SELECT seq FROM requests ORDER BY seq LIMIT 1 OFFSET ?')
+              .pluck()
+              .get(requests - policy.rows) as number);
     const last = (db.prepare('SELECT max(seq) FROM audit_log').pluck().get() as number | null) ?? 0;
     target = Math.max(target, oldestKept === null ? last : Math.max(0, oldestKept - 1));
   }
