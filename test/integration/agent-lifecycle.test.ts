@@ -2,7 +2,7 @@
 // profile, even an agent that ignores its stdin closing and leaves children behind; and one that
 // cut its own lifeline is ended by the next core on the home, audited.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -14,7 +14,7 @@ import { bwrapMissing } from '../support/bwrap';
 import { codexAcpBinary, prepareCodex } from '../support/codex';
 import { startCoreProcess, type CoreProcess } from '../support/core-process';
 import { startFakeResponsesServer } from '../support/fake-responses-server';
-import { pidsWithEnv } from '../support/process-scan';
+import { pidsInSession, pidsWithEnv } from '../support/process-scan';
 
 const TOKEN = 'lifecycle-test-token';
 const LINGER = `"$1" -e 'process.on("SIGTERM", () => {}); setInterval(() => {}, 1e9)'`;
@@ -84,10 +84,16 @@ describe.skipIf(process.platform !== 'linux')('an agent whose core is killed', (
     const { home, mark } = await coreWithScriptedAgent(LINGERING_AGENT, sandbox);
     // The agent and the child it started at least.
     expect(pidsWithEnv(mark).length).toBeGreaterThanOrEqual(2);
-    expect(readdirSync(join(home, 'run', 'agents'))).toHaveLength(1);
+    const records = readdirSync(join(home, 'run', 'agents'));
+    expect(records).toHaveLength(1);
+    const { sid } = JSON.parse(readFileSync(join(home, 'run', 'agents', records[0]!), 'utf8')) as {
+      sid: number;
+    };
 
     await core!.stop('SIGKILL');
     await vi.waitFor(() => expect(pidsWithEnv(mark)).toEqual([]), { timeout: 5000, interval: 50 });
+    // The sandbox's own processes, which carry no mark, finish exiting too.
+    await vi.waitFor(() => expect(pidsInSession(sid)).toEqual([]), { timeout: 5000, interval: 50 });
 
     // Nothing left for the next core to end; the dead core's record is gone.
     expect(await nextCoreOn(home)).toEqual([]);

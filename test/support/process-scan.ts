@@ -1,6 +1,7 @@
 // The live processes (Linux /proc) whose environment holds a marker a test gave its agent: what an
 // agent and everything it started inherit, inside a sandbox or not.
 import { readdirSync, readFileSync } from 'node:fs';
+import { processIdentity } from '../../src/main/core/agents/leftover-agents';
 
 export function pidsWithEnv(entry: string): number[] {
   const found: number[] = [];
@@ -15,4 +16,12 @@ export function pidsWithEnv(entry: string): number[] {
     }
   }
   return found;
+}
+
+/** The live processes of a session (its number is the pid of the process that started it). */
+export function pidsInSession(sid: number): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => processIdentity(pid)?.sid === sid);
 }
