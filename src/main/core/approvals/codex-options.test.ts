@@ -3,7 +3,7 @@
 // person's "always" becomes a Gatehouse grant while Codex is told `approved`.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initShellParser } from '../rules';
-import { gated, permissionRequest } from './pipeline-harness';
+import { gated, permissionRequest } from '../../../../test/support/pipeline-harness';
 
 beforeAll(() => initShellParser());
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initShellParser } from '../rules';
-import { gated, permissionRequest } from './pipeline-harness';
+import { gated, permissionRequest } from '../../../../test/support/pipeline-harness';
 
 beforeAll(async () => {
   await initShellParser();

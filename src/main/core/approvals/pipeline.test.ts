@@ -1,7 +1,7 @@
 import { RequestError } from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CANCEL_VOTE_SENTINEL } from '../mediator';
-import { permissionRequest, session, setup } from './pipeline-harness';
+import { permissionRequest, session, setup } from '../../../../test/support/pipeline-harness';
 import type { SessionContext } from './session-context';
 import type { PendingApproval, Surface } from '../../../shared/domain';
 

@@ -1,17 +1,17 @@
 // A pipeline for unit tests: a store that keeps what it is given, a session as an agent would
 // present it, and the mediator's votes at hand. No subprocess, no database.
 import { expect, vi } from 'vitest';
-import type { GatehouseEvent } from '../../../shared/contract';
-import type { Decision, PendingApproval, PermissionMode, PermissionPolicy } from '../../../shared/domain';
-import type { Rule } from '../../../shared/rules';
-import { EventBus } from '../events/bus';
-import type { PermissionVoteInput } from '../mediator';
-import type { DecisionMeta } from '../store';
-import type { GrantRecord } from '../store/grant-records';
-import { GrantBook } from './grant-book';
-import { ApprovalPipeline, type PipelineOptions } from './pipeline';
-import { createRulesGate, factsOf } from './rules-gate';
-import type { SessionContext } from './session-context';
+import type { GatehouseEvent } from '../../src/shared/contract';
+import type { Decision, PendingApproval, PermissionMode, PermissionPolicy } from '../../src/shared/domain';
+import type { Rule } from '../../src/shared/rules';
+import { EventBus } from '../../src/main/core/events/bus';
+import type { PermissionVoteInput } from '../../src/main/core/mediator';
+import type { DecisionMeta } from '../../src/main/core/store';
+import type { GrantRecord } from '../../src/main/core/store/grant-records';
+import { GrantBook } from '../../src/main/core/approvals/grant-book';
+import { ApprovalPipeline, type PipelineOptions } from '../../src/main/core/approvals/pipeline';
+import { createRulesGate, factsOf } from '../../src/main/core/approvals/rules-gate';
+import type { SessionContext } from '../../src/main/core/approvals/session-context';
 
 const ACP_SESSION = 'acp-1';
 
