@@ -2,8 +2,8 @@
 // request arrives; a request counting down to its automatic denial, the running sessions and the
 // last decisions, axe-clean in both themes.
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
+import { expectAxeClean } from './support/axe';
 import { edit, run, startDialogHarness, type DialogHarness } from './support/dialog-harness';
 
 // Written to test-results/ on every run; to docs/images/ only with GATEHOUSE_SCREENSHOTS=1.
@@ -54,14 +54,7 @@ test('home with pending work: a request counting down, running sessions, last de
   await expect(main.getByRole('region', { name: 'Running sessions' })).toContainText('claude');
   await expect(main.getByRole('region', { name: 'Last decisions' })).toContainText('npm test');
   await page.screenshot({ path: join(OUT, 'home-pending.png') });
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    const axe = await new AxeBuilder({ page }).analyze();
-    expect(
-      axe.violations.map((v) => v.id),
-      scheme,
-    ).toEqual([]);
-  }
+  await expectAxeClean(page);
 
   // Set aside, not decided: a new request brings the dialog back, with both waiting.
   await page.emulateMedia({ colorScheme: 'light' });

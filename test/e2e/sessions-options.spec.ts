@@ -4,25 +4,13 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { scriptedAgentLaunch } from '../support/agents/scripted-agent';
 import { startHeadless, type Headless } from './headless';
+import { expectAxeClean } from './support/axe';
 
 let headless: Headless;
 let folder: string;
-
-/** No axe violation in either theme. */
-async function axeClean(page: Page) {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    const axe = await new AxeBuilder({ page }).analyze();
-    expect(
-      axe.violations.map((v) => v.id),
-      scheme,
-    ).toEqual([]);
-  }
-}
 
 test.beforeEach(async () => {
   folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-e2e-options-')));
@@ -106,7 +94,7 @@ test('the folder is checked before start and offered again; the agent’s option
   await expect(yolo).toBeDisabled();
   await expect(yolo).toContainText('does not ask');
 
-  await axeClean(page);
+  await expectAxeClean(page);
 
   // Back to the form: the folder just used is offered.
   await page.getByRole('link', { name: 'Home', exact: true }).click();
@@ -115,5 +103,5 @@ test('the folder is checked before start and offered again; the agent’s option
   await recent.getByRole('button', { name: project }).click();
   await expect(home.getByLabel('Folder')).toHaveValue(project);
   await expect(home.getByRole('alert')).toHaveCount(0);
-  await axeClean(page);
+  await expectAxeClean(page);
 });

@@ -3,11 +3,11 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server';
 import { prepareGemini, type PreparedGemini } from '../support/gemini';
 import { startHeadless, type Headless } from './headless';
+import { expectAxeClean } from './support/axe';
 
 let model: FakeModelServer;
 let gemini: PreparedGemini;
@@ -75,14 +75,7 @@ test('a session started from the UI: its transcript, the same after a reload and
 
   await page.reload();
   await expectTranscript(page, file);
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    const axe = await new AxeBuilder({ page }).analyze();
-    expect(
-      axe.violations.map((v) => v.id),
-      scheme,
-    ).toEqual([]);
-  }
+  await expectAxeClean(page);
 
   const other = await browser.newContext();
   const second = await other.newPage();
