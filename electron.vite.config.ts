@@ -6,12 +6,14 @@ export default defineConfig({
   main: {
     build: {
       rollupOptions: {
-        // Two entries over one core, the desktop app and the headless server, and the `gatehouse`
-        // command that talks to whichever runs (plain Node, bin/gatehouse.mjs).
+        // Two entries over one core, the desktop app and the headless server, the `gatehouse`
+        // command that talks to whichever runs (plain Node, bin/gatehouse.mjs), and the store's
+        // threads, which the core starts from the file beside its bundle.
         input: {
           index: resolve(import.meta.dirname, 'src/main/index.ts'),
           headless: resolve(import.meta.dirname, 'src/main/headless.ts'),
           cli: resolve(import.meta.dirname, 'src/cli/main.ts'),
+          'store-worker': resolve(import.meta.dirname, 'src/main/core/store/store-worker.ts'),
         },
       },
     },

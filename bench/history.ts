@@ -14,7 +14,7 @@ import type { Decision, PendingApproval } from '../src/shared/domain';
 import type { HistoryQuery } from '../src/shared/history';
 import { Settings } from '../src/shared/settings';
 import { createCore } from '../src/main/core/core';
-import { databasePath, openStore, type Durability } from '../src/main/core/store';
+import { databasePath, openStoreEngine, type Durability } from '../src/main/core/store';
 import { openDatabase, type Db } from '../src/main/core/store/database';
 import { startHttpServer } from '../src/main/server/http-server';
 import { quantiles, round, type Report } from './report';
@@ -187,7 +187,7 @@ async function benchQueries(report: Report, dir: string): Promise<void> {
   const home = join(dir, 'home');
   mkdirSync(home, { recursive: true });
   const path = databasePath(home);
-  await openStore({ path }).close(); // the schema and the audit key
+  await openStoreEngine({ path }).close(); // the schema and the audit key
   const db = openDatabase(path);
   const started = performance.now();
   generate(db, ROWS);
@@ -203,7 +203,7 @@ async function benchQueries(report: Report, dir: string): Promise<void> {
     p95_ms: round(floor.p95),
   });
 
-  const store = openStore({ path });
+  const store = openStoreEngine({ path });
   const inStore = new Map<string, Quantiles>();
   for (const page of PAGES) {
     let items = 0;
@@ -402,7 +402,7 @@ async function benchWrites(report: Report, dir: string): Promise<void> {
     const bothRun = async (name: string, options: { trusted?: boolean }) => {
       const requests = Array.from({ length: N }, (_, i) => pending(i));
       const decisions = requests.map(decisionFor);
-      const store = openStore({ path: join(dir, `writes-${name}-${durability}.db`), durability });
+      const store = openStoreEngine({ path: join(dir, `writes-${name}-${durability}.db`), durability });
       const run = await inFlight(N, 100, async (i) => {
         store.recordRequest(requests[i]!, {}, options);
         await store.recordDecision(decisions[i]!, { latencyMs: 1 }, options);
@@ -414,7 +414,7 @@ async function benchWrites(report: Report, dir: string): Promise<void> {
     const both = await bothRun('both', trusted);
     const validated = durability === 'normal' ? await bothRun('validated', {}) : null;
 
-    const store = openStore({ path: join(dir, `writes-only-${durability}.db`), durability });
+    const store = openStoreEngine({ path: join(dir, `writes-only-${durability}.db`), durability });
     const more = Array.from({ length: N }, (_, i) => pending(i + N));
     for (const req of more) store.recordRequest(req, {}, trusted);
     await store.flush();

@@ -166,7 +166,7 @@ export async function benchMediator(report: Report): Promise<void> {
     await run(policy, null); // warm-up
     const alone = await run(policy, null);
     const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-mediator-'));
-    const store = openStore({ path: join(dir, 'bench.db') });
+    const store = await openStore({ path: join(dir, 'bench.db') });
     try {
       const audited = await run(policy, store);
       report(`mediator ${policy}: ${SESSIONS} sessions × ${PER_SESSION} requests`, {

@@ -117,7 +117,7 @@ export async function benchStalls(report: Report): Promise<void> {
       'audit verify',
       await longestStall(async () => {
         await core.store.flush();
-        await core.store.verifyChainInBackground();
+        await core.store.verifyChain();
       }),
     );
     line(

@@ -10,10 +10,9 @@ import { startScriptedSession, type ScriptedSession } from '../support/gatehouse
 type StartOptions = Parameters<typeof startScriptedSession>[1];
 
 /** Payloads of the audited events of one type, oldest first. */
-function eventsOf(session: ScriptedSession): (type: string) => unknown[] {
-  return (type) =>
-    session.gh.core.store
-      .events({ type })
+function eventsOf(session: ScriptedSession): (type: string) => Promise<unknown[]> {
+  return async (type) =>
+    (await session.gh.core.store.events({ type }))
       .sort((a, b) => a.seq - b.seq)
       .map((e) => e.payload);
 }
@@ -98,10 +97,10 @@ describe('agent boundary', () => {
       expect(texts).toEqual([
         `read ${join(folder, 'notes.txt')} failed: -32601 "Method not found": fs/read_text_file`,
       ]);
-      expect(events('fs_read_refused')).toEqual([
+      expect(await events('fs_read_refused')).toEqual([
         { path: join(folder, 'notes.txt'), reason: 'reads not advertised' },
       ]);
-      expect(events('fs_read')).toEqual([]);
+      expect(await events('fs_read')).toEqual([]);
       const init = session!.log().find((l) => l.dir === 'in' && l.msg.method === 'initialize');
       expect(init!.msg).toMatchObject({
         params: { clientCapabilities: { fs: { readTextFile: false } } },
@@ -119,7 +118,7 @@ describe('agent boundary', () => {
       });
       expect(texts).toEqual([`read ${join(folder, 'notes.txt')}: line 2`]);
       const whole = 'line 1\nline 2\nline 3';
-      expect(events('fs_read')).toEqual([
+      expect(await events('fs_read')).toEqual([
         {
           path: join(folder, 'notes.txt'),
           bytes: whole.length,
@@ -148,7 +147,7 @@ describe('agent boundary', () => {
       for (const text of texts) expect(text).toMatch(/failed: -32602 Refused/);
       expect(texts.join('\n')).not.toContain('outside text');
       expect(texts.join('\n')).not.toContain('hunter2');
-      const refused = events('fs_read_refused') as { path: string; reason: string }[];
+      const refused = (await events('fs_read_refused')) as { path: string; reason: string }[];
       expect(refused.map((r) => r.path)).toEqual([
         join(outside, 'other.txt'),
         join(folder, 'link.txt'),
@@ -159,7 +158,7 @@ describe('agent boundary', () => {
       expect(refused[1]!.reason).toBe('outside the session folder and no rule allows it');
       expect(refused[2]!.reason).toMatch(/environment file/);
       expect(refused[3]!.reason).toMatch(/no-notes/);
-      expect(events('fs_read')).toEqual([]);
+      expect(await events('fs_read')).toEqual([]);
     });
 
     it('enabled: an allow rule opens a path outside the folder, and a secret only when it names it', async () => {
@@ -180,7 +179,7 @@ describe('agent boundary', () => {
       );
       expect(texts[0]).toMatch(/: outside text$/);
       expect(texts[1]).toMatch(/: API_KEY=hunter2$/);
-      expect((events('fs_read') as { decider: string }[]).map((e) => e.decider)).toEqual([
+      expect(((await events('fs_read')) as { decider: string }[]).map((e) => e.decider)).toEqual([
         'rule outside-ok',
         'rule env-ok',
       ]);
@@ -258,7 +257,7 @@ describe('agent boundary', () => {
       );
       expect(texts[2]).toBe('permission normal: selected yes (allow_once)');
       await session.gh.core.store.flush();
-      const refused = session.gh.core.store.events({ type: 'malformed_request' });
+      const refused = (await session.gh.core.store.events({ type: 'malformed_request' }));
       expect(refused).toHaveLength(2);
       for (const row of refused) {
         expect((row.payload as { problems: string[] }).problems[0]).toMatch(
@@ -300,12 +299,12 @@ describe('agent boundary', () => {
         /^raw fs\/read_text_file refused: -32602 .*nested deeper than 64 levels/,
       );
       await session.gh.core.store.flush();
-      const refused = session.gh.core.store.events({ type: 'malformed_request' });
+      const refused = (await session.gh.core.store.events({ type: 'malformed_request' }));
       expect(refused.map((r) => (r.payload as { method: string }).method).sort()).toEqual([
         'fs/read_text_file',
         'fs/write_text_file',
       ]);
-      expect(session.gh.core.store.events({ type: 'fs_write' })).toEqual([]);
+      expect((await session.gh.core.store.events({ type: 'fs_write' }))).toEqual([]);
     });
 
     it('deep session/update notifications are dropped, audited once, and later updates still arrive', async () => {
@@ -332,7 +331,7 @@ describe('agent boundary', () => {
       ).not.toContain('tool_call');
       expect(updates.some((e) => JSON.stringify(e).includes('still here'))).toBe(true);
       await session.gh.core.store.flush();
-      const rows = session.gh.core.store.events({ type: 'malformed_update' });
+      const rows = (await session.gh.core.store.events({ type: 'malformed_update' }));
       expect(rows).toHaveLength(1);
       expect(rows[0]!.payload).toMatchObject({
         problem: expect.stringMatching(/nested deeper than 64 levels/),
@@ -368,7 +367,7 @@ describe('agent boundary', () => {
         { state: 'closed', endReason: 'agent_unresponsive' },
       );
       await gh.core.store.flush();
-      const rows = gh.core.store.events({ type: 'agent_unresponsive' });
+      const rows = (await gh.core.store.events({ type: 'agent_unresponsive' }));
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({ sessionId, payload: { graceMs: 1_000 } });
     });
@@ -403,7 +402,7 @@ describe('agent boundary', () => {
       await gh.waitForEvent('permission_resolved', (e) => e.requestId === approval.requestId);
       expect(gh.core.pipeline.pending.size).toBe(0);
       await gh.core.store.flush();
-      const detail = gh.core.store.historyDetail(approval.requestId)!;
+      const detail = (await gh.core.store.historyDetail(approval.requestId))!;
       expect(detail.decider).toEqual({ type: 'agent_unresponsive' });
       expect(detail.reply).toEqual({ outcome: 'cancelled' });
     });
@@ -423,7 +422,7 @@ describe('agent boundary', () => {
       await new Promise((done) => setTimeout(done, 1_500));
       expect(gh.core.sessions.get(sessionId).state).toBe('idle');
       await gh.core.store.flush();
-      expect(gh.core.store.events({ type: 'agent_unresponsive' })).toEqual([]);
+      expect((await gh.core.store.events({ type: 'agent_unresponsive' }))).toEqual([]);
     });
   });
 });

@@ -68,7 +68,7 @@ async function nextCoreOn(home: string) {
   const next = await createCore({ home });
   try {
     await next.store.flush();
-    return next.store.events({ type: 'agent_orphan_ended' });
+    return (await next.store.events({ type: 'agent_orphan_ended' }));
   } finally {
     await next.close();
   }

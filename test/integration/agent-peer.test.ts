@@ -64,7 +64,7 @@ describe.skipIf(process.platform !== 'linux')('requests from an agent process', 
       body: { error: { name: 'AgentForbidden', message: expect.any(String) } },
     });
     await gh.core.store.flush();
-    const refused = gh.core.store.events({ type: 'api_refused_agent' });
+    const refused = (await gh.core.store.events({ type: 'api_refused_agent' }));
     expect(refused).toEqual([
       expect.objectContaining({
         agentId: 'a',
@@ -106,15 +106,17 @@ describe.skipIf(process.platform !== 'linux')('requests from an agent process', 
     });
     // Each request that reaches the server is either refused or applied, both audited (a connection
     // gone before it was accepted never becomes a request): wait for all twenty, or two seconds.
-    const outcomes = () =>
-      ['api_refused_agent', 'api_refused_unknown_peer', 'bypass_changed'].map(
-        (type) => gh!.core.store.events({ type }).length,
+    const outcomes = async () =>
+      Promise.all(
+        ['api_refused_agent', 'api_refused_unknown_peer', 'bypass_changed'].map(
+          async (type) => (await gh!.core.store.events({ type })).length,
+        ),
       );
-    for (let i = 0; i < 100 && outcomes().reduce((a, b) => a + b) < 20; i++) {
+    for (let i = 0; i < 100 && (await outcomes()).reduce((a, b) => a + b) < 20; i++) {
       await gh.core.store.flush();
       await new Promise((r) => setTimeout(r, 20));
     }
-    const [agent, unknown, applied] = outcomes();
+    const [agent, unknown, applied] = await outcomes();
     expect(applied).toBe(0);
     expect(agent! + unknown!).toBeGreaterThan(0);
     expect(gh.core.settings.agents.x!.bypassPermissions).toBeFalsy();

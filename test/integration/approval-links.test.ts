@@ -66,7 +66,7 @@ describe('approval links', () => {
     await gh.api.call('vote', { requestId: other.requestId, optionId: 'ok' });
     await turn;
     await gh.core.store.flush();
-    const detail = gh.core.store.historyDetail(first.requestId)!;
+    const detail = (await gh.core.store.historyDetail(first.requestId))!;
     expect(detail.decider).toMatchObject({ type: 'person', surface: 'link' });
     expect(detail.votes[0]).toMatchObject({
       surface: 'link',
@@ -108,13 +108,13 @@ describe('approval links', () => {
     await gh.api.call('vote', { requestId: approval.requestId, optionId: 'ok' });
     await turn;
     await gh.core.store.flush();
-    expect(gh.core.store.events({ type: 'link_created' })).toEqual([
+    expect((await gh.core.store.events({ type: 'link_created' }))).toEqual([
       expect.objectContaining({
         requestId: approval.requestId,
         payload: expect.objectContaining({ by: gh.api.clientId, expiresAt: link.expiresAt }),
       }),
     ]);
-    expect(JSON.stringify(gh.core.store.events({ type: 'link_created' }))).not.toContain(link.token);
+    expect(JSON.stringify((await gh.core.store.events({ type: 'link_created' })))).not.toContain(link.token);
   });
 
   it('a link vote the policy refuses does not spend the link', async () => {
@@ -150,6 +150,6 @@ describe('approval links', () => {
     await gh.api.call('vote', { requestId: other.requestId, optionId: 'ok' });
     await turn;
     await gh.core.store.flush();
-    expect(gh.core.store.historyDetail(first.requestId)!.votes.filter((v) => v.outcome === 'counted')).toHaveLength(1);
+    expect((await gh.core.store.historyDetail(first.requestId))!.votes.filter((v) => v.outcome === 'counted')).toHaveLength(1);
   });
 });

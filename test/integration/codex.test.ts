@@ -67,7 +67,7 @@ describe.skipIf(!binary)('pipeline with the real codex-acp', () => {
   };
   const lastDecision = async () => {
     await gh.core.store.flush();
-    return gh.core.store.history({ sessionId, limit: 1 }).items[0]!;
+    return (await gh.core.store.history({ sessionId, limit: 1 })).items[0]!;
   };
   const vote = (approval: PendingApproval, kind: string, extra: object = {}) =>
     gh.api.call('vote', { requestId: approval.requestId, optionId: optionOfKind(approval, kind), ...extra });

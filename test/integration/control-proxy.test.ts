@@ -135,7 +135,7 @@ describe('the proxy methods of the control socket', () => {
       }),
     ).rejects.toThrow(/malformed session\/request_permission/);
     expect(
-      gh.core.store.events({ type: 'malformed_request' }).some((e) => e.sessionId === sessionId),
+      (await gh.core.store.events({ type: 'malformed_request' })).some((e) => e.sessionId === sessionId),
     ).toBe(true);
   });
 
@@ -151,7 +151,7 @@ describe('the proxy methods of the control socket', () => {
       message: expect.stringMatching(/not approved/),
     });
     expect(
-      gh.core.store.events({ type: 'fs_write_refused' }).some((e) => e.sessionId === sessionId),
+      (await gh.core.store.events({ type: 'fs_write_refused' })).some((e) => e.sessionId === sessionId),
     ).toBe(true);
     expect(
       await proxy.call('action.check', {

@@ -60,7 +60,7 @@ describe('the real Gemini CLI asks Gatehouse for every tool call', () => {
   };
   const decisions = async (sessionId: string) => {
     await gh.core.store.flush();
-    return gh.core.store.history({ sessionId, limit: 10 }).items;
+    return (await gh.core.store.history({ sessionId, limit: 10 })).items;
   };
   const asked = () => gh.events.filter((e) => e.type === 'permission_requested');
   const optionOfKind = (

@@ -62,7 +62,7 @@ describe('a managed deny rule with the real Gemini CLI in Bypass', () => {
 
   const lastDecision = async (sessionId: string) => {
     await gh.core.store.flush();
-    return gh.core.store.history({ sessionId, limit: 1 }).items[0]!;
+    return (await gh.core.store.history({ sessionId, limit: 1 })).items[0]!;
   };
 
   it('denies the write and the shell command, names the managed rule, and asks nobody', async () => {
@@ -97,7 +97,7 @@ describe('a managed deny rule with the real Gemini CLI in Bypass', () => {
       reason: expect.stringMatching(/^Managed policy: Denied by rule "no-touch"/),
     });
     // The audit detail carries the same decider.
-    expect(gh.core.store.historyDetail(shell.requestId)?.decider).toEqual({
+    expect((await gh.core.store.historyDetail(shell.requestId))?.decider).toEqual({
       type: 'rule',
       ruleId: 'no-touch',
       source: 'managed',

@@ -83,7 +83,7 @@ describe('mediator policies over HTTP', () => {
     });
     expect(await turn).toEqual({ stopReason: 'end_turn' });
     await gh.core.store.flush();
-    const detail = gh.core.store.historyDetail(approval.requestId)!;
+    const detail = (await gh.core.store.historyDetail(approval.requestId))!;
     expect(detail.decider).toMatchObject({ type: 'consensus' });
     expect(detail.votes.filter((v) => v.outcome === 'counted')).toHaveLength(2);
   });
@@ -192,7 +192,7 @@ describe('mediator policies over HTTP', () => {
     expect(claimed).toEqual({ status: 200, body: { kind: 'resolved', resolvedOptionId: 'yes' } });
     expect(await turn).toEqual({ stopReason: 'end_turn' });
     await gh.core.store.flush();
-    const detail = gh.core.store.historyDetail(approval.requestId)!;
+    const detail = (await gh.core.store.historyDetail(approval.requestId))!;
     expect(detail.decider).toEqual({ type: 'person', clientId: null, surface: 'api', paired: false });
     expect(detail.votes[0]).toMatchObject({ clientId: null, surface: 'api', identityProven: false });
   });
@@ -210,7 +210,7 @@ describe('mediator policies over HTTP', () => {
     await gh.api.call('cancelTurn', { sessionId });
     await turn;
     await gh.core.store.flush();
-    expect(gh.core.store.historyDetail(approval.requestId)!.votes).toEqual([
+    expect((await gh.core.store.historyDetail(approval.requestId))!.votes).toEqual([
       expect.objectContaining({ clientId: null, surface: 'api', outcome: 'forbidden:identity_unproven' }),
     ]);
   });

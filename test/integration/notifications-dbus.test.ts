@@ -350,7 +350,7 @@ describe.skipIf(missing.length > 0)('Linux notifications over D-Bus (dunst under
     });
 
     await gh.core.store.flush();
-    const detail = gh.core.store.historyDetail(approval.requestId)!;
+    const detail = (await gh.core.store.historyDetail(approval.requestId))!;
     expect(detail.decider).toEqual({
       type: 'person',
       clientId: 'desktop',
@@ -386,7 +386,7 @@ describe.skipIf(missing.length > 0)('Linux notifications over D-Bus (dunst under
     await until('nothing displayed', () => dunst('count', 'displayed') === '0');
     expect(notifier.idOf(approval.requestId)).toBeUndefined();
     await gh.core.store.flush();
-    expect(gh.core.store.historyDetail(approval.requestId)!.decider).toMatchObject({
+    expect((await gh.core.store.historyDetail(approval.requestId))!.decider).toMatchObject({
       type: 'person',
       surface: 'api',
     });

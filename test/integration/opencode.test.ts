@@ -86,7 +86,7 @@ describe.skipIf(!OPENCODE)('the real opencode', { timeout: 120_000 }, () => {
     });
   const lastDecision = async (sessionId: string) => {
     await gh.core.store.flush();
-    return gh.core.store.history({ sessionId, limit: 1 }).items[0]!;
+    return (await gh.core.store.history({ sessionId, limit: 1 })).items[0]!;
   };
 
   it('starts only with the opt-in, and is shown unguarded: it takes approvals from other local programs', async () => {
@@ -104,7 +104,7 @@ describe.skipIf(!OPENCODE)('the real opencode', { timeout: 120_000 }, () => {
     );
     expect(state).toMatchObject({ session: { unguarded: ACCEPTS_LOCAL_APPROVALS } });
     await gh.core.store.flush();
-    expect(gh.core.store.events({ type: 'agent_unguarded', sessionId })).toEqual([
+    expect((await gh.core.store.events({ type: 'agent_unguarded', sessionId }))).toEqual([
       expect.objectContaining({ payload: { reason: ACCEPTS_LOCAL_APPROVALS } }),
     ]);
   });

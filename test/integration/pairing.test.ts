@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ClientRegistry, PAIRING_CODE_TTL_MS } from '../../src/main/core/approvals/clients';
-import { openStore } from '../../src/main/core/store';
+import { openStoreEngine } from '../../src/main/core/store';
 import { ApiError } from '../../src/renderer/src/api/api-error';
 import { HttpApi } from '../../src/renderer/src/api/http-client';
 import { startGatehouse, type TestGatehouse } from '../support/gatehouse';
@@ -35,7 +35,7 @@ describe('pairing', () => {
     const listed = await phone.call('listClients', {});
     expect(listed.find((c) => c.clientId === paired.clientId)).toMatchObject({ paired: true, label: 'phone' });
     await gh.core.store.flush();
-    expect(gh.core.store.events({ type: 'pairing_refused' }).map((e) => e.payload)).toEqual([
+    expect((await gh.core.store.events({ type: 'pairing_refused' })).map((e) => e.payload)).toEqual([
       { label: 'guess', surface: 'browser', reason: 'unknown or used' },
       { label: 'thief', surface: 'browser', reason: 'unknown or used' },
     ]);
@@ -69,7 +69,7 @@ describe('pairing', () => {
     const script = await gh.client({ paired: false, label: 'script' });
     await gh.api.call('revokeClient', { clientId: paired.clientId });
     await gh.core.store.flush();
-    const events = gh.core.store.events({ limit: 1000 });
+    const events = (await gh.core.store.events({ limit: 1000 }));
     const types = events.map((e) => e.type);
     for (const type of ['client_registered', 'client_paired', 'pairing_code_created', 'client_revoked']) {
       expect(types).toContain(type);
@@ -122,15 +122,15 @@ describe('paired clients in the store', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gatehouse-pairing-'));
     try {
       const path = join(dir, 'gatehouse.db');
-      let store = openStore({ path });
-      let clients = new ClientRegistry({ store });
+      let store = openStoreEngine({ path });
+      let clients = new ClientRegistry({ store, paired: store.pairedClients() });
       const kept = clients.pair(clients.issuePairingSecret(PAIRING_CODE_TTL_MS, null).secret, 'kept', 'browser')!;
       const gone = clients.pair(clients.issuePairingSecret(PAIRING_CODE_TTL_MS, null).secret, 'gone', 'browser')!;
       clients.revoke(gone.clientId, kept.clientId);
       await store.close();
 
-      store = openStore({ path });
-      clients = new ClientRegistry({ store });
+      store = openStoreEngine({ path });
+      clients = new ClientRegistry({ store, paired: store.pairedClients() });
       expect(clients.identify(kept.clientId, kept.clientToken)).toMatchObject({ paired: true, label: 'kept' });
       expect(clients.identify(gone.clientId, gone.clientToken)).toBeNull();
       await store.close();

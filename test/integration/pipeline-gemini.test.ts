@@ -108,7 +108,7 @@ describe('pipeline with the real Gemini CLI', () => {
 
     await gh.core.store.flush();
     for (const id of [approval.requestId, second.requestId]) {
-      const detail = gh.core.store.historyDetail(id)!;
+      const detail = (await gh.core.store.historyDetail(id))!;
       expect(detail.reply).toMatchObject({ outcome: 'selected', optionKind: 'allow_once' });
       expect(detail.decider).toMatchObject({ type: 'person', surface: 'api' });
     }
@@ -137,7 +137,7 @@ describe('pipeline with the real Gemini CLI', () => {
     expect(await turn).toEqual({ stopReason: 'cancelled' });
     expect(existsSync(path)).toBe(false);
     await gh.core.store.flush();
-    const detail = gh.core.store.historyDetail(approval.requestId)!;
+    const detail = (await gh.core.store.historyDetail(approval.requestId))!;
     expect(detail.reply).toEqual({ outcome: 'cancelled' });
     expect(detail.decider).toEqual({ type: 'turn_cancelled' });
   });
@@ -154,7 +154,7 @@ describe('pipeline with the real Gemini CLI', () => {
     await gh.core.store.flush();
     expect(gh.core.pipeline.pending.size).toBe(0);
     expect(gh.core.mediator.pendingCount()).toBe(0);
-    expect(gh.core.store.historyDetail(approval.requestId)?.decider).toEqual({
+    expect((await gh.core.store.historyDetail(approval.requestId))?.decider).toEqual({
       type: 'agent_exit',
     });
     expect(existsSync(path)).toBe(false);

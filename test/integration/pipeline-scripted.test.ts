@@ -72,7 +72,7 @@ describe('pipeline with a scripted agent', () => {
     expect(session!.replies()).toEqual([{ outcome: 'selected', optionId: 'opt-yes' }]);
 
     await gh.core.store.flush();
-    const detail = gh.core.store.historyDetail(approval.requestId)!;
+    const detail = (await gh.core.store.historyDetail(approval.requestId))!;
     expect(detail.reply).toEqual({
       outcome: 'selected',
       optionId: 'opt-yes',
@@ -140,7 +140,7 @@ describe('pipeline with a scripted agent', () => {
     expect(await turn).toEqual({ stopReason: 'cancelled' });
     expect(session!.replies()).toEqual([{ outcome: 'cancelled' }]);
     await gh.core.store.flush();
-    expect(gh.core.store.historyDetail(approval.requestId)?.decider).toEqual({
+    expect((await gh.core.store.historyDetail(approval.requestId))?.decider).toEqual({
       type: 'turn_cancelled',
     });
     expect(gh.core.pipeline.pending.size).toBe(0);
@@ -157,7 +157,7 @@ describe('pipeline with a scripted agent', () => {
     expect(await turn).toBeInstanceOf(Error);
     await gh.core.store.flush();
     expect(gh.core.pipeline.pending.size).toBe(0);
-    const detail = gh.core.store.historyDetail(approval.requestId)!;
+    const detail = (await gh.core.store.historyDetail(approval.requestId))!;
     expect(detail.decider).toEqual({ type: 'agent_exit' });
     expect(detail.reply).toEqual({ outcome: 'cancelled' });
     // Listed as ended, with why, for the rest of the day.
@@ -182,7 +182,7 @@ describe('pipeline with a scripted agent', () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]!.msg.error!.code).toBe(-32602);
     await gh.core.store.flush();
-    const refused = gh.core.store.events({ type: 'malformed_request' });
+    const refused = (await gh.core.store.events({ type: 'malformed_request' }));
     expect(refused).toHaveLength(1);
     expect(gh.core.pipeline.pending.size).toBe(0);
   });
@@ -199,7 +199,7 @@ describe('pipeline with a scripted agent', () => {
     expect(existsSync(target)).toBe(false);
     expect(session!.replies()).toEqual([{ outcome: 'selected', optionId: 'opt-no' }]);
     await gh.core.store.flush();
-    const detail = gh.core.store.historyDetail(approval.requestId)!;
+    const detail = (await gh.core.store.historyDetail(approval.requestId))!;
     expect(detail.decider).toEqual({ type: 'timeout' });
     expect(detail.displayed).toBe(false);
   });
@@ -245,6 +245,6 @@ describe('pipeline with a scripted agent', () => {
     await gh.api.call('prompt', { sessionId, text: 'go' });
     expect(existsSync(outside)).toBe(false);
     await gh.core.store.flush();
-    expect(gh.core.store.events({ type: 'fs_write_refused' })).toHaveLength(1);
+    expect((await gh.core.store.events({ type: 'fs_write_refused' }))).toHaveLength(1);
   });
 });

@@ -114,7 +114,7 @@ describe('queue limits', () => {
       .poll(() => gh.events.some((e) => e.type === 'permission_resolved' && e.requestId === first.requestId))
       .toBe(true);
     await gh.core.store.flush();
-    const history = gh.core.store.historyDetail(first.requestId)!;
+    const history = (await gh.core.store.historyDetail(first.requestId))!;
     expect(history.toolCall.rawInput).toMatchObject({
       truncated: true,
       bytes: marker.bytes,
@@ -156,8 +156,8 @@ describe('queue limits', () => {
     await gh.api.call('prompt', { sessionId, text: 'go' });
     expect(session.replies()).toEqual([{ outcome: 'selected', optionId: 'no' }]);
     await gh.core.store.flush();
-    const [decided] = gh.core.store.history({}).items;
-    const detail = gh.core.store.historyDetail(decided!.requestId)!;
+    const [decided] = (await gh.core.store.history({})).items;
+    const detail = (await gh.core.store.historyDetail(decided!.requestId))!;
     expect(detail.decider).toEqual({ type: 'rule', ruleId: 'no-secrets' });
     // What was stored (and would have been shown) is the bounded list, without that path.
     expect(detail.toolCall.locations.some((l) => l.path.startsWith('secrets/'))).toBe(false);
@@ -189,7 +189,7 @@ describe('queue limits', () => {
     await expect.poll(() => session!.replies()).toEqual([{ outcome: 'selected', optionId: 'yes' }]);
     expect(await gh.api.call('listGrants', {})).toEqual([]);
     await gh.core.store.flush();
-    expect(gh.core.store.historyDetail(approval.requestId)!.reason).toContain(
+    expect((await gh.core.store.historyDetail(approval.requestId))!.reason).toContain(
       'not remembered: the request was too large to show whole',
     );
   }, 60_000);
@@ -216,7 +216,7 @@ describe('queue limits', () => {
     expect(refused.reply).toEqual({ outcome: 'selected', optionId: 'no', optionKind: 'reject_once' });
     expect(gh.core.pipeline.pending.countFor(sessionId)).toBe(MAX_PENDING_PER_SESSION);
     await gh.core.store.flush();
-    expect(gh.core.store.historyDetail(refused.requestId)).toMatchObject({
+    expect((await gh.core.store.historyDetail(refused.requestId))).toMatchObject({
       decider: { type: 'queue_full' },
       reason: 'queue full',
     });

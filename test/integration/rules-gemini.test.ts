@@ -57,7 +57,7 @@ describe('rules, modes and grants with the real Gemini CLI', () => {
   };
   const lastDecision = async (sessionId: string) => {
     await gh.core.store.flush();
-    return gh.core.store.history({ sessionId, limit: 1 }).items[0]!;
+    return (await gh.core.store.history({ sessionId, limit: 1 })).items[0]!;
   };
 
   it('allow always (session) answers the next identical write by the grant; a new session and a revoked grant ask again', async () => {
@@ -124,7 +124,7 @@ describe('rules, modes and grants with the real Gemini CLI', () => {
     await write(sessionId, target, 'nope');
     expect(existsSync(target)).toBe(false);
     await gh.core.store.flush();
-    expect(gh.core.store.events({ type: 'session_mode', sessionId })[0]?.payload).toMatchObject({
+    expect((await gh.core.store.events({ type: 'session_mode', sessionId }))[0]?.payload).toMatchObject({
       mode: 'plan',
       agentModeId: 'plan',
     });

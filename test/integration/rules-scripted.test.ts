@@ -52,7 +52,7 @@ describe('rules in the pipeline', () => {
 
   const decisions = async (t: TestGatehouse) => {
     await t.core.store.flush();
-    return t.core.store.history({ limit: 50 }).items.reverse();
+    return (await t.core.store.history({ limit: 50 })).items.reverse();
   };
 
   it('deny and allow rules from settings decide before anyone is asked; a compound command is allowed only whole', async () => {

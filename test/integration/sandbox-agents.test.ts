@@ -106,8 +106,7 @@ describe.skipIf(missing !== null)('agents in their sandbox', () => {
 
   async function violations(sessionId: string) {
     await gh.core.store.flush();
-    return gh.core.store
-      .events({ type: 'sandbox_violation' })
+    return (await gh.core.store.events({ type: 'sandbox_violation' }))
       .filter((e) => e.sessionId === sessionId)
       .map((e) => e.payload as { kind: string; target: string });
   }
@@ -165,7 +164,7 @@ describe.skipIf(missing !== null)('agents in their sandbox', () => {
     });
 
     // Each refusal is also a line of the history, decided by the sandbox.
-    const blocked = gh.core.store.history({ decider: 'sandbox', sessionId: s.info.sessionId }).items;
+    const blocked = (await gh.core.store.history({ decider: 'sandbox', sessionId: s.info.sessionId })).items;
     expect(blocked).toHaveLength(6);
     expect(blocked).toContainEqual(
       expect.objectContaining({
@@ -189,7 +188,7 @@ describe.skipIf(missing !== null)('agents in their sandbox', () => {
         decider: { type: 'sandbox', kind: 'connect', target: `127.0.0.1:${listenerPort}` },
       }),
     );
-    expect(gh.core.store.history({ decision: 'deny', sessionId: s.info.sessionId }).items).toHaveLength(6);
+    expect((await gh.core.store.history({ decision: 'deny', sessionId: s.info.sessionId })).items).toHaveLength(6);
   });
 
   it('an agent that keeps failing on one path is reported as repeated, once, for a person to allow', async () => {
@@ -280,7 +279,7 @@ describe.skipIf(missing !== null)('agents in their sandbox', () => {
     try {
       await expect(session('nobwrap', () => [])).rejects.toThrow(/bubblewrap.*allowUnsandboxed/s);
       await gh.core.store.flush();
-      expect(gh.core.store.events({ type: 'sandbox_unavailable' })).toHaveLength(1);
+      expect((await gh.core.store.events({ type: 'sandbox_unavailable' }))).toHaveLength(1);
       const allowed = await session('nobwrap-allowed', () => [], { allowUnsandboxed: true });
       expect(allowed.info.sandbox.profile).toBe('off');
       expect(allowed.info.sandbox.reason).toMatch(/bubblewrap/);

@@ -98,8 +98,8 @@ const onDisk = (gh: Running) =>
 
 async function events(gh: Running, type: string) {
   await gh.core.store.flush();
-  expect(gh.core.store.verifyChain()).toMatchObject({ ok: true });
-  return gh.core.store.events({ type }) as { payload: Json; agentId: string | null }[];
+  expect((await gh.core.store.verifyChain())).toMatchObject({ ok: true });
+  return (await gh.core.store.events({ type })) as { payload: Json; agentId: string | null }[];
 }
 
 describe('allowing what the sandbox refused', () => {

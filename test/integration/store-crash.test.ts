@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/main/core/store';
+import { openStoreEngine } from '../../src/main/core/store';
 import { tempDir, type TempDir } from '../unit/store/helpers';
 
 const CHILD = fileURLToPath(new URL('./fixtures/pipeline-crash-child.ts', import.meta.url));
@@ -75,7 +75,7 @@ describe('store crash safety', () => {
       expect(raw.pragma('integrity_check', { simple: true })).toBe('ok');
       raw.close();
 
-      const store = openStore({ path: dbPath });
+      const store = openStoreEngine({ path: dbPath });
       try {
         expect(store.verifyChain()).toMatchObject({ ok: true });
         for (const [requestId, verdict] of run.replied) {

@@ -79,9 +79,8 @@ describe('OpenTelemetry export across a restart', () => {
 
     await receiver.down();
     await call(first, 'prompt', { sessionId, text: 'two' });
-    const decided = first.store
-      .history({ limit: 10 })
-      .items.map((i) => i.requestId)
+    const decided = (await first.store.history({ limit: 10 })).items
+      .map((i) => i.requestId)
       .reverse();
     expect(decided).toHaveLength(3);
     await first.close();

@@ -124,7 +124,7 @@ describe('OpenTelemetry export of the audit', () => {
     expect(s.replies().map((r) => r.optionId)).toEqual(['go', 'stop', 'stop']);
 
     const decisions = await receiver.waitForLogs(3, (l) => l.eventName === 'gatehouse.decision');
-    const history = gh.core.store.history({ limit: 10 }).items.reverse();
+    const history = (await gh.core.store.history({ limit: 10 })).items.reverse();
     expect(decisions.map((d) => d.attributes['gatehouse.request.id'])).toEqual(
       history.map((h) => h.requestId),
     );
@@ -248,9 +248,8 @@ describe('OpenTelemetry export of the audit', () => {
     await gh.api.call('prompt', { sessionId, text: 'two' });
     // Decided and answered while the collector is down.
     expect(s.replies().map((r) => r.optionId)).toEqual(['go', 'go', 'stop', 'stop', 'go']);
-    const audited = gh.core.store
-      .history({ limit: 10 })
-      .items.map((i) => i.requestId)
+    const audited = (await gh.core.store.history({ limit: 10 })).items
+      .map((i) => i.requestId)
       .reverse();
     expect(audited).toHaveLength(5);
     // The outage lasts several retry delays, each a failed export of the same batch.

@@ -79,9 +79,8 @@ describe('write coverage with a scripted agent', () => {
   }
 
   /** Oldest first (the store lists newest first). */
-  const refusals = (s: ScriptedSession) =>
-    s.gh.core.store
-      .events({ type: 'fs_write_refused' })
+  const refusals = async (s: ScriptedSession) =>
+    (await s.gh.core.store.events({ type: 'fs_write_refused' }))
       .reverse()
       .map((e) => e.payload as Refusal);
   const writes = (s: ScriptedSession) => s.gh.core.store.events({ type: 'fs_write' });
@@ -90,7 +89,7 @@ describe('write coverage with a scripted agent', () => {
     const s = await start({ go: [write(target, 'sneaky\n')] });
     await run(s, 'go');
     expect(existsSync(target)).toBe(false);
-    expect(refusals(s)).toEqual([
+    expect(await refusals(s)).toEqual([
       expect.objectContaining({
         path: target,
         reason: 'not approved',
@@ -112,7 +111,7 @@ describe('write coverage with a scripted agent', () => {
     const s = await start({ go: [ask(target, 'A\n', [write(target, 'B\n')])] });
     await run(s, 'go', 'yes');
     expect(existsSync(target)).toBe(false);
-    const [refusal] = refusals(s);
+    const [refusal] = await refusals(s);
     expect(refusal).toMatchObject({
       reason: 'content differs from the approved diff',
       approvedSha256: sha256Of('A\n'),
@@ -129,13 +128,13 @@ describe('write coverage with a scripted agent', () => {
     });
     await run(s, 'go', 'yes');
     expect(readFileSync(target, 'utf8')).toBe('A\n');
-    const [approval] = s.gh.core.store.history({}).items;
-    expect(writes(s)).toEqual([expect.objectContaining({ requestId: approval!.requestId })]);
-    expect(refusals(s).map((r) => r.reason)).toEqual([
+    const [approval] = (await s.gh.core.store.history({})).items;
+    expect(await writes(s)).toEqual([expect.objectContaining({ requestId: approval!.requestId })]);
+    expect((await refusals(s)).map((r) => r.reason)).toEqual([
       'content differs from the approved diff',
       'not approved',
     ]);
-    expect(refusals(s)[0]).toMatchObject({
+    expect((await refusals(s))[0]).toMatchObject({
       sha256: sha256Of('A\nx'),
       approvedSha256: sha256Of('A\n'),
     });
@@ -157,7 +156,7 @@ describe('write coverage with a scripted agent', () => {
     const s = await start({ go: [ask(target, 'A\n', [write(target, 'A\n')])] });
     await run(s, 'go', 'no');
     expect(existsSync(target)).toBe(false);
-    expect(refusals(s)).toEqual([expect.objectContaining({ reason: 'not approved' })]);
+    expect(await refusals(s)).toEqual([expect.objectContaining({ reason: 'not approved' })]);
   });
 
   it("another session's approval does not cover this session's write", async () => {
@@ -172,7 +171,7 @@ describe('write coverage with a scripted agent', () => {
     await run(s, 'ask', 'yes');
     await run(s, 'write', undefined, other);
     expect(existsSync(target)).toBe(false);
-    expect(refusals(s)).toEqual([expect.objectContaining({ reason: 'not approved' })]);
+    expect(await refusals(s)).toEqual([expect.objectContaining({ reason: 'not approved' })]);
   });
 
   it('an edit an allow rule covers is written without asking', async () => {
@@ -182,7 +181,7 @@ describe('write coverage with a scripted agent', () => {
     );
     await run(s, 'go');
     expect(readFileSync(target, 'utf8')).toBe('by rule\n');
-    expect(writes(s)[0]!.payload).toMatchObject({
+    expect((await writes(s))[0]!.payload).toMatchObject({
       allowedBy: { decider: { type: 'rule', ruleId: 'notes' } },
     });
   });

@@ -114,7 +114,7 @@ export function gated() {
     {
       saveGrant: async (grant) => grant as unknown as GrantRecord,
       revokeGrant: async () => true,
-      listGrants: () => [],
+      listGrants: async () => [],
     },
     Date.now,
   );

@@ -86,19 +86,23 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   checkRules(home, settings.rules);
   const bypassAllowed = () => managed?.settings.allowBypass !== false;
   const agents = () => managedAgents(settings.agents, managed);
-  // Shell commands are judged part by part; the parser must be ready before the first request.
-  await initShellParser();
   const bus = new EventBus();
   const dbPath = databasePath(home);
   const auditKey = options.auditKey ?? resolveAuditKey({ home, dbPath });
   // Whatever the source, the agents spawned later must not inherit a key from the environment.
   delete process.env[KEY_ENV];
-  const store = openStore({
-    path: dbPath,
-    now,
-    retention: settings.retention,
-    checkpointKey: auditKey.key,
-  });
+  // Shell commands are judged part by part; the parser must be ready before the first request.
+  const [store] = await Promise.all([
+    openStore({
+      path: dbPath,
+      now,
+      retention: settings.retention,
+      checkpointKey: auditKey.key,
+      // What it had not committed is gone, and the decisions waiting on it were denied.
+      onThreadDied: (info) => store.recordEvent({ type: 'store_thread_stopped', payload: info }),
+    }),
+    initShellParser(),
+  ]);
   if (auditKey.movedFrom) {
     store.recordEvent({
       type: 'audit_key_moved',
@@ -112,9 +116,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const clients = new ClientRegistry({
     now,
     store,
+    paired: await store.pairedClients(),
     audit: (type, payload) => store.recordEvent({ type, at: now(), payload }),
   });
-  const grants = new GrantBook(store, now, () => bus.publish({ type: 'grants_changed' }));
+  const grants = new GrantBook(
+    store,
+    now,
+    () => bus.publish({ type: 'grants_changed' }),
+    await store.listGrants(),
+  );
   const rulesGate = createRulesGate({
     rules: () => settings.rules,
     managedRules: () => managed?.settings.rules ?? [],

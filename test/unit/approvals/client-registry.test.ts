@@ -21,7 +21,7 @@ function registry() {
       if (row) row.revokedAt = at;
     },
   };
-  const clients = new ClientRegistry({ now: () => now, store, audit: (type, payload) => audited.push({ type, payload }) });
+  const clients = new ClientRegistry({ now: () => now, store, paired: rows, audit: (type, payload) => audited.push({ type, payload }) });
   return { clients, audited, rows, store, advance: (ms: number) => (now += ms), now: () => now };
 }
 
@@ -77,7 +77,7 @@ describe('client registry', () => {
     const a = r.clients.pair(r.clients.issuePairingSecret(PAIRING_CODE_TTL_MS, null).secret, 'a', 'browser')!;
     const b = r.clients.pair(r.clients.issuePairingSecret(PAIRING_CODE_TTL_MS, null).secret, 'b', 'browser')!;
     expect(r.clients.revoke(b.clientId, a.clientId)).toBe(true);
-    const restarted = new ClientRegistry({ now: r.now, store: r.store });
+    const restarted = new ClientRegistry({ now: r.now, store: r.store, paired: r.rows });
     expect(restarted.voterIds()).toEqual([]);
     expect(restarted.identify(a.clientId, a.clientToken)).toMatchObject({ paired: true, label: 'a' });
     expect(restarted.identify(b.clientId, b.clientToken)).toBeNull();

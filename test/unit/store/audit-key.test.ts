@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore } from '../../../src/main/core/store';
+import { openStoreEngine } from '../../../src/main/core/store';
 import {
   AuditKeyError,
   defaultKeyPath,
@@ -117,7 +117,7 @@ describe('where the audit key comes from', () => {
   it('an old key beside the database is moved out once, and the chain it signed still verifies', async () => {
     const { home, user, dbPath } = layout();
     const old = randomBytes(32);
-    const store = openStore({ path: dbPath, checkpointKey: old });
+    const store = openStoreEngine({ path: dbPath, checkpointKey: old });
     await decide(store);
     await store.close();
     writeFileSync(legacyKeyPath(dbPath), old.toString('hex') + '\n', { mode: 0o644 });
@@ -131,7 +131,7 @@ describe('where the audit key comes from', () => {
     expect(
       resolveAuditKey({ home, dbPath, env, platform: 'linux', userHome: user }).movedFrom,
     ).toBe(null);
-    const reopened = openStore({ path: dbPath, checkpointKey: moved.key });
+    const reopened = openStoreEngine({ path: dbPath, checkpointKey: moved.key });
     expect(reopened.verifyChain()).toMatchObject({ ok: true, rows: 2 });
     await reopened.close();
   });
@@ -150,7 +150,7 @@ describe('the data folder is private', () => {
     tmp = tempDir();
     const home = join(tmp.dir, 'fresh');
     const dbPath = join(home, 'gatehouse.db');
-    const store = openStore({ path: dbPath, checkpointKey: 'k' });
+    const store = openStoreEngine({ path: dbPath, checkpointKey: 'k' });
     await decide(store);
     expect(mode(home)).toBe(0o700);
     for (const file of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`]) expect(mode(file)).toBe(0o600);
@@ -162,7 +162,7 @@ describe('the data folder is private', () => {
     await store.close();
 
     chmodSync(dbPath, 0o644);
-    const again = openStore({ path: dbPath, checkpointKey: 'k' });
+    const again = openStoreEngine({ path: dbPath, checkpointKey: 'k' });
     await decide(again);
     for (const file of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`]) expect(mode(file)).toBe(0o600);
     await again.close();

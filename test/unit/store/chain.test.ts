@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Store } from '../../../src/main/core/store';
+import type { StoreEngine } from '../../../src/main/core/store';
 import {
   entryHash,
   entryHashReference,
@@ -10,7 +10,7 @@ import {
 import { canonicalJson } from '../../../src/main/core/store/canonical';
 import { decision, diff, request, tempStore } from './helpers';
 
-let store: Store;
+let store: StoreEngine;
 let dbPath: string;
 let cleanup: () => Promise<void>;
 let ids: string[];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HistoryItem } from '../../../src/shared/history';
-import { csvCell, type Store } from '../../../src/main/core/store';
+import { csvCell, type StoreEngine } from '../../../src/main/core/store';
 import { CSV_COLUMNS } from '../../../src/main/core/store/export';
 import { decide, tempStore } from './helpers';
 
@@ -33,7 +33,7 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
-let store: Store;
+let store: StoreEngine;
 let cleanup: () => Promise<void>;
 const titles = [
   '=HYPERLINK("http://evil")',

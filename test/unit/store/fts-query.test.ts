@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Store } from '../../../src/main/core/store';
+import type { StoreEngine } from '../../../src/main/core/store';
 import { textQuery, tokenize, wordMatches } from '../../../src/main/core/store/fts-query';
 import { decide, tempStore } from './helpers';
 
@@ -40,7 +40,7 @@ describe('search terms', () => {
 });
 
 describe('search semantics on the store', () => {
-  let store: Store;
+  let store: StoreEngine;
   let cleanup: () => Promise<void>;
   const titles = [
     'Run rm -rf build',

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { StoreInputError, type Store } from '../../../src/main/core/store';
+import { StoreInputError, type StoreEngine } from '../../../src/main/core/store';
 import { tempStore } from './helpers';
 
-let store: Store;
+let store: StoreEngine;
 let cleanup: () => Promise<void>;
 let now = 1_700_000_000_000;
 afterEach(async () => cleanup());

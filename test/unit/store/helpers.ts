@@ -10,7 +10,7 @@ import type {
   PreparedDiff,
   ToolKind,
 } from '../../../src/shared/domain';
-import { openStore, type Store, type StoreOptions } from '../../../src/main/core/store';
+import { openStoreEngine, type StoreEngine, type StoreOptions } from '../../../src/main/core/store';
 import { resolveAuditKey } from '../../../src/main/core/store/audit-key';
 
 export const OPTIONS = [
@@ -41,12 +41,12 @@ export function storeKey(dbPath: string): Buffer {
 
 /** A store on a fresh temp folder, closed and removed by the returned cleanup. */
 export function tempStore(options: Partial<StoreOptions> = {}): {
-  store: Store;
+  store: StoreEngine;
   tmp: TempDir;
   cleanup(): Promise<void>;
 } {
   const tmp = tempDir();
-  const store = openStore({ path: tmp.dbPath, onError: () => undefined, ...options });
+  const store = openStoreEngine({ path: tmp.dbPath, onError: () => undefined, ...options });
   return {
     store,
     tmp,
@@ -141,7 +141,7 @@ export function decision(
 
 /** Records a request and its decision; resolves once committed. */
 export async function decide(
-  store: Store,
+  store: StoreEngine,
   spec: RequestSpec = {},
   verdict: 'allow' | 'always' | 'deny' | 'cancelled' = 'allow',
   extra: { decidedAt?: number; decider?: Decider; reason?: string } = {},

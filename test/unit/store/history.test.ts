@@ -8,7 +8,7 @@ import {
   type HistoryFilter,
   type HistoryItem,
 } from '../../../src/shared/history';
-import { StoreInputError, type Store } from '../../../src/main/core/store';
+import { StoreInputError, type StoreEngine } from '../../../src/main/core/store';
 import { decision, diff, request, tempStore, type RequestSpec } from './helpers';
 
 interface Expected {
@@ -28,7 +28,7 @@ const DECIDERS: Decider[] = [
 ];
 const WORDS = ['deploy', 'build', 'lint', 'migrate', 'render', 'cleanup'];
 
-let store: Store;
+let store: StoreEngine;
 let cleanup: () => Promise<void>;
 const rows: Expected[] = [];
 
@@ -333,7 +333,7 @@ describe('full-text search', () => {
 });
 
 describe('detail', () => {
-  let detailStore: Store;
+  let detailStore: StoreEngine;
   let done: () => Promise<void>;
   beforeAll(() => {
     ({ store: detailStore, cleanup: done } = tempStore());

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  openStore,
+  openStoreEngine,
   DatabaseTooNewError,
   MIGRATIONS,
   SCHEMA_VERSION,
@@ -58,7 +58,7 @@ async function databaseAtVersion(path: string, version: number, count: number): 
 describe('migrations', () => {
   it('creates the current schema on an empty database', async () => {
     tmp = tempDir();
-    const store = openStore({ path: tmp.dbPath });
+    const store = openStoreEngine({ path: tmp.dbPath });
     await store.close();
     const db = new Database(tmp.dbPath, { readonly: true });
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
@@ -91,7 +91,7 @@ describe('migrations', () => {
     it(`upgrades a database at version ${version} with history in it`, async () => {
       tmp = tempDir();
       const ids = await databaseAtVersion(tmp.dbPath, version, 30);
-      const store = openStore({ path: tmp.dbPath });
+      const store = openStoreEngine({ path: tmp.dbPath });
       try {
         const db = new Database(tmp.dbPath, { readonly: true });
         expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
@@ -121,7 +121,7 @@ describe('migrations', () => {
     db.close();
     let error: unknown;
     try {
-      openStore({ path: tmp.dbPath });
+      openStoreEngine({ path: tmp.dbPath });
     } catch (err) {
       error = err;
     }
@@ -143,7 +143,7 @@ describe('migrations', () => {
     // Step 2 creates history_fts; an object already holding that name makes it fail half-way.
     db.exec('CREATE TABLE history_fts (x)');
     db.close();
-    expect(() => openStore({ path: tmp.dbPath })).toThrow(/history_fts/);
+    expect(() => openStoreEngine({ path: tmp.dbPath })).toThrow(/history_fts/);
     const check = new Database(tmp.dbPath, { readonly: true });
     expect(check.pragma('user_version', { simple: true })).toBe(1);
     // The indexes step 2 creates before the failing statement were rolled back too.

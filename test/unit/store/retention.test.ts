@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../../src/main/core/store';
+import { openStoreEngine, type StoreEngine } from '../../../src/main/core/store';
 import { ChainWriter } from '../../../src/main/core/store/audit-log';
 import { openDatabase } from '../../../src/main/core/store/database';
 import { Pruner } from '../../../src/main/core/store/retention';
@@ -8,7 +8,7 @@ import { decide, decision, diff, request, tempDir, storeKey, type TempDir } from
 
 const DAY = 86_400_000;
 let tmp: TempDir;
-let store: Store | undefined;
+let store: StoreEngine | undefined;
 afterEach(async () => {
   await store?.close();
   store = undefined;
@@ -25,7 +25,7 @@ function count(sql: string): number {
 describe('retention', () => {
   it('keeps the newest N requests, checkpoints the pruned head, and the rest still verifies', async () => {
     tmp = tempDir();
-    store = openStore({ path: tmp.dbPath, retention: { rows: 10 } });
+    store = openStoreEngine({ path: tmp.dbPath, retention: { rows: 10 } });
     const reqs = [];
     for (let i = 0; i < 30; i++) {
       reqs.push(
@@ -69,7 +69,7 @@ describe('retention', () => {
   it('keeps N days by commit time', async () => {
     tmp = tempDir();
     let now = 1_700_000_000_000;
-    store = openStore({ path: tmp.dbPath, now: () => now, retention: { days: 3 } });
+    store = openStoreEngine({ path: tmp.dbPath, now: () => now, retention: { days: 3 } });
     for (let i = 0; i < 5; i++) await decide(store, { title: `old ${i}` });
     now += 5 * DAY;
     for (let i = 0; i < 4; i++) await decide(store, { title: `new ${i}` });
@@ -86,7 +86,7 @@ describe('retention', () => {
 
   it('a tampered checkpoint fails verification', async () => {
     tmp = tempDir();
-    store = openStore({ path: tmp.dbPath, retention: { rows: 2 } });
+    store = openStoreEngine({ path: tmp.dbPath, retention: { rows: 2 } });
     for (let i = 0; i < 6; i++) await decide(store);
     await store.prune();
     expect(store.verifyChain()).toMatchObject({ ok: true });
@@ -117,23 +117,23 @@ describe('retention', () => {
 
   it('a checkpoint signed with another key fails; rows before the checkpoint left behind fail', async () => {
     tmp = tempDir();
-    store = openStore({ path: tmp.dbPath, retention: { rows: 1 }, checkpointKey: 'key-one' });
+    store = openStoreEngine({ path: tmp.dbPath, retention: { rows: 1 }, checkpointKey: 'key-one' });
     for (let i = 0; i < 3; i++) await decide(store);
     await store.prune();
     await store.close();
-    store = openStore({ path: tmp.dbPath, checkpointKey: 'key-two' });
+    store = openStoreEngine({ path: tmp.dbPath, checkpointKey: 'key-two' });
     expect(store.verifyChain()).toMatchObject({
       ok: false,
       reason: expect.stringMatching(/checkpoint .*signature/),
     });
     await store.close();
-    store = openStore({ path: tmp.dbPath, checkpointKey: 'key-one' });
+    store = openStoreEngine({ path: tmp.dbPath, checkpointKey: 'key-one' });
     expect(store.verifyChain()).toMatchObject({ ok: true });
   });
 
   it('never prunes a request whose votes or decision are still ahead, nor an open one', async () => {
     tmp = tempDir();
-    store = openStore({ path: tmp.dbPath, retention: { rows: 1 } });
+    store = openStoreEngine({ path: tmp.dbPath, retention: { rows: 1 } });
     const open = request({ title: 'still pending' });
     open.expiresAt = Date.now() + DAY;
     store.recordRequest(open);
@@ -152,7 +152,7 @@ describe('retention', () => {
 
   it('carries grants still in force past the checkpoint and drops revoked ones', async () => {
     tmp = tempDir();
-    store = openStore({ path: tmp.dbPath, retention: { rows: 1 } });
+    store = openStoreEngine({ path: tmp.dbPath, retention: { rows: 1 } });
     const live = await store.saveGrant({
       id: 'g-live',
       agentId: 'gemini',
@@ -178,7 +178,7 @@ describe('retention', () => {
 
   it('prunes in chunks, each a transaction with its own checkpoint', async () => {
     tmp = tempDir();
-    store = openStore({ path: tmp.dbPath });
+    store = openStoreEngine({ path: tmp.dbPath });
     for (let i = 0; i < 12; i++) await decide(store);
     await store.close();
     store = undefined;
@@ -189,16 +189,16 @@ describe('retention', () => {
     for (let done; (done = pruner.chunk(20, Date.now(), 7));) sizes.push(done.entries);
     db.close();
     expect(sizes).toEqual([6, 6, 6, 2]); // 7 would split a request from its decision
-    store = openStore({ path: tmp.dbPath });
+    store = openStoreEngine({ path: tmp.dbPath });
     expect(store.verifyChain()).toMatchObject({ ok: true, rows: 4, checkpoint: { seq: 20 } });
   });
 
   it('runs on open when a policy is configured', async () => {
     tmp = tempDir();
-    store = openStore({ path: tmp.dbPath });
+    store = openStoreEngine({ path: tmp.dbPath });
     for (let i = 0; i < 5; i++) await decide(store);
     await store.close();
-    store = openStore({ path: tmp.dbPath, retention: { rows: 2 } });
+    store = openStoreEngine({ path: tmp.dbPath, retention: { rows: 2 } });
     await new Promise((r) => setImmediate(r));
     await store.prune();
     expect(store.history({}).items).toHaveLength(2);
@@ -207,7 +207,7 @@ describe('retention', () => {
   it('keep 100 rows and 1 day: requests overlapping their neighbours, with votes, decisions, grants, events and blobs', async () => {
     tmp = tempDir();
     let now = 1_700_000_000_000;
-    store = openStore({ path: tmp.dbPath, now: () => now });
+    store = openStoreEngine({ path: tmp.dbPath, now: () => now });
     // As a busy pipeline writes them: a, b and c of each turn overlap (b is asked before a is
     // decided, c before b is), so a cut can fall between a request and its decision.
     const vote = { clientId: 'desktop', surface: 'dialog' as const, identityProven: true };

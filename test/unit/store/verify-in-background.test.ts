@@ -2,10 +2,10 @@
 // connection of its own, and commits keep landing while it walks the chain.
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { Store } from '../../../src/main/core/store';
+import type { StoreEngine } from '../../../src/main/core/store';
 import { decision, request, tempStore } from './helpers';
 
-let store: Store;
+let store: StoreEngine;
 let cleanup: () => Promise<void>;
 const ids: string[] = [];
 

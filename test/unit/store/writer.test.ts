@@ -5,7 +5,7 @@ import {
   StoreClosedError,
   StoreInputError,
   StoreWriteError,
-  type Store,
+  type StoreEngine,
 } from '../../../src/main/core/store';
 import { decide, decision, request, tempStore } from './helpers';
 
@@ -15,7 +15,7 @@ afterEach(async () => {
   cleanup = undefined;
 });
 
-function open(options: Parameters<typeof tempStore>[0] = {}): Store {
+function open(options: Parameters<typeof tempStore>[0] = {}): StoreEngine {
   const t = tempStore(options);
   cleanup = t.cleanup;
   return t.store;

@@ -34,7 +34,6 @@ export interface PairedClientRecord {
 
 /** Where paired clients outlive a restart. */
 export interface PairedClientStore {
-  pairedClients(): PairedClientRecord[];
   savePairedClient(client: PairedClientRecord): void;
   revokePairedClient(clientId: string, at: number): void;
 }
@@ -69,6 +68,8 @@ const newSecret = () => randomBytes(32).toString('base64url');
 export interface ClientRegistryOptions {
   now?: () => number;
   store?: PairedClientStore;
+  /** The paired clients the store kept across restarts (read before the core starts). */
+  paired?: readonly PairedClientRecord[];
   /** Audits registrations, pairings, pairing codes and revocations (ids, labels, expiry; no secrets). */
   audit?: (type: string, payload: Record<string, unknown>) => void;
 }
@@ -89,7 +90,7 @@ export class ClientRegistry {
   constructor(private readonly options: ClientRegistryOptions = {}) {
     this.now = options.now ?? Date.now;
     this.audit = options.audit ?? (() => {});
-    for (const row of options.store?.pairedClients() ?? []) {
+    for (const row of options.paired ?? []) {
       if (row.revokedAt !== null) continue;
       this.clients.set(row.clientId, {
         clientId: row.clientId,

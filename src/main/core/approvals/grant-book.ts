@@ -2,7 +2,7 @@ import type { GrantChoice } from '../../../shared/contract';
 import type { Grant } from '../../../shared/rules';
 import { GrantSchema } from '../../../shared/rules';
 import { grantFromRequest, isGrantActive, type RequestFacts } from '../rules';
-import type { Store } from '../store';
+import type { GrantRecord, Store } from '../store';
 
 export interface GrantView {
   grant: Grant;
@@ -22,8 +22,10 @@ export class GrantBook {
     private readonly store: Pick<Store, 'saveGrant' | 'revokeGrant' | 'listGrants'>,
     private readonly now: () => number,
     private readonly onChange: () => void = () => {},
+    /** The grants the store kept across restarts (read before the core starts judging). */
+    saved: readonly Pick<GrantRecord, 'grant'>[] = [],
   ) {
-    for (const record of store.listGrants()) {
+    for (const record of saved) {
       const parsed = GrantSchema.safeParse(record.grant);
       if (parsed.success) this.grants.set(parsed.data.id, parsed.data);
     }
@@ -39,8 +41,8 @@ export class GrantBook {
     return [...this.grants.values()].filter((g) => g.agentId === agentId && isGrantActive(g, now));
   }
 
-  list(includeInactive = false): GrantView[] {
-    const records = this.store.listGrants({ includeInactive });
+  async list(includeInactive = false): Promise<GrantView[]> {
+    const records = await this.store.listGrants({ includeInactive });
     return records.flatMap((record) => {
       const parsed = GrantSchema.safeParse(record.grant);
       if (!parsed.success) return [];

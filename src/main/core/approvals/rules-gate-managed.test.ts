@@ -37,11 +37,13 @@ const grant: Grant = {
 };
 const grants = new GrantBook(
   {
-    listGrants: () => [{ grant }],
+    listGrants: async () => [],
     saveGrant: async () => {},
     revokeGrant: async () => {},
   } as never,
   () => 1,
+  undefined,
+  [{ grant }],
 );
 
 const gate = (managed: Rule[], user: Rule[], bypassAllowed = true) =>

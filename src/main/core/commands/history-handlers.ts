@@ -1,4 +1,3 @@
-import { setImmediate } from 'node:timers/promises';
 import { EXPORT_MAX_ROWS } from '../../../shared/contract';
 import { NotFoundError } from '../errors';
 import type { Handlers } from './dispatch';
@@ -14,8 +13,8 @@ export function historyHandlers({
   return {
     history: (input) => store.history(input),
 
-    historyDetail: (input) => {
-      const detail = store.historyDetail(input.requestId);
+    historyDetail: async (input) => {
+      const detail = await store.historyDetail(input.requestId);
       if (!detail) throw new NotFoundError(`no decided request ${input.requestId}`);
       return detail;
     },
@@ -27,14 +26,13 @@ export function historyHandlers({
       const maxChunks = EXPORT_MAX_ROWS / 500 + (format === 'csv' ? 1 : 0);
       const chunks: string[] = [];
       let truncated = false;
-      for (const chunk of pages) {
+      // Each page is read by the store's reader thread, a call of its own.
+      for await (const chunk of pages) {
         if (chunks.length === maxChunks) {
           truncated = true;
           break;
         }
         chunks.push(chunk);
-        // Each page is a query of its own: between two, the thread answers agents and windows.
-        await setImmediate();
       }
       const stamp = new Date(now()).toISOString().slice(0, 19).replace(/[:T]/g, '-');
       return {
@@ -47,7 +45,7 @@ export function historyHandlers({
 
     verifyAudit: async () => {
       await store.flush();
-      return store.verifyChainInBackground();
+      return store.verifyChain();
     },
   };
 }

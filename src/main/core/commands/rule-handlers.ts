@@ -32,7 +32,7 @@ export function ruleHandlers({
   RuleCommands
 > {
   // Suggestions read up to 2,000 decisions: computed once, again after a new decision or rule.
-  let suggestions: { rule: Rule; count: number; message: string }[] | null = null;
+  let suggestions: Promise<{ rule: Rule; count: number; message: string }[]> | null = null;
   bus.subscribe((event) => {
     if (event.type === 'permission_resolved') suggestions = null;
   });
@@ -60,11 +60,11 @@ export function ruleHandlers({
   };
 
   /** The newest decided requests with the facts the rule layer judges, for preview and suggestions. */
-  const recentDecisions = (limit: number) => {
+  const recentDecisions = async (limit: number) => {
     const items: HistoryItem[] = [];
     let cursor: string | undefined;
     while (items.length < limit) {
-      const page = store.history({
+      const page = await store.history({
         limit: Math.min(500, limit - items.length),
         ...(cursor ? { cursor } : {}),
       });
@@ -72,15 +72,16 @@ export function ruleHandlers({
       if (!page.nextCursor) break;
       cursor = page.nextCursor;
     }
-    return items.flatMap((item) => {
-      const detail = store.historyDetail(item.requestId);
+    const details = await Promise.all(items.map((item) => store.historyDetail(item.requestId)));
+    return items.flatMap((item, i) => {
+      const detail = details[i];
       return detail ? [{ item, facts: factsOf(detail, detail.cwd) }] : [];
     });
   };
 
-  const computeSuggestions = () =>
+  const computeSuggestions = async () =>
     suggestRules(
-      recentDecisions(2000).flatMap(({ item, facts }) =>
+      (await recentDecisions(2000)).flatMap(({ item, facts }) =>
         item.reply.outcome === 'selected'
           ? [
               {
@@ -132,11 +133,11 @@ export function ruleHandlers({
       return saved;
     },
 
-    previewRule: (input) => {
+    previewRule: async (input) => {
       const checked = validateRules([input.rule]);
       if (!checked.ok)
         throw new BadRequestError(checked.errors.map((e) => e.message).join('; '), checked.errors);
-      const decided = recentDecisions(input.limit);
+      const decided = await recentDecisions(input.limit);
       const hits = preview(
         input.rule,
         decided.map((d) => d.facts),
@@ -147,6 +148,10 @@ export function ruleHandlers({
       };
     },
 
-    suggestRules: () => (suggestions ??= computeSuggestions()),
+    suggestRules: () =>
+      (suggestions ??= computeSuggestions().catch((error: unknown) => {
+        suggestions = null;
+        throw error;
+      })),
   };
 }

@@ -10,7 +10,7 @@ type Services = Pick<CommandServices, 'home' | 'store' | 'now'>;
 /** The support bundle made by the running core: its chain verdict uses the key the core holds. */
 export async function makeSupportBundle({ home, store, now }: Services) {
   await store.flush();
-  const verdict = await store.verifyChainInBackground();
+  const verdict = await store.verifyChain();
   const zip = bundleZip({
     home,
     env: process.env,

@@ -1,5 +1,6 @@
 // The history store: SQLite audit of every request, vote and decision, with a tamper-evident chain.
-export { openStore, type Store, type StoreOptions } from './store';
+export { openStore, type OpenStoreOptions, type Store } from './store';
+export { openStoreEngine, type StoreEngine, type StoreOptions } from './engine';
 export type { VerifyResult, CheckpointInfo } from './audit-log';
 export type { FeedDecision, FeedEntry, FeedPage, FeedRequest, FeedVote } from './audit-feed';
 export type { Durability } from './database';

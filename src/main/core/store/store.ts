@@ -1,4 +1,8 @@
-// openStore(): the history store the pipeline writes to and the history window reads from.
+// openStore(): the history store as the core uses it. The engine runs on threads of its own, a writer
+// owning the connection that commits and a reader on a read-only connection, so neither a commit nor
+// a history page, an export or the chain's check ever holds the core's thread (in the desktop app,
+// the process every window, the tray and the notifications answer from). Writes keep their promise:
+// a decision resolves only after the commit that holds it.
 import type { Decision, PendingApproval, Surface } from '../../../shared/domain';
 import type {
   HistoryDetail,
@@ -7,72 +11,26 @@ import type {
   HistoryQuery,
   VoteRecord,
 } from '../../../shared/history';
-import { randomBytes } from 'node:crypto';
-import { dirname } from 'node:path';
-import { AuditFeed, type FeedPage } from './audit-feed';
-import { ChainWriter, readAnchor, verifyChain, type VerifyResult } from './audit-log';
-import { verifyInBackground } from './verify-in-background';
-import { openDatabase, type Db, type Durability } from './database';
-import { StoreClosedError } from './errors';
-import { exportPages, type ExportFormat } from './export';
-import { getGrant, listGrants, type GrantQuery, type GrantRecord } from './grant-records';
-import { migrate } from './migrations';
-import { listPairedClients, revokePairedClient, savePairedClient } from './paired-clients';
-import type { PairedClientStore } from '../approvals/clients';
-import {
-  prepareDecision,
-  prepareEvent,
-  prepareGrant,
-  prepareRequest,
-  prepareVote,
-  type AuditEventInput,
-  type DecisionMeta,
-  type GrantInput,
-  type RecordOptions,
-  type RequestMeta,
-} from './records';
-import { Pruner, pruneTarget, type PruneResult, type RetentionPolicy } from './retention';
-import { resolveAuditKey } from './audit-key';
-import {
-  Reader,
-  type AgentEntry,
-  type EventQuery,
-  type EventRecord,
-  type SessionEntry,
-} from './reader';
-import { Writer, newId } from './writer';
-import type { ErrorReporter, WriterStats } from './write-ops';
-import { wellFormed } from './canonical';
+import type { PairedClientRecord } from '../approvals/clients';
 import { logger } from '../log/logger';
+import type { FeedPage } from './audit-feed';
+import type { VerifyResult } from './audit-log';
+import { storeKey, type StoreOptions } from './engine';
+import { StoreClosedError } from './errors';
+import type { ExportFormat } from './export';
+import type { GrantQuery, GrantRecord } from './grant-records';
+import type { AgentEntry, EventQuery, EventRecord, SessionEntry } from './reader';
+import type { AuditEventInput, DecisionMeta, GrantInput, RecordOptions, RequestMeta } from './records';
+import type { PruneResult, RetentionPolicy } from './retention';
+import { StoreThread, type ThreadEvents } from './store-thread';
+import type { ThreadConfig } from './thread-protocol';
+import type { WriterStats } from './write-ops';
 
 const log = logger('store');
 
-export interface StoreOptions {
-  /** Database file (created with its folder if missing), or ':memory:'. */
-  path: string;
-  /** Clock for commit times, default event times, retention and grant expiry. */
-  now?: () => number;
-  retention?: RetentionPolicy;
-  /**
-   * Signs the chain head and the retention checkpoint (a string is taken as its UTF-8 bytes).
-   * Default: the headless key (audit-key.ts: GATEHOUSE_AUDIT_KEY, GATEHOUSE_AUDIT_KEY_FILE, or the
-   * default file outside the data folder); a random one for ':memory:'.
-   */
-  checkpointKey?: string | Buffer;
-  durability?: Durability;
-  busyTimeoutMs?: number;
-  /** Failures of fire-and-forget records (recordRequest/Vote/Event). Default: the log. */
-  onError?: ErrorReporter;
-  /** How often retention runs while open (ms, default 1 h). It also runs once right after opening. */
-  pruneIntervalMs?: number;
-}
-
-export interface Store extends PairedClientStore {
+export interface Store {
   readonly path: string;
-  /**
-   * Queues a request; committed with the next batch. Throws StoreInputError on a malformed request
-   * (not checked again with `trusted`: see RecordOptions).
-   */
+  /** Queues a request; committed with the next batch. A malformed one is reported, not recorded. */
   recordRequest(request: PendingApproval, meta?: RequestMeta, options?: RecordOptions): void;
   recordVote(requestId: string, vote: VoteRecord): void;
   recordEvent(event: AuditEventInput): void;
@@ -84,26 +42,29 @@ export interface Store extends PairedClientStore {
   /**
    * Resolves once the transaction holding this decision, and everything queued before it, has
    * committed. Rejects (the pipeline must fail closed) with StoreInputError, RecordRejectedError
-   * (unknown request, option not offered, already decided) or StoreWriteError (the commit failed).
+   * (unknown request, option not offered, already decided) or StoreWriteError (the commit failed,
+   * or the store's thread stopped before it).
    */
   recordDecision(decision: Decision, meta: DecisionMeta, options?: RecordOptions): Promise<void>;
   /** Saves a grant (the rules layer's Grant object); resolves once committed. */
   saveGrant(grant: GrantInput): Promise<GrantRecord>;
   /** Resolves false when the grant does not exist or was already revoked. */
   revokeGrant(grantId: string, options?: { at?: number; reason?: string }): Promise<boolean>;
-  listGrants(query?: GrantQuery): GrantRecord[];
-  history(query: HistoryQuery): HistoryPage;
-  historyDetail(requestId: string): HistoryDetail | null;
-  /** The whole filter as JSONL (one HistoryItem per line) or CSV, in chunks, read page by page. */
-  exportHistory(filter: HistoryFilter, format: ExportFormat): Generator<string, void, undefined>;
+  listGrants(query?: GrantQuery): Promise<GrantRecord[]>;
+  pairedClients(): Promise<PairedClientRecord[]>;
+  savePairedClient(client: PairedClientRecord): void;
+  revokePairedClient(clientId: string, at: number): void;
+  history(query: HistoryQuery): Promise<HistoryPage>;
+  historyDetail(requestId: string): Promise<HistoryDetail | null>;
+  /** The whole filter as JSONL (one HistoryItem per line) or CSV, a page per chunk. */
+  exportHistory(filter: HistoryFilter, format: ExportFormat): AsyncGenerator<string, void, undefined>;
   /** Audited events (fs writes, refused requests, agent exits, sessions...), newest first. */
-  events(query?: EventQuery): EventRecord[];
-  agents(): AgentEntry[];
-  sessions(agentId?: string): SessionEntry[];
-  verifyChain(): VerifyResult;
-  /** The same check on a connection of its own, letting the event loop run between chunks. */
-  verifyChainInBackground(chunk?: number): Promise<VerifyResult>;
-  /** Applies the retention policy now (in chunks, yielding between them). */
+  events(query?: EventQuery): Promise<EventRecord[]>;
+  agents(): Promise<AgentEntry[]>;
+  sessions(agentId?: string): Promise<SessionEntry[]>;
+  /** The chain's check, on a snapshot of what is committed. */
+  verifyChain(): Promise<VerifyResult>;
+  /** Applies the retention policy now (in chunks, letting commits through between them). */
   prune(): Promise<PruneResult>;
   /** Replaces the retention policy; pruning runs with it from now on (and once right away). */
   setRetention(policy: RetentionPolicy): void;
@@ -111,246 +72,116 @@ export interface Store extends PairedClientStore {
   flush(): Promise<void>;
   /** Flushes, then closes the database. */
   close(): Promise<void>;
-  stats(): WriterStats;
+  stats(): Promise<WriterStats>;
   /** EXPLAIN QUERY PLAN of a history page (for tests and diagnostics). */
-  explainHistory(query: HistoryQuery): string[];
+  explainHistory(query: HistoryQuery): Promise<string[]>;
   /** The committed audit after a seq, in chain order, and the exporters' cursors (audit-feed.ts). */
   readonly feed: {
-    read(afterSeq: number, limit: number, contents: boolean): FeedPage;
-    cursor(name: string): number;
+    read(afterSeq: number, limit: number, contents: boolean): Promise<FeedPage>;
+    cursor(name: string): Promise<number>;
     saveCursor(name: string, seq: number): void;
   };
+  /** The store's threads, for a test that ends one as a crash would. */
+  readonly threadsForTests: { writer: StoreThread; reader: StoreThread };
 }
 
-const HOUR_MS = 3_600_000;
-
-function keyFor(options: StoreOptions): Buffer {
-  const given = options.checkpointKey;
-  if (given !== undefined) return typeof given === 'string' ? Buffer.from(given, 'utf8') : given;
-  if (options.path === ':memory:') return randomBytes(32);
-  return resolveAuditKey({ home: dirname(options.path), dbPath: options.path }).key;
+export interface OpenStoreOptions extends StoreOptions {
+  /** A store thread died (and was replaced unless it kept dying); the core audits it. */
+  onThreadDied?: ThreadEvents['died'];
 }
 
-export function openStore(options: StoreOptions): Store {
+export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const now = options.now ?? Date.now;
-  const report: ErrorReporter =
-    options.onError ??
-    ((error, context) => log.error(`${context}: ${error.message}`));
-  const db: Db = openDatabase(options.path, {
+  const report: ThreadEvents['report'] =
+    options.onError ?? ((error, context) => log.error(`${context}: ${error.message}`));
+  const events: ThreadEvents = {
+    report,
+    died: (info) => {
+      log.error(`store ${info.role} thread stopped (exit code ${info.exitCode})`);
+      options.onThreadDied?.(info);
+    },
+  };
+  const config: ThreadConfig = {
+    role: 'writer',
+    path: options.path,
+    key: storeKey(options),
+    now: now(),
     ...(options.durability !== undefined ? { durability: options.durability } : {}),
     ...(options.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.busyTimeoutMs } : {}),
-  });
-  let key: Buffer;
-  try {
-    migrate(db, options.path);
-    key = keyFor(options);
-  } catch (err) {
-    db.close();
-    throw err;
+    ...(options.retention !== undefined ? { retention: options.retention } : {}),
+    ...(options.pruneIntervalMs !== undefined ? { pruneIntervalMs: options.pruneIntervalMs } : {}),
+  };
+  // An in-memory database has no file a second connection could open: the writer answers reads.
+  const starting = [
+    StoreThread.start(config, now, events),
+    ...(options.path === ':memory:' ? [] : [StoreThread.start({ ...config, role: 'reader' }, now, events)]),
+  ];
+  const started = await Promise.allSettled(starting);
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) {
+    await Promise.all(started.map((s) => (s.status === 'fulfilled' ? s.value.close() : undefined)));
+    throw failed.reason;
   }
-  const writer = new Writer(db, key, now, report);
-  const reader = new Reader(db);
-  const auditFeed = new AuditFeed(db);
-  const pruner = new Pruner(db, key, new ChainWriter(db, key));
+  const [writer, reader = writer] = started.map((s) => (s as PromiseFulfilledResult<StoreThread>).value) as [
+    StoreThread,
+    StoreThread?,
+  ];
   let closed = false;
-  let pruning: Promise<PruneResult> | null = null;
-  let timer: NodeJS.Timeout | null = null;
-
   const open = () => {
     if (closed) throw new StoreClosedError();
   };
 
-  let retention: RetentionPolicy = options.retention ?? {};
-  const runPrune = async (): Promise<PruneResult> => {
-    const policy = retention;
-    let entries = 0;
-    let requests = 0;
-    const target = pruneTarget(db, policy, now());
-    while (!closed && target > 0) {
-      const done = pruner.chunk(target, now());
-      if (!done) break;
-      entries += done.entries;
-      requests += done.requests;
-      // Let the writer commit between chunks.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
-    const anchor = closed ? null : readAnchor(db, 'checkpoint');
-    const checkpoint = anchor && {
-      seq: anchor.seq,
-      hash: anchor.hash,
-      at: anchor.at,
-      prunedRows: anchor.prunedRows,
-    };
-    return { entries, requests, checkpoint };
-  };
-
-  const prune = (): Promise<PruneResult> => {
-    if (closed) return Promise.reject(new StoreClosedError());
-    pruning ??= runPrune().finally(() => {
-      pruning = null;
-    });
-    return pruning;
-  };
-
-  const schedule = () => {
-    if (timer) clearInterval(timer);
-    timer = null;
-    if (retention.days === undefined && retention.rows === undefined) return;
-    const background = () => {
-      if (!closed) prune().catch((err: Error) => report(err, 'retention'));
-    };
-    setImmediate(background);
-    timer = setInterval(background, options.pruneIntervalMs ?? HOUR_MS);
-    timer.unref();
-  };
-  schedule();
-
   const store: Store = {
     path: options.path,
-    recordRequest(request, meta, recordOptions) {
+    recordRequest: (request, meta, recordOptions) =>
+      writer.send('recordRequest', [request, meta, recordOptions]),
+    recordVote: (requestId, vote) => writer.send('recordVote', [requestId, vote]),
+    recordEvent: (event) => writer.send('recordEvent', [event]),
+    markDisplayed: (requestId, by) => writer.send('markDisplayed', [requestId, by]),
+    recordDecision: (decision, meta, recordOptions) =>
+      writer.call('recordDecision', [decision, meta, recordOptions]),
+    saveGrant: (grant) => writer.call('saveGrant', [grant]),
+    revokeGrant: (grantId, revoke) => writer.call('revokeGrant', [grantId, revoke]),
+    listGrants: (query) => reader.call('listGrants', [query]),
+    pairedClients: () => reader.call('pairedClients'),
+    savePairedClient: (client) => writer.send('savePairedClient', [client]),
+    revokePairedClient: (clientId, at) => writer.send('revokePairedClient', [clientId, at]),
+    history: (query) => reader.call('history', [query]),
+    historyDetail: (requestId) => reader.call('historyDetail', [requestId]),
+    async *exportHistory(filter, format) {
       open();
-      writer.enqueue({ kind: 'request', prepared: prepareRequest(request, meta, recordOptions) });
+      const id = await reader.call<number>('exportOpen', [filter, format]);
+      try {
+        for (;;) {
+          const chunk = await reader.call<string | null>('exportNext', [id]);
+          if (chunk === null) return;
+          yield chunk;
+        }
+      } finally {
+        if (!closed) reader.send('exportClose', [id]);
+      }
     },
-    recordVote(requestId, vote) {
-      open();
-      writer.enqueue({ kind: 'vote', row: prepareVote(requestId, vote) });
-    },
-    recordEvent(event) {
-      open();
-      writer.enqueue({ kind: 'event', row: prepareEvent(event, now()) });
-    },
-    markDisplayed(requestId, by = {}) {
-      store.recordEvent({
-        type: 'request_displayed',
-        requestId,
-        ...(by.at !== undefined ? { at: by.at } : {}),
-        payload: { clientId: by.clientId ?? null, surface: by.surface ?? null },
-      });
-    },
-    recordDecision(decision, meta, recordOptions) {
-      return new Promise((resolve, reject) => {
-        open();
-        writer.enqueue({
-          kind: 'decision',
-          prepared: prepareDecision(decision, meta, recordOptions),
-          waiter: { resolve, reject },
-        });
-      });
-    },
-    async saveGrant(grant) {
-      open();
-      const row = prepareGrant(grant, newId(), now());
-      const id = await new Promise<string>((resolve, reject) =>
-        writer.enqueue({ kind: 'grant', row, waiter: { resolve, reject } }),
-      );
-      return getGrant(db, id)!;
-    },
-    revokeGrant(grantId, revoke = {}) {
-      return new Promise((resolve, reject) => {
-        open();
-        writer.enqueue({
-          kind: 'revoke',
-          row: {
-            grant_id: wellFormed(grantId),
-            revoked_at: revoke.at ?? now(),
-            revoke_reason: revoke.reason ?? null,
-          },
-          waiter: { resolve, reject },
-        });
-      });
-    },
-    listGrants(query = {}) {
-      open();
-      return listGrants(db, query, now());
-    },
-    pairedClients() {
-      open();
-      return listPairedClients(db);
-    },
-    savePairedClient(client) {
-      open();
-      savePairedClient(db, client);
-    },
-    revokePairedClient(clientId, at) {
-      open();
-      revokePairedClient(db, clientId, at);
-    },
-    history(query) {
-      open();
-      return reader.page(query);
-    },
-    historyDetail(requestId) {
-      open();
-      return reader.detail(requestId);
-    },
-    exportHistory(filter, format) {
-      open();
-      return exportPages((q) => reader.page(q), filter, format);
-    },
-    events(query = {}) {
-      open();
-      return reader.events(query);
-    },
-    agents() {
-      open();
-      return reader.agents();
-    },
-    sessions(agentId) {
-      open();
-      return reader.sessions(agentId);
-    },
-    verifyChain() {
-      open();
-      return verifyChain(db, key);
-    },
-    verifyChainInBackground(chunk) {
-      open();
-      return verifyInBackground(options.path, key, db, chunk);
-    },
-    prune,
-    setRetention(policy) {
-      open();
-      retention = { ...policy };
-      schedule();
-    },
-    flush() {
-      if (closed) return Promise.resolve();
-      return writer.flush();
-    },
+    events: (query) => reader.call('events', [query]),
+    agents: () => reader.call('agents'),
+    sessions: (agentId) => reader.call('sessions', [agentId]),
+    verifyChain: () => reader.call('verifyChainInBackground'),
+    prune: () => writer.call('prune'),
+    setRetention: (policy) => writer.send('setRetention', [policy]),
+    flush: () => (closed ? Promise.resolve() : writer.call('flush')),
     async close() {
       if (closed) return;
-      writer.stop();
-      if (timer) clearInterval(timer);
-      try {
-        await writer.flush();
-      } catch {
-        // The failed batch already rejected its waiters; closing goes on.
-      }
       closed = true;
-      await pruning?.catch(() => undefined);
-      db.close();
+      await writer.close();
+      if (reader !== writer) await reader.close();
     },
-    stats() {
-      return { ...writer.stats };
-    },
-    explainHistory(query) {
-      open();
-      return reader.explain(query);
-    },
+    stats: () => writer.call('stats'),
+    explainHistory: (query) => reader.call('explainHistory', [query]),
     feed: {
-      read(afterSeq, limit, contents) {
-        open();
-        return auditFeed.read(afterSeq, limit, contents);
-      },
-      cursor(name) {
-        open();
-        return auditFeed.cursor(name);
-      },
-      saveCursor(name, seq) {
-        open();
-        auditFeed.saveCursor(name, seq);
-      },
+      read: (afterSeq, limit, contents) => reader.call('readFeed', [afterSeq, limit, contents]),
+      cursor: (name) => writer.call('feedCursor', [name]),
+      saveCursor: (name, seq) => writer.send('saveFeedCursor', [name, seq]),
     },
+    threadsForTests: { writer, reader },
   };
   return store;
 }

@@ -37,7 +37,8 @@ interface Batch {
 }
 
 export class AuditExport {
-  private cursor: number;
+  /** Read from the store at the first turn, and saved there after each batch the collector took. */
+  private cursor: number | null = null;
   /** The batch read but not yet taken by the collector: sent again as is, never read twice. */
   private batch: Batch | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -46,13 +47,12 @@ export class AuditExport {
   private failures = 0;
 
   constructor(private readonly options: AuditExportOptions) {
-    this.cursor = options.feed.cursor(options.cursorName);
     this.schedule(0);
   }
 
   /** The last audit seq the collector took. */
   get exportedSeq(): number {
-    return this.cursor;
+    return this.cursor ?? 0;
   }
 
   /**
@@ -95,7 +95,7 @@ export class AuditExport {
   private async step(): Promise<boolean | null> {
     let batch: Batch | null;
     try {
-      batch = this.batch ?? this.read();
+      batch = this.batch ?? (await this.read());
     } catch (err) {
       log.error(`cannot read the audit for export: ${(err as Error).message}`);
       return false;
@@ -122,9 +122,10 @@ export class AuditExport {
     return true;
   }
 
-  private read(): Batch | null {
-    const page = this.options.feed.read(this.cursor, BATCH_ENTRIES, this.options.contents);
-    if (page.lastSeq === this.cursor) return null;
+  private async read(): Promise<Batch | null> {
+    const cursor = (this.cursor ??= await this.options.feed.cursor(this.options.cursorName));
+    const page = await this.options.feed.read(cursor, BATCH_ENTRIES, this.options.contents);
+    if (page.lastSeq === cursor) return null;
     this.options.onRead(page.entries);
     return { records: this.options.build(page.entries), lastSeq: page.lastSeq };
   }

@@ -1,0 +1,176 @@
+// The core's end of one store thread: calls batched into one message per turn of the event loop,
+// replies matched to their callers, and a thread that dies replaced. When a thread dies, every call
+// it had not answered is rejected: a decision waiting for its commit fails, and the pipeline denies
+// the agent (fail closed). Records it had queued but not committed are lost with it; a decision on a
+// request whose record was lost is then refused as unknown, and denied too.
+import { Worker } from 'node:worker_threads';
+import { StoreClosedError, StoreWriteError } from './errors';
+import { storeWorkerFile } from './worker-file';
+import {
+  fromWire,
+  type Call,
+  type FromThread,
+  type ThreadConfig,
+  type WireError,
+} from './thread-protocol';
+
+interface Waiting {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+/** How many times a dying thread is replaced within a minute before the store gives up. */
+const MAX_RESTARTS_PER_MINUTE = 5;
+
+export interface ThreadEvents {
+  /** A fire-and-forget call failed in the thread. */
+  report(error: Error, context: string): void;
+  /** The thread died and a new one took its place (`replaced` false: the store gave up on it). */
+  died(info: { role: string; exitCode: number; replaced: boolean }): void;
+}
+
+export class StoreThread {
+  /** Null while a replacement is starting: calls wait in the outbox meanwhile. */
+  private worker: Worker | null = null;
+  private readonly waiting = new Map<number, Waiting>();
+  private outbox: Call[] = [];
+  private nextId = 1;
+  private closed = false;
+  private restarts: number[] = [];
+  private failure: Error | null = null;
+  /** Whether a thread of this store ever opened: a later one that cannot is a thread lost. */
+  private opened = false;
+
+  private constructor(
+    private readonly config: ThreadConfig,
+    private readonly now: () => number,
+    private readonly events: ThreadEvents,
+  ) {}
+
+  /** Starts the thread; resolves once its engine is open (the writer: migrated). */
+  static async start(config: ThreadConfig, now: () => number, events: ThreadEvents): Promise<StoreThread> {
+    const thread = new StoreThread(config, now, events);
+    await thread.spawn();
+    return thread;
+  }
+
+  /** The thread's worker, for a test that ends it as a crash would. */
+  get threadForTests(): Worker | null {
+    return this.worker;
+  }
+
+  call<T>(method: string, args: unknown[] = []): Promise<T> {
+    if (this.closed) return Promise.reject(new StoreClosedError());
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.queue({ id, now: this.now(), method, args });
+    });
+  }
+
+  /** A call nobody waits for: a failure goes to `report`. */
+  send(method: string, args: unknown[] = []): void {
+    if (this.closed) throw new StoreClosedError();
+    if (this.failure) {
+      this.events.report(this.failure, method);
+      return;
+    }
+    this.queue({ id: 0, now: this.now(), method, args });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    const done = this.failure ? Promise.resolve() : this.call('close');
+    this.closed = true;
+    await done.catch(() => undefined);
+    await this.worker?.terminate();
+  }
+
+  private queue(call: Call): void {
+    this.outbox.push(call);
+    // Everything asked in one turn crosses in one message.
+    if (this.outbox.length === 1) queueMicrotask(() => this.post());
+  }
+
+  private post(): void {
+    if (!this.worker || this.outbox.length === 0) return;
+    const calls = this.outbox;
+    this.outbox = [];
+    this.worker.postMessage(calls);
+  }
+
+  private async spawn(): Promise<void> {
+    const worker = new Worker(await storeWorkerFile(), { workerData: { ...this.config, now: this.now() } });
+    this.worker = worker;
+    this.post();
+    return new Promise<void>((resolve, reject) => {
+      let ready = false;
+      worker.on('message', (message: FromThread) => {
+        if (message.type === 'ready') {
+          ready = true;
+          this.opened = true;
+          resolve();
+        } else if (message.type === 'failed') {
+          reject(fromWire(message.error));
+        } else this.receive(message);
+      });
+      worker.on('error', (error) => {
+        if (!ready) reject(error);
+        else this.events.report(error, `store ${this.config.role} thread`);
+      });
+      worker.on('exit', (code) => {
+        if (this.worker !== worker) return;
+        if (ready) return this.lost(code);
+        const error = new StoreWriteError(`the store's ${this.config.role} thread could not open the store (exit code ${code})`);
+        this.failure = error;
+        this.worker = null;
+        this.rejectOwed(error);
+        reject(error);
+        // A replacement that dies before it opens is not replaced again.
+        if (this.opened) this.events.died({ role: this.config.role, exitCode: code, replaced: false });
+      });
+    });
+  }
+
+  private receive(message: Exclude<FromThread, { type: 'ready' | 'failed' }>): void {
+    if (message.type === 'report') {
+      this.events.report(fromWire(message.error), message.context);
+      return;
+    }
+    const waiting = this.waiting.get(message.id);
+    if (!waiting) return;
+    this.waiting.delete(message.id);
+    if (message.type === 'reply') waiting.resolve(message.value);
+    else waiting.reject(fromWire(message.error as WireError));
+  }
+
+  private rejectOwed(error: Error): void {
+    const owed = [...this.waiting.values()];
+    this.waiting.clear();
+    this.outbox = [];
+    for (const waiting of owed) waiting.reject(error);
+  }
+
+  /** The thread died: everything it owed fails, and a new thread takes over unless it keeps dying. */
+  private lost(exitCode: number): void {
+    const error = new StoreWriteError(
+      this.closed
+        ? 'The history store is closed.'
+        : `the store's ${this.config.role} thread stopped (exit code ${exitCode}); nothing it had not committed was kept`,
+    );
+    this.worker = null;
+    this.rejectOwed(error);
+    if (this.closed) return;
+    const at = Date.now();
+    this.restarts = this.restarts.filter((t) => at - t < 60_000);
+    const replaced = this.restarts.length < MAX_RESTARTS_PER_MINUTE;
+    if (replaced) {
+      this.restarts.push(at);
+      this.spawn().catch((err: Error) => this.events.report(err, 'store thread'));
+    } else {
+      this.failure = new StoreWriteError(`the store's ${this.config.role} thread keeps stopping; the store gave up on it`);
+    }
+    this.events.died({ role: this.config.role, exitCode, replaced });
+  }
+}

@@ -1,0 +1,132 @@
+// A store thread: the writing engine (role "writer") or a read-only connection (role "reader"),
+// answering the core's calls. The core's clock comes with every call, so commit times, grant expiry
+// and retention follow the one clock the core runs on, a test's included.
+import { parentPort, workerData } from 'node:worker_threads';
+import { openStoreEngine } from './engine';
+import { StoreClosedError } from './errors';
+import { openReadEngine } from './read-engine';
+import { toWire, type Call, type FromThread, type ThreadConfig } from './thread-protocol';
+
+const port = parentPort!;
+const config = workerData as ThreadConfig;
+let clock = config.now;
+const now = () => clock;
+const post = (message: FromThread) => port.postMessage(message);
+
+type Method = (...args: unknown[]) => unknown;
+
+/**
+ * The reader opens its connection at its first call: it starts beside the writer, and the file is
+ * only sure to exist, migrated, once the writer is open, which the core waits for before any call.
+ */
+function open(): { methods: Record<string, Method>; close(): Promise<void> | void } {
+  if (config.role === 'reader') {
+    const engine = openReadEngine(config.path, config.key, now);
+    return { methods: engine as unknown as Record<string, Method>, close: () => engine.close() };
+  }
+  const engine = openStoreEngine({
+    path: config.path,
+    checkpointKey: config.key,
+    now,
+    onError: (error, context) => post({ type: 'report', context, error: toWire(error) }),
+    ...(config.durability !== undefined ? { durability: config.durability } : {}),
+    ...(config.busyTimeoutMs !== undefined ? { busyTimeoutMs: config.busyTimeoutMs } : {}),
+    ...(config.retention !== undefined ? { retention: config.retention } : {}),
+    ...(config.pruneIntervalMs !== undefined ? { pruneIntervalMs: config.pruneIntervalMs } : {}),
+  });
+  const methods: Record<string, Method> = {
+    ...(engine as unknown as Record<string, Method>),
+    feedCursor: (name) => engine.feed.cursor(name as string),
+    saveFeedCursor: (name, seq) => engine.feed.saveCursor(name as string, seq as number),
+  };
+  return { methods, close: () => engine.close() };
+}
+
+/** Exports in progress: each is read a page per call, so no call holds the thread for long. */
+const exports = new Map<number, Generator<string, void, undefined>>();
+let nextExport = 1;
+
+function exportMethods(methods: Record<string, Method>): Record<string, Method> {
+  return {
+    exportOpen: (filter, format) => {
+      const id = nextExport++;
+      exports.set(id, methods.exportHistory!(filter, format) as Generator<string, void, undefined>);
+      return id;
+    },
+    exportNext: (id) => {
+      const pages = exports.get(id as number);
+      const step = pages?.next();
+      if (!step || step.done) {
+        exports.delete(id as number);
+        return null;
+      }
+      return step.value;
+    },
+    exportClose: (id) => {
+      exports.get(id as number)?.return();
+      exports.delete(id as number);
+    },
+  };
+}
+
+let engine: ReturnType<typeof open> | null = null;
+let methods: Record<string, Method> = {};
+function opened(): ReturnType<typeof open> {
+  if (!engine) {
+    engine = open();
+    methods = { ...engine.methods, ...exportMethods(engine.methods) };
+  }
+  return engine;
+}
+if (config.role === 'writer') {
+  try {
+    opened();
+  } catch (error) {
+    post({ type: 'failed', error: toWire(error) });
+    process.exit(1);
+  }
+}
+let closing = false;
+
+function settle(call: Call, run: () => unknown): void {
+  let value: unknown;
+  try {
+    value = run();
+  } catch (error) {
+    if (call.id === 0) post({ type: 'report', context: call.method, error: toWire(error) });
+    else post({ type: 'error', id: call.id, error: toWire(error) });
+    return;
+  }
+  if (call.id === 0) {
+    if (value instanceof Promise)
+      value.catch((error: unknown) => post({ type: 'report', context: call.method, error: toWire(error) }));
+    return;
+  }
+  Promise.resolve(value).then(
+    (result) => post({ type: 'reply', id: call.id, value: result }),
+    (error: unknown) => post({ type: 'error', id: call.id, error: toWire(error) }),
+  );
+}
+
+port.on('message', (calls: Call[]) => {
+  for (const call of calls) {
+    clock = call.now;
+    if (call.method === 'close') {
+      closing = true;
+      settle(call, async () => {
+        await engine?.close();
+        // Replies go out before the thread ends.
+        setImmediate(() => port.close());
+      });
+      continue;
+    }
+    settle(call, () => {
+      if (closing) throw new StoreClosedError();
+      opened();
+      const method = methods[call.method];
+      if (!method) throw new Error(`no store method ${call.method}`);
+      return method(...call.args);
+    });
+  }
+});
+post({ type: 'ready' });
