@@ -30,7 +30,7 @@ import {
   updateSettingsFile,
 } from './config/settings-file';
 import { EventBus } from './events/bus';
-import { validatePolicyConfig, type MultiClientPermissionMediator } from './mediator';
+import { validatePolicyConfig } from './mediator';
 import { initShellParser, validateRules } from './rules';
 import { openStore, type Store } from './store';
 import { KEY_ENV, resolveAuditKey, type ResolvedAuditKey } from './store/audit-key';
@@ -62,7 +62,7 @@ export interface CoreOptions {
 
 export interface Core extends CommandServices {
   /** The pipeline's mediator, for what watches requests from outside (tests, tools). */
-  readonly mediator: MultiClientPermissionMediator;
+  readonly mediator: ApprovalPipeline['mediator'];
   readonly handlers: Handlers;
   /** Sessions an editor runs through `gatehouse acp`, as the control socket reports them. */
   readonly editorSessions: EditorSessions;

@@ -49,7 +49,8 @@ export interface NotificationPresenceOptions {
   core: {
     bus: EventBus;
     handlers: Handlers;
-    pipeline: { pending: PendingQueue };
+    /** Read once, at start: what is already waiting. */
+    pipeline: { pending: Pick<PendingQueue, 'list'> };
     /** Open sessions, to say which requests come from an agent without a sandbox. */
     sessions?: { list(): SessionInfo[] };
   };

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { VoteInput, VoteOutcome } from '../../../src/shared/contract';
+import type { PendingApproval } from '../../../src/shared/domain';
 import type { Caller } from '../../../src/main/core/approvals/clients';
-import { PendingQueue } from '../../../src/main/core/approvals/pending';
 import type { Handlers } from '../../../src/main/core/commands/dispatch';
 import { EventBus } from '../../../src/main/core/events/bus';
 import {
@@ -40,7 +40,9 @@ class FakeNotifier implements Notifier {
 
 function setup(options: { batchWindowMs?: number } = {}) {
   const bus = new EventBus();
-  const pending = new PendingQueue();
+  // What the pipeline lists as waiting; the presence reads it once, at start.
+  const waiting: PendingApproval[] = [];
+  const pending = { list: () => [...waiting] };
   const votes: Array<{ input: VoteInput; caller: Caller }> = [];
   const handlers = {
     vote: (input: VoteInput, caller: Caller): VoteOutcome => {
@@ -57,7 +59,7 @@ function setup(options: { batchWindowMs?: number } = {}) {
     onOpen: (id) => opened.push(id),
     log: () => undefined,
   });
-  return { bus, pending, votes, notifier, opened, presence };
+  return { bus, waiting, votes, notifier, opened, presence };
 }
 
 afterEach(() => {
@@ -146,9 +148,9 @@ describe('NotificationPresence', () => {
   });
 
   it('shows requests already pending at start, holds new ones while paused, and withdraws everything on close', async () => {
-    const { bus, pending, notifier, presence } = setup();
+    const { bus, waiting, notifier, presence } = setup();
     const early = bash('early');
-    pending.add(early);
+    waiting.push(early);
     presence.start();
     await presence.idle();
     expect(notifier.calls).toEqual([`show:${early.requestId}`]);
@@ -196,7 +198,7 @@ describe('a repeated sandbox refusal', () => {
     } as unknown as Handlers;
     const notifier = new FakeNotifier();
     const presence = new NotificationPresence({
-      core: { bus, handlers, pipeline: { pending: new PendingQueue() } },
+      core: { bus, handlers, pipeline: { pending: { list: () => [] } } },
       notifier,
       batchWindowMs: 0,
       log: () => undefined,

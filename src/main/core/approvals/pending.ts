@@ -1,6 +1,6 @@
 import { summarizeApproval } from '../../../shared/approval-summary';
 import type { PendingApproval, PendingSummary, VoteTally } from '../../../shared/domain';
-import type { ConsensusProgress } from '../mediator';
+import type { ConsensusProgress, MultiClientPermissionMediator } from '../mediator';
 import type { SessionContext, Verdict } from './session-context';
 
 /** What the rules need to judge a waiting request again. */
@@ -12,12 +12,22 @@ export interface Judged {
   verdict?: Verdict;
 }
 
-interface Entry {
+/**
+ * The pipeline's part of a request waiting for a person, held by the mediator on the request's own
+ * entry: there is no second map to keep in step, and it stops being listed when the request ends.
+ */
+export interface PendingView {
   /** As clients are shown it. */
   approval: PendingApproval;
   displayed: boolean;
-  judged: Judged | undefined;
+  judged: Judged;
 }
+
+/** Where the views are held: the mediator, with one entry and one per-session count per request. */
+export type PendingViews = Pick<
+  MultiClientPermissionMediator<PendingView>,
+  'views' | 'viewOf' | 'pendingCount'
+>;
 
 /** A consensus request's progress as clients see it. */
 export function voteTally(
@@ -32,83 +42,55 @@ export function voteTally(
 }
 
 /**
- * The requests waiting for a person, in arrival order: as clients are shown them, and as the rules
- * judged them. Owned by the pipeline, which alone changes them (the mediator decides and keeps the
- * ballots; this is what it has announced).
+ * The requests waiting for a person, in arrival order, as clients are shown them and as the rules
+ * judged them: a typed reading of the mediator's pending requests, with nothing of its own to add
+ * or remove. A request the mediator ends is gone from here at once.
  */
 export class PendingQueue {
-  private readonly entries = new Map<string, Entry>();
-  private readonly perSession = new Map<string, number>();
-
-  add(approval: PendingApproval, judged?: Judged): void {
-    this.remove(approval.requestId);
-    this.entries.set(approval.requestId, { approval, displayed: false, judged });
-    this.perSession.set(approval.sessionId, this.countFor(approval.sessionId) + 1);
-  }
+  constructor(private readonly held: PendingViews) {}
 
   get(requestId: string): PendingApproval | undefined {
-    return this.entries.get(requestId)?.approval;
+    return this.held.viewOf(requestId)?.approval;
   }
 
   update(requestId: string, change: Partial<PendingApproval>): PendingApproval | undefined {
-    const entry = this.entries.get(requestId);
-    if (!entry) return undefined;
-    entry.approval = { ...entry.approval, ...change };
-    return entry.approval;
+    const view = this.held.viewOf(requestId);
+    if (!view) return undefined;
+    view.approval = { ...view.approval, ...change };
+    return view.approval;
   }
 
   /** The waiting requests with what the rules judged, in arrival order. */
   judged(): Array<[requestId: string, judged: Judged]> {
-    const out: Array<[string, Judged]> = [];
-    for (const [requestId, entry] of this.entries)
-      if (entry.judged) out.push([requestId, entry.judged]);
-    return out;
-  }
-
-  /** The decision a re-judgement reached for this request, if one did. */
-  verdictOf(requestId: string): Judged['verdict'] {
-    return this.entries.get(requestId)?.judged?.verdict;
+    return Array.from(this.held.views(), (view) => [view.approval.requestId, view.judged]);
   }
 
   markDisplayed(requestId: string): boolean {
-    const entry = this.entries.get(requestId);
-    if (!entry) return false;
-    entry.displayed = true;
+    const view = this.held.viewOf(requestId);
+    if (!view) return false;
+    view.displayed = true;
     return true;
   }
 
-  wasDisplayed(requestId: string): boolean {
-    return this.entries.get(requestId)?.displayed ?? false;
-  }
-
-  remove(requestId: string): void {
-    const entry = this.entries.get(requestId);
-    if (!entry) return;
-    this.entries.delete(requestId);
-    const left = this.countFor(entry.approval.sessionId) - 1;
-    if (left > 0) this.perSession.set(entry.approval.sessionId, left);
-    else this.perSession.delete(entry.approval.sessionId);
-  }
-
   list(): PendingApproval[] {
-    return [...this.entries.values()].map((e) => e.approval);
+    return Array.from(this.held.views(), (view) => view.approval);
   }
 
   /** The oldest `limit` requests as the queue lists them, and how many are waiting in all. */
   summaries(limit: number): { items: PendingSummary[]; total: number } {
     const items: PendingSummary[] = [];
-    for (const { approval } of this.entries.values()) {
+    for (const { approval } of this.held.views()) {
       if (items.length >= limit) break;
       items.push(summarizeApproval(approval));
     }
-    return { items, total: this.entries.size };
+    return { items, total: this.size };
   }
 
   countFor(sessionId: string): number {
-    return this.perSession.get(sessionId) ?? 0;
+    return this.held.pendingCount(sessionId);
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.held.pendingCount();
   }
 }

@@ -26,7 +26,7 @@ import { DIFF_SIDE_MAX_BYTES, DIFFS_TEXT_MAX_BYTES, MAX_PENDING_PER_SESSION } fr
 import type { Store } from '../store';
 import { AcpPermissionRequest } from './acp-request';
 import { deciderFor, grantChoiceOf, votesOf } from './decision-audit';
-import { PendingQueue, voteTally } from './pending';
+import { PendingQueue, voteTally, type PendingView } from './pending';
 import { allowOnceReply, rejectReply, replyForResolution } from './reply';
 import type { PreDecision, SessionContext, Verdict } from './session-context';
 
@@ -58,23 +58,25 @@ export interface PipelineOptions {
  * The agent hears a decision only after it is committed to the audit; a request that cannot be
  * audited is answered with an error, never with an unrecorded decision. The pipeline owns the
  * mediator and is its only listener: what the mediator announces reaches the queue and the bus
- * from here, and a decision comes back as the value of the request's own promise.
+ * from here, and a decision comes back as the value of the request's own promise. The mediator
+ * holds the pipeline's view of each waiting request with the request itself; `pending` reads it.
  */
 export class ApprovalPipeline {
   /** What clients are shown while a person decides. */
-  readonly pending = new PendingQueue();
-  readonly mediator: MultiClientPermissionMediator;
+  readonly pending: PendingQueue;
+  readonly mediator: MultiClientPermissionMediator<PendingView>;
   private readonly now: () => number;
 
   constructor(private readonly options: PipelineOptions) {
     this.now = options.now ?? Date.now;
-    this.mediator = new MultiClientPermissionMediator(options.policy.policy, {
+    this.mediator = new MultiClientPermissionMediator<PendingView>(options.policy.policy, {
       consensusQuorum: options.policy.consensusQuorum,
       now: this.now,
       votersForSession: options.votersForSession,
       emit: (_sessionId, event) => this.announce(event),
       lateVote: (vote) => this.recordLateVote(vote),
     });
+    this.pending = new PendingQueue(this.mediator);
   }
 
   /**
@@ -174,10 +176,10 @@ export class ApprovalPipeline {
     if (!judge) return 0;
     let decided = 0;
     for (const [requestId, waiting] of this.pending.judged()) {
-      // Ended already (a vote, the timeout, the session) but not yet answered: not judged again,
-      // so a grant of scope "once" is never spent on it.
+      // Only what the mediator still holds is listed; one whose session ended, or that the judging
+      // of an earlier one ended, is not judged again, so a grant of scope "once" is never spent on it.
       const ended = waiting.session.endReason || this.mediator.expiresAt(requestId) === null;
-      if (waiting.verdict || ended) continue;
+      if (ended) continue;
       const pre = judge(waiting.whole, waiting.session);
       if (!decides(pre) || !this.mediator.withdraw(requestId)) continue;
       waiting.verdict = pre;
@@ -193,6 +195,9 @@ export class ApprovalPipeline {
     asking?: (approval: PendingApproval) => void,
   ): Promise<RequestPermissionResponse> {
     const { mediator } = this;
+    // Held by the mediator with the request, and kept here: once the request ends it is listed
+    // nowhere, but the answer is still built from what was shown and decided.
+    const view: PendingView = { approval, displayed: false, judged: { session, whole } };
     let decided: Promise<PermissionDecision>;
     try {
       decided = mediator.request(
@@ -206,6 +211,7 @@ export class ApprovalPipeline {
         },
         approval.expiresAt - approval.issuedAt,
         { policy: session.policy },
+        view,
       );
     } catch (error) {
       if (error instanceof CancelSentinelCollisionError) {
@@ -220,14 +226,13 @@ export class ApprovalPipeline {
       expiresAt: mediator.expiresAt(approval.requestId) ?? approval.expiresAt,
       tally: progress && voteTally(progress),
     };
-    this.pending.add(shown, { session, whole });
+    view.approval = shown;
     this.options.bus.publish({ type: 'permission_requested', approval: shown });
     asking?.(shown);
 
     const decision = await decided;
-    const verdict = this.pending.verdictOf(approval.requestId);
-    const displayed = this.pending.wasDisplayed(approval.requestId);
-    const current = this.pending.get(approval.requestId) ?? shown;
+    const { verdict } = view.judged;
+    const { approval: current, displayed } = view;
     if (verdict) {
       const reason = verdict.reason ?? verdict.verdict;
       return this.conclude(current, verdict.reply, verdict.decider, reason, votesOf(decision), displayed);
@@ -269,16 +274,11 @@ export class ApprovalPipeline {
       decidedAt,
       reason,
     };
-    try {
-      await this.options.store.recordDecision(
-        decision,
-        { latencyMs: decidedAt - approval.issuedAt, votes, displayed },
-        { trusted: true },
-      );
-    } finally {
-      // Whatever happens to the audit, the request is no longer waiting for anyone.
-      this.pending.remove(approval.requestId);
-    }
+    await this.options.store.recordDecision(
+      decision,
+      { latencyMs: decidedAt - approval.issuedAt, votes, displayed },
+      { trusted: true },
+    );
     this.options.bus.publish({
       type: 'permission_resolved',
       requestId: approval.requestId,

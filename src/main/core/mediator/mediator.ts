@@ -37,6 +37,9 @@ export interface MultiClientPermissionMediatorOptions extends MediatorListeners 
   clearTimer?: (handle: unknown) => void;
 }
 
+/** `request`'s last argument: optional only for a mediator whose requests carry no view. */
+type ViewArgument<V> = undefined extends V ? [view?: V] : [view: V];
+
 /**
  * Owns every pending and recently resolved permission request and decides each
  * one under the policy captured when it was issued.
@@ -50,8 +53,12 @@ export interface MultiClientPermissionMediatorOptions extends MediatorListeners 
  *
  * Designated with no `originatorClientId` fails closed: no vote can resolve it,
  * only a cancel, `cancelForPrompt`, `forgetSession`, `withdraw` or the timeout.
+ *
+ * It is also the one holder of what waits: each pending request carries the caller's view of it
+ * (`V`, the pipeline's approval as clients are shown it), listed by `views`, `viewOf` and
+ * `pendingCount` while the request is pending and gone from all three the moment it ends.
  */
-export class MultiClientPermissionMediator implements PermissionMediator {
+export class MultiClientPermissionMediator<V = undefined> implements PermissionMediator {
   readonly policy: PermissionPolicy;
 
   private readonly listeners: GuardedListeners;
@@ -62,7 +69,7 @@ export class MultiClientPermissionMediator implements PermissionMediator {
   private readonly setTimer: (callback: () => void, delayMs: number) => unknown;
   private readonly clearTimer: (handle: unknown) => void;
 
-  private readonly pending = new PendingRequests();
+  private readonly pending = new PendingRequests<V>();
   private readonly resolved: ResolvedRecords;
   /** Counts request() calls, so a re-entrant call from foreign code is noticed without a lookup. */
   private requestCalls = 0;
@@ -88,12 +95,14 @@ export class MultiClientPermissionMediator implements PermissionMediator {
   /**
    * Never rejects: resolves with the decision once the request ends, however it ends. Misuse by
    * the caller (a duplicate id, an option spelled like the cancel sentinel, an unknown policy
-   * override) throws synchronously and leaves every existing request untouched.
+   * override) throws synchronously and leaves every existing request untouched. `view` is held
+   * with the request while it is pending.
    */
   request(
     record: PermissionRequestRecord,
     timeoutMs: number,
     options?: PermissionRequestOptions,
+    ...[view]: ViewArgument<V>
   ): Promise<PermissionDecision> {
     this.requestCalls++;
     const { requestId, sessionId } = record;
@@ -124,7 +133,8 @@ export class MultiClientPermissionMediator implements PermissionMediator {
       if (this.requestCalls !== calls) this.assertFresh(requestId);
     }
 
-    const entry = new PendingRequest(snapshot, policy, ballot);
+    // `ViewArgument` lets the view be left out only when undefined is a V.
+    const entry = new PendingRequest<V>(snapshot, policy, ballot, view as V);
     if (ballot !== undefined && !ballot.canAnyOptionStillWin()) {
       this.conclude(entry, { kind: 'cancelled', reason: 'split_vote' }, 'split-vote');
       return entry.decided;
@@ -218,6 +228,16 @@ export class MultiClientPermissionMediator implements PermissionMediator {
     return this.pending.count(sessionId);
   }
 
+  /** The view a pending request was issued with; undefined once it has ended. */
+  viewOf(requestId: string): V | undefined {
+    return this.pending.get(requestId)?.view;
+  }
+
+  /** The views of the pending requests, oldest first. */
+  *views(): Generator<V, void, undefined> {
+    for (const entry of this.pending.values()) yield entry.view;
+  }
+
   expiresAt(requestId: string): number | null {
     return this.pending.get(requestId)?.expiresAtMs ?? null;
   }
@@ -264,7 +284,7 @@ export class MultiClientPermissionMediator implements PermissionMediator {
 
   /** Consensus: `clientId` is an admitted voter of this ballot. */
   private castBallot(
-    entry: PendingRequest,
+    entry: PendingRequest<V>,
     ballot: ConsensusBallot,
     input: PermissionVoteInput,
     clientId: string,
@@ -315,7 +335,7 @@ export class MultiClientPermissionMediator implements PermissionMediator {
 
   /** Every policy but consensus: the one admitted vote decides. */
   private decide(
-    entry: PendingRequest,
+    entry: PendingRequest<V>,
     input: PermissionVoteInput,
     clientId: string | undefined,
   ): PermissionVoteOutcome {
@@ -334,7 +354,7 @@ export class MultiClientPermissionMediator implements PermissionMediator {
   }
 
   private forbid(
-    entry: PendingRequest,
+    entry: PendingRequest<V>,
     input: PermissionVoteInput,
     clientId: string | undefined,
     reason: ForbiddenReason,
@@ -371,7 +391,7 @@ export class MultiClientPermissionMediator implements PermissionMediator {
     return { kind: 'already_resolved', resolvedOptionId: prior.resolvedOptionId };
   }
 
-  private onTimeout(entry: PendingRequest): void {
+  private onTimeout(entry: PendingRequest<V>): void {
     if (this.pending.get(entry.record.requestId) !== entry) return;
     entry.timer = undefined;
     this.conclude(entry, { kind: 'cancelled', reason: 'timeout' }, 'timeout');
@@ -383,7 +403,7 @@ export class MultiClientPermissionMediator implements PermissionMediator {
    * mediator, and a listener that throws cannot stop the promise resolving.
    */
   private conclude(
-    entry: PendingRequest,
+    entry: PendingRequest<V>,
     resolution: PermissionResolution,
     reason: DecisionReason,
   ): void {

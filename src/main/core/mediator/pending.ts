@@ -17,9 +17,11 @@ export const MAX_AUDITED_FORBIDDEN_ATTEMPTS = 64;
 
 /**
  * One request the mediator holds: the policy it was issued under, its deadline and every vote it
- * saw, until `decide` turns them into the decision its promise resolves with.
+ * saw, until `decide` turns them into the decision its promise resolves with. `view` is the
+ * caller's own state of the request (the pipeline's: what clients are shown); the mediator never
+ * reads it, but holding it here means it is listed exactly while the request is pending.
  */
-export class PendingRequest {
+export class PendingRequest<V = undefined> {
   /** Resolves once, with the decision, however the request ends. */
   readonly decided: Promise<PermissionDecision>;
   timer: unknown = undefined;
@@ -34,6 +36,7 @@ export class PendingRequest {
     readonly record: PermissionRequestRecord,
     readonly policy: PermissionPolicy,
     readonly ballot: ConsensusBallot | undefined,
+    readonly view: V,
   ) {
     this.decided = new Promise<PermissionDecision>((resolve) => {
       this.settle = resolve;
@@ -104,12 +107,15 @@ export function auditedVote(input: PermissionVoteInput, clientId: string | undef
   };
 }
 
-/** The pending requests by id and by session, so a session's requests end without a scan. */
-export class PendingRequests {
-  private readonly byId = new Map<string, PendingRequest>();
+/**
+ * The pending requests by id, in arrival order, and by session, so a session's requests end
+ * without a scan.
+ */
+export class PendingRequests<V = undefined> {
+  private readonly byId = new Map<string, PendingRequest<V>>();
   private readonly bySession = new Map<string, Set<string>>();
 
-  get(requestId: string): PendingRequest | undefined {
+  get(requestId: string): PendingRequest<V> | undefined {
     return this.byId.get(requestId);
   }
 
@@ -117,7 +123,7 @@ export class PendingRequests {
     return this.byId.has(requestId);
   }
 
-  add(entry: PendingRequest): void {
+  add(entry: PendingRequest<V>): void {
     const { requestId, sessionId } = entry.record;
     this.byId.set(requestId, entry);
     let ids = this.bySession.get(sessionId);
@@ -129,7 +135,7 @@ export class PendingRequests {
   }
 
   /** Removes `entry` if it is still the one pending under its id. */
-  remove(entry: PendingRequest): void {
+  remove(entry: PendingRequest<V>): void {
     const { requestId, sessionId } = entry.record;
     if (this.byId.get(requestId) !== entry) return;
     this.byId.delete(requestId);
@@ -140,7 +146,7 @@ export class PendingRequests {
   }
 
   /** The session's pending requests, collected first so a listener's re-entry cannot change the list. */
-  ofSession(sessionId: string): PendingRequest[] {
+  ofSession(sessionId: string): PendingRequest<V>[] {
     const ids = this.bySession.get(sessionId);
     if (ids === undefined) return [];
     return [...ids].flatMap((id) => this.byId.get(id) ?? []);
@@ -151,10 +157,15 @@ export class PendingRequests {
    * pending request as far as a re-entering listener can see, and requests issued meanwhile are
    * not swept up.
    */
-  takeSession(sessionId: string): PendingRequest[] {
+  takeSession(sessionId: string): PendingRequest<V>[] {
     const taken = this.ofSession(sessionId);
     this.bySession.delete(sessionId);
     return taken;
+  }
+
+  /** Every pending request, oldest first: a Map iterates in insertion order, and each is added once, on arrival. */
+  values(): IterableIterator<PendingRequest<V>> {
+    return this.byId.values();
   }
 
   count(sessionId?: string): number {
