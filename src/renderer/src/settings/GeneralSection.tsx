@@ -7,6 +7,7 @@ import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { Field } from '../ui/Field';
 import { Notice } from '../ui/Notice';
+import { useAction } from '../ui/use-action';
 import './GeneralSection.css';
 
 interface Props {
@@ -44,16 +45,16 @@ export function GeneralSection({ settings, supportedPolicies, restartNeeded, upd
   const [saved, setSaved] = useState<Form>(() => formOf(settings));
   const [form, setForm] = useState<Form>(saved);
   const [status, setStatus] = useState<{ text: string; error: boolean } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useAction((text) =>
+    setStatus(text === null ? null : { text, error: true }),
+  );
   const dirty = JSON.stringify(form) !== JSON.stringify(saved);
   const set = <K extends keyof Form>(key: K, value: Form[K]) =>
     setForm((f) => ({ ...f, [key]: value }));
 
-  const save = async (e: FormEvent) => {
+  const save = (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setStatus(null);
-    try {
+    void run('save', async () => {
       await update((s) => {
         s.approvals = { ...s.approvals, timeoutSeconds: numberOf(form.timeoutSeconds) };
         s.desktop = {
@@ -70,11 +71,7 @@ export function GeneralSection({ settings, supportedPolicies, restartNeeded, upd
       });
       setSaved(form);
       setStatus({ text: 'Saved.', error: false });
-    } catch (error) {
-      setStatus({ text: (error as Error).message, error: true });
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const strategies = [...supportedPolicies];
@@ -91,12 +88,7 @@ export function GeneralSection({ settings, supportedPolicies, restartNeeded, upd
       title="General"
       description="Saved to the settings file as a whole; most changes apply at once."
     >
-      <form
-        className="sv-form"
-        onSubmit={(e) => void save(e)}
-        noValidate
-        aria-label="General settings"
-      >
+      <form className="sv-form" onSubmit={save} noValidate aria-label="General settings">
         <fieldset>
           <legend>Approvals</legend>
           <Field label="Timeout (seconds)" className="sv-field">
@@ -193,7 +185,7 @@ export function GeneralSection({ settings, supportedPolicies, restartNeeded, upd
         <div className="sv-form-actions">
           <button
             type="button"
-            disabled={!dirty || busy}
+            disabled={!dirty || busy !== null}
             onClick={() => {
               setForm(saved);
               setStatus(null);
@@ -201,7 +193,7 @@ export function GeneralSection({ settings, supportedPolicies, restartNeeded, upd
           >
             Discard changes
           </button>
-          <Button type="submit" variant="primary" disabled={busy}>
+          <Button type="submit" variant="primary" disabled={busy !== null}>
             {busy ? 'Saving…' : 'Save settings'}
           </Button>
         </div>
