@@ -6,8 +6,7 @@ import type { Settings } from '../../../shared/settings';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { Field } from '../ui/Field';
-import { Notice } from '../ui/Notice';
-import { useAction } from '../ui/use-action';
+import { useReportedAction } from '../ui/use-action';
 import './GeneralSection.css';
 
 interface Props {
@@ -44,17 +43,14 @@ export function GeneralSection({ settings, supportedPolicies, restartNeeded, upd
   const uid = useId();
   const [saved, setSaved] = useState<Form>(() => formOf(settings));
   const [form, setForm] = useState<Form>(saved);
-  const [status, setStatus] = useState<{ text: string; error: boolean } | null>(null);
-  const { busy, run } = useAction((text) =>
-    setStatus(text === null ? null : { text, error: true }),
-  );
+  const { busy, report, notice, clear } = useReportedAction();
   const dirty = JSON.stringify(form) !== JSON.stringify(saved);
   const set = <K extends keyof Form>(key: K, value: Form[K]) =>
     setForm((f) => ({ ...f, [key]: value }));
 
   const save = (e: FormEvent) => {
     e.preventDefault();
-    void run('save', async () => {
+    void report('save', async () => {
       await update((s) => {
         s.approvals = { ...s.approvals, timeoutSeconds: numberOf(form.timeoutSeconds) };
         s.desktop = {
@@ -70,7 +66,7 @@ export function GeneralSection({ settings, supportedPolicies, restartNeeded, upd
         s.policy = policy;
       });
       setSaved(form);
-      setStatus({ text: 'Saved.', error: false });
+      return 'Saved.';
     });
   };
 
@@ -181,14 +177,14 @@ export function GeneralSection({ settings, supportedPolicies, restartNeeded, upd
           </p>
         </fieldset>
 
-        {status && <Notice tone={status.error ? 'error' : 'done'}>{status.text}</Notice>}
+        {notice('save')}
         <div className="sv-form-actions">
           <button
             type="button"
             disabled={!dirty || busy !== null}
             onClick={() => {
               setForm(saved);
-              setStatus(null);
+              clear();
             }}
           >
             Discard changes
