@@ -32,6 +32,15 @@ const formOf = (s: Settings): Form => ({
   consensusQuorum: s.policy.consensusQuorum === undefined ? '' : String(s.policy.consensusQuorum),
 });
 
+const DESKTOP_CHECKS = [
+  [
+    'raiseOnRequest',
+    'Raise the approval dialog on a new request',
+    'Otherwise the notification and the tray carry it.',
+  ],
+  ['startAtLogin', 'Start Gatehouse at login', 'In the tray, without a window.'],
+] as const;
+
 /** What was typed, as the number it says; anything else goes to the core as is, to be refused there. */
 const numberOf = (text: string): number => (text.trim() === '' ? Number.NaN : Number(text));
 
@@ -104,28 +113,19 @@ export function GeneralSection({ settings, supportedPolicies, restartNeeded, upd
 
         <fieldset>
           <legend>Desktop</legend>
-          <label className="sv-check">
-            <input
-              type="checkbox"
-              checked={form.raiseOnRequest}
-              onChange={(e) => set('raiseOnRequest', e.target.checked)}
-            />
-            <span>
-              Raise the approval dialog on a new request
-              <small className="sv-hint">Otherwise the notification and the tray carry it.</small>
-            </span>
-          </label>
-          <label className="sv-check">
-            <input
-              type="checkbox"
-              checked={form.startAtLogin}
-              onChange={(e) => set('startAtLogin', e.target.checked)}
-            />
-            <span>
-              Start Gatehouse at login
-              <small className="sv-hint">In the tray, without a window.</small>
-            </span>
-          </label>
+          {DESKTOP_CHECKS.map(([key, label, hint]) => (
+            <label key={key} className="sv-check">
+              <input
+                type="checkbox"
+                checked={form[key]}
+                onChange={(e) => set(key, e.target.checked)}
+              />
+              <span>
+                {label}
+                <small className="sv-hint">{hint}</small>
+              </span>
+            </label>
+          ))}
         </fieldset>
 
         <fieldset>
