@@ -5,7 +5,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { scriptedAgentLaunch } from '../support/agents/scripted-agent';
+import { scriptedAgentConfig } from '../support/agents/scripted-agent';
+import { OPTIONS_AGENT } from '../support/session-options';
 import { startHeadless, type Headless } from './headless';
 import { expectAxeClean } from './support/axe';
 
@@ -14,38 +15,9 @@ let folder: string;
 
 test.beforeEach(async () => {
   folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-e2e-options-')));
-  const launch = scriptedAgentLaunch({
-    configOptions: [
-      {
-        id: 'model',
-        name: 'Model',
-        type: 'select',
-        currentValue: 'fast',
-        options: [
-          { value: 'fast', name: 'Fast' },
-          { value: 'smart', name: 'Smart' },
-        ],
-      },
-      {
-        id: 'approval_policy',
-        name: 'Approvals',
-        type: 'select',
-        currentValue: 'ask',
-        options: [
-          { value: 'ask', name: 'Ask first' },
-          { value: 'yolo', name: 'YOLO', description: 'Run everything without asking' },
-        ],
-      },
-    ],
-  });
   headless = await startHeadless({
     agents: {
-      s: {
-        name: 'Scripted',
-        command: launch.command,
-        args: launch.args,
-        env: launch.env as Record<string, string>,
-      },
+      s: { name: 'Scripted', ...scriptedAgentConfig(OPTIONS_AGENT) },
     },
   });
 });

@@ -4,7 +4,7 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { scriptedAgentLaunch } from '../support/agents/scripted-agent';
+import { scriptedAgentConfig } from '../support/agents/scripted-agent';
 import { startHeadless, type Headless } from './headless';
 
 let headless: Headless;
@@ -12,7 +12,7 @@ let folder: string;
 
 test.beforeEach(async () => {
   folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-e2e-start-')));
-  const signIn = scriptedAgentLaunch({
+  const signIn = scriptedAgentConfig({
     requireAuth: {
       methods: [
         { id: 'oauth', name: 'Sign in with Google', description: 'Opens a browser window' },
@@ -30,12 +30,7 @@ test.beforeEach(async () => {
         command: process.execPath,
         args: ['-e', 'console.error("no model configured"); process.exit(3)'],
       },
-      signin: {
-        name: 'Sign-in agent',
-        command: signIn.command,
-        args: signIn.args,
-        env: signIn.env as Record<string, string>,
-      },
+      signin: { name: 'Sign-in agent', ...signIn },
     },
   });
 });

@@ -2,9 +2,9 @@
 // session/set_config_option, never to a value where the agent stops asking; a hostile agent's
 // flood of options stays bounded.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SessionConfigOption } from '@agentclientprotocol/sdk';
 import { CONFIG_LIMITS } from '../../src/shared/session-config';
 import { startScriptedSession, type ScriptedSession } from '../support/gatehouse';
+import { OPTIONS_AGENT } from '../support/session-options';
 
 let session: ScriptedSession | undefined;
 afterEach(async () => {
@@ -12,37 +12,12 @@ afterEach(async () => {
   session = undefined;
 });
 
-const OPTIONS: SessionConfigOption[] = [
-  {
-    id: 'model',
-    name: 'Model',
-    category: 'model',
-    type: 'select',
-    currentValue: 'fast',
-    options: [
-      { value: 'fast', name: 'Fast' },
-      { value: 'smart', name: 'Smart' },
-    ],
-  },
-  {
-    id: 'approval_policy',
-    name: 'Approvals',
-    type: 'select',
-    currentValue: 'ask',
-    options: [
-      { value: 'ask', name: 'Ask first' },
-      { value: 'yolo', name: 'YOLO', description: 'Run everything without asking' },
-    ],
-  },
-  { id: 'thinking', name: 'Think harder', type: 'boolean', currentValue: false },
-];
-
 const setOptionCalls = (s: ScriptedSession) =>
   s.log().filter((l) => l.dir === 'in' && l.msg.method === 'session/set_config_option');
 
 describe('session options over HTTP', () => {
   it('lists the options to every client and sets one a person chooses', async () => {
-    session = await startScriptedSession({ configOptions: OPTIONS });
+    session = await startScriptedSession(OPTIONS_AGENT);
     const { gh, sessionId } = session;
     const other = await gh.client({ paired: false });
     const [listed] = await other.call('listSessions', {});
@@ -76,7 +51,7 @@ describe('session options over HTTP', () => {
   });
 
   it('refuses a value that reads as the agent no longer asking, and what the agent never offered', async () => {
-    session = await startScriptedSession({ configOptions: OPTIONS });
+    session = await startScriptedSession(OPTIONS_AGENT);
     const { gh, sessionId } = session;
     await expect(
       gh.api.call('setSessionOption', { sessionId, configId: 'approval_policy', value: 'yolo' }),

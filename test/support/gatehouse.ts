@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { GatehouseEvent } from '../../src/shared/contract';
 import type { PendingApproval } from '../../src/shared/domain';
 import { Settings, type AgentConfig, type SettingsInput } from '../../src/shared/settings';
-import { scriptedAgentLaunch, type ScriptedAgentScript } from './agents/scripted-agent';
+import { scriptedAgentConfig, type ScriptedAgentScript } from './agents/scripted-agent';
 import { PAIRING_CODE_TTL_MS } from '../../src/main/core/approvals/clients';
 import { createCore, type Core, type CoreOptions } from '../../src/main/core/core';
 import {
@@ -163,18 +163,10 @@ export async function startScriptedSession(
   const folder = options.folder ?? realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-work-')));
   const logDir = mkdtempSync(join(tmpdir(), 'gatehouse-agentlog-'));
   const logFile = join(logDir, 'agent.jsonl');
-  const launch = scriptedAgentLaunch(script, { logFile });
   const gh = await startGatehouse(
     {
       ...options.settings,
-      agents: {
-        s: {
-          command: launch.command,
-          args: launch.args,
-          env: launch.env as Record<string, string>,
-          ...options.agent,
-        },
-      },
+      agents: { s: { ...scriptedAgentConfig(script, { logFile }), ...options.agent } },
     },
     options.server,
     options.managedSettingsPath ? { managedSettingsPath: options.managedSettingsPath } : {},

@@ -11,6 +11,15 @@ import './App.css';
 
 type View = 'home' | 'sessions' | 'approvals' | 'history' | 'settings';
 
+/** The views in the order the bar shows them, with their addresses. */
+const VIEWS: [View, string, string][] = [
+  ['home', '#/', 'Home'],
+  ['sessions', '#/sessions', 'Sessions'],
+  ['approvals', '#/approvals', 'Approvals'],
+  ['history', '#/history', 'History'],
+  ['settings', '#/settings', 'Settings'],
+];
+
 const viewOf = (hash: string): View =>
   hash.startsWith('#/approvals')
     ? 'approvals'
@@ -46,21 +55,12 @@ export function App() {
       <header className="topbar" inert={modal}>
         <h1>Gatehouse</h1>
         <nav aria-label="views">
-          <a href="#/" aria-current={view === 'home' ? 'page' : undefined}>
-            Home
-          </a>
-          <a href="#/sessions" aria-current={view === 'sessions' ? 'page' : undefined}>
-            Sessions
-          </a>
-          <a href="#/approvals" aria-current={view === 'approvals' ? 'page' : undefined}>
-            Approvals{pending > 0 && <Count> {pending}</Count>}
-          </a>
-          <a href="#/history" aria-current={view === 'history' ? 'page' : undefined}>
-            History
-          </a>
-          <a href="#/settings" aria-current={view === 'settings' ? 'page' : undefined}>
-            Settings
-          </a>
+          {VIEWS.map(([id, href, label]) => (
+            <a key={id} href={href} aria-current={view === id ? 'page' : undefined}>
+              {label}
+              {id === 'approvals' && pending > 0 && <Count> {pending}</Count>}
+            </a>
+          ))}
         </nav>
       </header>
       {!api.paired && (

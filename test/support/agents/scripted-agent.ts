@@ -195,6 +195,15 @@ export function scriptedAgentLaunch(
   return { command: process.execPath, args: [fileURLToPath(import.meta.url)], env };
 }
 
+/** The same launch as an agent's entry in the settings (which take its variables as strings). */
+export function scriptedAgentConfig(
+  script: ScriptedAgentScript,
+  options: { logFile?: string } = {},
+): { command: string; args: string[]; env: Record<string, string> } {
+  const { command, args, env } = scriptedAgentLaunch(script, options);
+  return { command, args, env: env as Record<string, string> };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Runtime
 

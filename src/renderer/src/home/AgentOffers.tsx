@@ -2,10 +2,10 @@
 // registry snapshot. Adding one is a settings change like any other: from a browser it waits for
 // the confirmation shown where Gatehouse runs, since it chooses the program Gatehouse will start.
 import { useEffect, useState } from 'react';
-import type { CommandOutput, SettingsConfirmation } from '../../../shared/contract';
+import type { CommandOutput } from '../../../shared/contract';
 import { AgentConfig } from '../../../shared/settings';
 import { useApi } from '../api/context';
-import { ConfirmChange } from '../settings/ConfirmChange';
+import { useSettingsUpdate } from '../settings/use-settings-update';
 import { Button } from '../ui/Button';
 import { Notice } from '../ui/Notice';
 
@@ -45,7 +45,7 @@ function offersOf(
 export function AgentOffers({ onAdded }: { onAdded(): void }) {
   const api = useApi();
   const [offers, setOffers] = useState<Offer[] | null>(null);
-  const [waiting, setWaiting] = useState<SettingsConfirmation | null>(null);
+  const { update, prompt } = useSettingsUpdate({ onApplied: onAdded });
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
@@ -58,15 +58,9 @@ export function AgentOffers({ onAdded }: { onAdded(): void }) {
   const add = async (offer: Offer) => {
     setError(null);
     try {
-      const current = await api.call('getSettings', {});
-      if (current.restartNeeded.length > 0) {
-        throw new Error('A settings change waits for a restart: add the agent in Settings.');
-      }
-      const next = structuredClone(current.settings);
-      next.agents[offer.id] = offer.config;
-      const out = await api.call('updateSettings', { settings: next });
-      if (out.confirmation) setWaiting(out.confirmation);
-      else onAdded();
+      await update((settings) => {
+        settings.agents[offer.id] = offer.config;
+      });
     } catch (e) {
       setError((e as Error).message);
     }
@@ -75,16 +69,7 @@ export function AgentOffers({ onAdded }: { onAdded(): void }) {
   if (!offers || offers.length === 0) return null;
   return (
     <div className="home-offers">
-      {waiting && (
-        <ConfirmChange
-          confirmation={waiting}
-          onApplied={() => {
-            setWaiting(null);
-            onAdded();
-          }}
-          onDismiss={() => setWaiting(null)}
-        />
-      )}
+      {prompt}
       {error && <Notice tone="error">{error}</Notice>}
       <ul aria-label="Agents to add">
         {offers.map((offer) => (

@@ -7,6 +7,7 @@ import { TOOL_KINDS, type Rule, type ToolKind } from '../../../shared/rules';
 import { useApi } from '../api/context';
 import { Button } from '../ui/Button';
 import { Field } from '../ui/Field';
+import { Notice } from '../ui/Notice';
 import { ruleOfDraft, suggestId, type RuleDraft, type RuleTarget } from './rule-draft';
 import { RulePreview } from './RulePreview';
 import './RuleEditor.css';
@@ -285,9 +286,9 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
         </div>
 
         {saveError && (
-          <p className="re-error re-save-error" role="alert">
+          <Notice tone="error" className="re-save-error">
             {saveError}
-          </p>
+          </Notice>
         )}
         <footer className="re-foot">
           <button type="button" onClick={onClose}>

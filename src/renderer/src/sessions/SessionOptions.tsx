@@ -1,7 +1,7 @@
-import { useState } from 'react';
 import type { SessionInfo } from '../../../shared/domain';
 import type { ConfigOption } from '../../../shared/session-config';
 import { useApi } from '../api/context';
+import { useAction, type ShowError } from '../ui/use-action';
 
 const REFUSED = ' (does not ask: not offered)';
 
@@ -10,26 +10,16 @@ const REFUSED = ' (does not ask: not offered)';
  * value that would let the agent act without asking is shown but cannot be chosen: the core refuses
  * it too.
  */
-export function SessionOptions({
-  session,
-  onError,
-}: {
-  session: SessionInfo;
-  onError: (message: string | null) => void;
-}) {
+export function SessionOptions({ session, onError }: { session: SessionInfo; onError: ShowError }) {
   const api = useApi();
-  const [busy, setBusy] = useState<string | null>(null);
+  const { busy, run } = useAction(onError);
   const options = session.configOptions ?? [];
   if (options.length === 0) return null;
 
-  const set = (option: ConfigOption, value: string | boolean) => {
-    onError(null);
-    setBusy(option.id);
-    api
-      .call('setSessionOption', { sessionId: session.sessionId, configId: option.id, value })
-      .catch((err: Error) => onError(err.message))
-      .finally(() => setBusy(null));
-  };
+  const set = (option: ConfigOption, value: string | boolean) =>
+    void run(option.id, () =>
+      api.call('setSessionOption', { sessionId: session.sessionId, configId: option.id, value }),
+    );
 
   return (
     <>

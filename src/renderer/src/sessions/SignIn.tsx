@@ -1,33 +1,20 @@
-import { useState } from 'react';
 import type { SessionInfo } from '../../../shared/domain';
 import { useApi } from '../api/context';
+import { useAction, type ShowError } from '../ui/use-action';
 
 /**
  * The agent opens no session until it is signed in: the methods it offered, in its own words
  * (shown as text). Choosing one asks the agent to sign in that way; some open a browser.
  */
-export function SignIn({
-  session,
-  onError,
-}: {
-  session: SessionInfo;
-  onError: (message: string | null) => void;
-}) {
+export function SignIn({ session, onError }: { session: SessionInfo; onError: ShowError }) {
   const api = useApi();
-  const [busy, setBusy] = useState<string | null>(null);
+  const { busy, run } = useAction(onError);
   const methods = session.authMethods ?? [];
 
-  const choose = async (methodId: string) => {
-    onError(null);
-    setBusy(methodId);
-    try {
-      await api.call('authenticateSession', { sessionId: session.sessionId, methodId });
-    } catch (err) {
-      onError((err as Error).message);
-    } finally {
-      setBusy(null);
-    }
-  };
+  const choose = (methodId: string) =>
+    run(methodId, () =>
+      api.call('authenticateSession', { sessionId: session.sessionId, methodId }),
+    );
 
   if (methods.length === 0 && !busy) return null;
   return (

@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { AgentInfo } from '../../../shared/domain';
 import { useApi } from '../api/context';
+import { useAction } from '../ui/use-action';
 import { FolderField } from './FolderField';
 
 /** Start a session: an agent, a folder (checked by the core before the agent is spawned). */
@@ -16,8 +17,9 @@ export function StartSession({
   const [cwd, setCwd] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [recent, setRecent] = useState<string[]>([]);
-  const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const { busy: starting, run } = useAction(setError);
+  const busy = starting !== null;
   const chosen = agentId || agents[0]?.id || '';
 
   const loadRecent = () =>
@@ -35,24 +37,18 @@ export function StartSession({
     return found;
   };
 
-  const start = async (e: FormEvent) => {
+  const start = (e: FormEvent) => {
     e.preventDefault();
-    setError(null);
-    setBusy(true);
-    try {
+    void run(chosen, async () => {
       const path = cwd.trim();
       if ((await check(path)) !== null) return;
       onStarted((await api.call('createSession', { agentId: chosen, cwd: path })).sessionId);
       loadRecent();
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
-    <form className="session-start" onSubmit={(e) => void start(e)} aria-label="start a session">
+    <form className="session-start" onSubmit={start} aria-label="start a session">
       <label>
         Agent
         <select value={chosen} onChange={(e) => setAgentId(e.target.value)} disabled={busy}>

@@ -1,6 +1,6 @@
 // Each configured agent: how it is started, the permission mode of its new sessions, its Bypass
 // (trust without asking), and the mediator policy its requests follow.
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import type { AgentInfo, PermissionMode } from '../../../shared/domain';
 import type { Settings } from '../../../shared/settings';
 import { useApi } from '../api/context';
@@ -9,8 +9,8 @@ import { MODE_HINT, MODE_LABEL } from '../history/words';
 import { AsyncState } from '../ui/AsyncState';
 import { Card } from '../ui/Card';
 import { Field } from '../ui/Field';
-import { Notice } from '../ui/Notice';
 import { Stack } from '../ui/Stack';
+import { useReportedAction } from '../ui/use-action';
 import './AgentsSection.css';
 
 interface Props {
@@ -21,31 +21,21 @@ interface Props {
   onBypassChanged(): void;
 }
 
-type Status = { agentId: string; text: string; error: boolean };
-
 export function AgentsSection({ settings, agents, update, onBypassChanged }: Props) {
   const api = useApi();
-  const [status, setStatus] = useState<Status | null>(null);
+  const { report, notice } = useReportedAction();
   const ids = Object.keys(settings.agents);
 
-  const setMode = async (agentId: string, mode: PermissionMode) => {
-    setStatus(null);
-    try {
+  const setMode = (agentId: string, mode: PermissionMode) =>
+    report(agentId, async () => {
       await update((s) => {
         s.agents[agentId]!.mode = mode;
       });
-      setStatus({
-        agentId,
-        text: `New sessions of ${agentId} start in ${MODE_LABEL[mode]}.`,
-        error: false,
-      });
-    } catch (e) {
-      setStatus({ agentId, text: (e as Error).message, error: true });
-    }
-  };
+      return `New sessions of ${agentId} start in ${MODE_LABEL[mode]}.`;
+    });
 
   /** From a browser this waits for a confirmation where Gatehouse runs (the view shows how). */
-  const setCommand = async (agentId: string, e: FormEvent<HTMLFormElement>) => {
+  const setCommand = (agentId: string, e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
     const command = String(form.get('command') ?? '').trim();
@@ -53,36 +43,25 @@ export function AgentsSection({ settings, agents, update, onBypassChanged }: Pro
       .split('\n')
       .map((a) => a.trim())
       .filter((a) => a !== '');
-    setStatus(null);
-    try {
+    void report(agentId, async () => {
       await update((s) => {
         const agent = s.agents[agentId]!;
         // A command of its own replaces the ACP Registry's: an agent has one or the other.
         delete agent.registry;
         Object.assign(agent, { command, args });
       });
-      setStatus({ agentId, text: `${agentId} starts with the new command.`, error: false });
-    } catch (err) {
-      setStatus({ agentId, text: (err as Error).message, error: true });
-    }
+      return `${agentId} starts with the new command.`;
+    });
   };
 
-  const setBypass = async (agentId: string, enabled: boolean) => {
-    setStatus(null);
-    try {
+  const setBypass = (agentId: string, enabled: boolean) =>
+    report(agentId, async () => {
       await api.call('setAgentBypass', { agentId, enabled });
       onBypassChanged();
-      setStatus({
-        agentId,
-        text: enabled
-          ? `${agentId} is trusted: its requests are allowed without asking.`
-          : `${agentId} asks again.`,
-        error: false,
-      });
-    } catch (e) {
-      setStatus({ agentId, text: (e as Error).message, error: true });
-    }
-  };
+      return enabled
+        ? `${agentId} is trusted: its requests are allowed without asking.`
+        : `${agentId} asks again.`;
+    });
 
   return (
     <Card
@@ -166,7 +145,7 @@ export function AgentsSection({ settings, agents, update, onBypassChanged }: Pro
                     <summary>Change the command</summary>
                     <form
                       aria-label={`Command of ${name}`}
-                      onSubmit={(e) => void setCommand(id, e)}
+                      onSubmit={(e) => setCommand(id, e)}
                     >
                       <Field label="Command" className="sv-field">
                         <input name="command" defaultValue={config.command} required />
@@ -177,9 +156,7 @@ export function AgentsSection({ settings, agents, update, onBypassChanged }: Pro
                       <button type="submit">Save command</button>
                     </form>
                   </details>
-                  {status?.agentId === id && (
-                    <Notice tone={status.error ? 'error' : 'done'}>{status.text}</Notice>
-                  )}
+                  {notice(id)}
                 </li>
               );
             })}

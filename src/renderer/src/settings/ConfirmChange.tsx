@@ -7,6 +7,7 @@ import { useApi } from '../api/context';
 import { Button } from '../ui/Button';
 import { Field } from '../ui/Field';
 import { Notice } from '../ui/Notice';
+import { useAction } from '../ui/use-action';
 import '../ui/Card.css';
 import './ConfirmChange.css';
 
@@ -20,21 +21,15 @@ export function ConfirmChange({ confirmation, onApplied, onDismiss }: Props) {
   const api = useApi();
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useAction(setError);
   const until = new Date(confirmation.expiresAt).toLocaleTimeString();
   const agents = confirmation.agents.join(', ');
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      onApplied(await api.call('confirmSettingsChange', { id: confirmation.id, code }));
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    void run(confirmation.id, async () =>
+      onApplied(await api.call('confirmSettingsChange', { id: confirmation.id, code })),
+    );
   };
 
   return (
@@ -48,7 +43,7 @@ export function ConfirmChange({ confirmation, onApplied, onDismiss }: Props) {
         The change of {agents} is not applied yet. It expires at {until}.
       </p>
       {confirmation.how === 'code' && (
-        <form onSubmit={(e) => void submit(e)} aria-label="Confirm the settings change">
+        <form onSubmit={submit} aria-label="Confirm the settings change">
           <Field label="Code" className="sv-field">
             <input
               value={code}
@@ -61,7 +56,7 @@ export function ConfirmChange({ confirmation, onApplied, onDismiss }: Props) {
             />
           </Field>
           <div className="sv-confirm-actions">
-            <Button type="submit" variant="primary" disabled={busy || code.trim() === ''}>
+            <Button type="submit" variant="primary" disabled={busy !== null || code.trim() === ''}>
               Confirm
             </Button>
             <button type="button" onClick={onDismiss}>

@@ -6,7 +6,7 @@ import type { Settings } from '../../../shared/settings';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { Field } from '../ui/Field';
-import { Notice } from '../ui/Notice';
+import { useReportedAction } from '../ui/use-action';
 import './GeneralSection.css';
 
 interface Props {
@@ -32,6 +32,15 @@ const formOf = (s: Settings): Form => ({
   consensusQuorum: s.policy.consensusQuorum === undefined ? '' : String(s.policy.consensusQuorum),
 });
 
+const DESKTOP_CHECKS = [
+  [
+    'raiseOnRequest',
+    'Raise the approval dialog on a new request',
+    'Otherwise the notification and the tray carry it.',
+  ],
+  ['startAtLogin', 'Start Gatehouse at login', 'In the tray, without a window.'],
+] as const;
+
 /** What was typed, as the number it says; anything else goes to the core as is, to be refused there. */
 const numberOf = (text: string): number => (text.trim() === '' ? Number.NaN : Number(text));
 
@@ -43,17 +52,14 @@ export function GeneralSection({ settings, supportedPolicies, restartNeeded, upd
   const uid = useId();
   const [saved, setSaved] = useState<Form>(() => formOf(settings));
   const [form, setForm] = useState<Form>(saved);
-  const [status, setStatus] = useState<{ text: string; error: boolean } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, report, notice, clear } = useReportedAction();
   const dirty = JSON.stringify(form) !== JSON.stringify(saved);
   const set = <K extends keyof Form>(key: K, value: Form[K]) =>
     setForm((f) => ({ ...f, [key]: value }));
 
-  const save = async (e: FormEvent) => {
+  const save = (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setStatus(null);
-    try {
+    void report('save', async () => {
       await update((s) => {
         s.approvals = { ...s.approvals, timeoutSeconds: numberOf(form.timeoutSeconds) };
         s.desktop = {
@@ -69,12 +75,8 @@ export function GeneralSection({ settings, supportedPolicies, restartNeeded, upd
         s.policy = policy;
       });
       setSaved(form);
-      setStatus({ text: 'Saved.', error: false });
-    } catch (error) {
-      setStatus({ text: (error as Error).message, error: true });
-    } finally {
-      setBusy(false);
-    }
+      return 'Saved.';
+    });
   };
 
   const strategies = [...supportedPolicies];
@@ -91,12 +93,7 @@ export function GeneralSection({ settings, supportedPolicies, restartNeeded, upd
       title="General"
       description="Saved to the settings file as a whole; most changes apply at once."
     >
-      <form
-        className="sv-form"
-        onSubmit={(e) => void save(e)}
-        noValidate
-        aria-label="General settings"
-      >
+      <form className="sv-form" onSubmit={save} noValidate aria-label="General settings">
         <fieldset>
           <legend>Approvals</legend>
           <Field label="Timeout (seconds)" className="sv-field">
@@ -116,28 +113,19 @@ export function GeneralSection({ settings, supportedPolicies, restartNeeded, upd
 
         <fieldset>
           <legend>Desktop</legend>
-          <label className="sv-check">
-            <input
-              type="checkbox"
-              checked={form.raiseOnRequest}
-              onChange={(e) => set('raiseOnRequest', e.target.checked)}
-            />
-            <span>
-              Raise the approval dialog on a new request
-              <small className="sv-hint">Otherwise the notification and the tray carry it.</small>
-            </span>
-          </label>
-          <label className="sv-check">
-            <input
-              type="checkbox"
-              checked={form.startAtLogin}
-              onChange={(e) => set('startAtLogin', e.target.checked)}
-            />
-            <span>
-              Start Gatehouse at login
-              <small className="sv-hint">In the tray, without a window.</small>
-            </span>
-          </label>
+          {DESKTOP_CHECKS.map(([key, label, hint]) => (
+            <label key={key} className="sv-check">
+              <input
+                type="checkbox"
+                checked={form[key]}
+                onChange={(e) => set(key, e.target.checked)}
+              />
+              <span>
+                {label}
+                <small className="sv-hint">{hint}</small>
+              </span>
+            </label>
+          ))}
         </fieldset>
 
         <fieldset>
@@ -189,19 +177,19 @@ export function GeneralSection({ settings, supportedPolicies, restartNeeded, upd
           </p>
         </fieldset>
 
-        {status && <Notice tone={status.error ? 'error' : 'done'}>{status.text}</Notice>}
+        {notice('save')}
         <div className="sv-form-actions">
           <button
             type="button"
-            disabled={!dirty || busy}
+            disabled={!dirty || busy !== null}
             onClick={() => {
               setForm(saved);
-              setStatus(null);
+              clear();
             }}
           >
             Discard changes
           </button>
-          <Button type="submit" variant="primary" disabled={busy}>
+          <Button type="submit" variant="primary" disabled={busy !== null}>
             {busy ? 'Saving…' : 'Save settings'}
           </Button>
         </div>

@@ -12,6 +12,7 @@ import { AsyncState } from '../ui/AsyncState';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { Table } from '../ui/Table';
+import { useAction } from '../ui/use-action';
 import './GrantsSection.css';
 
 type GrantView = CommandOutput<'listGrants'>[number];
@@ -46,7 +47,7 @@ export function GrantsSection() {
   const [showInactive, setShowInactive] = useState(false);
   const [grants, setGrants] = useState<GrantView[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
+  const { busy, run } = useAction(setError);
 
   const load = useCallback(() => {
     api.call('listGrants', { includeInactive: showInactive }).then(
@@ -75,17 +76,11 @@ export function GrantsSection() {
     };
   }, [api, load]);
 
-  const revoke = async (grantId: string) => {
-    setBusy(grantId);
-    try {
+  const revoke = (grantId: string) =>
+    run(grantId, async () => {
       await api.call('revokeGrant', { grantId });
       load();
-    } catch (e) {
-      setError((e as Error).message);
-    } finally {
-      setBusy(null);
-    }
-  };
+    });
 
   const rows = (grants ?? []).map((g) => ({
     ...g,

@@ -6,12 +6,11 @@ import { AgentConfig, type Settings } from '../../../shared/settings';
 import { useApi } from '../api/context';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
-import { Notice } from '../ui/Notice';
 import { Stack } from '../ui/Stack';
+import { useReportedAction } from '../ui/use-action';
 import './RegistrySection.css';
 
 type Listing = CommandOutput<'listRegistryAgents'>;
-type Status = { id: string; text: string; error: boolean };
 
 interface Props {
   settings: Settings;
@@ -21,7 +20,7 @@ interface Props {
 export function RegistrySection({ settings, update }: Props) {
   const api = useApi();
   const [listing, setListing] = useState<Listing | null>(null);
-  const [status, setStatus] = useState<Status | null>(null);
+  const { report, notice } = useReportedAction();
 
   useEffect(() => {
     api.call('listRegistryAgents', {}).then(setListing, (e: Error) =>
@@ -29,17 +28,13 @@ export function RegistrySection({ settings, update }: Props) {
     );
   }, [api]);
 
-  const add = async (id: string) => {
-    setStatus(null);
-    try {
+  const add = (id: string) =>
+    report(id, async () => {
       await update((s) => {
         s.agents[id] = AgentConfig.parse({ registry: id });
       });
-      setStatus({ id, text: `${id} is added: start it from Home.`, error: false });
-    } catch (e) {
-      setStatus({ id, text: (e as Error).message, error: true });
-    }
-  };
+      return `${id} is added: start it from Home.`;
+    });
 
   return (
     <Card
@@ -68,7 +63,7 @@ export function RegistrySection({ settings, update }: Props) {
                 </Button>
               </div>
               <p className="sv-registry-desc">{agent.description}</p>
-              {status?.id === agent.id && <Notice tone={status.error ? 'error' : 'done'}>{status.text}</Notice>}
+              {notice(agent.id)}
             </li>
           );
         })}

@@ -1,12 +1,11 @@
 // The settings window: grants, rules, agents and the general settings, over one settings file;
 // which terminal CLIs are hooked; the paired devices.
-import { useCallback, useEffect, useRef, useState } from 'react';
-import type { CommandOutput, SettingsConfirmation } from '../../../shared/contract';
+import { useCallback, useEffect, useState } from 'react';
+import type { CommandOutput } from '../../../shared/contract';
 import type { AgentInfo, PermissionPolicy } from '../../../shared/domain';
 import type { Settings } from '../../../shared/settings';
 import { useApi } from '../api/context';
 import { AgentsSection } from './AgentsSection';
-import { ConfirmChange } from './ConfirmChange';
 import { DevicesSection } from './DevicesSection';
 import { GeneralSection } from './GeneralSection';
 import { GrantsSection } from './GrantsSection';
@@ -14,13 +13,12 @@ import { RegistrySection } from './RegistrySection';
 import { HooksSection } from './HooksSection';
 import { RulesSection } from './RulesSection';
 import { SupportSection } from './SupportSection';
+import { useSettingsUpdate } from './use-settings-update';
 import { Button } from '../ui/Button';
 import { Notice } from '../ui/Notice';
 import './SettingsView.css';
 
 type Loaded = CommandOutput<'getSettings'>;
-type RestartKey = 'policy' | 'server';
-const RESTART_KEYS: RestartKey[] = ['policy', 'server'];
 
 const SECTIONS = [
   ['sv-grants', 'Grants'],
@@ -39,8 +37,6 @@ export function SettingsView() {
   const [agents, setAgents] = useState<AgentInfo[]>([]);
   const [policies, setPolicies] = useState<PermissionPolicy[]>([]);
   const [error, setError] = useState<string | null>(null);
-  const [waiting, setWaiting] = useState<SettingsConfirmation | null>(null);
-  const savedForRestart = useRef<Partial<Pick<Settings, RestartKey>>>({});
 
   const reload = useCallback(() => {
     api.call('getSettings', {}).then(setLoaded, (e: Error) => setError(e.message));
@@ -55,36 +51,21 @@ export function SettingsView() {
     );
   }, [api, reload]);
 
-  /**
-   * Applies `patch` to the settings in force right now (read again, so a rule saved meanwhile is not
-   * overwritten) and saves them whole. Throws the core's error, verbatim.
-   */
-  const update = useCallback(
-    async (patch: (settings: Settings) => void) => {
-      const current = await api.call('getSettings', {});
-      const next = structuredClone(current.settings);
-      // getSettings answers with the policy and server in force; a change saved for the restart
-      // must not be written back over by the next save.
-      for (const key of RESTART_KEYS) {
-        const saved = savedForRestart.current[key];
-        if (current.restartNeeded.includes(key) && saved)
-          Object.assign(next, { [key]: structuredClone(saved) });
-      }
-      patch(next);
-      const out = await api.call('updateSettings', { settings: next });
-      if (out.confirmation) {
-        setWaiting(out.confirmation);
-        throw new Error('Not applied yet: it waits for a confirmation where Gatehouse runs.');
-      }
-      for (const key of RESTART_KEYS) {
-        if (out.restartNeeded.includes(key))
-          Object.assign(savedForRestart.current, { [key]: next[key] });
-        else delete savedForRestart.current[key];
-      }
+  const applied = useCallback(
+    (out: Loaded) => {
       setLoaded(out);
       api.call('listAgents', {}).then(setAgents, () => undefined);
     },
     [api],
+  );
+  const { update: save, prompt } = useSettingsUpdate({ onApplied: applied, onDismiss: reload });
+  // The sections show what came of a change under the control that made it.
+  const update = useCallback(
+    async (patch: (settings: Settings) => void) => {
+      if ((await save(patch)) === 'waiting')
+        throw new Error('Not applied yet: it waits for a confirmation where Gatehouse runs.');
+    },
+    [save],
   );
 
   return (
@@ -113,20 +94,7 @@ export function SettingsView() {
         </nav>
       </header>
       {error && <Notice tone="error">The settings could not be loaded: {error}</Notice>}
-      {waiting && (
-        <ConfirmChange
-          confirmation={waiting}
-          onApplied={(out) => {
-            setWaiting(null);
-            setLoaded(out);
-            api.call('listAgents', {}).then(setAgents, () => undefined);
-          }}
-          onDismiss={() => {
-            setWaiting(null);
-            reload();
-          }}
-        />
-      )}
+      {prompt}
       <GrantsSection />
       <RulesSection onChanged={reload} managed={loaded?.managed ?? null} />
       {loaded && (
