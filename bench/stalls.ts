@@ -51,7 +51,7 @@ async function fill(core: Core, rows: number): Promise<number> {
 }
 
 /** The longest event-loop delay (ms) while `work` runs, and how long it took. */
-async function longestStall(
+export async function longestStall(
   work: () => Promise<unknown>,
 ): Promise<{ stall: number; took: number }> {
   const monitor = monitorEventLoopDelay({ resolution: 5 });

@@ -53,10 +53,14 @@ export function processIdentity(pid: number): ProcessIdentity | null {
 
 const recordsDir = (home: string): string => join(home, 'run', 'agents');
 
+/** This core's own identity, which does not change while it runs: read once, not at every start. */
+let own: ProcessIdentity | null | undefined;
+const ownIdentity = (): ProcessIdentity | null => (own ??= processIdentity(process.pid));
+
 /** Records a started agent; `remove` forgets it once it has exited. Null where nothing is recorded. */
 export function recordAgent(home: string, agentId: string, pid: number): { remove(): void } | null {
   const agent = processIdentity(pid);
-  const core = processIdentity(process.pid);
+  const core = ownIdentity();
   if (!agent || !core || agent.sid !== pid) return null;
   const record: AgentRecord = { pid, ...agent, agentId, core: { pid: process.pid, startTime: core.startTime } };
   const dir = recordsDir(home);

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { v7 as uuidv7 } from 'uuid';
 import type { PermissionMode, PermissionPolicy, SessionInfo, StopReason } from '../../../shared/domain';
 import type { AgentConfig, LaunchableAgent } from '../../../shared/settings';
@@ -22,6 +23,10 @@ import { registryLaunch } from './registry-launch';
 import { checkFolder, sessionFolder, type FolderCheck } from './session-folder';
 import { reportViolation } from './session-violations';
 import { setSessionOption } from './session-options';
+import { StartGate } from './start-gate';
+
+/** The longest one agent's boot keeps the next start waiting (two boots per CPU at once). */
+const START_HOLD_MS = 3000;
 
 export interface SessionManagerOptions {
   agents: () => Record<string, AgentConfig>;
@@ -57,6 +62,8 @@ export class SessionManager {
   private readonly endedAt = new Map<string, number>();
   private readonly now: () => number;
   private readonly signIns: SignIns;
+  /** Agents booting (launch prepared, spawned, not yet past ACP initialize). */
+  private readonly starts = new StartGate(2 * availableParallelism(), START_HOLD_MS);
   /** Every session's transcript; whatever carries a session's updates records them here. */
   readonly transcripts: Transcripts;
   /** The folders sessions started here last opened in. */
@@ -151,6 +158,7 @@ export class SessionManager {
       (violation) => reportViolation(session, violation, { ...this.options, now: this.now }),
       this.now,
     );
+    const leave = await this.starts.enter();
     let launch;
     try {
       launch = await prepareAgentLaunch({
@@ -161,6 +169,7 @@ export class SessionManager {
         onViolation: (violation) => violations.network(violation),
       });
     } catch (error) {
+      leave();
       this.options.store.recordEvent({
         type: 'sandbox_unavailable',
         agentId,
@@ -194,7 +203,7 @@ export class SessionManager {
     void agent.exited.then((info) => this.onExit(session, info.code, info.signal));
     session.readsAdvertised = config.fs.read;
     try {
-      const initialized = await agent.initialize(session.readsAdvertised);
+      const initialized = await agent.initialize(session.readsAdvertised).finally(leave);
       session.agentFamily = agentFamily(initialized.agentInfo?.name, agentId);
       // What the agent calls itself may reveal what its launch did not (a wrapper script).
       session.openDoor = unguardedByDoor(agentId, config, launched, session.agentFamily);

@@ -114,6 +114,30 @@ describe('managed rules in the rule layer', () => {
     });
   });
 
+  it('names a rule as managed by the list in force, when the managed list is another one', () => {
+    const allowLs: Rule = { id: 'ls', action: 'allow', command: 'ls' };
+    let managed: Rule[] = [noRm];
+    const judge = createRulesGate({
+      rules: () => [allowLs],
+      managedRules: () => managed,
+      grants,
+      now: () => 1,
+    });
+    expect(judge(approval('ls'), session('default')).decider).toEqual({ type: 'rule', ruleId: 'ls' });
+    managed = [allowLs];
+    expect(judge(approval('ls'), session('default')).decider).toEqual({
+      type: 'rule',
+      ruleId: 'ls',
+      source: 'managed',
+    });
+  });
+
+  it('a managed rule that might match an opaque line keeps Bypass from allowing it', () => {
+    const decision = gate([noRm], [])(approval('$CMD build'), session('bypassPermissions'));
+    expect(decision).toMatchObject({ verdict: 'ask' });
+    expect(decision.reason).toMatch(/no-rm/);
+  });
+
   it('without Bypass allowed, a session in Bypass is judged as default: it asks', () => {
     expect(gate([], [])(approval('make'), session('bypassPermissions'))).toMatchObject({
       verdict: 'allow',

@@ -36,7 +36,13 @@ export function factsOf(
   };
 }
 
-function deciderOf(decidedBy: DecidedBy, mode: PermissionMode, managed: ReadonlySet<string>): Decider {
+const NO_IDS: ReadonlySet<string> = new Set();
+
+function deciderOf(
+  decidedBy: DecidedBy,
+  mode: PermissionMode,
+  managed: ReadonlySet<string>,
+): Decider {
   switch (decidedBy.type) {
     case 'rule':
       return managed.has(decidedBy.ruleId)
@@ -68,6 +74,14 @@ export function createRulesGate(options: {
   /** False under a managed policy that forbids Bypass: a session in that mode is judged as default. */
   bypassAllowed?: () => boolean;
 }): (approval: PendingApproval, session: SessionContext) => PreDecision {
+  // The managed rules are read once at start: their ids are gathered again only for another list
+  // (an empty one, which a caller may hand out anew each time, needs none).
+  let managedIds: { rules: readonly Rule[]; ids: ReadonlySet<string> } | undefined;
+  const managedIdsOf = (rules: readonly Rule[]): ReadonlySet<string> => {
+    if (rules.length === 0) return NO_IDS;
+    if (managedIds?.rules !== rules) managedIds = { rules, ids: new Set(rules.map((r) => r.id)) };
+    return managedIds.ids;
+  };
   return (approval, session) => {
     const facts = factsOf(approval, session.cwd);
     const mode =
@@ -75,24 +89,16 @@ export function createRulesGate(options: {
         ? 'default'
         : session.mode;
     const managedRules = options.managedRules?.() ?? [];
-    const managedIds = new Set(managedRules.map((r) => r.id));
-    const now = options.now();
-    const managed =
-      managedRules.length > 0
-        ? evaluate(facts, { mode: 'default', rules: managedRules, grants: [], now })
-        : null;
-    const evaluation =
-      managed &&
-      (managed.verdict === 'deny' || (managed.verdict === 'ask' && managed.decidedBy.type === 'rule'))
-        ? { ...managed, reason: `Managed policy: ${managed.reason}` }
-        : evaluate(facts, {
-            mode,
-            rules: [...managedRules, ...options.rules()],
-            grants: options.grants.activeFor(approval.agentId),
-            now,
-          });
+    const evaluation = evaluate(facts, {
+      mode,
+      rules: options.rules(),
+      managed: managedRules,
+      grants: options.grants.activeFor(approval.agentId),
+      now: options.now(),
+    });
+    if (evaluation.managed) evaluation.reason = `Managed policy: ${evaluation.reason}`;
     if (evaluation.verdict === 'ask') return { verdict: 'ask', reason: evaluation.reason };
-    const decider = deciderOf(evaluation.decidedBy, mode, managedIds);
+    const decider = deciderOf(evaluation.decidedBy, mode, managedIdsOf(managedRules));
     if (evaluation.verdict === 'allow') {
       const reply = allowOnceReply(approval.options);
       // Only the agent's "always" would allow it: a standing approval nobody chose is not handed out.
@@ -102,6 +108,11 @@ export function createRulesGate(options: {
       }
       return { verdict: 'allow', reply, decider, reason: evaluation.reason };
     }
-    return { verdict: 'deny', reply: rejectReply(approval.options), decider, reason: evaluation.reason };
+    return {
+      verdict: 'deny',
+      reply: rejectReply(approval.options),
+      decider,
+      reason: evaluation.reason,
+    };
   };
 }

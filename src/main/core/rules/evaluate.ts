@@ -2,6 +2,8 @@
  * The decision that runs before a person is asked.
  *
  * Order (first that applies wins):
+ *  0. the managed policy's rules alone, as in default mode: their deny → deny, their ask (or a
+ *     deny/ask of theirs that might match a line that is not opaque) → ask, marked `managed`
  *  1. deny rules                      → deny
  *  2. ask rules                       → ask
  *     a deny/ask rule that only MIGHT match (a `$X` where its tokens are) → ask (also under
@@ -47,7 +49,9 @@ export function evaluate(
 ): Evaluation {
   const prep = prepareRequest(facts, options.resolver);
   const mode = state.mode ?? 'default';
-  const rules = state.rules.map((r, i) => compileRule(r, i));
+  const managedCount = state.managed?.length ?? 0;
+  // Managed rules first in the list: on a tie of specificity the earlier rule wins.
+  const rules = [...(state.managed ?? []), ...state.rules].map((r, i) => compileRule(r, i));
   const withAnalysis = prep.analysis ? { analysis: prep.analysis } : {};
   const result = (
     verdict: Evaluation['verdict'],
@@ -62,8 +66,8 @@ export function evaluate(
     ...(deciders ? { deciders } : {}),
   });
 
-  const yes: Record<'deny' | 'ask', CompiledRule[]> = { deny: [], ask: [] };
-  const maybe: Record<'deny' | 'ask', CompiledRule[]> = { deny: [], ask: [] };
+  const yes: ByAction = { deny: [], ask: [] };
+  const maybe: ByAction = { deny: [], ask: [] };
   for (const c of rules) {
     if (c.rule.action === 'allow') continue;
     const m = blockMatch(c, prep);
@@ -71,22 +75,20 @@ export function evaluate(
     else if (m === 'maybe') maybe[c.rule.action].push(c);
   }
 
-  const denied = mostSpecific(yes.deny);
-  if (denied)
-    return result('deny', ruleDecider(denied.rule), `Denied by rule ${describeRule(denied.rule)}`);
-  const asked = mostSpecific(yes.ask);
-  if (asked)
-    return result('ask', ruleDecider(asked.rule), `Rule ${describeRule(asked.rule)} says to ask`);
+  if (managedCount > 0) {
+    const isManaged = (c: CompiledRule) => c.index < managedCount;
+    const block = blocking(
+      { deny: yes.deny.filter(isManaged), ask: yes.ask.filter(isManaged) },
+      { deny: maybe.deny.filter(isManaged), ask: maybe.ask.filter(isManaged) },
+      !prep.opaque,
+    );
+    if (block)
+      return { ...result(block.verdict, ruleDecider(block.rule), block.reason), managed: true };
+  }
   // For an opaque line the "cannot be checked" reason (default ask, below) says more than "might
   // match"; only bypass mode needs the rule here, to keep it from allowing.
-  const mightDeny = mostSpecific(maybe.deny) ?? mostSpecific(maybe.ask);
-  if (mightDeny && (!prep.opaque || mode === 'bypassPermissions')) {
-    return result(
-      'ask',
-      ruleDecider(mightDeny.rule),
-      `Might match ${mightDeny.rule.action} rule ${describeRule(mightDeny.rule)}: parts of the command are only known when it runs`,
-    );
-  }
+  const block = blocking(yes, maybe, !prep.opaque || mode === 'bypassPermissions');
+  if (block) return result(block.verdict, ruleDecider(block.rule), block.reason);
 
   if (mode === 'plan' && planDenies(prep.kind)) {
     return result(
@@ -150,6 +152,37 @@ export function evaluate(
     return result('allow', { type: 'mode', mode }, 'Bypass permissions mode');
   const list = uncovered.map(describeItem).join(', ');
   return result('ask', { type: 'default' }, `No rule, remembered grant or mode allows ${list}`);
+}
+
+type ByAction = Record<'deny' | 'ask', CompiledRule[]>;
+
+/** The deny or ask rule that stops a request: one that matches, else one that might. */
+function blocking(
+  yes: ByAction,
+  maybe: ByAction,
+  heedMaybe: boolean,
+): { verdict: 'deny' | 'ask'; rule: Rule; reason: string } | undefined {
+  const denied = mostSpecific(yes.deny);
+  if (denied)
+    return {
+      verdict: 'deny',
+      rule: denied.rule,
+      reason: `Denied by rule ${describeRule(denied.rule)}`,
+    };
+  const asked = mostSpecific(yes.ask);
+  if (asked)
+    return {
+      verdict: 'ask',
+      rule: asked.rule,
+      reason: `Rule ${describeRule(asked.rule)} says to ask`,
+    };
+  const might = heedMaybe ? (mostSpecific(maybe.deny) ?? mostSpecific(maybe.ask)) : undefined;
+  if (!might) return undefined;
+  return {
+    verdict: 'ask',
+    rule: might.rule,
+    reason: `Might match ${might.rule.action} rule ${describeRule(might.rule)}: parts of the command are only known when it runs`,
+  };
 }
 
 function ruleDecider(rule: Rule): DecidedBy {

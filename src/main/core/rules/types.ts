@@ -30,6 +30,8 @@ export interface EvaluationState {
   /** Effective mode (see resolveMode); undefined means 'default'. */
   mode?: PermissionMode | undefined;
   rules: readonly Rule[];
+  /** The managed policy's rules: judged first and alone, and allow like the user's rules after. */
+  managed?: readonly Rule[] | undefined;
   grants: readonly Grant[];
   now: number;
 }
@@ -52,6 +54,8 @@ export interface Evaluation {
   analysis?: ShellAnalysis;
   /** For an allow covered by several sources (compound command, several paths): each of them. */
   deciders?: DecidedBy[];
+  /** A deny or ask of the managed rules alone: no user rule, grant or mode can lift it. */
+  managed?: true;
 }
 
 /** One past decision, as the history stores it (input of suggestRules). */

@@ -1,16 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  realpathSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
-import { readdir } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { isInside } from '../fs/containment';
 import { bwrapArgs, type MountPlan } from './bwrap-args';
 import { startBridge, type NetworkViolation } from './network-bridge';
@@ -82,8 +73,8 @@ export async function wrapCommand(
   mkdirSync(runDir, { recursive: true, mode: 0o700 });
 
   const plan: MountPlan = {
-    writable: writableDirs(profile),
-    readOnly: profile.mode === 'read-only' ? existingRealPaths([profile.projectDir]) : [],
+    writable: await writableDirs(profile),
+    readOnly: profile.mode === 'read-only' ? await existingRealPaths([profile.projectDir]) : [],
     hiddenDirs: [],
     hiddenFiles: [],
     unreadableFile: unreadableFileIn(runDir),
@@ -93,12 +84,15 @@ export async function wrapCommand(
     disableUserns: canDisableUserns(bwrap),
     cwd: options.cwd ?? profile.projectDir,
   };
-  for (const path of existingRealPaths(hidden)) {
-    const stat = statSync(path);
-    // Files, sockets and fifos alike get the unreadable file mounted over them.
-    if (stat.isDirectory()) plan.hiddenDirs.push(path);
-    else plan.hiddenFiles.push(path);
-  }
+  const hiddenPaths = await existingRealPaths(hidden);
+  const kinds = await Promise.all(hiddenPaths.map((path) => stat(path).catch(() => null)));
+  hiddenPaths.forEach((path, i) => {
+    const kind = kinds[i];
+    // Gone since its realpath: nothing there to hide. Files, sockets and fifos alike get the
+    // unreadable file mounted over them.
+    if (kind?.isDirectory()) plan.hiddenDirs.push(path);
+    else if (kind) plan.hiddenFiles.push(path);
+  });
 
   if (profile.network.kind !== 'allow') {
     return {
@@ -187,8 +181,8 @@ function canDisableUserns(bwrap: string): boolean {
 }
 
 /** Writable folders that exist; the agent's own state folders under HOME are created first. */
-function writableDirs(profile: SandboxProfile): string[] {
-  const out: string[] = [];
+async function writableDirs(profile: SandboxProfile): Promise<string[]> {
+  const present: string[] = [];
   for (const path of profile.writable) {
     if (!existsSync(path) && path !== profile.projectDir) {
       try {
@@ -197,21 +191,35 @@ function writableDirs(profile: SandboxProfile): string[] {
         continue;
       }
     }
-    out.push(...existingRealPaths([path]));
+    present.push(path);
   }
-  return [...new Set(out)];
+  return existingRealPaths(present);
 }
 
-function existingRealPaths(paths: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const path of paths) {
-    try {
-      out.push(realpathSync(path));
-    } catch {
-      // Nothing there to expose or to hide.
-    }
+/**
+ * The real paths of those that exist, resolved off the thread: a sandbox hides dozens of paths,
+ * and fifty sandboxes starting at once made thousands of blocking calls of them.
+ */
+async function existingRealPaths(paths: readonly string[]): Promise<string[]> {
+  // Nothing there to expose or to hide: no path.
+  const real = await Promise.all(paths.map((path) => realpath(path).catch(() => null)));
+  return [...new Set(real.filter((path): path is string => path !== null))];
+}
+
+/**
+ * Listings under way, shared by the sandboxes that start while one runs: sessions started together
+ * list the same folders (the project's ancestors, /tmp with its thousands of names, HOME). None is
+ * kept once read, so a start never sees a listing older than the starts beside it.
+ */
+const listings = new Map<string, Promise<string[]>>();
+function listing(dir: string): Promise<string[]> {
+  let names = listings.get(dir);
+  if (!names) {
+    names = readdir(dir).catch(() => [] as string[]);
+    listings.set(dir, names);
+    void names.then(() => listings.delete(dir));
   }
-  return [...new Set(out)];
+  return names;
 }
 
 /** `.env*` files directly in the given folders, unless inside the project. */
@@ -220,7 +228,7 @@ async function envFilesIn(dirs: readonly string[], projectDir: string): Promise<
   const listed = await Promise.all(
     dirs
       .filter((dir) => !isInside(dir, projectDir))
-      .map(async (dir) => ({ dir, names: await readdir(dir).catch(() => [] as string[]) })),
+      .map(async (dir) => ({ dir, names: await listing(dir) })),
   );
   return listed.flatMap(({ dir, names }) =>
     names.filter((name) => name.startsWith('.env')).map((name) => join(dir, name)),

@@ -1,0 +1,51 @@
+// Sessions started at once on a fresh core, nothing else running: the longest event-loop stall of
+// 10 and then of 50 starts (sandboxed with bubblewrap where the machine has it), each next to an
+// idle floor of the same run. Small enough to profile alone:
+//   npx tsx bench/sessions-start.ts
+//   node --cpu-prof --cpu-prof-dir=<dir> --import tsx bench/sessions-start.ts
+// Target: ≤ 50 ms at any moment. Knob: BENCH_START_SESSIONS (comma-separated batches, "10,50").
+import { loadavg, tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Settings } from '../src/shared/settings';
+import { createCore } from '../src/main/core/core';
+import { round, type Report } from './report';
+import { longestStall } from './stalls';
+
+const BATCHES = (process.env.BENCH_START_SESSIONS ?? '10,50').split(',').map(Number);
+const AGENT = fileURLToPath(new URL('./agents/timestamp-agent.ts', import.meta.url));
+
+export async function benchSessionStarts(report: Report): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-starts-'));
+  process.env.GATEHOUSE_AUDIT_KEY_FILE ??= join(dir, 'audit-key');
+  const cwd = join(dir, 'work');
+  mkdirSync(cwd);
+  const settings = Settings.parse({ agents: { ts: { command: process.execPath, args: [AGENT] } } });
+  const core = await createCore({ home: join(dir, 'home'), settings });
+  try {
+    const floor = await longestStall(() => new Promise((r) => setTimeout(r, 1000)));
+    report('session starts: idle floor', { longest_stall_ms: round(floor.stall, 1) });
+    for (const count of BATCHES) {
+      const started = await longestStall(() =>
+        Promise.all(Array.from({ length: count }, () => core.sessions.create('ts', cwd))),
+      );
+      report(`session starts: ${count} at once`, {
+        longest_stall_ms: round(started.stall, 1),
+        vs_idle_floor: round(started.stall / floor.stall, 1),
+        took_ms: Math.round(started.took),
+        target_ms: 50,
+        load: round(loadavg()[0] ?? 0, 2),
+      });
+      await core.sessions.closeAll('session_closed');
+    }
+  } finally {
+    await core.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { printReport } = await import('./report');
+  await benchSessionStarts(printReport);
+}
