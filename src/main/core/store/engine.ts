@@ -1,28 +1,20 @@
 // openStoreEngine(): the history store on the thread that opens it, with its writer, its retention and
 // its reads. The core runs it on a thread of its own (store-worker.ts); tests and tools open it directly.
-import type { Decision, PendingApproval, Surface } from '../../../shared/domain';
-import type { VoteRecord } from '../../../shared/history';
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import { AuditFeed, type FeedPage } from './audit-feed';
 import { ChainWriter, readAnchor, verifyChain, type VerifyResult } from './audit-log';
 import { openDatabase, type Db, type Durability } from './database';
 import { StoreClosedError } from './errors';
-import { getGrant, type GrantRecord } from './grant-records';
+import { getGrant } from './grant-records';
 import { migrate } from './migrations';
 import { revokePairedClient, savePairedClient } from './paired-clients';
-import type { PairedClientStore } from '../approvals/clients';
 import {
   prepareDecision,
   prepareEvent,
   prepareGrant,
   prepareRequest,
   prepareVote,
-  type AuditEventInput,
-  type DecisionMeta,
-  type GrantInput,
-  type RecordOptions,
-  type RequestMeta,
 } from './records';
 import { readEngine, type ReadEngine } from './read-engine';
 import { Pruner, pruneTarget, type PruneResult, type RetentionPolicy } from './retention';
@@ -30,6 +22,7 @@ import { resolveAuditKey } from './audit-key';
 import { Writer, newId } from './writer';
 import type { ErrorReporter, WriterStats } from './write-ops';
 import { wellFormed } from './canonical';
+import type { StoreWrites } from './writes';
 import { logger } from '../log/logger';
 
 const log = logger('store');
@@ -54,39 +47,9 @@ export interface StoreOptions {
   pruneIntervalMs?: number;
 }
 
-export interface StoreEngine extends PairedClientStore, ReadEngine {
-  readonly path: string;
-  /**
-   * Queues a request; committed with the next batch. Throws StoreInputError on a malformed request
-   * (not checked again with `trusted`: see RecordOptions).
-   */
-  recordRequest(request: PendingApproval, meta?: RequestMeta, options?: RecordOptions): void;
-  recordVote(requestId: string, vote: VoteRecord): void;
-  recordEvent(event: AuditEventInput): void;
-  /** Records that a client showed the request to a person (HistoryDetail.displayed). */
-  markDisplayed(
-    requestId: string,
-    by?: { at?: number; clientId?: string | null; surface?: Surface | null },
-  ): void;
-  /**
-   * Resolves once the transaction holding this decision, and everything queued before it, has
-   * committed. Rejects (the pipeline must fail closed) with StoreInputError, RecordRejectedError
-   * (unknown request, option not offered, already decided) or StoreWriteError (the commit failed).
-   */
-  recordDecision(decision: Decision, meta: DecisionMeta, options?: RecordOptions): Promise<void>;
-  /** Saves a grant (the rules layer's Grant object); resolves once committed. */
-  saveGrant(grant: GrantInput): Promise<GrantRecord>;
-  /** Resolves false when the grant does not exist or was already revoked. */
-  revokeGrant(grantId: string, options?: { at?: number; reason?: string }): Promise<boolean>;
+/** The store on the caller's thread: its records, and its reads answered at once. */
+export interface StoreEngine extends StoreWrites, ReadEngine {
   verifyChain(): VerifyResult;
-  /** Applies the retention policy now (in chunks, yielding between them). */
-  prune(): Promise<PruneResult>;
-  /** Replaces the retention policy; pruning runs with it from now on (and once right away). */
-  setRetention(policy: RetentionPolicy): void;
-  /** Resolves when everything queued so far is committed. */
-  flush(): Promise<void>;
-  /** Flushes, then closes the database. */
-  close(): Promise<void>;
   stats(): WriterStats;
   /** The committed audit after a seq, in chain order, and the exporters' cursors (audit-feed.ts). */
   readonly feed: {

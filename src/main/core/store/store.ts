@@ -3,14 +3,7 @@
 // a history page, an export or the chain's check ever holds the core's thread (in the desktop app,
 // the process every window, the tray and the notifications answer from). Writes keep their promise:
 // a decision resolves only after the commit that holds it.
-import type { Decision, PendingApproval, Surface } from '../../../shared/domain';
-import type {
-  HistoryDetail,
-  HistoryFilter,
-  HistoryPage,
-  HistoryQuery,
-  VoteRecord,
-} from '../../../shared/history';
+import type { HistoryDetail, HistoryFilter, HistoryPage, HistoryQuery } from '../../../shared/history';
 import type { PairedClientRecord } from '../approvals/clients';
 import { logger } from '../log/logger';
 import type { FeedPage } from './audit-feed';
@@ -20,40 +13,17 @@ import { StoreClosedError } from './errors';
 import type { ExportFormat } from './export';
 import type { GrantQuery, GrantRecord } from './grant-records';
 import type { AgentEntry, EventQuery, EventRecord, SessionEntry } from './reader';
-import type { AuditEventInput, DecisionMeta, GrantInput, RecordOptions, RequestMeta } from './records';
-import type { PruneResult, RetentionPolicy } from './retention';
 import { StoreThread, type ThreadEvents } from './store-thread';
 import type { ThreadConfig } from './thread-protocol';
 import type { WriterStats } from './write-ops';
+import type { StoreWrites } from './writes';
 
 const log = logger('store');
 
-export interface Store {
-  readonly path: string;
-  /** Queues a request; committed with the next batch. A malformed one is reported, not recorded. */
-  recordRequest(request: PendingApproval, meta?: RequestMeta, options?: RecordOptions): void;
-  recordVote(requestId: string, vote: VoteRecord): void;
-  recordEvent(event: AuditEventInput): void;
-  /** Records that a client showed the request to a person (HistoryDetail.displayed). */
-  markDisplayed(
-    requestId: string,
-    by?: { at?: number; clientId?: string | null; surface?: Surface | null },
-  ): void;
-  /**
-   * Resolves once the transaction holding this decision, and everything queued before it, has
-   * committed. Rejects (the pipeline must fail closed) with StoreInputError, RecordRejectedError
-   * (unknown request, option not offered, already decided) or StoreWriteError (the commit failed,
-   * or the store's thread stopped before it).
-   */
-  recordDecision(decision: Decision, meta: DecisionMeta, options?: RecordOptions): Promise<void>;
-  /** Saves a grant (the rules layer's Grant object); resolves once committed. */
-  saveGrant(grant: GrantInput): Promise<GrantRecord>;
-  /** Resolves false when the grant does not exist or was already revoked. */
-  revokeGrant(grantId: string, options?: { at?: number; reason?: string }): Promise<boolean>;
+/** The store as the core holds it: records as on any thread, reads answered by the reader thread. */
+export interface Store extends StoreWrites {
   listGrants(query?: GrantQuery): Promise<GrantRecord[]>;
   pairedClients(): Promise<PairedClientRecord[]>;
-  savePairedClient(client: PairedClientRecord): void;
-  revokePairedClient(clientId: string, at: number): void;
   history(query: HistoryQuery): Promise<HistoryPage>;
   historyDetail(requestId: string): Promise<HistoryDetail | null>;
   /** The whole filter as JSONL (one HistoryItem per line) or CSV, a page per chunk. */
@@ -64,14 +34,6 @@ export interface Store {
   sessions(agentId?: string): Promise<SessionEntry[]>;
   /** The chain's check, on a snapshot of what is committed. */
   verifyChain(): Promise<VerifyResult>;
-  /** Applies the retention policy now (in chunks, letting commits through between them). */
-  prune(): Promise<PruneResult>;
-  /** Replaces the retention policy; pruning runs with it from now on (and once right away). */
-  setRetention(policy: RetentionPolicy): void;
-  /** Resolves when everything queued so far is committed. */
-  flush(): Promise<void>;
-  /** Flushes, then closes the database. */
-  close(): Promise<void>;
   stats(): Promise<WriterStats>;
   /** EXPLAIN QUERY PLAN of a history page (for tests and diagnostics). */
   explainHistory(query: HistoryQuery): Promise<string[]>;
