@@ -59,6 +59,13 @@ describe('the store on its threads', { timeout: 60_000 }, () => {
     expect((await store.stats()).commits).toBeGreaterThan(0);
   });
 
+  it('a read sees every record made before it, committed first', async () => {
+    const { store } = await open();
+    for (let i = 0; i < 50; i++) store.recordEvent({ type: 'burst', payload: { i } });
+    // No flush: the reader thread answers only once the writer committed the burst.
+    expect(await store.events({ type: 'burst', limit: 1000 })).toHaveLength(50);
+  });
+
   it('a refused record rejects with the store\'s own error class', async () => {
     const { store } = await open();
     const never = request();

@@ -88,6 +88,29 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     StoreThread,
     StoreThread?,
   ];
+  // A read sees every record made before it: while records sent to the writer may be uncommitted,
+  // a read waits for their commit first (the reader only sees what is committed).
+  let written = 0;
+  let committed = 0;
+  const write = {
+    send(method: string, args: unknown[]) {
+      writer.send(method, args);
+      written++;
+    },
+    call<T>(method: string, args: unknown[] = []) {
+      written++;
+      return writer.call<T>(method, args);
+    },
+  };
+  const read = async <T>(method: string, args: unknown[] = []): Promise<T> => {
+    if (committed < written) {
+      const upTo = written;
+      // A failed batch rejected its own records' callers; the read goes on with what is committed.
+      await writer.call('flush').catch(() => undefined);
+      committed = Math.max(committed, upTo);
+    }
+    return reader.call<T>(method, args);
+  };
   let closed = false;
   const open = () => {
     if (closed) throw new StoreClosedError();
@@ -96,23 +119,23 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const store: Store = {
     path: options.path,
     recordRequest: (request, meta, recordOptions) =>
-      writer.send('recordRequest', [request, meta, recordOptions]),
-    recordVote: (requestId, vote) => writer.send('recordVote', [requestId, vote]),
-    recordEvent: (event) => writer.send('recordEvent', [event]),
-    markDisplayed: (requestId, by) => writer.send('markDisplayed', [requestId, by]),
+      write.send('recordRequest', [request, meta, recordOptions]),
+    recordVote: (requestId, vote) => write.send('recordVote', [requestId, vote]),
+    recordEvent: (event) => write.send('recordEvent', [event]),
+    markDisplayed: (requestId, by) => write.send('markDisplayed', [requestId, by]),
     recordDecision: (decision, meta, recordOptions) =>
-      writer.call('recordDecision', [decision, meta, recordOptions]),
-    saveGrant: (grant) => writer.call('saveGrant', [grant]),
-    revokeGrant: (grantId, revoke) => writer.call('revokeGrant', [grantId, revoke]),
-    listGrants: (query) => reader.call('listGrants', [query]),
-    pairedClients: () => reader.call('pairedClients'),
-    savePairedClient: (client) => writer.send('savePairedClient', [client]),
-    revokePairedClient: (clientId, at) => writer.send('revokePairedClient', [clientId, at]),
-    history: (query) => reader.call('history', [query]),
-    historyDetail: (requestId) => reader.call('historyDetail', [requestId]),
+      write.call('recordDecision', [decision, meta, recordOptions]),
+    saveGrant: (grant) => write.call('saveGrant', [grant]),
+    revokeGrant: (grantId, revoke) => write.call('revokeGrant', [grantId, revoke]),
+    listGrants: (query) => read('listGrants', [query]),
+    pairedClients: () => read('pairedClients'),
+    savePairedClient: (client) => write.send('savePairedClient', [client]),
+    revokePairedClient: (clientId, at) => write.send('revokePairedClient', [clientId, at]),
+    history: (query) => read('history', [query]),
+    historyDetail: (requestId) => read('historyDetail', [requestId]),
     async *exportHistory(filter, format) {
       open();
-      const id = await reader.call<number>('exportOpen', [filter, format]);
+      const id = await read<number>('exportOpen', [filter, format]);
       try {
         for (;;) {
           const chunk = await reader.call<string | null>('exportNext', [id]);
@@ -123,12 +146,12 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
         if (!closed) reader.send('exportClose', [id]);
       }
     },
-    events: (query) => reader.call('events', [query]),
-    agents: () => reader.call('agents'),
-    sessions: (agentId) => reader.call('sessions', [agentId]),
-    verifyChain: () => reader.call('verifyChainInBackground'),
-    prune: () => writer.call('prune'),
-    setRetention: (policy) => writer.send('setRetention', [policy]),
+    events: (query) => read('events', [query]),
+    agents: () => read('agents'),
+    sessions: (agentId) => read('sessions', [agentId]),
+    verifyChain: () => read('verifyChainInBackground'),
+    prune: () => write.call('prune'),
+    setRetention: (policy) => write.send('setRetention', [policy]),
     flush: () => (closed ? Promise.resolve() : writer.call('flush')),
     async close() {
       if (closed) return;
@@ -137,11 +160,11 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       if (reader !== writer) await reader.close();
     },
     stats: () => writer.call('stats'),
-    explainHistory: (query) => reader.call('explainHistory', [query]),
+    explainHistory: (query) => read('explainHistory', [query]),
     feed: {
-      read: (afterSeq, limit, contents) => reader.call('readFeed', [afterSeq, limit, contents]),
+      read: (afterSeq, limit, contents) => read('readFeed', [afterSeq, limit, contents]),
       cursor: (name) => writer.call('feedCursor', [name]),
-      saveCursor: (name, seq) => writer.send('saveFeedCursor', [name, seq]),
+      saveCursor: (name, seq) => write.send('saveFeedCursor', [name, seq]),
     },
     threadsForTests: { writer, reader },
   };
