@@ -132,6 +132,8 @@ interface Measured {
   resolved: number;
   /** CPU time of this process (core + HTTP server) per resolved request, µs. */
   cpuUsPerRequest: number;
+  /** Time the core's own thread was busy, per request. */
+  mainThreadUsPerRequest: number;
 }
 
 async function measured(cwd: string, home: string): Promise<Measured> {
@@ -165,6 +167,8 @@ async function measured(cwd: string, home: string): Promise<Measured> {
     });
     // Staggered starts: one new session every vote interval, so arrivals never come as a burst.
     const cpu = process.cpuUsage();
+    // The core's own thread: what the store's threads took off it shows here, not in process CPU.
+    const loop = performance.eventLoopUtilization();
     await Promise.all(
       sessionIds.map(async (sessionId, i) => {
         await new Promise((r) => setTimeout(r, i * VOTE_MS));
@@ -172,6 +176,7 @@ async function measured(cwd: string, home: string): Promise<Measured> {
       }),
     );
     const used = process.cpuUsage(cpu);
+    const busy = performance.eventLoopUtilization(loop);
     const samples = await collect(client);
     // Each session's first request arrived while sessions were still starting: left out.
     const delays = samples.filter((s) => s.callId !== 'call-0').map((s) => s.delayNs);
@@ -180,6 +185,7 @@ async function measured(cwd: string, home: string): Promise<Measured> {
       published,
       resolved,
       cpuUsPerRequest: (used.user + used.system) / Math.max(1, resolved),
+      mainThreadUsPerRequest: (busy.active * 1000) / Math.max(1, resolved),
     };
   } finally {
     client?.kill();
@@ -215,6 +221,7 @@ export async function benchSseLatency(report: Report): Promise<void> {
         published_p50_ms: round(ms(p.p50)),
         published_p99_ms: round(ms(p.p99)),
         gatehouse_cpu_us_per_request: Math.round(run.cpuUsPerRequest),
+        main_thread_busy_us_per_request: Math.round(run.mainThreadUsPerRequest),
       },
     );
   } finally {
