@@ -14,7 +14,7 @@ import type { Decision, PendingApproval } from '../src/shared/domain';
 import type { HistoryQuery } from '../src/shared/history';
 import { Settings } from '../src/shared/settings';
 import { createCore } from '../src/main/core/core';
-import { databasePath, openStoreEngine, type Durability } from '../src/main/core/store';
+import { databasePath, openStore, openStoreEngine, type Durability } from '../src/main/core/store';
 import { openDatabase, type Db } from '../src/main/core/store/database';
 import { startHttpServer } from '../src/main/server/http-server';
 import { quantiles, round, type Report } from './report';
@@ -399,19 +399,23 @@ async function benchWrites(report: Report, dir: string): Promise<void> {
 
     // As the pipeline writes: its records are built from validated parts and not parsed again.
     const trusted = { trusted: true };
-    const bothRun = async (name: string, options: { trusted?: boolean }) => {
+    // `threads`: the store as the core opens it, on its writer and reader threads; otherwise the
+    // engine on this thread.
+    const bothRun = async (name: string, options: { trusted?: boolean }, threads = false) => {
       const requests = Array.from({ length: N }, (_, i) => pending(i));
       const decisions = requests.map(decisionFor);
-      const store = openStoreEngine({ path: join(dir, `writes-${name}-${durability}.db`), durability });
+      const path = join(dir, `writes-${name}-${durability}.db`);
+      const store = threads ? await openStore({ path, durability }) : openStoreEngine({ path, durability });
       const run = await inFlight(N, 100, async (i) => {
         store.recordRequest(requests[i]!, {}, options);
         await store.recordDecision(decisions[i]!, { latencyMs: 1 }, options);
       });
-      const commits = store.stats().commits;
+      const commits = (await store.stats()).commits;
       await store.close();
       return { ...run, commits };
     };
     const both = await bothRun('both', trusted);
+    const threaded = await bothRun('threads', trusted, true);
     const validated = durability === 'normal' ? await bothRun('validated', {}) : null;
 
     const store = openStoreEngine({ path: join(dir, `writes-only-${durability}.db`), durability });
@@ -437,6 +441,10 @@ async function benchWrites(report: Report, dir: string): Promise<void> {
       target_per_s: 20_000,
     });
     report(`writes (${durability}): request + decision, 100 in flight`, line(both));
+    report(
+      `writes (${durability}): request + decision, 100 in flight, the store on its threads`,
+      line(threaded),
+    );
     if (validated) {
       report(
         `writes (${durability}): request + decision, records validated by the store`,

@@ -4,7 +4,7 @@
 // each benchmark, to read the figures by.
 //
 // Selection:  BENCH_ONLY=mediator,history,sse,memory,dialog,sandbox,proxy,telemetry,transcript,
-//              stalls (default: all)
+//              stalls,starts (default: all)
 // Size knobs (defaults keep the whole run under ~10 minutes on a 2-core machine):
 //   BENCH_HISTORY_ROWS=1000000         decisions generated for the page queries (store and HTTP)
 //   BENCH_HISTORY_WRITES=20000         decisions written per write-throughput run (5 runs)
@@ -37,6 +37,7 @@ import { benchTelemetry } from './telemetry';
 import { benchTranscript } from './transcript';
 import { benchSseLatency } from './sse-latency';
 import { benchStalls } from './stalls';
+import { benchSessionStarts } from './sessions-start';
 
 interface Bench {
   name: string;
@@ -71,6 +72,7 @@ const BENCHES: Bench[] = [
   { name: 'telemetry', run: benchTelemetry },
   { name: 'transcript', run: benchTranscript },
   { name: 'stalls', run: benchStalls },
+  { name: 'starts', run: benchSessionStarts },
 ];
 
 const load = () =>

@@ -106,14 +106,16 @@ export class StoreThread {
     this.post();
     return new Promise<void>((resolve, reject) => {
       let ready = false;
-      worker.on('message', (message: FromThread) => {
-        if (message.type === 'ready') {
-          ready = true;
-          this.opened = true;
-          resolve();
-        } else if (message.type === 'failed') {
-          reject(fromWire(message.error));
-        } else this.receive(message);
+      worker.on('message', (messages: FromThread[]) => {
+        for (const message of messages) {
+          if (message.type === 'ready') {
+            ready = true;
+            this.opened = true;
+            resolve();
+          } else if (message.type === 'failed') {
+            reject(fromWire(message.error));
+          } else this.receive(message);
+        }
       });
       worker.on('error', (error) => {
         if (!ready) reject(error);

@@ -11,7 +11,17 @@ const port = parentPort!;
 const config = workerData as ThreadConfig;
 let clock = config.now;
 const now = () => clock;
-const post = (message: FromThread) => port.postMessage(message);
+// Replies settled in one turn (a commit settles a whole batch of decisions) cross in one message.
+let outbox: FromThread[] = [];
+const post = (message: FromThread) => {
+  outbox.push(message);
+  if (outbox.length > 1) return;
+  queueMicrotask(() => {
+    const messages = outbox;
+    outbox = [];
+    port.postMessage(messages);
+  });
+};
 
 type Method = (...args: unknown[]) => unknown;
 
@@ -82,7 +92,7 @@ if (config.role === 'writer') {
   try {
     opened();
   } catch (error) {
-    post({ type: 'failed', error: toWire(error) });
+    port.postMessage([{ type: 'failed', error: toWire(error) }]);
     process.exit(1);
   }
 }
