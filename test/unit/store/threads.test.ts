@@ -51,12 +51,27 @@ describe('the store on its threads', { timeout: 60_000 }, () => {
     expect((await store.history({})).items.map((i) => i.requestId)).toEqual([req.requestId]);
     expect(await store.historyDetail(req.requestId)).toMatchObject({ title: 'Run ls -la', displayed: true });
     expect(await store.historyDetail('nope')).toBeNull();
-    const chunks: string[] = [];
-    for await (const chunk of store.exportHistory({}, 'jsonl')) chunks.push(chunk);
-    expect(chunks.join('').trim().split('\n').map((l) => JSON.parse(l).requestId)).toEqual([req.requestId]);
+    const { content } = await store.exportHistory({}, 'jsonl', 10);
+    expect(content.trim().split('\n').map((l) => JSON.parse(l).requestId)).toEqual([req.requestId]);
     expect((await store.events({ type: 'note' })).map((e) => e.payload)).toEqual([{ n: 1 }]);
     expect(await store.verifyChain()).toMatchObject({ ok: true });
     expect((await store.stats()).commits).toBeGreaterThan(0);
+  });
+
+  it('an export is joined on the reader, a page per chunk, and says when the filter matched more', async () => {
+    const { store } = await open();
+    const decided = Array.from({ length: 501 }, () => request());
+    for (const req of decided) store.recordRequest(req);
+    await Promise.all(
+      decided.map((req) => store.recordDecision(decision(req), { latencyMs: 1, votes: [], displayed: false })),
+    );
+    const lines = (text: string) => text.trim().split('\n').length;
+    const cut = await store.exportHistory({}, 'jsonl', 1);
+    expect([lines(cut.content), cut.truncated]).toEqual([500, true]);
+    const whole = await store.exportHistory({}, 'jsonl', 2);
+    expect([lines(whole.content), whole.truncated]).toEqual([501, false]);
+    const csv = await store.exportHistory({}, 'csv', 3);
+    expect([lines(csv.content), csv.truncated]).toEqual([502, false]);
   });
 
   it('a read sees every record made before it, committed first', async () => {

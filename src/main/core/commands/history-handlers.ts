@@ -21,24 +21,14 @@ export function historyHandlers({
 
     exportHistory: async (input) => {
       const { format, ...filter } = input;
-      const pages = store.exportHistory(filter, format);
       // One chunk per page of 500 rows (CSV adds a header chunk first).
       const maxChunks = EXPORT_MAX_ROWS / 500 + (format === 'csv' ? 1 : 0);
-      const chunks: string[] = [];
-      let truncated = false;
-      // Each page is read by the store's reader thread, a call of its own.
-      for await (const chunk of pages) {
-        if (chunks.length === maxChunks) {
-          truncated = true;
-          break;
-        }
-        chunks.push(chunk);
-      }
+      const { content, truncated } = await store.exportHistory(filter, format, maxChunks);
       const stamp = new Date(now()).toISOString().slice(0, 19).replace(/[:T]/g, '-');
       return {
         filename: `gatehouse-history-${stamp}.${format}`,
         mimeType: format === 'csv' ? 'text/csv' : 'application/x-ndjson',
-        content: chunks.join(''),
+        content,
         truncated,
       };
     },

@@ -26,8 +26,15 @@ export interface Store extends StoreWrites {
   pairedClients(): Promise<PairedClientRecord[]>;
   history(query: HistoryQuery): Promise<HistoryPage>;
   historyDetail(requestId: string): Promise<HistoryDetail | null>;
-  /** The whole filter as JSONL (one HistoryItem per line) or CSV, a page per chunk. */
-  exportHistory(filter: HistoryFilter, format: ExportFormat): AsyncGenerator<string, void, undefined>;
+  /**
+   * The filter as JSONL (one HistoryItem per line) or CSV, up to `maxChunks` chunks (a page each, CSV's
+   * header one more), read a page per call and joined on the reader thread.
+   */
+  exportHistory(
+    filter: HistoryFilter,
+    format: ExportFormat,
+    maxChunks: number,
+  ): Promise<{ content: string; truncated: boolean }>;
   /** Audited events (fs writes, refused requests, agent exits, sessions...), newest first. */
   events(query?: EventQuery): Promise<EventRecord[]>;
   agents(): Promise<AgentEntry[]>;
@@ -133,15 +140,12 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     revokePairedClient: (clientId, at) => write.send('revokePairedClient', [clientId, at]),
     history: (query) => read('history', [query]),
     historyDetail: (requestId) => read('historyDetail', [requestId]),
-    async *exportHistory(filter, format) {
+    async exportHistory(filter, format, maxChunks) {
       open();
       const id = await read<number>('exportOpen', [filter, format]);
       try {
-        for (;;) {
-          const chunk = await reader.call<string | null>('exportNext', [id]);
-          if (chunk === null) return;
-          yield chunk;
-        }
+        while (await reader.call<boolean>('exportStep', [id, maxChunks]));
+        return await reader.call<{ content: string; truncated: boolean }>('exportTake', [id]);
       } finally {
         if (!closed) reader.send('exportClose', [id]);
       }
