@@ -15,6 +15,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { Settings } from '../src/shared/settings';
 import { createCore } from '../src/main/core/core';
 import type { SessionContext } from '../src/main/core/approvals/pipeline';
+import type { Store } from '../src/main/core/store';
 import { round, type Report } from './report';
 
 const REQUESTS = Number(process.env.BENCH_MEMORY_REQUESTS ?? 100_000);
@@ -68,14 +69,19 @@ interface Sample {
   heapTotal: number;
   rss: number;
   external: number;
+  /** The V8 heaps of the store's writer and reader threads (their isolates, inside RSS too). */
+  threadsHeapUsed: number;
 }
 
-function sample(): Sample {
+async function sample(store: Store): Promise<Sample> {
   const gc = (globalThis as { gc?: () => void }).gc!;
   gc();
   gc();
   const m = process.memoryUsage();
-  return { heapUsed: m.heapUsed, heapTotal: m.heapTotal, rss: m.rss, external: m.external };
+  let threadsHeapUsed = 0;
+  for (const thread of new Set([store.threads.writer, store.threads.reader]))
+    threadsHeapUsed += (await thread.worker?.getHeapStatistics())?.used_heap_size ?? 0;
+  return { heapUsed: m.heapUsed, heapTotal: m.heapTotal, rss: m.rss, external: m.external, threadsHeapUsed };
 }
 
 const mb = (bytes: number) => round(bytes / 2 ** 20, 1);
@@ -134,7 +140,7 @@ async function run(report: Report): Promise<void> {
             atBaseline ??= (async () => {
               while (resolved < BASELINE_AT) await new Promise((r) => setTimeout(r, 1));
               await core.store.flush();
-              baseline = sample();
+              baseline = await sample(core.store);
             })();
           }
           if (atBaseline && !baseline) await atBaseline;
@@ -149,7 +155,7 @@ async function run(report: Report): Promise<void> {
     await core.store.flush();
     const seconds = (performance.now() - started) / 1000;
     const used = process.cpuUsage(cpu);
-    const end = sample();
+    const end = await sample(core.store);
     const base = baseline as Sample | null;
     if (!base)
       throw new Error('baseline not reached: BENCH_MEMORY_BASELINE ≥ BENCH_MEMORY_REQUESTS');
@@ -170,6 +176,8 @@ async function run(report: Report): Promise<void> {
         rss_outside_heap_at_baseline_mb: mb(base.rss - base.heapTotal),
         rss_outside_heap_at_end_mb: mb(end.rss - end.heapTotal),
         external_ratio: round(end.external / base.external, 3),
+        store_threads_heap_at_baseline_mb: mb(base.threadsHeapUsed),
+        store_threads_heap_at_end_mb: mb(end.threadsHeapUsed),
         target: '0.9–1.1',
       },
     );

@@ -49,7 +49,7 @@ it('a writer that dies holding a decision: the agent is not allowed, the loss is
   store.recordDecision = (...args) => {
     store.recordDecision = commit;
     const committed = commit(...args);
-    void store.threadsForTests.writer.threadForTests!.terminate();
+    void store.threads.writer.worker!.terminate();
     return committed;
   };
 

@@ -35,7 +35,7 @@ async function open(options: Partial<Parameters<typeof openStore>[0]> = {}) {
 
 /** Ends a store thread as a crash would. */
 function crash(s: Store, role: 'writer' | 'reader'): Promise<number> {
-  return s.threadsForTests[role].threadForTests!.terminate();
+  return s.threads[role].worker!.terminate();
 }
 
 // Each store starts two threads, which takes seconds on a loaded machine.

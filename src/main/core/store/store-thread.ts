@@ -31,7 +31,7 @@ export interface ThreadEvents {
 
 export class StoreThread {
   /** Null while a replacement is starting: calls wait in the outbox meanwhile. */
-  private worker: Worker | null = null;
+  private current: Worker | null = null;
   private readonly waiting = new Map<number, Waiting>();
   private outbox: Call[] = [];
   private nextId = 1;
@@ -54,9 +54,9 @@ export class StoreThread {
     return thread;
   }
 
-  /** The thread's worker, for a test that ends it as a crash would. */
-  get threadForTests(): Worker | null {
-    return this.worker;
+  /** The thread's worker (null while a replacement starts): its heap for the benches, its end for tests. */
+  get worker(): Worker | null {
+    return this.current;
   }
 
   call<T>(method: string, args: unknown[] = []): Promise<T> {
@@ -84,7 +84,7 @@ export class StoreThread {
     const done = this.failure ? Promise.resolve() : this.call('close');
     this.closed = true;
     await done.catch(() => undefined);
-    await this.worker?.terminate();
+    await this.current?.terminate();
   }
 
   private queue(call: Call): void {
@@ -94,15 +94,15 @@ export class StoreThread {
   }
 
   private post(): void {
-    if (!this.worker || this.outbox.length === 0) return;
+    if (!this.current || this.outbox.length === 0) return;
     const calls = this.outbox;
     this.outbox = [];
-    this.worker.postMessage(calls);
+    this.current.postMessage(calls);
   }
 
   private async spawn(): Promise<void> {
     const worker = new Worker(await storeWorkerFile(), { workerData: { ...this.config, now: this.now() } });
-    this.worker = worker;
+    this.current = worker;
     this.post();
     return new Promise<void>((resolve, reject) => {
       let ready = false;
@@ -122,11 +122,11 @@ export class StoreThread {
         else this.events.report(error, `store ${this.config.role} thread`);
       });
       worker.on('exit', (code) => {
-        if (this.worker !== worker) return;
+        if (this.current !== worker) return;
         if (ready) return this.lost(code);
         const error = new StoreWriteError(`the store's ${this.config.role} thread could not open the store (exit code ${code})`);
         this.failure = error;
-        this.worker = null;
+        this.current = null;
         this.rejectOwed(error);
         reject(error);
         // A replacement that dies before it opens is not replaced again.
@@ -161,7 +161,7 @@ export class StoreThread {
         ? 'The history store is closed.'
         : `the store's ${this.config.role} thread stopped (exit code ${exitCode}); nothing it had not committed was kept`,
     );
-    this.worker = null;
+    this.current = null;
     this.rejectOwed(error);
     if (this.closed) return;
     const at = Date.now();

@@ -50,8 +50,8 @@ export interface Store extends StoreWrites {
     cursor(name: string): Promise<number>;
     saveCursor(name: string, seq: number): void;
   };
-  /** The store's threads, for a test that ends one as a crash would. */
-  readonly threadsForTests: { writer: StoreThread; reader: StoreThread };
+  /** The store's threads: their workers' heaps for the benches, a crash for the tests. */
+  readonly threads: { writer: StoreThread; reader: StoreThread };
 }
 
 export interface OpenStoreOptions extends StoreOptions {
@@ -170,7 +170,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       cursor: (name) => writer.call('feedCursor', [name]),
       saveCursor: (name, seq) => write.send('saveFeedCursor', [name, seq]),
     },
-    threadsForTests: { writer, reader },
+    threads: { writer, reader },
   };
   return store;
 }
