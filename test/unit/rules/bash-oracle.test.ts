@@ -217,7 +217,9 @@ describe.skipIf(!BASH)('quote removal agrees with bash', { timeout: 120_000 }, (
       }),
       { numRuns: Number(process.env.ORACLE_RUNS ?? 150) },
     );
-    expect(compared).toBeGreaterThan(Number(process.env.ORACLE_RUNS ?? 150) * 0.15);
+    // About 23 % of generated lines are compared (216–249 of 1,000 in three runs): 8 % is 4 standard
+    // deviations below that at 150 runs, so only a generator that stopped producing such lines fails.
+    expect(compared).toBeGreaterThan(Number(process.env.ORACLE_RUNS ?? 150) * 0.08);
   });
 
   it.each([
