@@ -6,7 +6,8 @@ import {
   RPC_ERRORS,
   type StatusResult,
 } from '../../shared/control-protocol';
-import { dispatchControlLine, type ControlConnection, type ControlHandlers } from './dispatch';
+import type { ControlConnection, ControlHandlers } from './connection';
+import { dispatchControlLine } from './dispatch';
 
 const STATUS: StatusResult = {
   kind: 'headless',

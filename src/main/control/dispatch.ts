@@ -9,9 +9,6 @@ import {
   RPC_ERRORS,
   RpcId,
   RpcRequest,
-  type ControlMethod,
-  type ControlMethods,
-  type ControlResult,
   type HelloParams,
   type RpcErrorCode,
   type RpcResponse,
@@ -19,28 +16,13 @@ import {
 import { checkJsonShape, describeJsonProblem, type JsonLimits } from '../core/agents/json-guard';
 import type { z } from 'zod';
 import { DomainError } from '../core/errors';
-import type { ProxyState } from './proxy-methods';
+import type { ControlConnection, ControlHandlers } from './connection';
 
 /** A control message is small: a few levels of params, never a file's worth of values. */
 export const CONTROL_JSON_LIMITS: JsonLimits = {
   maxDepth: 64,
   maxNodes: 100_000,
   maxStringBytes: CONTROL_MAX_MESSAGE_BYTES,
-};
-
-/** What the server knows of one connection. */
-export interface ControlConnection {
-  /** Set by a successful hello; every other method waits for it. */
-  client: HelloParams | null;
-  /** What a proxy opened and submitted on this connection (proxy-methods). */
-  proxy?: ProxyState;
-}
-
-export type ControlHandlers = {
-  [M in ControlMethod]: (
-    params: z.output<ControlMethods[M]['params']>,
-    connection: ControlConnection,
-  ) => ControlResult<M> | Promise<ControlResult<M>>;
 };
 
 export function rpcError(id: RpcId | null, code: RpcErrorCode, message: string): RpcResponse {

@@ -4,7 +4,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { TerminalSessions } from '../core/agents/terminal-sessions';
 import { ForbiddenError } from '../core/errors';
-import type { ControlConnection, ControlHandlers } from './dispatch';
+import type { ControlConnection, ControlHandlers } from './connection';
 
 /** The call each hook connection has in flight. */
 const inFlight = new WeakMap<ControlConnection, string>();

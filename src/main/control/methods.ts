@@ -4,7 +4,7 @@
 import { CONTROL_PROTOCOL } from '../../shared/control-protocol';
 import type { Core } from '../core/core';
 import type { HomeLock } from '../core/home-lock';
-import type { ControlHandlers } from './dispatch';
+import type { ControlHandlers } from './connection';
 import { hookHandlers } from './hook-methods';
 import { proxyHandlers } from './proxy-methods';
 

@@ -2,21 +2,9 @@
 // only on the sessions it opened and the requests it submitted, and when its connection ends
 // (the proxy exited, or its editor closed it) its sessions end and nothing of theirs stays pending.
 import { v7 as uuidv7 } from 'uuid';
-import type { PermissionResponse } from '../../shared/control-proxy';
 import type { EditorSessions } from '../core/agents/editor-sessions';
 import { ForbiddenError, NotFoundError } from '../core/errors';
-import type { ControlConnection, ControlHandlers } from './dispatch';
-
-/** What one proxy connection owns. */
-export interface ProxyState {
-  /** The editor as a mediator client, for the votes its answers are. */
-  editorClientId: string;
-  sessions: Set<string>;
-  /** Requests waiting for a person, by Gatehouse request id: their session and decision. */
-  requests: Map<string, { sessionId: string; decided: Promise<PermissionResponse> }>;
-  /** Requests decided lately: the editor's answer may still come, and is audited as a late vote. */
-  decided: Set<string>;
-}
+import type { ControlConnection, ControlHandlers, ProxyState } from './connection';
 
 /** Requests a proxy may have waiting at once; more is a runaway agent. */
 const MAX_WAITING_PER_CONNECTION = 256;

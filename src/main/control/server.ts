@@ -13,7 +13,8 @@ import {
 } from '../../shared/control-protocol';
 import type { Core } from '../core/core';
 import { ensurePrivateHome, type HomeLock } from '../core/home-lock';
-import { dispatchControlLine, rpcError, type ControlConnection } from './dispatch';
+import type { ControlConnection } from './connection';
+import { dispatchControlLine, rpcError } from './dispatch';
 import { hookDisconnected } from './hook-methods';
 import { LineReader } from './line-reader';
 import { controlHandlers } from './methods';
