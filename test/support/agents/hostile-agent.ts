@@ -13,7 +13,7 @@
 //
 // Runs under plain `node` (type stripping): erasable syntax only, no relative imports.
 
-import { readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { PROTOCOL_VERSION, agent, methods, ndJsonStream } from '@agentclientprotocol/sdk';
@@ -46,7 +46,11 @@ const report: Report = {
   attempts: [],
   outcome: null,
 };
-const save = (): void => writeFileSync(reportFile, JSON.stringify(report, null, 2));
+// Written whole, then renamed into place: the test reads the report while the agent goes on.
+const save = (): void => {
+  writeFileSync(`${reportFile}.partial`, JSON.stringify(report, null, 2));
+  renameSync(`${reportFile}.partial`, reportFile);
+};
 
 function parentEnviron(): Record<string, string> {
   try {
