@@ -9,7 +9,6 @@ import { logger } from '../log/logger';
 import type { FeedPage } from './audit-feed';
 import type { VerifyResult } from './audit-log';
 import { storeKey, type StoreOptions } from './engine';
-import { StoreClosedError } from './errors';
 import type { ExportFormat } from './export';
 import type { GrantQuery, GrantRecord } from './grant-records';
 import type { AgentEntry, EventQuery, EventRecord, SessionEntry } from './reader';
@@ -119,9 +118,6 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     return reader.call<T>(method, args);
   };
   let closed = false;
-  const open = () => {
-    if (closed) throw new StoreClosedError();
-  };
 
   const store: Store = {
     path: options.path,
@@ -141,13 +137,15 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     history: (query) => read('history', [query]),
     historyDetail: (requestId) => read('historyDetail', [requestId]),
     async exportHistory(filter, format, maxChunks) {
-      open();
+      // After close, the threads refuse the first call with StoreClosedError.
       const id = await read<number>('exportOpen', [filter, format]);
       try {
         while (await reader.call<boolean>('exportStep', [id, maxChunks]));
+        // Taking the text ends the export on the reader.
         return await reader.call<{ content: string; truncated: boolean }>('exportTake', [id]);
-      } finally {
+      } catch (error) {
         if (!closed) reader.send('exportClose', [id]);
+        throw error;
       }
     },
     events: (query) => read('events', [query]),
