@@ -21,7 +21,16 @@ export interface DatabaseOptions {
   /** How long a write waits for another connection's lock before the batch fails (ms). */
   busyTimeoutMs?: number;
   readonly?: boolean;
+  /**
+   * Who copies the WAL back into the database file. 'self' (default): SQLite, inside the commit that
+   * fills the WAL past 1,000 pages. 'elsewhere': another connection does (walCheckpoints, on the
+   * reader's thread), and this one only when the WAL passes WAL_BACKSTOP_PAGES, as a backstop.
+   */
+  walCheckpoints?: 'self' | 'elsewhere';
 }
+
+/** The WAL size (pages) past which a writer whose checkpoints run elsewhere runs one itself. */
+export const WAL_BACKSTOP_PAGES = 16_384;
 
 /**
  * The history is for its user only: the folder is created 0700 and the database with its -wal and
@@ -61,6 +70,8 @@ export function openDatabase(path: string, options: DatabaseOptions = {}): Db {
     db.pragma('temp_store = MEMORY');
     // After a checkpoint, truncate the WAL instead of leaving a large file behind.
     if (!options.readonly) db.pragma('journal_size_limit = 67108864');
+    // A checkpoint inside a commit was a third of the writer's time at full load (bench/history.ts).
+    if (options.walCheckpoints === 'elsewhere') db.pragma(`wal_autocheckpoint = ${WAL_BACKSTOP_PAGES}`);
   } catch (err) {
     db.close();
     throw err;

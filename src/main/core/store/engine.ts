@@ -41,6 +41,8 @@ export interface StoreOptions {
   checkpointKey?: string | Buffer;
   durability?: Durability;
   busyTimeoutMs?: number;
+  /** Whether this engine's commits copy the WAL back, or another connection does (database.ts). */
+  walCheckpoints?: 'self' | 'elsewhere';
   /** Failures of fire-and-forget records (recordRequest/Vote/Event). Default: the log. */
   onError?: ErrorReporter;
   /** How often retention runs while open (ms, default 1 h). It also runs once right after opening. */
@@ -77,6 +79,7 @@ export function openStoreEngine(options: StoreOptions): StoreEngine {
   const db: Db = openDatabase(options.path, {
     ...(options.durability !== undefined ? { durability: options.durability } : {}),
     ...(options.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.busyTimeoutMs } : {}),
+    ...(options.walCheckpoints !== undefined ? { walCheckpoints: options.walCheckpoints } : {}),
   });
   let key: Buffer;
   try {

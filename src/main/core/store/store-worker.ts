@@ -6,6 +6,7 @@ import { openStoreEngine } from './engine';
 import { StoreClosedError } from './errors';
 import { openReadEngine } from './read-engine';
 import { toWire, type Call, type FromThread, type ThreadConfig } from './thread-protocol';
+import { walCheckpoints, type WalCheckpoints } from './wal-checkpoints';
 
 const port = parentPort!;
 const config = workerData as ThreadConfig;
@@ -32,7 +33,25 @@ type Method = (...args: unknown[]) => unknown;
 function open(): { methods: Record<string, Method>; close(): Promise<void> | void } {
   if (config.role === 'reader') {
     const engine = openReadEngine(config.path, config.key, now);
-    return { methods: engine as unknown as Record<string, Method>, close: () => engine.close() };
+    const checkpoints: WalCheckpoints | null =
+      config.walCheckpoints === 'elsewhere'
+        ? walCheckpoints(config.path, (error) =>
+            post({ type: 'report', context: 'WAL checkpoint', error: toWire(error) }),
+          )
+        : null;
+    const methods: Record<string, Method> = {
+      ...(engine as unknown as Record<string, Method>),
+      // Opens the connection (and starts the checkpoints) without waiting for a first read.
+      open: () => undefined,
+      walCheckpointStats: () => checkpoints?.stats() ?? { checkpoints: 0, frames: 0 },
+    };
+    return {
+      methods,
+      close: () => {
+        checkpoints?.close();
+        engine.close();
+      },
+    };
   }
   const engine = openStoreEngine({
     path: config.path,
@@ -41,6 +60,7 @@ function open(): { methods: Record<string, Method>; close(): Promise<void> | voi
     onError: (error, context) => post({ type: 'report', context, error: toWire(error) }),
     ...(config.durability !== undefined ? { durability: config.durability } : {}),
     ...(config.busyTimeoutMs !== undefined ? { busyTimeoutMs: config.busyTimeoutMs } : {}),
+    ...(config.walCheckpoints !== undefined ? { walCheckpoints: config.walCheckpoints } : {}),
     ...(config.retention !== undefined ? { retention: config.retention } : {}),
     ...(config.pruneIntervalMs !== undefined ? { pruneIntervalMs: config.pruneIntervalMs } : {}),
   });

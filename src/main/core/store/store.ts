@@ -76,6 +76,8 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     now: now(),
     ...(options.durability !== undefined ? { durability: options.durability } : {}),
     ...(options.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.busyTimeoutMs } : {}),
+    // The reader's thread copies the WAL back, so the writer's commits do not (wal-checkpoints.ts).
+    ...(options.path === ':memory:' ? {} : { walCheckpoints: 'elsewhere' as const }),
     ...(options.retention !== undefined ? { retention: options.retention } : {}),
     ...(options.pruneIntervalMs !== undefined ? { pruneIntervalMs: options.pruneIntervalMs } : {}),
   };
@@ -94,6 +96,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     StoreThread,
     StoreThread?,
   ];
+  if (reader !== writer) reader.send('open');
   // A read sees every record made before it: while records sent to the writer may be uncommitted,
   // a read waits for their commit first (the reader only sees what is committed).
   let written = 0;

@@ -21,6 +21,8 @@ export interface ThreadConfig {
   now: number;
   durability?: Durability;
   busyTimeoutMs?: number;
+  /** The writer's: 'elsewhere' when the reader's thread copies the WAL back (wal-checkpoints.ts). */
+  walCheckpoints?: 'self' | 'elsewhere';
   retention?: RetentionPolicy;
   pruneIntervalMs?: number;
 }
