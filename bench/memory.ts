@@ -71,6 +71,8 @@ interface Sample {
   external: number;
   /** The V8 heaps of the store's writer and reader threads (their isolates, inside RSS too). */
   threadsHeapUsed: number;
+  /** Their reserved pages, used or not. */
+  threadsHeapTotal: number;
 }
 
 async function sample(store: Store): Promise<Sample> {
@@ -79,9 +81,20 @@ async function sample(store: Store): Promise<Sample> {
   gc();
   const m = process.memoryUsage();
   let threadsHeapUsed = 0;
-  for (const thread of new Set([store.threads.writer, store.threads.reader]))
-    threadsHeapUsed += (await thread.worker?.getHeapStatistics())?.used_heap_size ?? 0;
-  return { heapUsed: m.heapUsed, heapTotal: m.heapTotal, rss: m.rss, external: m.external, threadsHeapUsed };
+  let threadsHeapTotal = 0;
+  for (const thread of new Set([store.threads.writer, store.threads.reader])) {
+    const heap = await thread.worker?.getHeapStatistics();
+    threadsHeapUsed += heap?.used_heap_size ?? 0;
+    threadsHeapTotal += heap?.total_heap_size ?? 0;
+  }
+  return {
+    heapUsed: m.heapUsed,
+    heapTotal: m.heapTotal,
+    rss: m.rss,
+    external: m.external,
+    threadsHeapUsed,
+    threadsHeapTotal,
+  };
 }
 
 const mb = (bytes: number) => round(bytes / 2 ** 20, 1);
@@ -178,6 +191,8 @@ async function run(report: Report): Promise<void> {
         external_ratio: round(end.external / base.external, 3),
         store_threads_heap_at_baseline_mb: mb(base.threadsHeapUsed),
         store_threads_heap_at_end_mb: mb(end.threadsHeapUsed),
+        store_threads_heap_total_at_baseline_mb: mb(base.threadsHeapTotal),
+        store_threads_heap_total_at_end_mb: mb(end.threadsHeapTotal),
         target: '0.9–1.1',
       },
     );
