@@ -2,8 +2,9 @@
 // mediator, SQLite store with its audit chain) on BENCH_MEMORY_REQUESTS requests, each resolved by
 // a vote, with BENCH_MEMORY_SESSIONS sessions in flight. Sessions come and go as they do in use: each
 // one asks BENCH_MEMORY_PER_SESSION times, then ends (the mediator forgets it, its session grants
-// end), and a new one takes its place. The JS heap is sampled after a full GC at the first sample
-// point (the baseline, once every cache has reached its steady size) and at the end.
+// end), and a new one takes its place. Memory is sampled after a full GC at every multiple of
+// BENCH_MEMORY_BASELINE requests and at the end; the first sample is the baseline the ratios hold,
+// and the RSS curve shows whether growth has stopped.
 // Target (docs/MISSION): flat within ±10 %.
 //   node --expose-gc --import tsx bench/memory.ts     (benchMemory() spawns that when gc is not exposed)
 import { spawn } from 'node:child_process';
@@ -126,8 +127,10 @@ async function run(report: Report): Promise<void> {
 
     let issued = 0;
     let resolved = 0;
-    let baseline: Sample | null = null;
-    let atBaseline: Promise<void> | null = null;
+    // Everyone pauses at each multiple of BASELINE_AT: requests in flight settle, nothing new starts,
+    // and RSS is sampled, so the curve shows where warm-up ends.
+    const samples = new Map<number, Sample>();
+    let pause: { at: number; done: Promise<void> } | null = null;
     const started = performance.now();
     const cpu = process.cpuUsage();
     const slot = async () => {
@@ -148,15 +151,17 @@ async function run(report: Report): Promise<void> {
         };
         for (let n = 0; n < PER_SESSION && issued < REQUESTS; n++) {
           const i = issued++;
-          if (i === BASELINE_AT) {
-            // Everyone pauses at the baseline: requests already in flight settle, nothing new starts.
-            atBaseline ??= (async () => {
-              while (resolved < BASELINE_AT) await new Promise((r) => setTimeout(r, 1));
-              await core.store.flush();
-              baseline = await sample(core.store);
-            })();
+          if (i > 0 && i % BASELINE_AT === 0 && pause?.at !== i) {
+            pause = {
+              at: i,
+              done: (async () => {
+                while (resolved < i) await new Promise((r) => setTimeout(r, 1));
+                await core.store.flush();
+                samples.set(i, await sample(core.store));
+              })(),
+            };
           }
-          if (atBaseline && !baseline) await atBaseline;
+          if (pause && !samples.has(pause.at)) await pause.done;
           await core.pipeline.handle(session, params(acpSessionId, i));
           resolved++;
         }
@@ -169,7 +174,7 @@ async function run(report: Report): Promise<void> {
     const seconds = (performance.now() - started) / 1000;
     const used = process.cpuUsage(cpu);
     const end = await sample(core.store);
-    const base = baseline as Sample | null;
+    const base = samples.get(BASELINE_AT);
     if (!base)
       throw new Error('baseline not reached: BENCH_MEMORY_BASELINE ≥ BENCH_MEMORY_REQUESTS');
     report(
@@ -185,6 +190,7 @@ async function run(report: Report): Promise<void> {
         rss_at_baseline_mb: mb(base.rss),
         rss_at_end_mb: mb(end.rss),
         rss_ratio: round(end.rss / base.rss, 3),
+        [`rss_every_${BASELINE_AT}_mb`]: [...samples.values(), end].map((x) => mb(x.rss)).join(' '),
         // What RSS holds besides V8's heap: SQLite's page cache, malloc arenas, code, buffers.
         rss_outside_heap_at_baseline_mb: mb(base.rss - base.heapTotal),
         rss_outside_heap_at_end_mb: mb(end.rss - end.heapTotal),
