@@ -1,8 +1,8 @@
 // Event-loop stalls: the longest the core's thread (the Electron main process in the desktop app)
 // stops answering while heavy work runs on a large store with requests pending — an export of 50,000
-// rows, a retention prune, an audit verify, and 50 sessions starting. Each figure is the longest
-// delay perf_hooks.monitorEventLoopDelay saw during that work, next to the same monitor's longest
-// delay over an idle stretch of the same run (the floor).
+// rows streamed to an HTTP client, a retention prune, an audit verify, and 50 sessions starting.
+// Each figure is the longest delay perf_hooks.monitorEventLoopDelay saw during that work, next to
+// the same monitor's longest delay over an idle stretch of the same run (the floor).
 //   npx tsx bench/stalls.ts
 // Target: ≤ 50 ms at any moment (a stalled main process freezes every window, menu and notification).
 // Knobs: BENCH_STALL_ROWS (default 1,000,000 decided requests in the audit chain), BENCH_STALL_SESSIONS (50).
@@ -11,8 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import { Settings } from '../src/shared/settings';
-import type { Caller } from '../src/main/core/approvals/clients';
+import { EXPORT_ROWS_HEADER, HISTORY_EXPORT_PATH } from '../src/shared/contract';
+import { startHttpServer } from '../src/main/server/http-server';
 import { createCore, type Core } from '../src/main/core/core';
 import { decisionFor, pending } from './history';
 import { round, type Report } from './report';
@@ -22,15 +24,33 @@ const SESSIONS = Number(process.env.BENCH_STALL_SESSIONS ?? 50);
 const PENDING = 20;
 const EXPORT_ROWS = 50_000;
 const TARGET_MS = 50;
-/** A desktop window asking, as the export button does. */
-const WINDOW: Caller = {
-  clientId: 'desktop',
-  identityProven: true,
-  paired: true,
-  fromLoopback: true,
-  surface: 'dialog',
-  transport: 'ipc',
-};
+const TOKEN = 'bench-stalls-token';
+
+/**
+ * A browser downloading the export: a client on a thread of its own, so reading the body does not
+ * count against the core's thread.
+ */
+function downloadExport(base: string): Promise<{ rows: number; bytes: number }> {
+  const client = `
+    const { parentPort, workerData } = require('node:worker_threads');
+    fetch(workerData.url, { headers: { authorization: 'Bearer ' + workerData.token } })
+      .then(async (response) => {
+        const body = await response.arrayBuffer();
+        parentPort.postMessage({ rows: Number(response.headers.get(workerData.header)), bytes: body.byteLength });
+      })
+      .catch((error) => parentPort.postMessage({ rows: -1, bytes: 0, error: String(error) }));`;
+  const worker = new Worker(client, {
+    eval: true,
+    workerData: { url: `${base}${HISTORY_EXPORT_PATH}?format=jsonl`, token: TOKEN, header: EXPORT_ROWS_HEADER },
+  });
+  return new Promise((resolve, reject) => {
+    worker.once('message', (got: { rows: number; bytes: number }) => {
+      resolve(got);
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+  });
+}
 const AGENT = fileURLToPath(new URL('./agents/timestamp-agent.ts', import.meta.url));
 
 /** The audit as the pipeline writes it: request + decision per row, committed in groups. */
@@ -78,6 +98,7 @@ export async function benchStalls(report: Report): Promise<void> {
     approvals: { timeoutSeconds: 3600 },
   });
   const core = await createCore({ home: join(dir, 'home'), settings });
+  const server = await startHttpServer({ core, token: TOKEN });
   try {
     const perSecond = await fill(core, ROWS);
     report('stalls: store', { decided_requests: ROWS, written_per_s: Math.round(perSecond) });
@@ -103,8 +124,11 @@ export async function benchStalls(report: Report): Promise<void> {
     report('stalls: idle floor', { longest_stall_ms: round(floor.stall, 1) });
 
     line(
-      `export of ${EXPORT_ROWS} rows`,
-      await longestStall(async () => core.handlers.exportHistory({ format: 'jsonl' }, WINDOW)),
+      `export of ${EXPORT_ROWS} rows, streamed over HTTP`,
+      await longestStall(async () => {
+        const got = await downloadExport(server.url);
+        if (got.rows !== Math.min(EXPORT_ROWS, ROWS) || got.bytes === 0) throw new Error(`export: ${JSON.stringify(got)}`);
+      }),
     );
     line(
       'retention prune of 50,000 requests',
@@ -127,6 +151,7 @@ export async function benchStalls(report: Report): Promise<void> {
       ),
     );
   } finally {
+    await server.close();
     await core.close();
     rmSync(dir, { recursive: true, force: true });
   }
