@@ -25,33 +25,42 @@ const PENDING = 20;
 const EXPORT_ROWS = 50_000;
 const TARGET_MS = 50;
 const TOKEN = 'bench-stalls-token';
+const AGENT = fileURLToPath(new URL('./agents/timestamp-agent.ts', import.meta.url));
 
 /**
- * A browser downloading the export: a client on a thread of its own, so reading the body does not
- * count against the core's thread.
+ * A browser downloading the export: a client on a thread of its own, started before the measure
+ * (a thread's start costs the starting thread), so only the server's work counts against the core.
  */
-function downloadExport(base: string): Promise<{ rows: number; bytes: number }> {
+async function exportClient(base: string): Promise<{ download(): Promise<{ rows: number; bytes: number }>; close(): Promise<number> }> {
   const client = `
     const { parentPort, workerData } = require('node:worker_threads');
-    fetch(workerData.url, { headers: { authorization: 'Bearer ' + workerData.token } })
-      .then(async (response) => {
-        const body = await response.arrayBuffer();
-        parentPort.postMessage({ rows: Number(response.headers.get(workerData.header)), bytes: body.byteLength });
-      })
-      .catch((error) => parentPort.postMessage({ rows: -1, bytes: 0, error: String(error) }));`;
+    parentPort.on('message', () =>
+      fetch(workerData.url, { headers: { authorization: 'Bearer ' + workerData.token } })
+        .then(async (response) => {
+          const body = await response.arrayBuffer();
+          parentPort.postMessage({ rows: Number(response.headers.get(workerData.header)), bytes: body.byteLength });
+        })
+        .catch((error) => parentPort.postMessage({ rows: -1, bytes: 0, error: String(error) })));
+    parentPort.postMessage('ready');`;
   const worker = new Worker(client, {
     eval: true,
     workerData: { url: `${base}${HISTORY_EXPORT_PATH}?format=jsonl`, token: TOKEN, header: EXPORT_ROWS_HEADER },
   });
-  return new Promise((resolve, reject) => {
-    worker.once('message', (got: { rows: number; bytes: number }) => {
-      resolve(got);
-      void worker.terminate();
+  const next = <T>() =>
+    new Promise<T>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
     });
-    worker.once('error', reject);
-  });
+  await next<string>();
+  return {
+    download() {
+      const got = next<{ rows: number; bytes: number }>();
+      worker.postMessage('go');
+      return got;
+    },
+    close: () => worker.terminate(),
+  };
 }
-const AGENT = fileURLToPath(new URL('./agents/timestamp-agent.ts', import.meta.url));
 
 /** The audit as the pipeline writes it: request + decision per row, committed in groups. */
 async function fill(core: Core, rows: number): Promise<number> {
@@ -112,6 +121,7 @@ export async function benchStalls(report: Report): Promise<void> {
     }
     while (core.pipeline.pending.size < PENDING) await new Promise((r) => setTimeout(r, 10));
 
+    const client = await exportClient(server.url);
     const floor = await longestStall(() => new Promise((r) => setTimeout(r, 1000)));
     const line = (name: string, m: { stall: number; took: number }) =>
       report(`stalls: ${name}`, {
@@ -126,10 +136,11 @@ export async function benchStalls(report: Report): Promise<void> {
     line(
       `export of ${EXPORT_ROWS} rows, streamed over HTTP`,
       await longestStall(async () => {
-        const got = await downloadExport(server.url);
+        const got = await client.download();
         if (got.rows !== Math.min(EXPORT_ROWS, ROWS) || got.bytes === 0) throw new Error(`export: ${JSON.stringify(got)}`);
       }),
     );
+    await client.close();
     line(
       'retention prune of 50,000 requests',
       await longestStall(async () => {
