@@ -65,12 +65,13 @@ async function streamFile(path: string, res: ServerResponse, headers: Record<str
 }
 
 export class HistoryExports {
-  private readonly dir: string;
   /** Files a previous core left (it died mid-export) are removed once, before the first export. */
   private ready: Promise<void> | null = null;
 
-  constructor(private readonly core: Core) {
-    this.dir = exportsDir(core.home);
+  constructor(private readonly core: Core) {}
+
+  private get dir(): string {
+    return exportsDir(this.core.home);
   }
 
   async answer(url: URL, res: ServerResponse): Promise<void> {
