@@ -1,8 +1,8 @@
 // Event-loop stalls: the longest the core's thread (the Electron main process in the desktop app)
 // stops answering while heavy work runs on a large store with requests pending — an export of 50,000
-// rows, a retention prune, an audit verify, and 50 sessions starting. Each figure is the longest
-// delay perf_hooks.monitorEventLoopDelay saw during that work, next to the same monitor's longest
-// delay over an idle stretch of the same run (the floor).
+// rows streamed to an HTTP client, a retention prune, an audit verify, and 50 sessions starting.
+// Each figure is the longest delay perf_hooks.monitorEventLoopDelay saw during that work, next to
+// the same monitor's longest delay over an idle stretch of the same run (the floor).
 //   npx tsx bench/stalls.ts
 // Target: ≤ 50 ms at any moment (a stalled main process freezes every window, menu and notification).
 // Knobs: BENCH_STALL_ROWS (default 1,000,000 decided requests in the audit chain), BENCH_STALL_SESSIONS (50).
@@ -11,8 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import { Settings } from '../src/shared/settings';
-import type { Caller } from '../src/main/core/approvals/clients';
+import { EXPORT_ROWS_HEADER, HISTORY_EXPORT_PATH } from '../src/shared/contract';
+import { startHttpServer } from '../src/main/server/http-server';
 import { createCore, type Core } from '../src/main/core/core';
 import { decisionFor, pending } from './history';
 import { round, type Report } from './report';
@@ -22,16 +24,43 @@ const SESSIONS = Number(process.env.BENCH_STALL_SESSIONS ?? 50);
 const PENDING = 20;
 const EXPORT_ROWS = 50_000;
 const TARGET_MS = 50;
-/** A desktop window asking, as the export button does. */
-const WINDOW: Caller = {
-  clientId: 'desktop',
-  identityProven: true,
-  paired: true,
-  fromLoopback: true,
-  surface: 'dialog',
-  transport: 'ipc',
-};
+const TOKEN = 'bench-stalls-token';
 const AGENT = fileURLToPath(new URL('./agents/timestamp-agent.ts', import.meta.url));
+
+/**
+ * A browser downloading the export: a client on a thread of its own, started before the measure
+ * (a thread's start costs the starting thread), so only the server's work counts against the core.
+ */
+async function exportClient(base: string): Promise<{ download(): Promise<{ rows: number; bytes: number }>; close(): Promise<number> }> {
+  const client = `
+    const { parentPort, workerData } = require('node:worker_threads');
+    parentPort.on('message', () =>
+      fetch(workerData.url, { headers: { authorization: 'Bearer ' + workerData.token } })
+        .then(async (response) => {
+          const body = await response.arrayBuffer();
+          parentPort.postMessage({ rows: Number(response.headers.get(workerData.header)), bytes: body.byteLength });
+        })
+        .catch((error) => parentPort.postMessage({ rows: -1, bytes: 0, error: String(error) })));
+    parentPort.postMessage('ready');`;
+  const worker = new Worker(client, {
+    eval: true,
+    workerData: { url: `${base}${HISTORY_EXPORT_PATH}?format=jsonl`, token: TOKEN, header: EXPORT_ROWS_HEADER },
+  });
+  const next = <T>() =>
+    new Promise<T>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+  await next<string>();
+  return {
+    download() {
+      const got = next<{ rows: number; bytes: number }>();
+      worker.postMessage('go');
+      return got;
+    },
+    close: () => worker.terminate(),
+  };
+}
 
 /** The audit as the pipeline writes it: request + decision per row, committed in groups. */
 async function fill(core: Core, rows: number): Promise<number> {
@@ -78,6 +107,7 @@ export async function benchStalls(report: Report): Promise<void> {
     approvals: { timeoutSeconds: 3600 },
   });
   const core = await createCore({ home: join(dir, 'home'), settings });
+  const server = await startHttpServer({ core, token: TOKEN });
   try {
     const perSecond = await fill(core, ROWS);
     report('stalls: store', { decided_requests: ROWS, written_per_s: Math.round(perSecond) });
@@ -91,6 +121,7 @@ export async function benchStalls(report: Report): Promise<void> {
     }
     while (core.pipeline.pending.size < PENDING) await new Promise((r) => setTimeout(r, 10));
 
+    const client = await exportClient(server.url);
     const floor = await longestStall(() => new Promise((r) => setTimeout(r, 1000)));
     const line = (name: string, m: { stall: number; took: number }) =>
       report(`stalls: ${name}`, {
@@ -103,9 +134,13 @@ export async function benchStalls(report: Report): Promise<void> {
     report('stalls: idle floor', { longest_stall_ms: round(floor.stall, 1) });
 
     line(
-      `export of ${EXPORT_ROWS} rows`,
-      await longestStall(async () => core.handlers.exportHistory({ format: 'jsonl' }, WINDOW)),
+      `export of ${EXPORT_ROWS} rows, streamed over HTTP`,
+      await longestStall(async () => {
+        const got = await client.download();
+        if (got.rows !== Math.min(EXPORT_ROWS, ROWS) || got.bytes === 0) throw new Error(`export: ${JSON.stringify(got)}`);
+      }),
     );
+    await client.close();
     line(
       'retention prune of 50,000 requests',
       await longestStall(async () => {
@@ -127,6 +162,7 @@ export async function benchStalls(report: Report): Promise<void> {
       ),
     );
   } finally {
+    await server.close();
     await core.close();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -5,6 +5,7 @@ import { contextBridge, ipcRenderer } from 'electron';
 import {
   commandNames,
   DESKTOP_CHOOSE_FOLDER_CHANNEL,
+  DESKTOP_SAVE_EXPORT_CHANNEL,
   IPC_EVENT_CHANNEL,
   ipcChannel,
   type GatehouseBridge,
@@ -21,6 +22,7 @@ const methods = Object.fromEntries(
 const bridge = {
   ...methods,
   chooseFolder: () => ipcRenderer.invoke(DESKTOP_CHOOSE_FOLDER_CHANNEL),
+  saveHistoryExport: (input: unknown) => ipcRenderer.invoke(DESKTOP_SAVE_EXPORT_CHANNEL, input),
   onEvent(listener: (event: GatehouseEvent) => void) {
     if (typeof listener !== 'function') throw new TypeError('onEvent needs a function');
     const wrapped = (_event: Electron.IpcRendererEvent, payload: GatehouseEvent) =>

@@ -4,10 +4,12 @@
 // clients are all derived from it and validate against it at run time.
 import { z } from 'zod';
 import type { CommandInput, CommandName, CommandOutput } from './contract-commands';
+import type { HistoryExportInput, HistoryExportOutcome } from './contract-commands-history';
 import type { GatehouseEvent } from './contract-events';
 import type { Surface } from './domain';
 
 export * from './contract-commands';
+export * from './contract-commands-history';
 export * from './contract-events';
 export * from './contract-votes';
 
@@ -34,6 +36,11 @@ export interface GatehouseApi {
   chooseFolder?: () => Promise<string | null>;
   /** The address another device opens to pair with a code; null where there is none to give. */
   pairingUrl(secret: string): string | null;
+  /**
+   * Saves the history's export as a file: a download in a browser, the file the person chose in the
+   * desktop's save dialog (null when cancelled).
+   */
+  exportHistory(input: HistoryExportInput): Promise<HistoryExportOutcome | null>;
 }
 
 /** What the preload exposes on `window.gatehouse`: one named method per command, and events. */
@@ -45,16 +52,19 @@ export type GatehouseBridge = {
 
 /**
  * What only the desktop offers, beside the contract: its native folder picker (the chosen folder,
- * or null when cancelled). Absent in a browser.
+ * or null when cancelled) and the history's export saved where the person chooses (null when
+ * cancelled). Absent in a browser.
  */
 export interface DesktopExtras {
   chooseFolder?: () => Promise<Result<string | null>>;
+  saveHistoryExport?: (input: HistoryExportInput) => Promise<Result<HistoryExportOutcome | null>>;
 }
 
 /** IPC channel names, derived from the command table. */
 export const ipcChannel = (name: CommandName) => `gatehouse:${name}` as const;
 export const IPC_EVENT_CHANNEL = 'gatehouse:event';
 export const DESKTOP_CHOOSE_FOLDER_CHANNEL = 'gatehouse:desktop:chooseFolder';
+export const DESKTOP_SAVE_EXPORT_CHANNEL = 'gatehouse:desktop:saveHistoryExport';
 
 /** Headers a client sends to identify itself and prove it. */
 export const CLIENT_ID_HEADER = 'x-gatehouse-client-id';

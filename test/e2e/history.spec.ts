@@ -1,7 +1,7 @@
 // The history window over real decisions of the scripted agent: a person's allow (an edit with a
 // diff, a command), a rule's deny, a person's deny of a command with a warning. Filters, search,
 // the detail (diff, votes, decider), live arrival, keyboard, export and the audit check.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { ask, edit, run, startDialogHarness, type DialogHarness } from './support/dialog-harness';
@@ -242,6 +242,9 @@ test('export the current filter as JSONL and CSV', async ({ page }) => {
   // A title with a comma and quotes is one quoted field, quotes doubled.
   expect(text).toContain(',"Install tools, ""quickly""",');
   expect(body.every((line) => line.includes(',deny,'))).toBe(true);
+  await expect(page.getByText(/Exported 2 rows to gatehouse-history-.*\.csv/)).toBeVisible();
+  // Streamed from a temporary file the core removed once it was open.
+  expect(readdirSync(join(h.headless.home, 'run', 'exports'))).toEqual([]);
 });
 
 test('Verify audit says the chain is intact', async ({ page }) => {

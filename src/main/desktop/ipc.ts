@@ -4,6 +4,7 @@ import type { Caller } from '../core/approvals/clients';
 import { dispatch } from '../core/commands/dispatch';
 import type { Core } from '../core/core';
 import { DESKTOP_CLIENT_ID, ensureDesktopClient } from '../presence';
+import { wireExportSave } from './export-save';
 import { wireFolderPicker } from './folder-picker';
 import { senderAllowed, type IpcWindows } from './ipc-sender';
 import { isAppUrl } from './security-policy';
@@ -11,7 +12,8 @@ import { isAppUrl } from './security-policy';
 export { DESKTOP_CLIENT_ID };
 
 /**
- * One ipcMain handler per command of the contract, and the desktop's folder picker. Each checks the sender frame before the core
+ * One ipcMain handler per command of the contract, the desktop's folder picker and its export's save
+ * dialog. Each checks the sender frame before the core
  * sees the call; results cross as {ok, result} / {ok: false, error}. Returns an unwire function.
  */
 export function wireIpc(core: Core, windows: IpcWindows, devServerUrl?: string): () => void {
@@ -43,9 +45,11 @@ export function wireIpc(core: Core, windows: IpcWindows, devServerUrl?: string):
     }
   });
   const unwirePicker = wireFolderPicker(windows, devServerUrl);
+  const unwireExport = wireExportSave(core, windows, devServerUrl);
   return () => {
     unsubscribe();
     unwirePicker();
+    unwireExport();
     for (const name of commandNames) ipcMain.removeHandler(ipcChannel(name));
   };
 }

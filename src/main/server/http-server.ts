@@ -1,8 +1,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { CLIENT_ID_HEADER, CLIENT_TOKEN_HEADER, ClientId, commands, LINK_AUTH_SCHEME } from '../../shared/contract';
-import { SECURITY_HEADERS } from '../../shared/security-headers';
+import {
+  CLIENT_ID_HEADER,
+  CLIENT_TOKEN_HEADER,
+  ClientId,
+  commands,
+  HISTORY_EXPORT_PATH,
+  LINK_AUTH_SCHEME,
+} from '../../shared/contract';
 import type { Caller } from '../core/approvals/clients';
 import { dispatch } from '../core/commands/dispatch';
 import type { Core } from '../core/core';
@@ -10,6 +16,8 @@ import { matchRoute } from './routes';
 import { openEventStream } from './event-stream';
 import { findAgentPeer, type AgentPeer, type AgentProcessInfo } from './peer-process';
 import { RateLimit } from './rate-limit';
+import { fail, send } from './respond';
+import { HistoryExports } from './history-export';
 import { serveStatic } from './static-files';
 import { logger } from '../core/log/logger';
 
@@ -43,20 +51,6 @@ export function isLoopbackAddress(address: string): boolean {
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
-
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'cache-control': 'no-store',
-    ...SECURITY_HEADERS,
-    ...headers,
-  });
-  res.end(text);
-}
-
-const fail = (res: ServerResponse, status: number, name: string, message: string, headers?: Record<string, string>) =>
-  send(res, status, { error: { name, message } }, headers);
 
 class BodyError extends Error {
   constructor(
@@ -103,6 +97,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;
   const tokenDigest = digest(options.token);
   const streams = new Set<ServerResponse>();
+  const exports = new HistoryExports(core);
   let allowedHosts = new Set<string>();
 
   const authorized = (req: IncomingMessage) => {
@@ -224,6 +219,10 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
     }
     if (typeof caller === 'string') return fail(res, 400, 'BadRequest', caller);
 
+    if (url.pathname === HISTORY_EXPORT_PATH) {
+      if (req.method !== 'GET') return fail(res, 405, 'MethodNotAllowed', 'GET only', { allow: 'GET' });
+      return exports.answer(url, res);
+    }
     if (url.pathname === '/api/events') {
       if (req.method !== 'GET') return fail(res, 405, 'MethodNotAllowed', 'GET only', { allow: 'GET' });
       return openEventStream(core, caller, req, res, streams);

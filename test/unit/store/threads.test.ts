@@ -1,5 +1,7 @@
 // The store as the core opens it: the engine on a writer thread and a reader thread. What crosses
 // between the threads, the one clock, and a thread that dies.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   openStore,
@@ -51,27 +53,30 @@ describe('the store on its threads', { timeout: 60_000 }, () => {
     expect((await store.history({})).items.map((i) => i.requestId)).toEqual([req.requestId]);
     expect(await store.historyDetail(req.requestId)).toMatchObject({ title: 'Run ls -la', displayed: true });
     expect(await store.historyDetail('nope')).toBeNull();
-    const { content } = await store.exportHistory({}, 'jsonl', 10);
-    expect(content.trim().split('\n').map((l) => JSON.parse(l).requestId)).toEqual([req.requestId]);
+    const file = join(tmp!.dir, 'export.jsonl');
+    expect(await store.exportHistoryToFile({}, 'jsonl', file)).toEqual({ rows: 1, truncated: false });
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    expect(lines.map((l) => (JSON.parse(l) as { requestId: string }).requestId)).toEqual([req.requestId]);
     expect((await store.events({ type: 'note' })).map((e) => e.payload)).toEqual([{ n: 1 }]);
     expect(await store.verifyChain()).toMatchObject({ ok: true });
     expect((await store.stats()).commits).toBeGreaterThan(0);
   });
 
-  it('an export is joined on the reader, a page per chunk, and says when the filter matched more', async () => {
+  it('an export is written to its file by the reader, and says when the filter matched more', async () => {
     const { store } = await open();
     const decided = Array.from({ length: 501 }, () => request());
     for (const req of decided) store.recordRequest(req);
     await Promise.all(
       decided.map((req) => store.recordDecision(decision(req), { latencyMs: 1, votes: [], displayed: false })),
     );
-    const lines = (text: string) => text.trim().split('\n').length;
-    const cut = await store.exportHistory({}, 'jsonl', 1);
-    expect([lines(cut.content), cut.truncated]).toEqual([500, true]);
-    const whole = await store.exportHistory({}, 'jsonl', 2);
-    expect([lines(whole.content), whole.truncated]).toEqual([501, false]);
-    const csv = await store.exportHistory({}, 'csv', 3);
-    expect([lines(csv.content), csv.truncated]).toEqual([502, false]);
+    const lines = (name: string) => readFileSync(join(tmp!.dir, name), 'utf8').trim().split('\n').length;
+    const at = (name: string) => join(tmp!.dir, name);
+    expect(await store.exportHistoryToFile({}, 'jsonl', at('cut'), 500)).toEqual({ rows: 500, truncated: true });
+    expect(lines('cut')).toBe(500);
+    expect(await store.exportHistoryToFile({}, 'jsonl', at('whole'), 501)).toEqual({ rows: 501, truncated: false });
+    expect(lines('whole')).toBe(501);
+    expect(await store.exportHistoryToFile({}, 'csv', at('csv'))).toEqual({ rows: 501, truncated: false });
+    expect(lines('csv')).toBe(502);
   });
 
   it('a read sees every record made before it, committed first', async () => {

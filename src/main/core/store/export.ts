@@ -85,21 +85,47 @@ export function csvRow(item: HistoryItem): string {
   return cells.map(csvCell).join(',') + '\r\n';
 }
 
-/** Yields the export in chunks (a header, then one chunk per page of up to 500 rows). */
+/** One chunk of an export: a header (no rows) or a page of rows. */
+export interface ExportChunk {
+  text: string;
+  rows: number;
+}
+
+/**
+ * Yields the export in chunks (CSV's header, then one chunk per page of up to 500 rows), at most
+ * `maxRows` rows; returns whether the filter matched more than that.
+ */
+export function* exportChunks(
+  page: (query: HistoryQuery) => HistoryPage,
+  filter: HistoryFilter,
+  format: ExportFormat,
+  maxRows = Infinity,
+): Generator<ExportChunk, boolean, undefined> {
+  if (format === 'csv') yield { text: CSV_COLUMNS.join(',') + '\r\n', rows: 0 };
+  let cursor: string | undefined;
+  let rows = 0;
+  do {
+    const limit = Math.min(PAGE, maxRows - rows);
+    // The limit reached: one more row says whether the filter matched more.
+    const result = page({ ...filter, limit: Math.max(limit, 1), ...(cursor !== undefined ? { cursor } : {}) });
+    if (limit <= 0) return result.items.length > 0;
+    if (result.items.length > 0) {
+      rows += result.items.length;
+      yield {
+        text: result.items.map((item) => (format === 'csv' ? csvRow(item) : JSON.stringify(item) + '\n')).join(''),
+        rows: result.items.length,
+      };
+    }
+    cursor = result.nextCursor ?? undefined;
+  } while (cursor !== undefined);
+  return false;
+}
+
+/** The whole export in chunks of text (see exportChunks). */
 export function* exportPages(
   page: (query: HistoryQuery) => HistoryPage,
   filter: HistoryFilter,
   format: ExportFormat,
 ): Generator<string, void, undefined> {
-  if (format === 'csv') yield CSV_COLUMNS.join(',') + '\r\n';
-  let cursor: string | undefined;
-  do {
-    const result = page({ ...filter, limit: PAGE, ...(cursor !== undefined ? { cursor } : {}) });
-    if (result.items.length > 0) {
-      yield result.items
-        .map((item) => (format === 'csv' ? csvRow(item) : JSON.stringify(item) + '\n'))
-        .join('');
-    }
-    cursor = result.nextCursor ?? undefined;
-  } while (cursor !== undefined);
+  for (const chunk of exportChunks(page, filter, format)) yield chunk.text;
 }

@@ -8,7 +8,8 @@ import type { PairedClientRecord } from '../approvals/clients';
 import { AuditFeed, type FeedPage } from './audit-feed';
 import type { VerifyResult } from './audit-log';
 import { openDatabase, type Db } from './database';
-import { exportPages, type ExportFormat } from './export';
+import { exportChunks, exportPages, type ExportFormat } from './export';
+import { writeExportFile, type ExportWritten } from './export-file';
 import { listGrants, type GrantQuery, type GrantRecord } from './grant-records';
 import { listPairedClients } from './paired-clients';
 import { Reader, type AgentEntry, type EventQuery, type EventRecord, type SessionEntry } from './reader';
@@ -21,6 +22,16 @@ export interface ReadEngine {
   historyDetail(requestId: string): HistoryDetail | null;
   /** The whole filter as JSONL (one HistoryItem per line) or CSV, in chunks, read page by page. */
   exportHistory(filter: HistoryFilter, format: ExportFormat): Generator<string, void, undefined>;
+  /**
+   * Up to `maxRows` rows of the filter written to a new file at `path` (export-file.ts), a page per
+   * turn of this thread's event loop.
+   */
+  exportHistoryToFile(
+    filter: HistoryFilter,
+    format: ExportFormat,
+    path: string,
+    maxRows: number,
+  ): Promise<ExportWritten>;
   /** Audited events (fs writes, refused requests, agent exits, sessions...), newest first. */
   events(query?: EventQuery): EventRecord[];
   agents(): AgentEntry[];
@@ -63,6 +74,10 @@ export function readEngine(
     exportHistory(filter, format) {
       open();
       return exportPages((q) => reader.page(q), filter, format);
+    },
+    exportHistoryToFile(filter, format, path, maxRows) {
+      open();
+      return writeExportFile(exportChunks((q) => reader.page(q), filter, format, maxRows), path);
     },
     events(query = {}) {
       open();

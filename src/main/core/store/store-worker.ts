@@ -72,60 +72,12 @@ function open(): { methods: Record<string, Method>; close(): Promise<void> | voi
   return { methods, close: () => engine.close() };
 }
 
-/**
- * Exports in progress. Each call reads one page, so other calls are answered between pages, and the
- * pages are joined here: the core's thread receives the finished text in one piece.
- */
-interface Export {
-  pages: Generator<string, void, undefined>;
-  parts: string[];
-  done?: boolean;
-}
-const exports = new Map<number, Export>();
-let nextExport = 1;
-
-function exportMethods(methods: Record<string, Method>): Record<string, Method> {
-  return {
-    exportOpen: (filter, format) => {
-      const id = nextExport++;
-      const pages = methods.exportHistory!(filter, format) as Generator<string, void, undefined>;
-      exports.set(id, { pages, parts: [] });
-      return id;
-    },
-    /** Reads the next page; false once every page is read or `maxParts` are (`truncated` then says which). */
-    exportStep: (id, maxParts) => {
-      const running = exports.get(id as number);
-      if (!running || running.parts.length === maxParts) return false;
-      const step = running.pages.next();
-      if (step.done) {
-        running.done = true;
-        return false;
-      }
-      running.parts.push(step.value);
-      return true;
-    },
-    exportTake: (id) => {
-      const running = exports.get(id as number);
-      exports.delete(id as number);
-      if (!running) return { content: '', truncated: false };
-      // One more page than was kept means the filter matched more than the export holds.
-      const truncated = !running.done && running.pages.next().done !== true;
-      running.pages.return();
-      return { content: running.parts.join(''), truncated };
-    },
-    exportClose: (id) => {
-      exports.get(id as number)?.pages.return();
-      exports.delete(id as number);
-    },
-  };
-}
-
 let engine: ReturnType<typeof open> | null = null;
 let methods: Record<string, Method> = {};
 function opened(): ReturnType<typeof open> {
   if (!engine) {
     engine = open();
-    methods = { ...engine.methods, ...exportMethods(engine.methods) };
+    methods = engine.methods;
   }
   return engine;
 }

@@ -3,13 +3,17 @@
 // a history page, an export or the chain's check ever holds the core's thread (in the desktop app,
 // the process every window, the tray and the notifications answer from). Writes keep their promise:
 // a decision resolves only after the commit that holds it.
+import { rm } from 'node:fs/promises';
+import { EXPORT_MAX_ROWS } from '../../../shared/contract';
 import type { HistoryDetail, HistoryFilter, HistoryPage, HistoryQuery } from '../../../shared/history';
 import type { PairedClientRecord } from '../approvals/clients';
 import { logger } from '../log/logger';
 import type { FeedPage } from './audit-feed';
 import type { VerifyResult } from './audit-log';
 import { storeKey, type StoreOptions } from './engine';
+import { StoreWriteError } from './errors';
 import type { ExportFormat } from './export';
+import type { ExportWritten } from './export-file';
 import type { GrantQuery, GrantRecord } from './grant-records';
 import type { AgentEntry, EventQuery, EventRecord, SessionEntry } from './reader';
 import { StoreThread, type ThreadEvents } from './store-thread';
@@ -26,14 +30,17 @@ export interface Store extends StoreWrites {
   history(query: HistoryQuery): Promise<HistoryPage>;
   historyDetail(requestId: string): Promise<HistoryDetail | null>;
   /**
-   * The filter as JSONL (one HistoryItem per line) or CSV, up to `maxChunks` chunks (a page each, CSV's
-   * header one more), read a page per call and joined on the reader thread.
+   * The filter as JSONL (one HistoryItem per line) or CSV, up to `maxRows` rows, written by the reader
+   * thread to a new file at `path` (0600, created exclusively: an existing file or link there fails
+   * the export and is left alone). The core's thread never holds the text. `path` must be a fresh
+   * name nobody could guess: a failed export removes what is there.
    */
-  exportHistory(
+  exportHistoryToFile(
     filter: HistoryFilter,
     format: ExportFormat,
-    maxChunks: number,
-  ): Promise<{ content: string; truncated: boolean }>;
+    path: string,
+    maxRows?: number,
+  ): Promise<ExportWritten>;
   /** Audited events (fs writes, refused requests, agent exits, sessions...), newest first. */
   events(query?: EventQuery): Promise<EventRecord[]>;
   agents(): Promise<AgentEntry[]>;
@@ -139,15 +146,12 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     revokePairedClient: (clientId, at) => write.send('revokePairedClient', [clientId, at]),
     history: (query) => read('history', [query]),
     historyDetail: (requestId) => read('historyDetail', [requestId]),
-    async exportHistory(filter, format, maxChunks) {
-      // After close, the threads refuse the first call with StoreClosedError.
-      const id = await read<number>('exportOpen', [filter, format]);
+    async exportHistoryToFile(filter, format, path, maxRows = EXPORT_MAX_ROWS) {
       try {
-        while (await reader.call<boolean>('exportStep', [id, maxChunks]));
-        // Taking the text ends the export on the reader.
-        return await reader.call<{ content: string; truncated: boolean }>('exportTake', [id]);
+        return await read<ExportWritten>('exportHistoryToFile', [filter, format, path, maxRows]);
       } catch (error) {
-        if (!closed) reader.send('exportClose', [id]);
+        // A reader that failed removed its file itself; one that died could not.
+        if (error instanceof StoreWriteError) await rm(path, { force: true });
         throw error;
       }
     },

@@ -1,6 +1,8 @@
 import {
   commands,
   Event,
+  HistoryExportOutcome,
+  type HistoryExportInput,
   type CommandInput,
   type CommandName,
   type CommandOutput,
@@ -30,6 +32,15 @@ export class BridgeApi implements GatehouseApi {
         return ChosenFolder.parse(result.result);
       };
     }
+  }
+
+  /** The desktop saves the export where the person chooses in its save dialog; null when cancelled. */
+  async exportHistory(input: HistoryExportInput): Promise<HistoryExportOutcome | null> {
+    const save = this.bridge.saveHistoryExport;
+    if (!save) throw new ApiError('Unsupported', 'this window cannot save an export');
+    const result = await save(input);
+    if (!result.ok) throw new ApiError(result.error.name, result.error.message);
+    return HistoryExportOutcome.nullable().parse(result.result);
   }
 
   async call<N extends CommandName>(name: N, input: CommandInput<N>): Promise<CommandOutput<N>> {

@@ -4,6 +4,11 @@ import {
   commands,
   ErrorBody,
   Event,
+  EXPORT_ROWS_HEADER,
+  EXPORT_TRUNCATED_HEADER,
+  HISTORY_EXPORT_PATH,
+  HistoryExportOutcome,
+  type HistoryExportInput,
   type CommandInput,
   type CommandName,
   type CommandOutput,
@@ -43,6 +48,8 @@ export class HttpApi implements GatehouseApi {
     private readonly token: string,
     /** 'Link' for a single-use approval link (see LinkPage); 'Bearer' for the full API. */
     private readonly scheme: 'Bearer' | 'Link' = 'Bearer',
+    /** How a file the server sends is saved (a browser's download); without it, exports fail. */
+    private readonly save?: (blob: Blob, filename: string) => void,
   ) {}
 
   /** Registers an API client: a proven id, but not a person's (votes count as "api (unpaired)"). */
@@ -114,6 +121,33 @@ export class HttpApi implements GatehouseApi {
     if (error.success) throw new ApiError(error.data.error.name, error.data.error.message, response.status);
     if (!response.ok && name !== 'vote') throw new ApiError('HttpError', `HTTP ${response.status}`, response.status);
     return spec.output.parse(body) as CommandOutput<N>;
+  }
+
+  /** The export as the server streams it: the file's bytes, its name, rows and truncation. */
+  async fetchExport(input: HistoryExportInput): Promise<HistoryExportOutcome & { blob: Blob }> {
+    const query = new URLSearchParams();
+    for (const [k, v] of Object.entries(input)) if (v !== undefined) query.set(k, String(v));
+    const response = await fetch(`${this.base}${HISTORY_EXPORT_PATH}?${query}`, { headers: this.headers(false) });
+    if (!response.ok) {
+      const error = ErrorBody.safeParse(await response.json().catch(() => null));
+      if (error.success) throw new ApiError(error.data.error.name, error.data.error.message, response.status);
+      throw new ApiError('HttpError', `HTTP ${response.status}`, response.status);
+    }
+    const disposition = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '');
+    const outcome = HistoryExportOutcome.parse({
+      filename: disposition?.[1],
+      rows: Number(response.headers.get(EXPORT_ROWS_HEADER)),
+      truncated: response.headers.get(EXPORT_TRUNCATED_HEADER) === 'true',
+    });
+    return { ...outcome, blob: await response.blob() };
+  }
+
+  /** The streamed export, saved as a download. */
+  async exportHistory(input: HistoryExportInput): Promise<HistoryExportOutcome> {
+    if (!this.save) throw new ApiError('Unsupported', 'nowhere to save a file here');
+    const { blob, ...outcome } = await this.fetchExport(input);
+    this.save(blob, outcome.filename);
+    return outcome;
   }
 
   subscribe(listener: (event: GatehouseEvent) => void): () => void {

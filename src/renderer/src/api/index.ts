@@ -1,4 +1,5 @@
 import type { GatehouseApi, GatehouseBridge } from '../../../shared/contract';
+import { download } from '../ui/download';
 import { BridgeApi } from './bridge-client';
 import { HttpApi } from './http-client';
 
@@ -44,7 +45,7 @@ export async function connectApi(): Promise<GatehouseApi> {
   if (fromHash || pairing) history.replaceState(null, '', window.location.pathname + window.location.search);
   const token = fromHash ?? sessionStorage.getItem(TOKEN_KEY);
   if (!token) throw new Error('No access token: open the URL that `npm run headless` printed.');
-  const api = new HttpApi(window.location.origin, token);
+  const api = new HttpApi(window.location.origin, token, 'Bearer', download);
   if (pairing) {
     try {
       localStorage.setItem(IDENTITY_KEY, JSON.stringify(await api.pair(pairing, deviceLabel())));

@@ -1,10 +1,10 @@
-// Export of the current filter as JSONL or CSV: the core writes the file, the browser saves it.
+// Export of the current filter as JSONL or CSV: the core writes the file; a browser downloads it, the
+// desktop saves it where the person chose (the api carries the difference).
 import { useState } from 'react';
 import { EXPORT_MAX_ROWS } from '../../../shared/contract';
 import type { HistoryFilter } from '../../../shared/history';
 import { useApi } from '../api/context';
 import { formatCount } from '../components/format';
-import { download } from '../ui/download';
 import { HistoryTool } from './HistoryTool';
 import './ExportButtons.css';
 
@@ -20,15 +20,15 @@ export function ExportButtons({ filter }: { filter: HistoryFilter }) {
   const run = async (format: 'jsonl' | 'csv') => {
     setStatus({ kind: 'busy', format });
     try {
-      const out = await api.call('exportHistory', { ...filter, format });
-      download(out.content, out.filename, out.mimeType);
-      const rows = format === 'jsonl' ? out.content.split('\n').filter(Boolean).length : null;
+      const out = await api.exportHistory({ ...filter, format });
+      // The save dialog cancelled: nothing to say.
+      if (!out) return setStatus(null);
       setStatus({
         kind: 'done',
         truncated: out.truncated,
         text: out.truncated
           ? `Exported only the first ${formatCount(EXPORT_MAX_ROWS)} rows to ${out.filename}: narrow the filter (a date range) for the rest.`
-          : `Exported ${rows === null ? '' : `${formatCount(rows)} row${rows === 1 ? '' : 's'} `}to ${out.filename}.`,
+          : `Exported ${formatCount(out.rows)} row${out.rows === 1 ? '' : 's'} to ${out.filename}.`,
       });
     } catch (error) {
       setStatus({ kind: 'error', text: `Export failed: ${(error as Error).message}` });

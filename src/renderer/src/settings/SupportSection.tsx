@@ -25,7 +25,7 @@ export function SupportSection() {
     setStatus({ kind: 'busy' });
     try {
       const out = await api.call('supportBundle', {});
-      download(bytesOf(out.contentBase64), out.filename, out.mimeType);
+      download(new Blob([bytesOf(out.contentBase64)], { type: out.mimeType }), out.filename);
       setStatus({ kind: 'done', filename: out.filename });
     } catch (e) {
       setStatus({ kind: 'error', text: `The bundle could not be made: ${(e as Error).message}` });

@@ -1,6 +1,6 @@
-/** Saves `content` as a file through a Blob link (works in the browser and in Electron). */
-export function download(content: BlobPart, filename: string, mimeType: string): void {
-  const url = URL.createObjectURL(new Blob([content], { type: mimeType }));
+/** Saves `blob` as a file through a link to it (works in the browser and in Electron). */
+export function download(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
   link.download = filename;

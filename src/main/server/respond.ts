@@ -1,0 +1,17 @@
+// JSON answers, the same headers on every one: what each route sends, its errors included.
+import type { ServerResponse } from 'node:http';
+import { SECURITY_HEADERS } from '../../shared/security-headers';
+
+export function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    ...SECURITY_HEADERS,
+    ...headers,
+  });
+  res.end(text);
+}
+
+export const fail = (res: ServerResponse, status: number, name: string, message: string, headers?: Record<string, string>) =>
+  send(res, status, { error: { name, message } }, headers);
