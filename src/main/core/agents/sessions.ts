@@ -188,7 +188,7 @@ export class SessionManager {
       now: this.now,
       transcripts: this.transcripts,
     });
-    const agent = AgentProcess.spawn(
+    const agent = await AgentProcess.spawn(
       launch,
       {
         ...handlers,
