@@ -199,6 +199,14 @@ export function agentLauncher(): Promise<AgentLauncher> {
   return current;
 }
 
+/**
+ * Starts the launcher ahead of the first agent, where agents are spawned through it: its own fork
+ * waits for an exec on the core's thread too, once, better at the core's start than at a session's.
+ */
+export function prepareAgentLauncher(): void {
+  if (process.platform !== 'win32') void agentLauncher().catch(() => {});
+}
+
 /** Spawns through the launcher; a launcher that could not start or was lost is the agent's failure. */
 export async function launchAgent(spec: LaunchSpec): Promise<LaunchedAgent> {
   try {
