@@ -19,6 +19,12 @@ interface Waiting {
   reject(error: Error): void;
 }
 
+/**
+ * A thread's space for short-lived objects. Left to V8, it grew to its largest under a burst of
+ * records and stayed there: about 34 MB of the core's RSS (bench/memory.ts), for no gain in writes.
+ */
+const YOUNG_GENERATION_MB = 8;
+
 /** How many times a dying thread is replaced within a minute before the store gives up. */
 const MAX_RESTARTS_PER_MINUTE = 5;
 
@@ -101,7 +107,10 @@ export class StoreThread {
   }
 
   private async spawn(): Promise<void> {
-    const worker = new Worker(await entryFile(STORE_WORKER), { workerData: { ...this.config, now: this.now() } });
+    const worker = new Worker(await entryFile(STORE_WORKER), {
+      workerData: { ...this.config, now: this.now() },
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    });
     this.current = worker;
     this.post();
     return new Promise<void>((resolve, reject) => {
