@@ -14,7 +14,7 @@
 //   BENCH_SSE_THINK_MS=2               an agent's pause between an answer and its next request
 //   BENCH_SSE_FLOOR_REQUESTS=2000      round trips measured for the raw ACP floor
 //   BENCH_MEMORY_REQUESTS=100000       requests resolved by votes
-//   BENCH_MEMORY_BASELINE=10000        where the baseline heap sample is taken
+//   BENCH_MEMORY_BASELINE=30000        the baseline sample, after warm-up; BENCH_MEMORY_STEP=10000 the curve's step
 //   BENCH_MEMORY_SESSIONS=100          sessions in flight; BENCH_MEMORY_PER_SESSION=50 requests each
 //   BENCH_DIALOG_RUNS=5                dialog runs per scenario (BENCH_DIALOG_NO_BUILD=1: skip the build)
 //   BENCH_SANDBOX_RUNS=20              agent starts and approval round trips, sandboxed and not
