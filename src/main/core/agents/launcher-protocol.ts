@@ -6,6 +6,10 @@ import { z } from 'zod';
 
 const Id = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const Text = z.string().max(64 * 1024);
+/** The kernel's own bound on one argument or environment string (Linux: MAX_ARG_STRLEN, 128 KiB). */
+const ExecString = z.string().max(128 * 1024);
+/** All of them together: Linux refuses more than a quarter of the stack limit, 2 MiB by default. */
+const EXEC_TOTAL = 4 * 1024 * 1024;
 
 /** Each agent gets 3 pipes (stdin, stdout, stderr), or 4 with the lifeline (lifeline.ts). */
 export const Spawn = z
@@ -13,12 +17,19 @@ export const Spawn = z
     type: z.literal('spawn'),
     id: Id,
     command: Text.min(1),
-    args: z.array(Text).max(4096),
+    args: z.array(ExecString).max(4096),
     cwd: Text.min(1),
-    env: z.record(z.string().max(4096), Text).refine((env) => Object.keys(env).length <= 4096),
+    env: z.record(z.string().max(4096), ExecString).refine((env) => Object.keys(env).length <= 4096),
     pipes: z.union([z.literal(3), z.literal(4)]),
   })
-  .strict();
+  .strict()
+  .refine(
+    ({ args, env }) =>
+      args.reduce((n, arg) => n + arg.length, 0) +
+        Object.entries(env).reduce((n, [k, v]) => n + k.length + v.length, 0) <=
+      EXEC_TOTAL,
+    'the arguments and environment exceed what exec takes',
+  );
 export type Spawn = z.infer<typeof Spawn>;
 
 const Pid = z.number().int().positive().max(2 ** 22);

@@ -71,6 +71,21 @@ describe.skipIf(process.platform === 'win32')('the agent launcher', () => {
     expect(await agent.exited).toEqual({ code: 3, signal: null });
   });
 
+  it('passes an argument up to exec\'s own bound; a start past it fails alone, the launcher and its agents go on', async () => {
+    const from = await launcher();
+    const running = await launch(from, spec('sleep', ['600']));
+    // 120 kB, as a scripted agent's script or a long system prompt may be.
+    const big = 'x'.repeat(120 * 1024);
+    const echo = await launch(from, spec('/bin/sh', ['-c', 'printf %s "$1" | wc -c', 'sh', big]));
+    expect((await readAll(echo.stdout)).trim()).toBe(String(big.length));
+    const refused = await launch(from, spec('/bin/sh', ['-c', 'exit 0', 'sh', 'y'.repeat(200 * 1024)]));
+    expect(refused.pid).toBeUndefined();
+    expect((await refused.exited).reason).toMatch(/could not be started/);
+    expect(alive(running.pid!)).toBe(true);
+    const after = await launch(from, spec('/bin/sh', ['-c', 'exit 4']));
+    expect(await after.exited).toEqual({ code: 4, signal: null });
+  });
+
   it('reports the signal that ended the agent; the agent leads its own process group', async () => {
     const from = await launcher();
     const agent = await launch(from, spec('sleep', ['600']));

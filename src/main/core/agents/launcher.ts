@@ -7,9 +7,10 @@
 // new launcher.
 import { fork, type ChildProcess } from 'node:child_process';
 import { Socket } from 'node:net';
+import { z } from 'zod';
 import { AGENT_LAUNCHER, entryFile } from '../entry-file';
 import { failureWords, notStarted, type LaunchExit, type LaunchSpec, type LaunchedAgent } from './launched-agent';
-import { FromLauncher, type Spawn } from './launcher-protocol';
+import { FromLauncher, Spawn } from './launcher-protocol';
 import { signalGroup } from './process-group';
 
 export class LauncherLostError extends Error {
@@ -79,6 +80,10 @@ export class AgentLauncher {
       env,
       pipes: spec.lifeline ? 4 : 3,
     };
+    // The launcher takes an unfit message for a broken channel and leaves, with every agent: one
+    // start that asks too much (an argument past exec's bound) fails alone, here.
+    const fit = Spawn.safeParse(message);
+    if (!fit.success) return Promise.resolve(notStarted(`it could not be started: ${z.prettifyError(fit.error)}`));
     return new Promise((resolve, reject) => {
       this.starting.set(id, { pipes: [], count: message.pipes, resolve, reject });
       this.busy();
