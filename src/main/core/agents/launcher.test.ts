@@ -86,6 +86,22 @@ describe.skipIf(process.platform === 'win32')('the agent launcher', () => {
     expect(await after.exited).toEqual({ code: 4, signal: null });
   });
 
+  it('passes an exit on only once what the agent wrote before it has been read', async () => {
+    const from = await launcher();
+    // More than the pipe holds: the last of it is still in the kernel when the agent has exited.
+    const agent = await launch(from, spec('/bin/sh', ['-c', 'head -c 1000000 /dev/zero | tr "\\0" e >&2; exit 5']));
+    agent.stderr.setEncoding('utf8');
+    let read = 0;
+    // A reader slower than the agent: its exit is known while output is still to be read.
+    agent.stderr.on('data', (chunk: string) => {
+      read += chunk.length;
+      agent.stderr.pause();
+      setTimeout(() => agent.stderr.resume(), 5);
+    });
+    expect(await agent.exited).toEqual({ code: 5, signal: null });
+    expect(read).toBe(1_000_000);
+  });
+
   it('reports the signal that ended the agent; the agent leads its own process group', async () => {
     const from = await launcher();
     const agent = await launch(from, spec('sleep', ['600']));

@@ -129,9 +129,14 @@ export class AgentLauncher {
   }
 
   private started(id: number, pid: number, pipes: Socket[]): LaunchedAgent {
-    let finish!: (exit: LaunchExit) => void;
-    const exited = new Promise<LaunchExit>((resolve) => (finish = resolve));
     const [stdin, stdout, stderr, lifeline] = pipes as [Socket, Socket, Socket, Socket?];
+    // The exit comes over the launcher's channel and the output over the agent's own pipes, in no
+    // set order: an exit is passed on once what the agent wrote before it has been read (the words
+    // of an agent that could not start are the last it writes).
+    let finish!: (exit: LaunchExit) => void;
+    const exited = new Promise<LaunchExit>((resolve) => {
+      finish = (exit) => void Promise.all([drained(stdout), drained(stderr)]).then(() => resolve(exit));
+    });
     const agent: LaunchedAgent = {
       pid,
       stdin,
@@ -186,6 +191,26 @@ export class AgentLauncher {
     this.child.unref();
     this.child.channel?.unref();
   }
+}
+
+/**
+ * How long an exit waits for the agent's pipes to close. Something the agent started may hold them
+ * open after it exited; the exit is not held for that.
+ */
+const DRAIN_MS = 500;
+
+function drained(pipe: Socket): Promise<void> {
+  if (pipe.closed || pipe.readableEnded) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, DRAIN_MS);
+    timer.unref();
+    function done() {
+      clearTimeout(timer);
+      pipe.off('end', done).off('close', done);
+      resolve();
+    }
+    pipe.once('end', done).once('close', done);
+  });
 }
 
 let current: Promise<AgentLauncher> | null = null;
