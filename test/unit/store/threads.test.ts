@@ -86,6 +86,38 @@ describe('the store on its threads', { timeout: 60_000 }, () => {
     expect(await store.events({ type: 'burst', limit: 1000 })).toHaveLength(50);
   });
 
+  it('a request\'s record waits for the next write to cross with it, or crosses alone a moment later', async () => {
+    const { store } = await open();
+    const posted = vi.spyOn(store.threads.writer.worker!, 'postMessage');
+    const turns = async (n: number) => {
+      for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+    };
+    const before = (await store.stats()).commits;
+    posted.mockClear();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const first = request();
+      store.recordRequest(first);
+      await turns(3);
+      expect(posted).not.toHaveBeenCalled();
+      // Its decision takes it along: one message, one commit for both.
+      await store.recordDecision(decision(first), { latencyMs: 1, votes: [], displayed: false });
+      expect(posted).toHaveBeenCalledTimes(1);
+      expect((await store.stats()).commits - before).toBe(1);
+
+      // Nothing follows: it crosses on its own once its moment is up.
+      const second = request();
+      store.recordRequest(second);
+      await turns(3);
+      posted.mockClear();
+      vi.advanceTimersByTime(20);
+      expect(posted).toHaveBeenCalledTimes(1);
+      expect((posted.mock.calls[0]![0] as { method: string }[]).map((c) => c.method)).toEqual(['recordRequest']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('a refused record rejects with the store\'s own error class', async () => {
     const { store } = await open();
     const never = request();

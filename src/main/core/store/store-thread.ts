@@ -25,6 +25,13 @@ interface Waiting {
  */
 const YOUNG_GENERATION_MB = 8;
 
+/**
+ * How long a `soon` send may wait for company. Each message wakes the thread and each batch is a
+ * commit: a request's record waiting for its decision, or for the next request, halves both when
+ * people answer one request at a time, and the record is on disk before any answer to it is.
+ */
+const SOON_MS = 20;
+
 /** How many times a dying thread is replaced within a minute before the store gives up. */
 const MAX_RESTARTS_PER_MINUTE = 5;
 
@@ -40,6 +47,8 @@ export class StoreThread {
   private current: Worker | null = null;
   private readonly waiting = new Map<number, Waiting>();
   private outbox: Call[] = [];
+  /** How the outbox will cross: at the end of this turn, by a `soon` send's timer, or not yet. */
+  private posting: 'turn' | ReturnType<typeof setTimeout> | null = null;
   private nextId = 1;
   private closed = false;
   private restarts: number[] = [];
@@ -75,14 +84,17 @@ export class StoreThread {
     });
   }
 
-  /** A call nobody waits for: a failure goes to `report`. */
-  send(method: string, args: unknown[] = []): void {
+  /**
+   * A call nobody waits for: a failure goes to `report`. `soon`: it may wait up to `SOON_MS` for
+   * the next message instead of crossing alone (a call, or a send that is not `soon`, takes it).
+   */
+  send(method: string, args: unknown[] = [], soon = false): void {
     if (this.closed) throw new StoreClosedError();
     if (this.failure) {
       this.events.report(this.failure, method);
       return;
     }
-    this.queue({ id: 0, now: this.now(), method, args });
+    this.queue({ id: 0, now: this.now(), method, args }, soon);
   }
 
   async close(): Promise<void> {
@@ -93,13 +105,22 @@ export class StoreThread {
     await this.current?.terminate();
   }
 
-  private queue(call: Call): void {
+  private queue(call: Call, soon = false): void {
     this.outbox.push(call);
+    if (this.posting === 'turn') return;
+    if (soon) {
+      this.posting ??= setTimeout(() => this.post(), SOON_MS);
+      return;
+    }
+    if (this.posting !== null) clearTimeout(this.posting);
     // Everything asked in one turn crosses in one message.
-    if (this.outbox.length === 1) queueMicrotask(() => this.post());
+    this.posting = 'turn';
+    queueMicrotask(() => this.post());
   }
 
   private post(): void {
+    if (this.posting !== null && this.posting !== 'turn') clearTimeout(this.posting);
+    this.posting = null;
     if (!this.current || this.outbox.length === 0) return;
     const calls = this.outbox;
     this.outbox = [];

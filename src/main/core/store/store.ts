@@ -109,8 +109,8 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   let written = 0;
   let committed = 0;
   const write = {
-    send(method: string, args: unknown[]) {
-      writer.send(method, args);
+    send(method: string, args: unknown[], soon = false) {
+      writer.send(method, args, soon);
       written++;
     },
     call<T>(method: string, args: unknown[] = []) {
@@ -131,8 +131,10 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
 
   const store: Store = {
     path: options.path,
+    // Nobody waits for a request's record: it crosses with the next write (its decision's, when
+    // that comes within SOON_MS), so its commit is shared.
     recordRequest: (request, meta, recordOptions) =>
-      write.send('recordRequest', [request, meta, recordOptions]),
+      write.send('recordRequest', [request, meta, recordOptions], true),
     recordVote: (requestId, vote) => write.send('recordVote', [requestId, vote]),
     recordEvent: (event) => write.send('recordEvent', [event]),
     markDisplayed: (requestId, by) => write.send('markDisplayed', [requestId, by]),
