@@ -39,14 +39,23 @@ export function openEventStream(
   res.write('retry: 2000\n: connected\n\n');
   res.socket?.setNoDelay(true);
   streams.add(res);
+  let open = true;
   let seq = 0;
+  // Events published together (a request and its transcript's change) leave in one write: one
+  // syscall and one wake-up of the client instead of one per event.
+  let unsent = '';
+  const send = () => {
+    const frames = unsent;
+    unsent = '';
+    if (open) res.write(frames);
+  };
   const unsubscribe = core.bus.subscribe((event) => {
-    res.write(`id: ${++seq}\n${frameOf(event)}`);
+    if (unsent === '') process.nextTick(send);
+    unsent += `id: ${++seq}\n${frameOf(event)}`;
   });
   const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
   heartbeat.unref();
   const left = caller.paired && caller.clientId ? core.clients.streamOpened(caller.clientId) : null;
-  let open = true;
   const done = () => {
     if (!open) return;
     open = false;
