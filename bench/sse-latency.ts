@@ -1,29 +1,29 @@
 // Agent request → event at a UI client, over real HTTP + SSE, with many sessions in flight, next to
-// its floor measured in the same run: the raw ACP request/answer round trip over stdio between the
-// same minimal agent (bench/agents/timestamp-agent.ts) and a plain SDK client that answers at once.
+// two floors measured in the same run (bench/sse-floors.ts), the same minimal agent
+// (bench/agents/timestamp-agent.ts) driven by a plain SDK client instead of Gatehouse: one agent's raw
+// ACP request/answer round trip, and the same load (as many agents, answered at the same pace).
 //   npx tsx bench/sse-latency.ts
 // Measured: the agent stamps process.hrtime.bigint() into the request just before sending it; the UI
 // client (bench/sse-client.ts, its own process, the renderer's HttpApi) takes the delta when the
 // permission_requested event has been parsed. Gatehouse runs one agent process per session; the UI
 // client votes on the oldest request every BENCH_SSE_VOTE_MS, so about SESSIONS requests stay
 // pending and new ones arrive one at a time (a latency measurement, not a burst); an agent asks again
-// BENCH_SSE_THINK_MS after its answer (the floor's agent too). The first request of each session is
+// BENCH_SSE_THINK_MS after its answer (the floors' agents too). The first request of each session is
 // left out (they all start together). Also shown: agent send → the event published on the core's
 // bus (the agent's pipe and the pipeline, before SSE and the client), and the CPU time of the core
-// and HTTP server per request (votes, commits and replies included), which load disturbs less.
+// and HTTP server per request (votes, commits and replies included) next to the floors' client's.
 // Target (docs/MISSION): p50 and p99 ≤ 2× the floor.
-import { spawn, fork, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable, Writable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import * as acp from '@agentclientprotocol/sdk';
 import { Settings } from '../src/shared/settings';
 import { createCore } from '../src/main/core/core';
 import { startHttpServer } from '../src/main/server/http-server';
 import { quantiles, round, type Report } from './report';
+import { oneAgentFloor, sameLoadFloor } from './sse-floors';
 
 const SESSIONS = Number(process.env.BENCH_SSE_SESSIONS ?? 100);
 const PER_SESSION = Number(process.env.BENCH_SSE_REQUESTS ?? 12);
@@ -37,50 +37,6 @@ const CLIENT = fileURLToPath(new URL('./sse-client.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 const ms = (ns: number) => ns / 1e6;
-
-/** The floor: one agent, a plain SDK client answering at once; round trips as the agent saw them. */
-async function floor(cwd: string): Promise<number[]> {
-  const child = spawn(process.execPath, [AGENT], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let report = '';
-  const app = acp
-    .client({ name: 'bench-floor' })
-    .onRequest(acp.methods.client.session.requestPermission, ({ params }) => ({
-      outcome: { outcome: 'selected' as const, optionId: params.options[0]!.optionId },
-    }))
-    .onNotification(acp.methods.client.session.update, ({ params }) => {
-      const update = params.update;
-      if (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text') {
-        report += update.content.text;
-      }
-    });
-  const connection = app.connect(
-    acp.ndJsonStream(
-      Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
-      Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
-    ),
-  );
-  try {
-    await connection.agent.request(acp.methods.agent.initialize, {
-      protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: {},
-    });
-    const { sessionId } = await connection.agent.request(acp.methods.agent.session.new, {
-      cwd,
-      mcpServers: [],
-    });
-    const prompt = (n: number) =>
-      connection.agent.request(acp.methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: 'text', text: `${n} ${THINK_MS}` }],
-      });
-    await prompt(Math.min(500, FLOOR_REQUESTS)); // warm-up, both sides
-    report = '';
-    await prompt(FLOOR_REQUESTS);
-    return JSON.parse(report.replace(/^rtt_ns /, '')) as number[];
-  } finally {
-    child.kill();
-  }
-}
 
 interface ClientSample {
   requestId: string;
@@ -198,12 +154,26 @@ export async function benchSseLatency(report: Report): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-sse-'));
   const cwd = realpathSync(dir);
   try {
-    const rtt = await floor(cwd);
-    const f = quantiles(rtt);
-    report('sse: floor (raw ACP request/answer round trip over stdio, one agent)', {
-      requests: rtt.length,
+    const one = await oneAgentFloor(cwd, FLOOR_REQUESTS, THINK_MS);
+    const f = quantiles(one.samples);
+    report('sse: floor, one agent (raw ACP request/answer round trip over stdio, answered at once)', {
+      requests: one.samples.length,
       p50_ms: round(ms(f.p50)),
       p99_ms: round(ms(f.p99)),
+      client_cpu_us_per_request: Math.round(one.cpuUsPerRequest),
+    });
+    const load = await sameLoadFloor(cwd, {
+      sessions: SESSIONS,
+      perSession: PER_SESSION,
+      voteMs: VOTE_MS,
+      thinkMs: THINK_MS,
+    });
+    const l = quantiles(load.samples);
+    report(`sse: floor, same load (${SESSIONS} agents, a plain SDK client answering at the same pace)`, {
+      requests: load.samples.length,
+      p50_ms: round(ms(l.p50)),
+      p99_ms: round(ms(l.p99)),
+      client_cpu_us_per_request: Math.round(load.cpuUsPerRequest),
     });
     const run = await measured(cwd, join(dir, 'home'));
     const q = quantiles(run.delays);
@@ -217,10 +187,13 @@ export async function benchSseLatency(report: Report): Promise<void> {
         p99_ms: round(ms(q.p99)),
         p50_vs_floor: round(q.p50 / f.p50, 2),
         p99_vs_floor: round(q.p99 / f.p99, 2),
+        p50_vs_same_load: round(q.p50 / l.p50, 2),
+        p99_vs_same_load: round(q.p99 / l.p99, 2),
         target: '≤ 2',
         published_p50_ms: round(ms(p.p50)),
         published_p99_ms: round(ms(p.p99)),
         gatehouse_cpu_us_per_request: Math.round(run.cpuUsPerRequest),
+        cpu_vs_same_load_client: round(run.cpuUsPerRequest / load.cpuUsPerRequest, 2),
         main_thread_busy_us_per_request: Math.round(run.mainThreadUsPerRequest),
       },
     );
