@@ -10,7 +10,9 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import { Settings } from '../src/shared/settings';
 import { EXPORT_ROWS_HEADER, HISTORY_EXPORT_PATH } from '../src/shared/contract';
@@ -79,10 +81,27 @@ async function fill(core: Core, rows: number): Promise<number> {
   return rows / ((performance.now() - started) / 1000);
 }
 
-/** The longest event-loop delay (ms) while `work` runs, and how long it took. */
+/**
+ * Collects the garbage of the bench's own setup (a million records made on this thread), so that
+ * a collection of it does not land inside a measured window as if the measured work had caused it.
+ */
+function collectSetupGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
+
+/**
+ * The longest event-loop delay (ms) while `work` runs, how long it took, and the longest pause of
+ * this thread's garbage collector meanwhile (a stall can be the collector's, not the work's).
+ */
 export async function longestStall(
   work: () => Promise<unknown>,
-): Promise<{ stall: number; took: number }> {
+): Promise<{ stall: number; took: number; gcPause: number }> {
+  let gcPause = 0;
+  const gc = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcPause = Math.max(gcPause, entry.duration);
+  });
+  gc.observe({ entryTypes: ['gc'] });
   const monitor = monitorEventLoopDelay({ resolution: 5 });
   monitor.enable();
   // The monitor measures from one of its ticks to the next: it must have ticked once before the
@@ -94,7 +113,8 @@ export async function longestStall(
   // One more turn of the loop, so a stall at the very end is sampled too.
   await new Promise((resolve) => setTimeout(resolve, 20));
   monitor.disable();
-  return { stall: monitor.max / 1e6, took };
+  gc.disconnect();
+  return { stall: monitor.max / 1e6, took, gcPause };
 }
 
 export async function benchStalls(report: Report): Promise<void> {
@@ -111,6 +131,7 @@ export async function benchStalls(report: Report): Promise<void> {
   try {
     const perSecond = await fill(core, ROWS);
     report('stalls: store', { decided_requests: ROWS, written_per_s: Math.round(perSecond) });
+    collectSetupGarbage();
 
     // Requests waiting for a person throughout, as on a busy desk.
     const waiting: string[] = [];
@@ -123,15 +144,19 @@ export async function benchStalls(report: Report): Promise<void> {
 
     const client = await exportClient(server.url);
     const floor = await longestStall(() => new Promise((r) => setTimeout(r, 1000)));
-    const line = (name: string, m: { stall: number; took: number }) =>
+    const line = (name: string, m: { stall: number; took: number; gcPause: number }) =>
       report(`stalls: ${name}`, {
         longest_stall_ms: round(m.stall, 1),
         vs_idle_floor: round(m.stall / floor.stall, 1),
+        longest_gc_pause_ms: round(m.gcPause, 1),
         took_ms: Math.round(m.took),
         target_ms: TARGET_MS,
         pending: core.pipeline.pending.size,
       });
-    report('stalls: idle floor', { longest_stall_ms: round(floor.stall, 1) });
+    report('stalls: idle floor', {
+      longest_stall_ms: round(floor.stall, 1),
+      longest_gc_pause_ms: round(floor.gcPause, 1),
+    });
 
     line(
       `export of ${EXPORT_ROWS} rows, streamed over HTTP`,
