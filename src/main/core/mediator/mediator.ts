@@ -9,6 +9,7 @@ import { GuardedListeners, type MediatorListeners } from './listeners';
 import { auditedVote, PendingRequest, PendingRequests } from './pending';
 import { assertConsensusQuorum, assertPermissionPolicy } from './policy-config';
 import { ResolvedRecords } from './resolved-records';
+import { VoterRolls } from './voter-roll';
 import { clampPermissionTimeoutMs, MAX_PERMISSION_TIMEOUT_MS } from './timeouts';
 import {
   CANCEL_VOTE_SENTINEL,
@@ -71,6 +72,7 @@ export class MultiClientPermissionMediator<V = undefined> implements PermissionM
 
   private readonly pending = new PendingRequests<V>();
   private readonly resolved: ResolvedRecords;
+  private readonly voterRolls = new VoterRolls();
   /** Counts request() calls, so a re-entrant call from foreign code is noticed without a lookup. */
   private requestCalls = 0;
 
@@ -123,11 +125,8 @@ export class MultiClientPermissionMediator<V = undefined> implements PermissionM
     let ballot: ConsensusBallot | undefined;
     if (policy === 'consensus') {
       const calls = this.requestCalls;
-      ballot = new ConsensusBallot(
-        snapshot.allowedOptionIds,
-        this.votersForSession(sessionId),
-        quorumOverride,
-      );
+      const voters = this.voterRolls.of(this.votersForSession(sessionId));
+      ballot = new ConsensusBallot(snapshot.allowedOptionIds, voters, quorumOverride);
       // votersForSession is foreign code and may have re-entered request() (checked only then:
       // this is the issue path of every consensus request).
       if (this.requestCalls !== calls) this.assertFresh(requestId);

@@ -86,7 +86,7 @@ export class PendingRequest<V = undefined> {
       reason,
       resolution,
       quorum: ballot?.quorum,
-      voters: ballot?.voterList(),
+      voters: ballot?.voters.ids,
       votes: this.votes ?? [],
       forbidden: this.forbidden ?? [],
       forbiddenDropped: this.forbiddenDropped,
