@@ -27,10 +27,12 @@ export class ConsensusBallot {
   readonly quorum: number;
   readonly voters: VoterRoll;
   private readonly options: readonly string[];
-  private counts: number[] | null = null;
   // Each ballot as its voter id then its option index, in vote order (`supportersOf` relies on
-  // it). One array, not a Map or a pair of arrays: a box holds a handful of votes.
+  // it): one array, made on the first ballot with room for every voter, so it never grows.
   private ballots: Array<string | number> | null = null;
+  private cast_ = 0;
+  /** The most votes any one option has. */
+  private leading = 0;
 
   /** `quorum` defaults to a strict majority of the roll. */
   constructor(options: readonly string[], voters: VoterRoll, quorum?: number) {
@@ -44,7 +46,7 @@ export class ConsensusBallot {
   }
 
   get votesCast(): number {
-    return this.ballots === null ? 0 : this.ballots.length / 2;
+    return this.cast_;
   }
 
   isVoter(clientId: string): boolean {
@@ -53,20 +55,24 @@ export class ConsensusBallot {
 
   ballotOf(clientId: string): number | undefined {
     const { ballots } = this;
-    if (ballots === null) return undefined;
-    for (let i = 0; i < ballots.length; i += 2) {
-      if (ballots[i] === clientId) return ballots[i + 1] as number;
+    for (let i = 0; i < 2 * this.cast_; i += 2) {
+      if (ballots![i] === clientId) return ballots![i + 1] as number;
     }
     return undefined;
   }
 
-  /** Caller guarantees `clientId` is a voter without a ballot and `optionIndex` is in range. */
+  /**
+   * Caller guarantees `clientId` is a voter without a ballot and `optionIndex` is in range.
+   * Returns the option's votes with this one.
+   */
   cast(clientId: string, optionIndex: number): number {
-    if (this.ballots === null) this.ballots = [clientId, optionIndex];
-    else this.ballots.push(clientId, optionIndex);
-    const counts = (this.counts ??= new Array<number>(this.options.length).fill(0));
-    const count = (counts[optionIndex] ?? 0) + 1;
-    counts[optionIndex] = count;
+    const ballots = (this.ballots ??= new Array<string | number>(2 * this.voters.ids.length));
+    let count = 1;
+    for (let i = 1; i < 2 * this.cast_; i += 2) if (ballots[i] === optionIndex) count++;
+    ballots[2 * this.cast_] = clientId;
+    ballots[2 * this.cast_ + 1] = optionIndex;
+    this.cast_++;
+    if (count > this.leading) this.leading = count;
     return count;
   }
 
@@ -76,26 +82,21 @@ export class ConsensusBallot {
    * false from the start.
    */
   canAnyOptionStillWin(): boolean {
-    const outstanding = this.voters.ids.length - this.votesCast;
-    if (this.counts === null) return this.options.length > 0 && outstanding >= this.quorum;
-    for (const count of this.counts) {
-      if (count + outstanding >= this.quorum) return true;
-    }
-    return false;
+    const outstanding = this.voters.ids.length - this.cast_;
+    return this.options.length > 0 && this.leading + outstanding >= this.quorum;
   }
 
   votesNeeded(): number {
-    let leading = 0;
-    for (const count of this.counts ?? []) if (count > leading) leading = count;
-    return Math.max(0, this.quorum - leading);
+    return Math.max(0, this.quorum - this.leading);
   }
 
   tally(): OptionTally {
     const tally = Object.create(TALLY_PROTOTYPE) as Record<string, number>;
-    for (let i = 0; i < this.options.length; i++) {
-      const option = this.options[i];
-      // Duplicate option ids share the first index, so only that slot is counted.
-      if (option !== undefined && !(option in tally)) tally[option] = this.counts?.[i] ?? 0;
+    for (const option of this.options) tally[option] = 0;
+    // Duplicate option ids share the first index, so a ballot counts once, under its id.
+    for (let i = 1; i < 2 * this.cast_; i += 2) {
+      const option = this.options[this.ballots![i] as number]!;
+      tally[option]! += 1;
     }
     return tally;
   }
@@ -104,10 +105,10 @@ export class ConsensusBallot {
   supportersOf(optionIndex: number): string[] {
     const ballots = this.ballots ?? [];
     let count = 0;
-    for (let i = 1; i < ballots.length; i += 2) if (ballots[i] === optionIndex) count++;
+    for (let i = 1; i < 2 * this.cast_; i += 2) if (ballots[i] === optionIndex) count++;
     const supporters = new Array<string>(count);
     let at = 0;
-    for (let i = 1; i < ballots.length; i += 2) {
+    for (let i = 1; i < 2 * this.cast_; i += 2) {
       if (ballots[i] === optionIndex) supporters[at++] = ballots[i - 1] as string;
     }
     return supporters;
