@@ -30,7 +30,7 @@ export class ConsensusBallot {
   // Each ballot as its voter id then its option index, in vote order (`supportersOf` relies on
   // it): one array, made on the first ballot with room for every voter, so it never grows.
   private ballots: Array<string | number> | null = null;
-  private cast_ = 0;
+  private castCount = 0;
   /** The most votes any one option has. */
   private leading = 0;
 
@@ -46,7 +46,7 @@ export class ConsensusBallot {
   }
 
   get votesCast(): number {
-    return this.cast_;
+    return this.castCount;
   }
 
   isVoter(clientId: string): boolean {
@@ -55,7 +55,7 @@ export class ConsensusBallot {
 
   ballotOf(clientId: string): number | undefined {
     const { ballots } = this;
-    for (let i = 0; i < 2 * this.cast_; i += 2) {
+    for (let i = 0; i < 2 * this.castCount; i += 2) {
       if (ballots![i] === clientId) return ballots![i + 1] as number;
     }
     return undefined;
@@ -68,10 +68,10 @@ export class ConsensusBallot {
   cast(clientId: string, optionIndex: number): number {
     const ballots = (this.ballots ??= new Array<string | number>(2 * this.voters.ids.length));
     let count = 1;
-    for (let i = 1; i < 2 * this.cast_; i += 2) if (ballots[i] === optionIndex) count++;
-    ballots[2 * this.cast_] = clientId;
-    ballots[2 * this.cast_ + 1] = optionIndex;
-    this.cast_++;
+    for (let i = 1; i < 2 * this.castCount; i += 2) if (ballots[i] === optionIndex) count++;
+    ballots[2 * this.castCount] = clientId;
+    ballots[2 * this.castCount + 1] = optionIndex;
+    this.castCount++;
     if (count > this.leading) this.leading = count;
     return count;
   }
@@ -82,7 +82,7 @@ export class ConsensusBallot {
    * false from the start.
    */
   canAnyOptionStillWin(): boolean {
-    const outstanding = this.voters.ids.length - this.cast_;
+    const outstanding = this.voters.ids.length - this.castCount;
     return this.options.length > 0 && this.leading + outstanding >= this.quorum;
   }
 
@@ -94,7 +94,7 @@ export class ConsensusBallot {
     const tally = Object.create(TALLY_PROTOTYPE) as Record<string, number>;
     for (const option of this.options) tally[option] = 0;
     // Duplicate option ids share the first index, so a ballot counts once, under its id.
-    for (let i = 1; i < 2 * this.cast_; i += 2) {
+    for (let i = 1; i < 2 * this.castCount; i += 2) {
       const option = this.options[this.ballots![i] as number]!;
       tally[option]! += 1;
     }
@@ -105,10 +105,10 @@ export class ConsensusBallot {
   supportersOf(optionIndex: number): string[] {
     const ballots = this.ballots ?? [];
     let count = 0;
-    for (let i = 1; i < 2 * this.cast_; i += 2) if (ballots[i] === optionIndex) count++;
+    for (let i = 1; i < 2 * this.castCount; i += 2) if (ballots[i] === optionIndex) count++;
     const supporters = new Array<string>(count);
     let at = 0;
-    for (let i = 1; i < 2 * this.cast_; i += 2) {
+    for (let i = 1; i < 2 * this.castCount; i += 2) {
       if (ballots[i] === optionIndex) supporters[at++] = ballots[i - 1] as string;
     }
     return supporters;
