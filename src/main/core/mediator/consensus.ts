@@ -1,4 +1,4 @@
-import type { OptionTally } from './types';
+import type { AuditedVote, OptionTally } from './types';
 import type { VoterRoll } from './voter-roll';
 
 /**
@@ -15,22 +15,25 @@ export function consensusQuorumFor(voterCount: number): number {
 }
 
 /**
+ * A counted vote. A box keeps no ballots of its own: they are the request's counted votes, which
+ * the pending request keeps in vote order for its audit record (`supportersOf` relies on the
+ * order), each with its voter's id (consensus admits no anonymous vote).
+ */
+type Ballot = Pick<AuditedVote, 'clientId' | 'optionId'>;
+
+/**
  * One consensus request's ballot box. Ballots are final: that is what makes a
  * split decidable before every voter has spoken (if voters could move their
  * vote, any option could still win until the timeout).
  *
  * Small on purpose: a box lives from issue until its request ends, and under a burst thousands
  * wait at once, every word of them copied by each young-generation collection. Its voters are a
- * shared roll, and what only votes need is made on the first ballot.
+ * shared roll, and its ballots are the request's counted votes.
  */
 export class ConsensusBallot {
   readonly quorum: number;
   readonly voters: VoterRoll;
   private readonly options: readonly string[];
-  // Each ballot as its voter id then its option index, in vote order (`supportersOf` relies on
-  // it): one array, made on the first ballot with room for every voter, so it never grows.
-  private ballots: Array<string | number> | null = null;
-  private castCount = 0;
   /** The most votes any one option has. */
   private leading = 0;
 
@@ -45,33 +48,25 @@ export class ConsensusBallot {
     return this.voters.ids.length;
   }
 
-  get votesCast(): number {
-    return this.castCount;
-  }
-
   isVoter(clientId: string): boolean {
     return this.voters.has(clientId);
   }
 
-  ballotOf(clientId: string): number | undefined {
-    const { ballots } = this;
-    for (let i = 0; i < 2 * this.castCount; i += 2) {
-      if (ballots![i] === clientId) return ballots![i + 1] as number;
+  /** The option `clientId` voted for, if it has. */
+  ballotOf(ballots: readonly Ballot[], clientId: string): string | undefined {
+    for (let i = 0; i < ballots.length; i++) {
+      if (ballots[i]!.clientId === clientId) return ballots[i]!.optionId;
     }
     return undefined;
   }
 
   /**
-   * Caller guarantees `clientId` is a voter without a ballot and `optionIndex` is in range.
-   * Returns the option's votes with this one.
+   * Counts a ballot just added to `ballots`; the caller guarantees its voter had none before and
+   * its option is offered. Returns the option's votes with it.
    */
-  cast(clientId: string, optionIndex: number): number {
-    const ballots = (this.ballots ??= new Array<string | number>(2 * this.voters.ids.length));
-    let count = 1;
-    for (let i = 1; i < 2 * this.castCount; i += 2) if (ballots[i] === optionIndex) count++;
-    ballots[2 * this.castCount] = clientId;
-    ballots[2 * this.castCount + 1] = optionIndex;
-    this.castCount++;
+  count(ballots: readonly Ballot[], optionId: string): number {
+    let count = 0;
+    for (let i = 0; i < ballots.length; i++) if (ballots[i]!.optionId === optionId) count++;
     if (count > this.leading) this.leading = count;
     return count;
   }
@@ -81,8 +76,8 @@ export class ConsensusBallot {
    * vote backed it. With no options, or a quorum above the voter count, this is
    * false from the start.
    */
-  canAnyOptionStillWin(): boolean {
-    const outstanding = this.voters.ids.length - this.castCount;
+  canAnyOptionStillWin(votesCast: number): boolean {
+    const outstanding = this.voters.ids.length - votesCast;
     return this.options.length > 0 && this.leading + outstanding >= this.quorum;
   }
 
@@ -90,26 +85,22 @@ export class ConsensusBallot {
     return Math.max(0, this.quorum - this.leading);
   }
 
-  tally(): OptionTally {
+  tally(ballots: readonly Ballot[]): OptionTally {
     const tally = Object.create(TALLY_PROTOTYPE) as Record<string, number>;
-    for (const option of this.options) tally[option] = 0;
-    // Duplicate option ids share the first index, so a ballot counts once, under its id.
-    for (let i = 1; i < 2 * this.castCount; i += 2) {
-      const option = this.options[this.ballots![i] as number]!;
-      tally[option]! += 1;
-    }
+    // A repeated option id is one key, counted once per ballot.
+    for (let i = 0; i < this.options.length; i++) tally[this.options[i]!] = 0;
+    for (let i = 0; i < ballots.length; i++) tally[ballots[i]!.optionId]! += 1;
     return tally;
   }
 
-  /** The voters who backed `optionIndex`, in the order they voted, in an array of exactly that length. */
-  supportersOf(optionIndex: number): string[] {
-    const ballots = this.ballots ?? [];
+  /** The voters who backed `optionId`, in the order they voted, in an array of exactly that length. */
+  supportersOf(ballots: readonly Ballot[], optionId: string): string[] {
     let count = 0;
-    for (let i = 1; i < 2 * this.castCount; i += 2) if (ballots[i] === optionIndex) count++;
+    for (let i = 0; i < ballots.length; i++) if (ballots[i]!.optionId === optionId) count++;
     const supporters = new Array<string>(count);
     let at = 0;
-    for (let i = 1; i < 2 * this.castCount; i += 2) {
-      if (ballots[i] === optionIndex) supporters[at++] = ballots[i - 1] as string;
+    for (let i = 0; i < ballots.length; i++) {
+      if (ballots[i]!.optionId === optionId) supporters[at++] = ballots[i]!.clientId!;
     }
     return supporters;
   }

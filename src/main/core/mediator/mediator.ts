@@ -134,7 +134,7 @@ export class MultiClientPermissionMediator<V = undefined> implements PermissionM
 
     // `ViewArgument` lets the view be left out only when undefined is a V.
     const entry = new PendingRequest<V>(snapshot, policy, ballot, view as V);
-    if (ballot !== undefined && !ballot.canAnyOptionStillWin()) {
+    if (ballot !== undefined && !ballot.canAnyOptionStillWin(0)) {
       this.conclude(entry, { kind: 'cancelled', reason: 'split_vote' }, 'split-vote');
       return entry.decided;
     }
@@ -174,14 +174,15 @@ export class MultiClientPermissionMediator<V = undefined> implements PermissionM
       return { kind: 'cancelled', reason: 'voter_cancelled' };
     }
 
-    const optionIndex = entry.record.allowedOptionIds.indexOf(input.optionId);
-    if (optionIndex < 0) throw new InvalidPermissionOptionError(input.optionId, input.requestId);
+    if (!entry.record.allowedOptionIds.includes(input.optionId)) {
+      throw new InvalidPermissionOptionError(input.optionId, input.requestId);
+    }
 
     const reason = refusal(entry.policy, entry.record, entry.ballot, input, clientId);
     if (reason !== null) return this.forbid(entry, input, clientId, reason);
     if (entry.ballot === undefined) return this.decide(entry, input, clientId);
     // refusal() admits no anonymous vote under consensus.
-    return this.castBallot(entry, entry.ballot, input, clientId as string, optionIndex);
+    return this.castBallot(entry, entry.ballot, input, clientId as string);
   }
 
   forgetSession(sessionId: string): void {
@@ -287,47 +288,54 @@ export class MultiClientPermissionMediator<V = undefined> implements PermissionM
     ballot: ConsensusBallot,
     input: PermissionVoteInput,
     clientId: string,
-    optionIndex: number,
   ): PermissionVoteOutcome {
-    const previous = ballot.ballotOf(clientId);
-    if (previous === optionIndex) {
+    const { optionId } = input;
+    const previous = ballot.ballotOf(entry.counted, clientId);
+    if (previous === optionId) {
       // A retried request from the same voter: answer as before, record nothing.
-      return { kind: 'recorded', votesNeeded: ballot.votesNeeded(), tally: ballot.tally() };
+      return {
+        kind: 'recorded',
+        votesNeeded: ballot.votesNeeded(),
+        tally: ballot.tally(entry.counted),
+      };
     }
     if (previous !== undefined) return this.forbid(entry, input, clientId, 'already_voted');
 
-    const count = ballot.cast(clientId, optionIndex);
     entry.countVote(input, clientId);
-    if (count >= ballot.quorum) {
+    const ballots = entry.counted;
+    if (ballot.count(ballots, optionId) >= ballot.quorum) {
       this.conclude(
         entry,
         {
           kind: 'option',
-          optionId: input.optionId,
-          decidedBy: { reason: 'consensus-quorum', clientIds: ballot.supportersOf(optionIndex) },
+          optionId,
+          decidedBy: {
+            reason: 'consensus-quorum',
+            clientIds: ballot.supportersOf(ballots, optionId),
+          },
         },
         'consensus-quorum',
       );
-      return { kind: 'resolved', resolvedOptionId: input.optionId };
+      return { kind: 'resolved', resolvedOptionId: optionId };
     }
-    if (!ballot.canAnyOptionStillWin()) {
+    if (!ballot.canAnyOptionStillWin(ballots.length)) {
       this.conclude(entry, { kind: 'cancelled', reason: 'split_vote' }, 'split-vote');
       return { kind: 'cancelled', reason: 'split_vote' };
     }
     const votesNeeded = ballot.votesNeeded();
-    const tally = ballot.tally();
+    const tally = ballot.tally(ballots);
     this.listeners.emit(entry.record.sessionId, {
       type: 'permission_partial_vote',
       requestId: entry.record.requestId,
       sessionId: entry.record.sessionId,
       promptId: entry.record.promptId,
       clientId,
-      optionId: input.optionId,
+      optionId,
       tally,
       votesNeeded,
       quorum: ballot.quorum,
       voters: ballot.voterCount,
-      votesCast: ballot.votesCast,
+      votesCast: ballots.length,
     });
     return { kind: 'recorded', votesNeeded, tally };
   }
