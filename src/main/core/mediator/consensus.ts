@@ -1,6 +1,13 @@
-import type { OptionTally } from './types';
+import type { AuditedVote, OptionTally } from './types';
+import type { VoterRoll } from './voter-roll';
 
-const SMALL_VOTER_LIST = 8;
+/**
+ * The prototype of every tally: empty, frozen and without a prototype of its own, so an option id
+ * such as `__proto__` or `constructor` is set as an own key like any other and no key is
+ * inherited. Not `Object.create(null)` for the tally itself: V8 builds that as a hash table,
+ * several times the cost of an object whose keys sit in a shape, and a consensus vote makes one.
+ */
+const TALLY_PROTOTYPE: object = Object.freeze(Object.create(null) as object);
 
 /** Strict majority of the issue-time voters, never below one. */
 export function consensusQuorumFor(voterCount: number): number {
@@ -8,60 +15,59 @@ export function consensusQuorumFor(voterCount: number): number {
 }
 
 /**
+ * A counted vote. A box keeps no ballots of its own: they are the request's counted votes, which
+ * the pending request keeps in vote order for its audit record (`supportersOf` relies on the
+ * order), each with its voter's id (consensus admits no anonymous vote).
+ */
+type Ballot = Pick<AuditedVote, 'clientId' | 'optionId'>;
+
+/**
  * One consensus request's ballot box. Ballots are final: that is what makes a
  * split decidable before every voter has spoken (if voters could move their
  * vote, any option could still win until the timeout).
+ *
+ * Small on purpose: a box lives from issue until its request ends, and under a burst thousands
+ * wait at once, every word of them copied by each young-generation collection. Its voters are a
+ * shared roll, and its ballots are the request's counted votes.
  */
 export class ConsensusBallot {
   readonly quorum: number;
+  readonly voters: VoterRoll;
   private readonly options: readonly string[];
-  /** Distinct voter ids. A Set only past a handful: one is built per request, and most have few voters. */
-  private readonly voters: readonly string[];
-  private readonly voterSet: ReadonlySet<string> | null;
-  private readonly counts: number[];
-  // Ballots in vote order, which `supportersOf` relies on. Arrays, not a Map: a ballot box is made
-  // per request and holds a handful of votes, so a Map's allocation outweighed its lookups.
-  private readonly castBy: string[] = [];
-  private readonly choices: number[] = [];
+  /** The most votes any one option has. */
+  private leading = 0;
 
-  /** `quorum` defaults to a strict majority of the distinct voters. */
-  constructor(options: readonly string[], voterIds: Iterable<string>, quorum?: number) {
+  /** `quorum` defaults to a strict majority of the roll. */
+  constructor(options: readonly string[], voters: VoterRoll, quorum?: number) {
     this.options = options;
-    const voters = Array.isArray(voterIds) ? (voterIds as readonly string[]) : Array.from(voterIds);
-    if (voters.length <= SMALL_VOTER_LIST) {
-      this.voters = voters.filter((v, i) => voters.indexOf(v) === i);
-      this.voterSet = null;
-    } else {
-      this.voterSet = new Set(voters);
-      this.voters = [...this.voterSet];
-    }
-    this.quorum = quorum ?? consensusQuorumFor(this.voters.length);
-    this.counts = new Array<number>(options.length).fill(0);
+    this.voters = voters;
+    this.quorum = quorum ?? consensusQuorumFor(voters.ids.length);
   }
 
   get voterCount(): number {
-    return this.voters.length;
-  }
-
-  get votesCast(): number {
-    return this.castBy.length;
+    return this.voters.ids.length;
   }
 
   isVoter(clientId: string): boolean {
-    return this.voterSet !== null ? this.voterSet.has(clientId) : this.voters.includes(clientId);
+    return this.voters.has(clientId);
   }
 
-  ballotOf(clientId: string): number | undefined {
-    const at = this.castBy.indexOf(clientId);
-    return at < 0 ? undefined : this.choices[at];
+  /** The option `clientId` voted for, if it has. */
+  ballotOf(ballots: readonly Ballot[], clientId: string): string | undefined {
+    for (let i = 0; i < ballots.length; i++) {
+      if (ballots[i]!.clientId === clientId) return ballots[i]!.optionId;
+    }
+    return undefined;
   }
 
-  /** Caller guarantees `clientId` is a voter without a ballot and `optionIndex` is in range. */
-  cast(clientId: string, optionIndex: number): number {
-    this.castBy.push(clientId);
-    this.choices.push(optionIndex);
-    const count = (this.counts[optionIndex] ?? 0) + 1;
-    this.counts[optionIndex] = count;
+  /**
+   * Counts a ballot just added to `ballots`; the caller guarantees its voter had none before and
+   * its option is offered. Returns the option's votes with it.
+   */
+  count(ballots: readonly Ballot[], optionId: string): number {
+    let count = 0;
+    for (let i = 0; i < ballots.length; i++) if (ballots[i]!.optionId === optionId) count++;
+    if (count > this.leading) this.leading = count;
     return count;
   }
 
@@ -70,39 +76,32 @@ export class ConsensusBallot {
    * vote backed it. With no options, or a quorum above the voter count, this is
    * false from the start.
    */
-  canAnyOptionStillWin(): boolean {
-    const outstanding = this.voters.length - this.castBy.length;
-    for (const count of this.counts) {
-      if (count + outstanding >= this.quorum) return true;
-    }
-    return false;
+  canAnyOptionStillWin(votesCast: number): boolean {
+    const outstanding = this.voters.ids.length - votesCast;
+    return this.options.length > 0 && this.leading + outstanding >= this.quorum;
   }
 
   votesNeeded(): number {
-    let leading = 0;
-    for (const count of this.counts) if (count > leading) leading = count;
-    return Math.max(0, this.quorum - leading);
+    return Math.max(0, this.quorum - this.leading);
   }
 
-  tally(): OptionTally {
-    const tally = Object.create(null) as Record<string, number>;
-    for (let i = 0; i < this.options.length; i++) {
-      const option = this.options[i];
-      // Duplicate option ids share the first index, so only that slot is counted.
-      if (option !== undefined && !(option in tally)) tally[option] = this.counts[i] ?? 0;
-    }
+  tally(ballots: readonly Ballot[]): OptionTally {
+    const tally = Object.create(TALLY_PROTOTYPE) as Record<string, number>;
+    // A repeated option id is one key, counted once per ballot.
+    for (let i = 0; i < this.options.length; i++) tally[this.options[i]!] = 0;
+    for (let i = 0; i < ballots.length; i++) tally[ballots[i]!.optionId]! += 1;
     return tally;
   }
 
-  supportersOf(optionIndex: number): string[] {
-    const supporters: string[] = [];
-    for (let i = 0; i < this.castBy.length; i++) {
-      if (this.choices[i] === optionIndex) supporters.push(this.castBy[i]!);
+  /** The voters who backed `optionId`, in the order they voted, in an array of exactly that length. */
+  supportersOf(ballots: readonly Ballot[], optionId: string): string[] {
+    let count = 0;
+    for (let i = 0; i < ballots.length; i++) if (ballots[i]!.optionId === optionId) count++;
+    const supporters = new Array<string>(count);
+    let at = 0;
+    for (let i = 0; i < ballots.length; i++) {
+      if (ballots[i]!.optionId === optionId) supporters[at++] = ballots[i]!.clientId!;
     }
     return supporters;
-  }
-
-  voterList(): string[] {
-    return this.voters.slice();
   }
 }

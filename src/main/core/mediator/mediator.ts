@@ -9,6 +9,7 @@ import { GuardedListeners, type MediatorListeners } from './listeners';
 import { auditedVote, PendingRequest, PendingRequests } from './pending';
 import { assertConsensusQuorum, assertPermissionPolicy } from './policy-config';
 import { ResolvedRecords } from './resolved-records';
+import { VoterRolls } from './voter-roll';
 import { clampPermissionTimeoutMs, MAX_PERMISSION_TIMEOUT_MS } from './timeouts';
 import {
   CANCEL_VOTE_SENTINEL,
@@ -71,6 +72,7 @@ export class MultiClientPermissionMediator<V = undefined> implements PermissionM
 
   private readonly pending = new PendingRequests<V>();
   private readonly resolved: ResolvedRecords;
+  private readonly voterRolls = new VoterRolls();
   /** Counts request() calls, so a re-entrant call from foreign code is noticed without a lookup. */
   private requestCalls = 0;
 
@@ -123,11 +125,8 @@ export class MultiClientPermissionMediator<V = undefined> implements PermissionM
     let ballot: ConsensusBallot | undefined;
     if (policy === 'consensus') {
       const calls = this.requestCalls;
-      ballot = new ConsensusBallot(
-        snapshot.allowedOptionIds,
-        this.votersForSession(sessionId),
-        quorumOverride,
-      );
+      const voters = this.voterRolls.of(this.votersForSession(sessionId));
+      ballot = new ConsensusBallot(snapshot.allowedOptionIds, voters, quorumOverride);
       // votersForSession is foreign code and may have re-entered request() (checked only then:
       // this is the issue path of every consensus request).
       if (this.requestCalls !== calls) this.assertFresh(requestId);
@@ -135,7 +134,7 @@ export class MultiClientPermissionMediator<V = undefined> implements PermissionM
 
     // `ViewArgument` lets the view be left out only when undefined is a V.
     const entry = new PendingRequest<V>(snapshot, policy, ballot, view as V);
-    if (ballot !== undefined && !ballot.canAnyOptionStillWin()) {
+    if (ballot !== undefined && !ballot.canAnyOptionStillWin(0)) {
       this.conclude(entry, { kind: 'cancelled', reason: 'split_vote' }, 'split-vote');
       return entry.decided;
     }
@@ -175,14 +174,15 @@ export class MultiClientPermissionMediator<V = undefined> implements PermissionM
       return { kind: 'cancelled', reason: 'voter_cancelled' };
     }
 
-    const optionIndex = entry.record.allowedOptionIds.indexOf(input.optionId);
-    if (optionIndex < 0) throw new InvalidPermissionOptionError(input.optionId, input.requestId);
+    if (!entry.record.allowedOptionIds.includes(input.optionId)) {
+      throw new InvalidPermissionOptionError(input.optionId, input.requestId);
+    }
 
     const reason = refusal(entry.policy, entry.record, entry.ballot, input, clientId);
     if (reason !== null) return this.forbid(entry, input, clientId, reason);
     if (entry.ballot === undefined) return this.decide(entry, input, clientId);
     // refusal() admits no anonymous vote under consensus.
-    return this.castBallot(entry, entry.ballot, input, clientId as string, optionIndex);
+    return this.castBallot(entry, entry.ballot, input, clientId as string);
   }
 
   forgetSession(sessionId: string): void {
@@ -288,47 +288,54 @@ export class MultiClientPermissionMediator<V = undefined> implements PermissionM
     ballot: ConsensusBallot,
     input: PermissionVoteInput,
     clientId: string,
-    optionIndex: number,
   ): PermissionVoteOutcome {
-    const previous = ballot.ballotOf(clientId);
-    if (previous === optionIndex) {
+    const { optionId } = input;
+    const previous = ballot.ballotOf(entry.counted, clientId);
+    if (previous === optionId) {
       // A retried request from the same voter: answer as before, record nothing.
-      return { kind: 'recorded', votesNeeded: ballot.votesNeeded(), tally: ballot.tally() };
+      return {
+        kind: 'recorded',
+        votesNeeded: ballot.votesNeeded(),
+        tally: ballot.tally(entry.counted),
+      };
     }
     if (previous !== undefined) return this.forbid(entry, input, clientId, 'already_voted');
 
-    const count = ballot.cast(clientId, optionIndex);
     entry.countVote(input, clientId);
-    if (count >= ballot.quorum) {
+    const ballots = entry.counted;
+    if (ballot.count(ballots, optionId) >= ballot.quorum) {
       this.conclude(
         entry,
         {
           kind: 'option',
-          optionId: input.optionId,
-          decidedBy: { reason: 'consensus-quorum', clientIds: ballot.supportersOf(optionIndex) },
+          optionId,
+          decidedBy: {
+            reason: 'consensus-quorum',
+            clientIds: ballot.supportersOf(ballots, optionId),
+          },
         },
         'consensus-quorum',
       );
-      return { kind: 'resolved', resolvedOptionId: input.optionId };
+      return { kind: 'resolved', resolvedOptionId: optionId };
     }
-    if (!ballot.canAnyOptionStillWin()) {
+    if (!ballot.canAnyOptionStillWin(ballots.length)) {
       this.conclude(entry, { kind: 'cancelled', reason: 'split_vote' }, 'split-vote');
       return { kind: 'cancelled', reason: 'split_vote' };
     }
     const votesNeeded = ballot.votesNeeded();
-    const tally = ballot.tally();
+    const tally = ballot.tally(ballots);
     this.listeners.emit(entry.record.sessionId, {
       type: 'permission_partial_vote',
       requestId: entry.record.requestId,
       sessionId: entry.record.sessionId,
       promptId: entry.record.promptId,
       clientId,
-      optionId: input.optionId,
+      optionId,
       tally,
       votesNeeded,
       quorum: ballot.quorum,
       voters: ballot.voterCount,
-      votesCast: ballot.votesCast,
+      votesCast: ballots.length,
     });
     return { kind: 'recorded', votesNeeded, tally };
   }

@@ -15,6 +15,8 @@ import type {
 /** Refused votes kept per request for the audit record; the rest are only counted. */
 export const MAX_AUDITED_FORBIDDEN_ATTEMPTS = 64;
 
+const NO_VOTES: readonly AuditedVote[] = Object.freeze([]);
+
 /**
  * One request the mediator holds: the policy it was issued under, its deadline and every vote it
  * saw, until `decide` turns them into the decision its promise resolves with. `view` is the
@@ -43,6 +45,11 @@ export class PendingRequest<V = undefined> {
     });
   }
 
+  /** The votes that counted, in arrival order: under consensus, the ballots. */
+  get counted(): readonly AuditedVote[] {
+    return this.votes ?? NO_VOTES;
+  }
+
   countVote(input: PermissionVoteInput, clientId: string | undefined): void {
     (this.votes ??= []).push(auditedVote(input, clientId));
   }
@@ -68,9 +75,9 @@ export class PendingRequest<V = undefined> {
       requestId: this.record.requestId,
       quorum: ballot.quorum,
       voters: ballot.voterCount,
-      votesCast: ballot.votesCast,
+      votesCast: this.counted.length,
       votesNeeded: ballot.votesNeeded(),
-      tally: ballot.tally(),
+      tally: ballot.tally(this.counted),
     };
   }
 
@@ -86,7 +93,7 @@ export class PendingRequest<V = undefined> {
       reason,
       resolution,
       quorum: ballot?.quorum,
-      voters: ballot?.voterList(),
+      voters: ballot?.voters.ids,
       votes: this.votes ?? [],
       forbidden: this.forbidden ?? [],
       forbiddenDropped: this.forbiddenDropped,

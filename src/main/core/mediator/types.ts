@@ -71,7 +71,10 @@ export type ForbiddenReason =
   /** Consensus ballots are final; a different second vote from the same voter. */
   | 'already_voted';
 
-/** Votes per allowed option. Null-prototype, so an option named `__proto__` is just a key. */
+/**
+ * Votes per allowed option. Nothing inherited (its prototype is empty, frozen and has none of its
+ * own), so an option named `__proto__` is just a key.
+ */
 export type OptionTally = Readonly<Record<string, number>>;
 
 export type PermissionVoteOutcome =
