@@ -6,6 +6,7 @@
 //   npx tsx bench/stalls.ts
 // Target: ≤ 50 ms at any moment (a stalled main process freezes every window, menu and notification).
 // Knobs: BENCH_STALL_ROWS (default 1,000,000 decided requests in the audit chain), BENCH_STALL_SESSIONS (50).
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +19,7 @@ import { Settings } from '../src/shared/settings';
 import { EXPORT_ROWS_HEADER, HISTORY_EXPORT_PATH } from '../src/shared/contract';
 import { startHttpServer } from '../src/main/server/http-server';
 import { createCore, type Core } from '../src/main/core/core';
+import { CORE_NODE_FLAGS } from '../src/main/core/node-flags';
 import { decisionFor, pending } from './history';
 import { round, type Report } from './report';
 
@@ -117,7 +119,21 @@ export async function longestStall(
   return { stall: monitor.max / 1e6, took, gcPause };
 }
 
+/**
+ * The core as `npm run headless` starts it: in this process when it has the core's node flags, else
+ * in a child started with them (V8 reads them when it sets up the heap).
+ */
 export async function benchStalls(report: Report): Promise<void> {
+  if (CORE_NODE_FLAGS.every((flag) => process.execArgv.includes(flag))) return run(report);
+  const child = spawn(process.execPath, [...CORE_NODE_FLAGS, '--import', 'tsx', fileURLToPath(import.meta.url)], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    stdio: 'inherit',
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`bench/stalls.ts exited with code ${code}`);
+}
+
+async function run(report: Report): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-stalls-'));
   process.env.GATEHOUSE_AUDIT_KEY_FILE ??= join(dir, 'audit-key');
   const cwd = join(dir, 'work');

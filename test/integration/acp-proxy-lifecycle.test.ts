@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readCoreInfo } from '../../src/main/core/home-lock';
+import { CORE_NODE_FLAGS } from '../../src/main/core/node-flags';
 import { HttpApi } from '../../src/renderer/src/api/http-client';
 import { scriptedAgentLaunch, type ScriptStep } from '../support/agents/scripted-agent';
 import { bwrapMissing } from '../support/bwrap';
@@ -150,6 +151,11 @@ describe('gatehouse acp when a side goes away', () => {
     await api.call('vote', { requestId: request.requestId, optionId: 'go' });
     await second;
     expect(said(editor)).toContain('ran two');
+    // The core it started runs as `npm run headless` runs one, with the core's node flags.
+    const started = readCoreInfo(dir)!;
+    expect(started.pid).not.toBe(core.pid);
+    const argv = readFileSync(`/proc/${started.pid}/cmdline`, 'utf8').split('\0');
+    expect(argv).toEqual(expect.arrayContaining([...CORE_NODE_FLAGS]));
   });
 
   it('with auto-start off and no core, every request is refused and stderr says why', async () => {

@@ -14,6 +14,7 @@ import { loadRegistrySnapshot } from '../../main/core/agents/registry-snapshot';
 import { launchFamily, unguardedByDoor } from '../../main/core/agents/side-doors';
 import { prepareAgentLaunch } from '../../main/core/sandbox/launch';
 import { resolveHome } from '../../main/core/store/data-folder';
+import { CORE_NODE_FLAGS } from '../../main/core/node-flags';
 import { EXIT, type CliIo } from '../io';
 import { startAgent } from './agent-child';
 import { CoreLink } from './core-link';
@@ -143,7 +144,7 @@ export async function acp(options: AcpOptions, io: CliIo): Promise<number> {
  */
 function startCoreInBackground(env: Record<string, string | undefined>): void {
   const headless = fileURLToPath(new URL('./headless.js', import.meta.url));
-  const core = spawn(process.execPath, [headless], {
+  const core = spawn(process.execPath, [...CORE_NODE_FLAGS, headless], {
     env: env as NodeJS.ProcessEnv,
     detached: true,
     stdio: 'ignore',
