@@ -7,7 +7,6 @@
 // the RSS curve shows where growth stops.
 // Target (docs/MISSION): flat within ±10 %.
 //   node --expose-gc --import tsx bench/memory.ts     (benchMemory() spawns that when gc is not exposed)
-import { spawn } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +16,7 @@ import { Settings } from '../src/shared/settings';
 import { createCore } from '../src/main/core/core';
 import type { SessionContext } from '../src/main/core/approvals/pipeline';
 import type { Store } from '../src/main/core/store';
+import { runInChildWith } from './node-child';
 import { round, type Report } from './report';
 
 const REQUESTS = Number(process.env.BENCH_MEMORY_REQUESTS ?? 100_000);
@@ -26,7 +26,6 @@ const BASELINE_AT = Number(process.env.BENCH_MEMORY_BASELINE ?? 30_000);
 const STEP = Number(process.env.BENCH_MEMORY_STEP ?? 10_000);
 const SESSIONS = Number(process.env.BENCH_MEMORY_SESSIONS ?? 100);
 const PER_SESSION = Number(process.env.BENCH_MEMORY_PER_SESSION ?? 50);
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OPTIONS = [
   { optionId: 'allow', name: 'Allow once', kind: 'allow_once' as const },
   { optionId: 'deny', name: 'Deny', kind: 'reject_once' as const },
@@ -214,13 +213,7 @@ async function run(report: Report): Promise<void> {
 /** Runs in this process when gc is exposed, else in a child started with --expose-gc. */
 export async function benchMemory(report: Report): Promise<void> {
   if (typeof (globalThis as { gc?: unknown }).gc === 'function') return run(report);
-  const child = spawn(
-    process.execPath,
-    ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url)],
-    { cwd: ROOT, stdio: 'inherit' },
-  );
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  if (code !== 0) throw new Error(`bench/memory.ts exited with code ${code}`);
+  await runInChildWith(['--expose-gc'], fileURLToPath(import.meta.url));
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

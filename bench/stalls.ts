@@ -6,14 +6,11 @@
 //   npx tsx bench/stalls.ts
 // Target: ≤ 50 ms at any moment (a stalled main process freezes every window, menu and notification).
 // Knobs: BENCH_STALL_ROWS (default 1,000,000 decided requests in the audit chain), BENCH_STALL_SESSIONS (50).
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import { Settings } from '../src/shared/settings';
 import { EXPORT_ROWS_HEADER, HISTORY_EXPORT_PATH } from '../src/shared/contract';
@@ -21,6 +18,7 @@ import { startHttpServer } from '../src/main/server/http-server';
 import { createCore, type Core } from '../src/main/core/core';
 import { CORE_NODE_FLAGS } from '../src/main/core/node-flags';
 import { decisionFor, pending } from './history';
+import { runInChildWith, startedWith } from './node-child';
 import { round, type Report } from './report';
 
 const ROWS = Number(process.env.BENCH_STALL_ROWS ?? 1_000_000);
@@ -88,8 +86,7 @@ async function fill(core: Core, rows: number): Promise<number> {
  * a collection of it does not land inside a measured window as if the measured work had caused it.
  */
 function collectSetupGarbage(): void {
-  setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as () => void)();
+  (globalThis as unknown as { gc: () => void }).gc();
 }
 
 /**
@@ -119,18 +116,13 @@ export async function longestStall(
   return { stall: monitor.max / 1e6, took, gcPause };
 }
 
-/**
- * The core as `npm run headless` starts it: in this process when it has the core's node flags, else
- * in a child started with them (V8 reads them when it sets up the heap).
- */
+/** The core's node flags, as `npm run headless` starts it, and a collector the bench can call. */
+const NODE_FLAGS = [...CORE_NODE_FLAGS, '--expose-gc'];
+
+/** In this process when it has NODE_FLAGS, else in a child started with them. */
 export async function benchStalls(report: Report): Promise<void> {
-  if (CORE_NODE_FLAGS.every((flag) => process.execArgv.includes(flag))) return run(report);
-  const child = spawn(process.execPath, [...CORE_NODE_FLAGS, '--import', 'tsx', fileURLToPath(import.meta.url)], {
-    cwd: fileURLToPath(new URL('..', import.meta.url)),
-    stdio: 'inherit',
-  });
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  if (code !== 0) throw new Error(`bench/stalls.ts exited with code ${code}`);
+  if (startedWith(NODE_FLAGS)) return run(report);
+  await runInChildWith(NODE_FLAGS, fileURLToPath(import.meta.url));
 }
 
 async function run(report: Report): Promise<void> {
