@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type SyntheticEvent } from 'react';
 import type { TranscriptEntry } from '../../../shared/transcript';
+import { TailFollow } from './tail-follow';
 import { TranscriptEntryView } from './TranscriptEntry';
 
 /**
@@ -27,17 +28,42 @@ export function TranscriptList({
     // event: a stream of updates would otherwise render the list synchronously again and again.
     useFlushSync: false,
   });
-  const atBottom = useRef(true);
+  const [tail] = useState(() => new TailFollow());
   const last = entries.at(-1);
+  const totalSize = virtualizer.getTotalSize();
 
+  // Again whenever rows are measured: the end moves when a row turns out taller than estimated.
   useEffect(() => {
-    if (atBottom.current && entries.length > 0)
+    if (tail.following && entries.length > 0)
       virtualizer.scrollToIndex(entries.length - 1, { align: 'end' });
-  }, [entries.length, last?.rev, virtualizer]);
+  }, [entries.length, last?.rev, totalSize, virtualizer, tail]);
 
-  const onScroll = () => {
-    const el = scroller.current;
-    if (el) atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+  // A pointer let go anywhere, not only over the list, ends a drag of its scroll bar.
+  useEffect(() => {
+    const release = () => tail.hold(false);
+    window.addEventListener('pointerup', release);
+    window.addEventListener('pointercancel', release);
+    return () => {
+      window.removeEventListener('pointerup', release);
+      window.removeEventListener('pointercancel', release);
+    };
+  }, [tail]);
+
+  const onScroll = (event: SyntheticEvent<HTMLDivElement>) => {
+    const el = event.currentTarget;
+    tail.scrolled(event.timeStamp, el.scrollTop, el.scrollHeight - el.scrollTop - el.clientHeight);
+  };
+  const onInput = (event: SyntheticEvent) => tail.input(event.timeStamp);
+  // Home and End go through the list: the browser's own smooth scroll to an end is cut short each
+  // time rows drawn on the way are measured and the list moves to make up for their size.
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    tail.input(event.timeStamp);
+    if (entries.length === 0 || (event.key !== 'Home' && event.key !== 'End')) return;
+    event.preventDefault();
+    if (event.key === 'End') tail.toEnd();
+    virtualizer.scrollToIndex(event.key === 'End' ? entries.length - 1 : 0, {
+      align: event.key === 'End' ? 'end' : 'start',
+    });
   };
 
   return (
@@ -45,6 +71,10 @@ export function TranscriptList({
       className="transcript-scroll"
       ref={scroller}
       onScroll={onScroll}
+      onWheel={onInput}
+      onKeyDown={onKeyDown}
+      onTouchMove={onInput}
+      onPointerDown={() => tail.hold(true)}
       tabIndex={0}
       aria-label="transcript"
       role="log"
@@ -55,7 +85,7 @@ export function TranscriptList({
         </p>
       )}
       {entries.length === 0 && <p className="dim">Nothing yet: send a prompt.</p>}
-      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+      <div style={{ height: totalSize, position: 'relative' }}>
         {virtualizer.getVirtualItems().map((item) => (
           <div
             key={item.key}
