@@ -24,9 +24,8 @@
 //                                      (BENCH_TRANSCRIPT_NO_BUILD=1: skip the build)
 //   BENCH_STALL_ROWS=1000000           decided requests in the audit chain under the stall measures
 //   BENCH_STALL_SESSIONS=50            sessions started at once while the stalls are measured
-import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { benchDialog } from './dialog';
 import { benchHistory } from './history';
 import { benchMediator } from './mediator';
 import { benchMemory } from './memory';
@@ -44,29 +43,12 @@ interface Bench {
   run: (report: Report) => Promise<void>;
 }
 
-/** bench/dialog.ts belongs to the renderer work; run it when it is there. */
-async function dialog(report: Report): Promise<void> {
-  const file = fileURLToPath(new URL('./dialog.ts', import.meta.url));
-  if (!existsSync(file)) {
-    report('dialog: skipped', { reason: 'bench/dialog.ts is not there' });
-    return;
-  }
-  const module = (await import(pathToFileURL(file).href)) as {
-    benchDialog?: (report: Report) => Promise<void>;
-  };
-  if (typeof module.benchDialog !== 'function') {
-    report('dialog: skipped', { reason: 'bench/dialog.ts exports no benchDialog' });
-    return;
-  }
-  await module.benchDialog(report);
-}
-
 const BENCHES: Bench[] = [
   { name: 'mediator', run: benchMediator },
   { name: 'history', run: benchHistory },
   { name: 'sse', run: benchSseLatency },
   { name: 'memory', run: benchMemory },
-  { name: 'dialog', run: dialog },
+  { name: 'dialog', run: benchDialog },
   { name: 'sandbox', run: benchSandbox },
   { name: 'proxy', run: benchProxy },
   { name: 'telemetry', run: benchTelemetry },
