@@ -237,6 +237,28 @@ describe('the HTTP router', () => {
       expect(answer).toMatchObject({ status: 413, body: { error: { name: 'PayloadTooLarge' } } });
       expect(handlers.extendApproval).not.toHaveBeenCalled();
     });
+
+    it('a body sent in pieces is read whole', async () => {
+      const answer = await new Promise<number>((resolve, reject) => {
+        const req = request(`${server.url}${extend}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        });
+        req.on('error', reject);
+        req.on('response', (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        });
+        req.flushHeaders();
+        req.write('{"seconds"');
+        setTimeout(() => req.end(': 30}'), 20);
+      });
+      expect(answer).toBe(200);
+      expect(handlers.extendApproval).toHaveBeenCalledWith(
+        expect.objectContaining({ seconds: 30 }),
+        expect.anything(),
+      );
+    });
   });
 
   it('registrations past the limit are 429 with Retry-After', async () => {
