@@ -46,6 +46,9 @@ interface Connection {
   sessions: Map<string, Promise<string>>;
 }
 
+/** Notices (updates, turns) held while a connection comes up; an agent's flood past it is dropped. */
+const MAX_WAITING_NOTICES = 1000;
+
 export class CoreLink {
   /** What the editor's sessions are: kept across connections. */
   private readonly known = new Map<
@@ -54,6 +57,8 @@ export class CoreLink {
   >();
   private current: Promise<Connection> | null = null;
   private live: Connection | null = null;
+  /** Notices waiting for a connection to come up. */
+  private waiting = 0;
   /** From the editor's initialize. */
   editor = 'editor';
   /** What the agent called itself in its answer to initialize. */
@@ -132,15 +137,27 @@ export class CoreLink {
     this.live?.control.close();
   }
 
-  /** Fire and forget, and only while connected: an update is not worth starting a core for. */
+  /**
+   * Fire and forget, over the connection there is or the one on its way (a session opened starts
+   * one): an update is not worth starting a core for, but the editor's first prompt, sent while the
+   * connection opened for its session comes up, belongs in the transcript. In order: each waits on
+   * the same connection, then on its session's open. At most MAX_WAITING_NOTICES wait for a
+   * connection at once; past that they are dropped.
+   */
   private notify(
     acpSessionId: string,
     send: (control: ControlClient, sessionId: string) => Promise<unknown>,
   ): void {
-    const connection = this.live;
+    const connection = this.current;
     if (!connection || !this.known.has(acpSessionId)) return;
-    void this.sessionId(connection, acpSessionId)
-      .then((sessionId) => send(connection.control, sessionId))
+    const waits = this.live === null;
+    if (waits && this.waiting >= MAX_WAITING_NOTICES) return;
+    if (waits) this.waiting++;
+    void connection
+      .finally(() => {
+        if (waits) this.waiting--;
+      })
+      .then((c) => this.sessionId(c, acpSessionId).then((sessionId) => send(c.control, sessionId)))
       .catch(() => undefined);
   }
 
