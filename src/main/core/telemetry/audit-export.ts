@@ -105,7 +105,9 @@ export class AuditExport {
     if (batch.records.length > 0) {
       const result = await this.send(batch.records);
       if (!result.ok) {
-        if (this.failures++ === 0) log.warn(`export failed, will retry: ${result.error}`);
+        // After a close that stopped waiting for it, nothing retries: the batch goes at next start.
+        if (!this.closed && this.failures++ === 0)
+          log.warn(`export failed, will retry: ${result.error}`);
         return false;
       }
       if (this.failures > 0) log.info(`export resumed after ${this.failures} failed attempts`);
