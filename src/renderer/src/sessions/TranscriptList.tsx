@@ -60,10 +60,12 @@ export function TranscriptList({
     tail.input(event.timeStamp);
     if (entries.length === 0 || (event.key !== 'Home' && event.key !== 'End')) return;
     event.preventDefault();
-    if (event.key === 'End') tail.toEnd();
-    virtualizer.scrollToIndex(event.key === 'End' ? entries.length - 1 : 0, {
-      align: event.key === 'End' ? 'end' : 'start',
-    });
+    if (event.key === 'Home') {
+      virtualizer.scrollToIndex(0, { align: 'start' });
+      return;
+    }
+    tail.toEnd();
+    virtualizer.scrollToIndex(entries.length - 1, { align: 'end' });
   };
 
   return (
