@@ -25,7 +25,7 @@ const allow = (params: acp.RequestPermissionRequest): acp.RequestPermissionRespo
 });
 
 /** One agent process with a session, answered by `answer`; `text` is what it said so far. */
-async function floorAgent(cwd: string, answer: Answer) {
+export async function floorAgent(cwd: string, answer: Answer) {
   const child = spawn(process.execPath, [AGENT], { stdio: ['pipe', 'pipe', 'inherit'] });
   let text = '';
   const app = acp

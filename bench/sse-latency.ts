@@ -13,7 +13,7 @@
 // bus (the agent's pipe and the pipeline, before SSE and the client), and the CPU time of the core
 // and HTTP server per request (votes, commits and replies included) next to the floors' client's.
 // Target (docs/MISSION): p50 and p99 ≤ 2× the floor.
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +24,8 @@ import { createCore } from '../src/main/core/core';
 import { startHttpServer } from '../src/main/server/http-server';
 import { quantiles, round, type Report } from './report';
 import { oneAgentFloor, sameLoadFloor } from './sse-floors';
+import { relayFloor } from './sse-relay-floor';
+import { collect, startClient } from './sse-ui-client';
 
 const SESSIONS = Number(process.env.BENCH_SSE_SESSIONS ?? 100);
 const PER_SESSION = Number(process.env.BENCH_SSE_REQUESTS ?? 12);
@@ -33,42 +35,8 @@ const FLOOR_REQUESTS = Number(process.env.BENCH_SSE_FLOOR_REQUESTS ?? 2000);
 const THINK_MS = Number(process.env.BENCH_SSE_THINK_MS ?? 2);
 
 const AGENT = fileURLToPath(new URL('./agents/timestamp-agent.ts', import.meta.url));
-const CLIENT = fileURLToPath(new URL('./sse-client.ts', import.meta.url));
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 const ms = (ns: number) => ns / 1e6;
-
-interface ClientSample {
-  requestId: string;
-  callId: string;
-  delayNs: number;
-}
-
-function startClient(url: string, token: string): Promise<ChildProcess> {
-  const child = fork(CLIENT, [url, token, String(VOTE_MS)], {
-    cwd: ROOT,
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) =>
-      reject(new Error(`sse client exited (${code}) before it was ready`)),
-    );
-    child.on('message', (message: { type?: string }) => {
-      if (message.type === 'ready') resolve(child);
-    });
-  });
-}
-
-function collect(child: ChildProcess): Promise<ClientSample[]> {
-  return new Promise((resolve) => {
-    child.on('message', (message: { type?: string; samples?: ClientSample[] }) => {
-      if (message.type === 'samples') resolve(message.samples ?? []);
-    });
-    child.send({ type: 'done' });
-  });
-}
 
 /** Runs `task` on every item with at most `limit` at a time. */
 async function pool<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
@@ -110,7 +78,7 @@ async function measured(cwd: string, home: string): Promise<Measured> {
         sessionIds.push((await core.sessions.create('ts', cwd)).sessionId);
       },
     );
-    client = await startClient(server.url, token);
+    client = await startClient(server.url, token, VOTE_MS);
     let resolved = 0;
     const published: number[] = [];
     core.bus.subscribe((event) => {
@@ -175,6 +143,22 @@ export async function benchSseLatency(report: Report): Promise<void> {
       p99_ms: round(ms(l.p99)),
       client_cpu_us_per_request: Math.round(load.cpuUsPerRequest),
     });
+    const bare = await relayFloor(cwd, {
+      sessions: SESSIONS,
+      perSession: PER_SESSION,
+      voteMs: VOTE_MS,
+      thinkMs: THINK_MS,
+    });
+    const b = quantiles(bare.samples);
+    report(`sse: floor, bare relay (the same load and UI client, over HTTP + SSE, nothing checked or kept)`, {
+      requests: bare.samples.length,
+      p50_ms: round(ms(b.p50)),
+      p99_ms: round(ms(b.p99)),
+      p50_vs_same_load: round(b.p50 / l.p50, 2),
+      p99_vs_same_load: round(b.p99 / l.p99, 2),
+      relay_cpu_us_per_request: Math.round(bare.cpuUsPerRequest),
+      cpu_vs_same_load_client: round(bare.cpuUsPerRequest / load.cpuUsPerRequest, 2),
+    });
     const run = await measured(cwd, join(dir, 'home'));
     const q = quantiles(run.delays);
     const p = quantiles(run.published);
@@ -190,10 +174,13 @@ export async function benchSseLatency(report: Report): Promise<void> {
         p50_vs_same_load: round(q.p50 / l.p50, 2),
         p99_vs_same_load: round(q.p99 / l.p99, 2),
         target: '≤ 2',
+        p50_vs_bare_relay: round(q.p50 / b.p50, 2),
+        p99_vs_bare_relay: round(q.p99 / b.p99, 2),
         published_p50_ms: round(ms(p.p50)),
         published_p99_ms: round(ms(p.p99)),
         gatehouse_cpu_us_per_request: Math.round(run.cpuUsPerRequest),
         cpu_vs_same_load_client: round(run.cpuUsPerRequest / load.cpuUsPerRequest, 2),
+        cpu_vs_bare_relay: round(run.cpuUsPerRequest / bare.cpuUsPerRequest, 2),
         main_thread_busy_us_per_request: Math.round(run.mainThreadUsPerRequest),
       },
     );

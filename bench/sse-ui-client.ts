@@ -1,0 +1,40 @@
+// The parent's end of bench/sse-client.ts: the UI client in its own process, as a browser would be.
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const CLIENT = fileURLToPath(new URL('./sse-client.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export interface ClientSample {
+  requestId: string;
+  callId: string;
+  delayNs: number;
+}
+
+/** Resolves once the client's event stream is open; it votes on the oldest request every `voteMs`. */
+export function startClient(url: string, token: string, voteMs: number): Promise<ChildProcess> {
+  const child = fork(CLIENT, [url, token, String(voteMs)], {
+    cwd: ROOT,
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      reject(new Error(`sse client exited (${code}) before it was ready`)),
+    );
+    child.on('message', (message: { type?: string }) => {
+      if (message.type === 'ready') resolve(child);
+    });
+  });
+}
+
+/** Stops the client's voting and takes its samples. */
+export function collect(child: ChildProcess): Promise<ClientSample[]> {
+  return new Promise((resolve) => {
+    child.on('message', (message: { type?: string; samples?: ClientSample[] }) => {
+      if (message.type === 'samples') resolve(message.samples ?? []);
+    });
+    child.send({ type: 'done' });
+  });
+}
