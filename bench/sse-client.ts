@@ -61,7 +61,7 @@ const timer = setInterval(() => {
 process.on('message', (message: { type?: string }) => {
   if (message.type !== 'done') return;
   clearInterval(timer);
-  send({ type: 'samples', samples });
   api.close();
-  process.disconnect();
+  // Disconnecting at once can drop a message too large for the channel's buffer (a few thousand samples).
+  process.send!({ type: 'samples', samples }, () => process.disconnect());
 });
