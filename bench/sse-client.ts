@@ -3,7 +3,7 @@
 // delay since the agent sent the request (both clocks are CLOCK_MONOTONIC), and queues the request;
 // it votes on the oldest queued request every `intervalMs`, so that agents go on at a steady pace
 // rather than in a burst. Driven over the fork() IPC channel:
-//   parent → { type: 'done' }                         child → { type: 'ready' }, { type: 'samples', ... }
+//   parent → { type: 'reset' }, { type: 'done' }      child → { type: 'ready' }, { type: 'reset' }, { type: 'samples', ... }
 import { HttpApi } from '../src/renderer/src/api/http-client';
 
 const [url, token, intervalArg] = process.argv.slice(2);
@@ -59,6 +59,12 @@ const timer = setInterval(() => {
 }, intervalMs);
 
 process.on('message', (message: { type?: string }) => {
+  if (message.type === 'reset') {
+    // The warm-up round is over: every request of it was answered, so none of its events is still due.
+    samples.length = 0;
+    send({ type: 'reset' });
+    return;
+  }
   if (message.type !== 'done') return;
   clearInterval(timer);
   api.close();

@@ -84,6 +84,20 @@ export async function oneAgentFloor(cwd: string, requests: number, thinkMs: numb
   }
 }
 
+/**
+ * One prompt per session, a session starting every `intervalMs` so that arrivals never come as a
+ * burst. Every run does one such round to warm up (unmeasured: the first requests run code the JIT
+ * has not optimised yet, and the one-agent floor is warmed up too), then the measured one.
+ */
+export async function pacedRound<T>(sessions: T[], intervalMs: number, prompt: (session: T) => Promise<unknown>): Promise<void> {
+  await Promise.all(
+    sessions.map(async (session, i) => {
+      await new Promise((resolve) => setTimeout(resolve, i * intervalMs));
+      await prompt(session);
+    }),
+  );
+}
+
 /** `sessions` agents at the measured run's pace, answered oldest first, one every `voteMs`. */
 export async function sameLoadFloor(
   cwd: string,
@@ -103,13 +117,11 @@ export async function sameLoadFloor(
   const voter = setInterval(() => queue.shift()?.(), options.voteMs);
   try {
     for (let i = 0; i < options.sessions; i++) agents.push(await floorAgent(cwd, answer));
+    const round = () => pacedRound(agents, options.voteMs, (agent) => agent.prompt(options.perSession, options.thinkMs));
+    await round();
+    samples.length = 0;
     const cpu = process.cpuUsage();
-    await Promise.all(
-      agents.map(async (agent, i) => {
-        await new Promise((resolve) => setTimeout(resolve, i * options.voteMs));
-        await agent.prompt(options.perSession, options.thinkMs);
-      }),
-    );
+    await round();
     const used = process.cpuUsage(cpu);
     return {
       samples,

@@ -8,8 +8,9 @@
 // permission_requested event has been parsed. Gatehouse runs one agent process per session; the UI
 // client votes on the oldest request every BENCH_SSE_VOTE_MS, so about SESSIONS requests stay
 // pending and new ones arrive one at a time (a latency measurement, not a burst); an agent asks again
-// BENCH_SSE_THINK_MS after its answer (the floors' agents too). The first request of each session is
-// left out (they all start together). Also shown: agent send → the event published on the core's
+// BENCH_SSE_THINK_MS after its answer (the floors' agents too). Each run, measured and floors, first
+// does one unmeasured round of the same prompts to warm up; the first request of each session is left
+// out (they all start together). Also shown: agent send → the event published on the core's
 // bus (the agent's pipe and the pipeline, before SSE and the client), and the CPU time of the core
 // and HTTP server per request (votes, commits and replies included) next to the floors' client's.
 // Target (docs/MISSION): p50 and p99 ≤ 2× the floor.
@@ -23,9 +24,9 @@ import { Settings } from '../src/shared/settings';
 import { createCore } from '../src/main/core/core';
 import { startHttpServer } from '../src/main/server/http-server';
 import { quantiles, round, type Report } from './report';
-import { oneAgentFloor, sameLoadFloor } from './sse-floors';
+import { oneAgentFloor, pacedRound, sameLoadFloor } from './sse-floors';
 import { relayFloor } from './sse-relay-floor';
-import { collect, startClient } from './sse-ui-client';
+import { collect, reset, startClient } from './sse-ui-client';
 
 const SESSIONS = Number(process.env.BENCH_SSE_SESSIONS ?? 100);
 const PER_SESSION = Number(process.env.BENCH_SSE_REQUESTS ?? 12);
@@ -79,6 +80,10 @@ async function measured(cwd: string, home: string): Promise<Measured> {
       },
     );
     client = await startClient(server.url, token, VOTE_MS);
+    const round = () =>
+      pacedRound(sessionIds, VOTE_MS, (sessionId) => core.sessions.prompt(sessionId, `${PER_SESSION} ${THINK_MS}`, null));
+    await round();
+    await reset(client);
     let resolved = 0;
     const published: number[] = [];
     core.bus.subscribe((event) => {
@@ -89,16 +94,10 @@ async function measured(cwd: string, home: string): Promise<Measured> {
         published.push(Number(process.hrtime.bigint() - BigInt(raw.sentAtNs)));
       }
     });
-    // Staggered starts: one new session every vote interval, so arrivals never come as a burst.
     const cpu = process.cpuUsage();
     // The core's own thread: what the store's threads took off it shows here, not in process CPU.
     const loop = performance.eventLoopUtilization();
-    await Promise.all(
-      sessionIds.map(async (sessionId, i) => {
-        await new Promise((r) => setTimeout(r, i * VOTE_MS));
-        await core.sessions.prompt(sessionId, `${PER_SESSION} ${THINK_MS}`, null);
-      }),
-    );
+    await round();
     const used = process.cpuUsage(cpu);
     const busy = performance.eventLoopUtilization(loop);
     const samples = await collect(client);

@@ -10,8 +10,8 @@ import { randomBytes } from 'node:crypto';
 import type * as acp from '@agentclientprotocol/sdk';
 import { v7 as uuidv7 } from 'uuid';
 import type { GatehouseEvent } from '../src/shared/contract';
-import { floorAgent, type FloorRun } from './sse-floors';
-import { collect, startClient } from './sse-ui-client';
+import { floorAgent, pacedRound, type FloorRun } from './sse-floors';
+import { collect, reset, startClient } from './sse-ui-client';
 
 interface Waiting {
   sessionId: string;
@@ -122,13 +122,11 @@ export async function relayFloor(
       agents.push(await floorAgent(cwd, (params) => ask(sessionId, params)));
     }
     client = await startClient(url, token, options.voteMs);
+    const round = () => pacedRound(agents, options.voteMs, (agent) => agent.prompt(options.perSession, options.thinkMs));
+    await round();
+    await reset(client);
     const cpu = process.cpuUsage();
-    await Promise.all(
-      agents.map(async (agent, i) => {
-        await new Promise((resolve) => setTimeout(resolve, i * options.voteMs));
-        await agent.prompt(options.perSession, options.thinkMs);
-      }),
-    );
+    await round();
     const used = process.cpuUsage(cpu);
     const samples = await collect(client);
     return {

@@ -38,3 +38,16 @@ export function collect(child: ChildProcess): Promise<ClientSample[]> {
     child.send({ type: 'done' });
   });
 }
+
+/** Drops the samples taken so far (the warm-up round's). */
+export function reset(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (message: { type?: string }) => {
+      if (message.type !== 'reset') return;
+      child.off('message', done);
+      resolve();
+    };
+    child.on('message', done);
+    child.send({ type: 'reset' });
+  });
+}
