@@ -34,6 +34,8 @@ const VOTE_MS = Number(process.env.BENCH_SSE_VOTE_MS ?? 4);
 const FLOOR_REQUESTS = Number(process.env.BENCH_SSE_FLOOR_REQUESTS ?? 2000);
 /** The agent's work between an answer and its next request (floor and measured alike). */
 const THINK_MS = Number(process.env.BENCH_SSE_THINK_MS ?? 2);
+/** How the floors with as many agents as the measured run are paced. */
+const PACE = { sessions: SESSIONS, perSession: PER_SESSION, voteMs: VOTE_MS, thinkMs: THINK_MS };
 
 const AGENT = fileURLToPath(new URL('./agents/timestamp-agent.ts', import.meta.url));
 
@@ -129,12 +131,7 @@ export async function benchSseLatency(report: Report): Promise<void> {
       p99_ms: round(ms(f.p99)),
       client_cpu_us_per_request: Math.round(one.cpuUsPerRequest),
     });
-    const load = await sameLoadFloor(cwd, {
-      sessions: SESSIONS,
-      perSession: PER_SESSION,
-      voteMs: VOTE_MS,
-      thinkMs: THINK_MS,
-    });
+    const load = await sameLoadFloor(cwd, PACE);
     const l = quantiles(load.samples);
     report(`sse: floor, same load (${SESSIONS} agents, a plain SDK client answering at the same pace)`, {
       requests: load.samples.length,
@@ -142,12 +139,7 @@ export async function benchSseLatency(report: Report): Promise<void> {
       p99_ms: round(ms(l.p99)),
       client_cpu_us_per_request: Math.round(load.cpuUsPerRequest),
     });
-    const bare = await relayFloor(cwd, {
-      sessions: SESSIONS,
-      perSession: PER_SESSION,
-      voteMs: VOTE_MS,
-      thinkMs: THINK_MS,
-    });
+    const bare = await relayFloor(cwd, PACE);
     const b = quantiles(bare.samples);
     report(`sse: floor, bare relay (the same load and UI client, over HTTP + SSE, nothing checked or kept)`, {
       requests: bare.samples.length,
