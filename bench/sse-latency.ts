@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Settings } from '../src/shared/settings';
 import { createCore } from '../src/main/core/core';
+import { REQUEST_STAGES, type RequestStage } from '../src/main/core/approvals/request-stages';
 import { startHttpServer } from '../src/main/server/http-server';
 import { quantiles, round, type Report } from './report';
 import { oneAgentFloor, pacedRound, sameLoadFloor } from './sse-floors';
@@ -61,6 +62,8 @@ interface Measured {
   cpuUsPerRequest: number;
   /** Time the core's own thread was busy, per request. */
   mainThreadUsPerRequest: number;
+  /** Wall time of each stage before the request was published, µs per request. */
+  stageUsPerRequest: Record<RequestStage, number>;
 }
 
 async function measured(cwd: string, home: string): Promise<Measured> {
@@ -68,7 +71,17 @@ async function measured(cwd: string, home: string): Promise<Measured> {
     agents: { ts: { command: process.execPath, args: [AGENT] } },
     approvals: { timeoutSeconds: 3600 },
   });
-  const core = await createCore({ home, settings });
+  // Where each request's time went before it was published, summed over the measured round.
+  let timing = false;
+  const stageMs = new Map<RequestStage, number>();
+  const core = await createCore({
+    home,
+    settings,
+    requestStages: (times) => {
+      if (!timing) return;
+      for (const stage of REQUEST_STAGES) stageMs.set(stage, (stageMs.get(stage) ?? 0) + (times[stage] ?? 0));
+    },
+  });
   const token = randomBytes(16).toString('hex');
   const server = await startHttpServer({ core, token, port: 0 });
   let client: ChildProcess | null = null;
@@ -96,12 +109,14 @@ async function measured(cwd: string, home: string): Promise<Measured> {
         published.push(Number(process.hrtime.bigint() - BigInt(raw.sentAtNs)));
       }
     });
+    timing = true;
     const cpu = process.cpuUsage();
     // The core's own thread: what the store's threads took off it shows here, not in process CPU.
     const loop = performance.eventLoopUtilization();
     await round();
     const used = process.cpuUsage(cpu);
     const busy = performance.eventLoopUtilization(loop);
+    timing = false;
     const samples = await collect(client);
     // Each session's first request arrived while sessions were still starting: left out.
     const delays = samples.filter((s) => s.callId !== 'call-0').map((s) => s.delayNs);
@@ -111,6 +126,9 @@ async function measured(cwd: string, home: string): Promise<Measured> {
       resolved,
       cpuUsPerRequest: (used.user + used.system) / Math.max(1, resolved),
       mainThreadUsPerRequest: (busy.active * 1000) / Math.max(1, resolved),
+      stageUsPerRequest: Object.fromEntries(
+        REQUEST_STAGES.map((stage) => [stage, ((stageMs.get(stage) ?? 0) * 1000) / Math.max(1, resolved)]),
+      ) as Record<RequestStage, number>,
     };
   } finally {
     client?.kill();
@@ -175,6 +193,11 @@ export async function benchSseLatency(report: Report): Promise<void> {
         main_thread_busy_us_per_request: Math.round(run.mainThreadUsPerRequest),
       },
     );
+    const stages = Object.entries(run.stageUsPerRequest);
+    report('sse: before the event is published, µs per request (the pipeline\'s stages, wall time)', {
+      ...Object.fromEntries(stages.map(([stage, us]) => [stage, Math.round(us)])),
+      all: Math.round(stages.reduce((sum, [, us]) => sum + us, 0)),
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

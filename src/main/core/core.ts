@@ -10,6 +10,7 @@ import { EditorSessions } from './agents/editor-sessions';
 import { TerminalSessions } from './agents/terminal-sessions';
 import { ApprovalLinks } from './approvals/links';
 import { ApprovalPipeline } from './approvals/pipeline';
+import type { StageTimes } from './approvals/request-stages';
 import { createRulesGate, factsOf } from './approvals/rules-gate';
 import type { Handlers } from './commands/dispatch';
 import { createHandlers } from './commands/handlers';
@@ -58,6 +59,8 @@ export interface CoreOptions {
    * GATEHOUSE_MANAGED_SETTINGS). A missing file is no managed policy.
    */
   managedSettingsPath?: string;
+  /** Told where each permission request's time went before it was shown (the bench). */
+  requestStages?: (times: StageTimes) => void;
 }
 
 export interface Core extends CommandServices {
@@ -147,6 +150,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     timeoutMs: () => settings.approvals.timeoutSeconds * 1000,
     decideBefore: rulesGate,
     allowed: (approval) => coverage.allowed(approval),
+    stages: options.requestStages,
     remember: async (approval, session, choice) => {
       const result = await grants.remember(factsOf(approval, session.cwd), choice);
       return result.ok ? `remembered as grant ${result.grant.id} (${choice.scope})` : result.error;

@@ -2,6 +2,7 @@ import { RequestError } from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CANCEL_VOTE_SENTINEL } from '../mediator';
 import { permissionRequest, session, setup } from '../../../../test/support/pipeline-harness';
+import { REQUEST_STAGES } from './request-stages';
 import type { SessionContext } from './session-context';
 import type { PendingApproval, Surface } from '../../../shared/domain';
 
@@ -285,5 +286,37 @@ describe('what an allowed request approved', () => {
     expect(allowed).toHaveLength(1);
     // The agent's own content, not the copy cut for display.
     expect(allowed[0]!.toolCall.content).toEqual(request.toolCall.content);
+  });
+});
+
+describe('where a request’s time goes', () => {
+  it('a shown request reports every stage once, in order, before anyone votes', async () => {
+    const stages = vi.fn();
+    const { pipeline, asked, vote } = setup({ stages });
+    const reply = pipeline.handle(session(), permissionRequest());
+    const approval = await asked();
+    expect(stages).toHaveBeenCalledTimes(1);
+    const times = stages.mock.calls[0]![0] as Record<string, number>;
+    expect(Object.keys(times)).toEqual([...REQUEST_STAGES]);
+    for (const ms of Object.values(times)) expect(ms).toBeGreaterThanOrEqual(0);
+    vote(proven(approval.requestId, 'desktop', 'yes', 'dialog'));
+    await reply;
+    expect(stages).toHaveBeenCalledTimes(1);
+  });
+
+  it('a request the rules decide reports the stages up to the rules; a malformed one reports none', async () => {
+    const stages = vi.fn();
+    const { pipeline } = setup({
+      stages,
+      decideBefore: () => ({
+        verdict: 'deny',
+        reply: { outcome: 'selected', optionId: 'no', optionKind: 'reject_once' },
+        decider: { type: 'rule', ruleId: 'never' },
+      }),
+    });
+    await pipeline.handle(session(), permissionRequest());
+    expect(Object.keys(stages.mock.calls[0]![0] as object)).toEqual(REQUEST_STAGES.slice(0, REQUEST_STAGES.indexOf('rules') + 1));
+    await expect(pipeline.handle(session(), { ...permissionRequest(), options: [] })).rejects.toBeInstanceOf(RequestError);
+    expect(stages).toHaveBeenCalledTimes(1);
   });
 });

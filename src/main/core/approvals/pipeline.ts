@@ -27,6 +27,7 @@ import type { Store } from '../store';
 import { AcpPermissionRequest } from './acp-request';
 import { deciderFor, grantChoiceOf, votesOf } from './decision-audit';
 import { PendingQueue, voteTally, type PendingView } from './pending';
+import { StageClock, type StageTimes } from './request-stages';
 import { allowOnceReply, rejectReply, replyForResolution } from './reply';
 import type { PreDecision, SessionContext, Verdict } from './session-context';
 
@@ -50,6 +51,8 @@ export interface PipelineOptions {
   remember?: (approval: PendingApproval, session: SessionContext, choice: GrantChoice) => Promise<string>;
   /** Told of each allowed request, whole, before the agent hears: what it approved may now happen. */
   allowed?: (approval: PendingApproval) => void;
+  /** Told where each well-formed request's time went before it was shown or decided (the bench). */
+  stages?: (times: StageTimes) => void;
   now?: () => number;
 }
 
@@ -88,6 +91,7 @@ export class ApprovalPipeline {
     raw: unknown,
     hooks: { asking?: (approval: PendingApproval) => void } = {},
   ): Promise<RequestPermissionResponse> {
+    const clock = this.options.stages ? new StageClock(this.options.stages) : undefined;
     const issuedAt = this.now();
     const requestId = uuidv7();
     // Before anything recursive (zod, the safety layer, the audit's serialiser) touches it.
@@ -114,12 +118,16 @@ export class ApprovalPipeline {
       await this.refuse(session, requestId, raw, [`sessionId ${request.sessionId} is not this agent's session`]);
       throw RequestError.invalidParams(undefined, `unknown session ${request.sessionId}`);
     }
+    clock?.lap('validate');
     // A request may carry only what changed since the agent's tool_call update: show the whole call.
     const toolCall = normalizeToolCall(
       mergeToolCallUpdate(session.toolCallState(request.toolCall.toolCallId), request.toolCall),
     );
     const command = extractCommand(toolCall, session.cwd);
     const diffs = prepareDiffs(toolCall, { maxBytes: DIFF_SIDE_MAX_BYTES, totalBytes: DIFFS_TEXT_MAX_BYTES });
+    clock?.lap('enrich');
+    const warnings = computeWarnings({ toolCall, command, diffs, sessionCwd: session.cwd, homeDir: homedir() });
+    clock?.lap('warnings');
     // The whole request, for the rules and the warnings; what is queued, sent and stored is bounded.
     const whole: PendingApproval = {
       requestId,
@@ -132,28 +140,34 @@ export class ApprovalPipeline {
       policy: session.policy,
       issuedAt,
       expiresAt: issuedAt + this.options.timeoutMs(),
-      warnings: computeWarnings({ toolCall, command, diffs, sessionCwd: session.cwd, homeDir: homedir() }),
+      warnings,
       diffs,
       command,
       tally: null,
     };
     const { approval, originals } = boundApproval(whole);
+    clock?.lap('bound');
     // Built here from the validated request and typed enrichment: not validated a second time.
     this.options.store.recordRequest(approval, { promptId: session.promptId }, { trusted: true, originals });
+    clock?.lap('record');
 
     if (session.endReason) {
       // The session ended while the agent was still asking: nobody is left to decide.
+      clock?.done();
       return this.conclude(approval, { outcome: 'cancelled' }, { type: session.endReason }, 'session-closed', [], false);
     }
     const pre = this.options.decideBefore?.(whole, session);
+    clock?.lap('rules');
     if (decides(pre)) {
+      clock?.done();
       return this.allowing(whole, await this.conclude(approval, pre.reply, pre.decider, pre.reason ?? pre.verdict, [], false));
     }
     if (this.pending.countFor(session.sessionId) >= MAX_PENDING_PER_SESSION) {
       // More than a person can review: refused at once, never queued behind the others.
+      clock?.done();
       return this.conclude(approval, rejectReply(approval.options), { type: 'queue_full' }, 'queue full', [], false);
     }
-    return this.allowing(whole, await this.ask(session, approval, whole, hooks.asking));
+    return this.allowing(whole, await this.ask(session, approval, whole, hooks.asking, clock));
   }
 
   /** Passes an allowed request on to `allowed` (the writes and commands it approved). */
@@ -193,6 +207,7 @@ export class ApprovalPipeline {
     approval: PendingApproval,
     whole: PendingApproval,
     asking?: (approval: PendingApproval) => void,
+    clock?: StageClock,
   ): Promise<RequestPermissionResponse> {
     const { mediator } = this;
     // Held by the mediator with the request, and kept here: once the request ends it is listed
@@ -214,6 +229,7 @@ export class ApprovalPipeline {
         view,
       );
     } catch (error) {
+      clock?.done();
       if (error instanceof CancelSentinelCollisionError) {
         await this.refuse(session, approval.requestId, approval, [error.message]);
         throw RequestError.invalidParams(undefined, error.message);
@@ -227,8 +243,11 @@ export class ApprovalPipeline {
       tally: progress && voteTally(progress),
     };
     view.approval = shown;
+    clock?.lap('mediator');
     this.options.bus.publish({ type: 'permission_requested', approval: shown });
     asking?.(shown);
+    clock?.lap('publish');
+    clock?.done();
 
     const decision = await decided;
     const { verdict } = view.judged;
