@@ -117,9 +117,7 @@ async function measured(cwd: string, home: string): Promise<Measured> {
     const used = process.cpuUsage(cpu);
     const busy = performance.eventLoopUtilization(loop);
     timing = false;
-    const samples = await collect(client);
-    // Each session's first request arrived while sessions were still starting: left out.
-    const delays = samples.filter((s) => s.callId !== 'call-0').map((s) => s.delayNs);
+    const delays = await collect(client);
     return {
       delays,
       published,

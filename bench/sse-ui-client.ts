@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 const CLIENT = fileURLToPath(new URL('./sse-client.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-export interface ClientSample {
+interface ClientSample {
   requestId: string;
   callId: string;
   delayNs: number;
@@ -29,11 +29,15 @@ export function startClient(url: string, token: string, voteMs: number): Promise
   });
 }
 
-/** Stops the client's voting and takes its samples. */
-export function collect(child: ChildProcess): Promise<ClientSample[]> {
+/**
+ * Stops the client's voting and takes its delays, ns. Each session's first request arrived while the
+ * sessions were still starting together: left out.
+ */
+export function collect(child: ChildProcess): Promise<number[]> {
   return new Promise((resolve) => {
     child.on('message', (message: { type?: string; samples?: ClientSample[] }) => {
-      if (message.type === 'samples') resolve(message.samples ?? []);
+      if (message.type !== 'samples') return;
+      resolve((message.samples ?? []).filter((s) => s.callId !== 'call-0').map((s) => s.delayNs));
     });
     child.send({ type: 'done' });
   });
