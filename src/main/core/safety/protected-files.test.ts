@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { extraEntry, PROTECTED_FILES, protectedEntryFor } from './protected-files';
+
+describe('protected files', () => {
+  it('finds hooks, config and editor tasks at the root, whatever their case', () => {
+    expect(protectedEntryFor('.git/hooks/pre-commit')?.path).toBe('.git/hooks');
+    expect(protectedEntryFor('.git/hooks')?.path).toBe('.git/hooks');
+    expect(protectedEntryFor('.git/config')?.path).toBe('.git/config');
+    expect(protectedEntryFor('.VSCode/tasks.json')?.path).toBe('.vscode');
+    expect(protectedEntryFor('.yarnrc.yml')?.path).toBe('.yarnrc*');
+    expect(protectedEntryFor('./.envrc')?.runs).toMatch(/direnv/);
+  });
+
+  it('leaves the rest of git and the project alone', () => {
+    expect(protectedEntryFor('.git/objects/ab/cdef')).toBeNull();
+    expect(protectedEntryFor('.git/index')).toBeNull();
+    expect(protectedEntryFor('.git/config.lock')).toBeNull();
+    expect(protectedEntryFor('src/index.ts')).toBeNull();
+    expect(protectedEntryFor('package.json')).toBeNull();
+    expect(protectedEntryFor('.gitignore')).toBeNull();
+  });
+
+  it('matches deeper names only when asked to', () => {
+    expect(protectedEntryFor('packages/a/.vscode/tasks.json')).toBeNull();
+    expect(protectedEntryFor('packages/a/.vscode/tasks.json', PROTECTED_FILES, true)?.path).toBe(
+      '.vscode',
+    );
+  });
+
+  it('takes extra entries from the settings', () => {
+    const entries = [...PROTECTED_FILES, extraEntry('tools/hooks/'), extraEntry('Justfile')];
+    expect(protectedEntryFor('tools/hooks/x.sh', entries)?.tree).toBe(true);
+    expect(protectedEntryFor('justfile', entries)?.path).toBe('Justfile');
+    expect(protectedEntryFor('tools/other', entries)).toBeNull();
+  });
+});

@@ -1,0 +1,118 @@
+// Files that other programs run or obey later, outside any sandbox: a git hook on the next commit,
+// an editor task on folder open, direnv on the next `cd`, an MCP server or a CLI's hooks on its next
+// start. An agent must not plant them unasked, and a write Gatehouse makes to one always asks a
+// person. One list for the sandbox (what it binds read-only or watches) and for the rules and
+// warnings (what always asks, and why). Pure: no file system access.
+import picomatch from 'picomatch';
+
+export interface ProtectedEntry {
+  /** Relative to a writable root, `/`-separated; `*` only in the last segment. */
+  path: string;
+  /** A folder whose whole tree is protected, or a single file. */
+  tree: boolean;
+  /** What runs or obeys it, for the warning a person reads. */
+  runs: string;
+}
+
+export const PROTECTED_FILES: readonly ProtectedEntry[] = [
+  {
+    path: '.git/hooks',
+    tree: true,
+    runs: 'git runs these hooks on commit, checkout, merge and push',
+  },
+  {
+    path: '.git/config',
+    tree: false,
+    runs: 'git obeys this file on every command (core.fsmonitor and aliases run programs)',
+  },
+  { path: '.git/info', tree: true, runs: 'git reads attributes and excludes from here' },
+  { path: '.gitmodules', tree: false, runs: 'git fetches and checks out submodules from here' },
+  { path: '.husky', tree: true, runs: 'git runs these hooks through husky' },
+  {
+    path: '.vscode',
+    tree: true,
+    runs: 'VS Code runs its tasks (on folder open) and obeys its settings',
+  },
+  {
+    path: '.idea',
+    tree: true,
+    runs: 'JetBrains IDEs run its run configurations and obey its settings',
+  },
+  { path: '.zed', tree: true, runs: 'Zed runs its tasks and obeys its settings' },
+  { path: '.envrc', tree: false, runs: 'direnv runs this file when a shell enters the folder' },
+  { path: '.npmrc', tree: false, runs: 'npm obeys it on install (registries, scripts, tokens)' },
+  { path: '.yarnrc*', tree: false, runs: 'yarn obeys it on install (registries, plugins, paths)' },
+  {
+    path: '.mcp.json',
+    tree: false,
+    runs: 'Claude Code and other CLIs start the MCP servers it names',
+  },
+  { path: '.claude', tree: true, runs: 'Claude Code runs its hooks and obeys its permissions' },
+  {
+    path: '.gemini',
+    tree: true,
+    runs: 'Gemini CLI runs its hooks and obeys its settings and policies',
+  },
+  { path: '.codex', tree: true, runs: 'Codex obeys its configuration and runs what it names' },
+  { path: '.qwen', tree: true, runs: 'Qwen Code runs its hooks and obeys its settings' },
+  { path: '.cursor', tree: true, runs: 'Cursor runs its rules, hooks and MCP servers' },
+  { path: '.opencode', tree: true, runs: 'opencode runs its plugins and obeys its configuration' },
+];
+
+const MATCH_OPTIONS = { dot: true, nocase: true, windows: false } as const;
+
+/** An extra entry from the settings or the managed policy: a `/`-separated path, `/` at the end for a tree. */
+export function extraEntry(pattern: string): ProtectedEntry {
+  const tree = pattern.endsWith('/');
+  return {
+    path: pattern.replace(/^\.\//, '').replace(/\/+$/, ''),
+    tree,
+    runs: 'protected in the settings: another program runs or obeys it',
+  };
+}
+
+interface CompiledEntry {
+  entry: ProtectedEntry;
+  test: (path: string) => boolean;
+}
+
+const compiled = new WeakMap<readonly ProtectedEntry[], CompiledEntry[]>();
+function compile(entries: readonly ProtectedEntry[]): CompiledEntry[] {
+  let list = compiled.get(entries);
+  if (!list) {
+    list = entries.map((entry) => {
+      const patterns = entry.tree ? [entry.path, `${entry.path}/**`] : [entry.path];
+      return { entry, test: picomatch(patterns, MATCH_OPTIONS) };
+    });
+    compiled.set(entries, list);
+  }
+  return list;
+}
+
+/**
+ * The protected entry a path falls under, or null. `relative` is `/`-separated, relative to a
+ * writable root (the project), without `..`. With `anyDepth`, a protected name deeper in the tree
+ * counts as well (`packages/a/.vscode/tasks.json`): a folder opened there later obeys it too.
+ * Matched without regard to case, as macOS and Windows file systems do.
+ */
+export function protectedEntryFor(
+  relative: string,
+  entries: readonly ProtectedEntry[] = PROTECTED_FILES,
+  anyDepth = false,
+): ProtectedEntry | null {
+  const segments = relative.split('/').filter((part) => part !== '' && part !== '.');
+  const list = compile(entries);
+  const starts = anyDepth ? segments.length : 1;
+  for (let start = 0; start < starts; start += 1) {
+    const tail = segments.slice(start).join('/');
+    if (tail === '') break;
+    for (const { entry, test } of list) if (test(tail)) return entry;
+  }
+  return null;
+}
+
+/** Whether `name` (one segment) is what the first segment of `entry` names, without regard to case. */
+export function firstSegmentMatches(entry: ProtectedEntry, name: string): boolean {
+  const first = entry.path.split('/')[0] ?? '';
+  return picomatch.isMatch(name, first, MATCH_OPTIONS);
+}
