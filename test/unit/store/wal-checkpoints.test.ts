@@ -34,7 +34,7 @@ describe('WAL checkpoints', { timeout: 60_000 }, () => {
     const reader = store.threads.reader;
     await vi.waitFor(
       async () => {
-        const stats = await reader.call<{ checkpoints: number; frames: number }>('walCheckpointStats');
+        const stats = await reader.call('walCheckpointStats');
         expect(stats.frames).toBeGreaterThan(0);
         expect(statSync(tmp!.dbPath).size).toBeGreaterThan(before);
       },

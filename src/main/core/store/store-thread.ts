@@ -10,6 +10,9 @@ import {
   fromWire,
   type Call,
   type FromThread,
+  type MethodArgs,
+  type MethodName,
+  type MethodResult,
   type ThreadConfig,
   type WireError,
 } from './thread-protocol';
@@ -42,7 +45,8 @@ export interface ThreadEvents {
   died(info: { role: string; exitCode: number; replaced: boolean }): void;
 }
 
-export class StoreThread {
+/** One store thread, answering the methods of map `M` (thread-protocol.ts). */
+export class StoreThread<M> {
   /** Null while a replacement is starting: calls wait in the outbox meanwhile. */
   private current: Worker | null = null;
   private readonly waiting = new Map<number, Waiting>();
@@ -63,8 +67,12 @@ export class StoreThread {
   ) {}
 
   /** Starts the thread; resolves once its engine is open (the writer: migrated). */
-  static async start(config: ThreadConfig, now: () => number, events: ThreadEvents): Promise<StoreThread> {
-    const thread = new StoreThread(config, now, events);
+  static async start<M>(
+    config: ThreadConfig,
+    now: () => number,
+    events: ThreadEvents,
+  ): Promise<StoreThread<M>> {
+    const thread = new StoreThread<M>(config, now, events);
     await thread.spawn();
     return thread;
   }
@@ -74,11 +82,11 @@ export class StoreThread {
     return this.current;
   }
 
-  call<T>(method: string, args: unknown[] = []): Promise<T> {
+  call<K extends MethodName<M>>(method: K, ...args: MethodArgs<M, K>): Promise<MethodResult<M, K>> {
     if (this.closed) return Promise.reject(new StoreClosedError());
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
+    return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
       this.queue({ id, now: this.now(), method, args });
     });
@@ -88,7 +96,7 @@ export class StoreThread {
    * A call nobody waits for: a failure goes to `report`. `soon`: it may wait up to `SOON_MS` for
    * the next message instead of crossing alone (a call, or a send that is not `soon`, takes it).
    */
-  send(method: string, args: unknown[] = [], soon = false): void {
+  send<K extends MethodName<M>>(method: K, args: MethodArgs<M, K>, soon = false): void {
     if (this.closed) throw new StoreClosedError();
     if (this.failure) {
       this.events.report(this.failure, method);
@@ -99,10 +107,19 @@ export class StoreThread {
 
   async close(): Promise<void> {
     if (this.closed) return;
-    const done = this.failure ? Promise.resolve() : this.call('close');
+    const done = this.failure ? Promise.resolve() : this.closeCall();
     this.closed = true;
     await done.catch(() => undefined);
     await this.current?.terminate();
+  }
+
+  /** Every thread answers `close`, whatever its map: it ends the engine, then the thread. */
+  private closeCall(): Promise<unknown> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.queue({ id, now: this.now(), method: 'close', args: [] });
+    });
   }
 
   private queue(call: Call, soon = false): void {
@@ -154,13 +171,16 @@ export class StoreThread {
       worker.on('exit', (code) => {
         if (this.current !== worker) return;
         if (ready) return this.lost(code);
-        const error = new StoreWriteError(`the store's ${this.config.role} thread could not open the store (exit code ${code})`);
+        const error = new StoreWriteError(
+          `the store's ${this.config.role} thread could not open the store (exit code ${code})`,
+        );
         this.failure = error;
         this.current = null;
         this.rejectOwed(error);
         reject(error);
         // A replacement that dies before it opens is not replaced again.
-        if (this.opened) this.events.died({ role: this.config.role, exitCode: code, replaced: false });
+        if (this.opened)
+          this.events.died({ role: this.config.role, exitCode: code, replaced: false });
       });
     });
   }
@@ -201,7 +221,9 @@ export class StoreThread {
       this.restarts.push(at);
       this.spawn().catch((err: Error) => this.events.report(err, 'store thread'));
     } else {
-      this.failure = new StoreWriteError(`the store's ${this.config.role} thread keeps stopping; the store gave up on it`);
+      this.failure = new StoreWriteError(
+        `the store's ${this.config.role} thread keeps stopping; the store gave up on it`,
+      );
     }
     this.events.died({ role: this.config.role, exitCode, replaced });
   }

@@ -5,7 +5,14 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openStoreEngine } from './engine';
 import { StoreClosedError } from './errors';
 import { openReadEngine } from './read-engine';
-import { toWire, type Call, type FromThread, type ThreadConfig } from './thread-protocol';
+import {
+  toWire,
+  type Call,
+  type FromThread,
+  type ReaderMethods,
+  type ThreadConfig,
+  type WriterMethods,
+} from './thread-protocol';
 import { walCheckpoints, type WalCheckpoints } from './wal-checkpoints';
 
 const port = parentPort!;
@@ -25,12 +32,13 @@ const post = (message: FromThread) => {
 };
 
 type Method = (...args: unknown[]) => unknown;
+type Methods = ReaderMethods | WriterMethods;
 
 /**
  * The reader opens its connection at its first call: it starts beside the writer, and the file is
  * only sure to exist, migrated, once the writer is open, which the core waits for before any call.
  */
-function open(): { methods: Record<string, Method>; close(): Promise<void> | void } {
+function open(): { methods: Methods; close(): Promise<void> | void } {
   if (config.role === 'reader') {
     const engine = openReadEngine(config.path, config.key, now);
     const checkpoints: WalCheckpoints | null =
@@ -39,8 +47,8 @@ function open(): { methods: Record<string, Method>; close(): Promise<void> | voi
             post({ type: 'report', context: 'WAL checkpoint', error: toWire(error) }),
           )
         : null;
-    const methods: Record<string, Method> = {
-      ...(engine as unknown as Record<string, Method>),
+    const methods: ReaderMethods = {
+      ...engine,
       // Opens the connection (and starts the checkpoints) without waiting for a first read.
       open: () => undefined,
       walCheckpointStats: () => checkpoints?.stats() ?? { checkpoints: 0, frames: 0 },
@@ -64,16 +72,18 @@ function open(): { methods: Record<string, Method>; close(): Promise<void> | voi
     ...(config.retention !== undefined ? { retention: config.retention } : {}),
     ...(config.pruneIntervalMs !== undefined ? { pruneIntervalMs: config.pruneIntervalMs } : {}),
   });
-  const methods: Record<string, Method> = {
-    ...(engine as unknown as Record<string, Method>),
-    feedCursor: (name) => engine.feed.cursor(name as string),
-    saveFeedCursor: (name, seq) => engine.feed.saveCursor(name as string, seq as number),
+  const methods: WriterMethods = {
+    ...engine,
+    open: () => undefined,
+    walCheckpointStats: () => ({ checkpoints: 0, frames: 0 }),
+    feedCursor: (name) => engine.feed.cursor(name),
+    saveFeedCursor: (name, seq) => engine.feed.saveCursor(name, seq),
   };
   return { methods, close: () => engine.close() };
 }
 
 let engine: ReturnType<typeof open> | null = null;
-let methods: Record<string, Method> = {};
+let methods: Methods | null = null;
 function opened(): ReturnType<typeof open> {
   if (!engine) {
     engine = open();
@@ -102,7 +112,9 @@ function settle(call: Call, run: () => unknown): void {
   }
   if (call.id === 0) {
     if (value instanceof Promise)
-      value.catch((error: unknown) => post({ type: 'report', context: call.method, error: toWire(error) }));
+      value.catch((error: unknown) =>
+        post({ type: 'report', context: call.method, error: toWire(error) }),
+      );
     return;
   }
   Promise.resolve(value).then(
@@ -126,8 +138,11 @@ port.on('message', (calls: Call[]) => {
     settle(call, () => {
       if (closing) throw new StoreClosedError();
       opened();
-      const method = methods[call.method];
-      if (!method) throw new Error(`no store method ${call.method}`);
+      // The name crossed as text: only the map's own methods answer (never `constructor`).
+      const method = Object.hasOwn(methods!, call.method)
+        ? (methods as unknown as Record<string, Method>)[call.method]
+        : undefined;
+      if (typeof method !== 'function') throw new Error(`no store method ${call.method}`);
       return method(...call.args);
     });
   }

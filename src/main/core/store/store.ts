@@ -5,7 +5,12 @@
 // a decision resolves only after the commit that holds it.
 import { rm } from 'node:fs/promises';
 import { EXPORT_MAX_ROWS } from '../../../shared/contract';
-import type { HistoryDetail, HistoryFilter, HistoryPage, HistoryQuery } from '../../../shared/history';
+import type {
+  HistoryDetail,
+  HistoryFilter,
+  HistoryPage,
+  HistoryQuery,
+} from '../../../shared/history';
 import type { PairedClientRecord } from '../approvals/clients';
 import { logger } from '../log/logger';
 import type { FeedPage } from './audit-feed';
@@ -17,7 +22,14 @@ import type { ExportWritten } from './export-file';
 import type { GrantQuery, GrantRecord } from './grant-records';
 import type { AgentEntry, EventQuery, EventRecord, SessionEntry } from './reader';
 import { StoreThread, type ThreadEvents } from './store-thread';
-import type { ThreadConfig } from './thread-protocol';
+import type {
+  MethodArgs,
+  MethodName,
+  MethodResult,
+  ReaderMethods,
+  ThreadConfig,
+  WriterMethods,
+} from './thread-protocol';
 import type { WriterStats } from './write-ops';
 import type { StoreWrites } from './writes';
 
@@ -57,7 +69,7 @@ export interface Store extends StoreWrites {
     saveCursor(name: string, seq: number): void;
   };
   /** The store's threads: their workers' heaps for the benches, a crash for the tests. */
-  readonly threads: { writer: StoreThread; reader: StoreThread };
+  readonly threads: { writer: StoreThread<WriterMethods>; reader: StoreThread<ReaderMethods> };
 }
 
 export interface OpenStoreOptions extends StoreOptions {
@@ -90,8 +102,10 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   };
   // An in-memory database has no file a second connection could open: the writer answers reads.
   const starting = [
-    StoreThread.start(config, now, events),
-    ...(options.path === ':memory:' ? [] : [StoreThread.start({ ...config, role: 'reader' }, now, events)]),
+    StoreThread.start<WriterMethods>(config, now, events),
+    ...(options.path === ':memory:'
+      ? []
+      : [StoreThread.start<ReaderMethods>({ ...config, role: 'reader' }, now, events)]),
   ];
   const started = await Promise.allSettled(starting);
   const failed = started.find((s) => s.status === 'rejected');
@@ -99,33 +113,40 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     await Promise.all(started.map((s) => (s.status === 'fulfilled' ? s.value.close() : undefined)));
     throw failed.reason;
   }
-  const [writer, reader = writer] = started.map((s) => (s as PromiseFulfilledResult<StoreThread>).value) as [
-    StoreThread,
-    StoreThread?,
-  ];
-  if (reader !== writer) reader.send('open');
+  const writer = (started[0] as PromiseFulfilledResult<StoreThread<WriterMethods>>).value;
+  const second = started[1] as PromiseFulfilledResult<StoreThread<ReaderMethods>> | undefined;
+  // The writer's map holds every reader method: it answers reads when there is no reader.
+  const reader: StoreThread<ReaderMethods> = second?.value ?? writer;
+  if (second) reader.send('open', []);
   // A read sees every record made before it: while records sent to the writer may be uncommitted,
   // a read waits for their commit first (the reader only sees what is committed).
   let written = 0;
   let committed = 0;
   const write = {
-    send(method: string, args: unknown[], soon = false) {
+    send<K extends MethodName<WriterMethods>>(
+      method: K,
+      args: MethodArgs<WriterMethods, K>,
+      soon = false,
+    ) {
       writer.send(method, args, soon);
       written++;
     },
-    call<T>(method: string, args: unknown[] = []) {
+    call<K extends MethodName<WriterMethods>>(method: K, ...args: MethodArgs<WriterMethods, K>) {
       written++;
-      return writer.call<T>(method, args);
+      return writer.call(method, ...args);
     },
   };
-  const read = async <T>(method: string, args: unknown[] = []): Promise<T> => {
+  const read = async <K extends MethodName<ReaderMethods>>(
+    method: K,
+    ...args: MethodArgs<ReaderMethods, K>
+  ): Promise<MethodResult<ReaderMethods, K>> => {
     if (committed < written) {
       const upTo = written;
       // A failed batch rejected its own records' callers; the read goes on with what is committed.
       await writer.call('flush').catch(() => undefined);
       committed = Math.max(committed, upTo);
     }
-    return reader.call<T>(method, args);
+    return reader.call(method, ...args);
   };
   let closed = false;
 
@@ -139,27 +160,27 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     recordEvent: (event) => write.send('recordEvent', [event]),
     markDisplayed: (requestId, by) => write.send('markDisplayed', [requestId, by]),
     recordDecision: (decision, meta, recordOptions) =>
-      write.call('recordDecision', [decision, meta, recordOptions]),
-    saveGrant: (grant) => write.call('saveGrant', [grant]),
-    revokeGrant: (grantId, revoke) => write.call('revokeGrant', [grantId, revoke]),
-    listGrants: (query) => read('listGrants', [query]),
+      write.call('recordDecision', decision, meta, recordOptions),
+    saveGrant: (grant) => write.call('saveGrant', grant),
+    revokeGrant: (grantId, revoke) => write.call('revokeGrant', grantId, revoke),
+    listGrants: (query) => read('listGrants', query),
     pairedClients: () => read('pairedClients'),
     savePairedClient: (client) => write.send('savePairedClient', [client]),
     revokePairedClient: (clientId, at) => write.send('revokePairedClient', [clientId, at]),
-    history: (query) => read('history', [query]),
-    historyDetail: (requestId) => read('historyDetail', [requestId]),
+    history: (query) => read('history', query),
+    historyDetail: (requestId) => read('historyDetail', requestId),
     async exportHistoryToFile(filter, format, path, maxRows = EXPORT_MAX_ROWS) {
       try {
-        return await read<ExportWritten>('exportHistoryToFile', [filter, format, path, maxRows]);
+        return await read('exportHistoryToFile', filter, format, path, maxRows);
       } catch (error) {
         // A reader that failed removed its file itself; one that died could not.
         if (error instanceof StoreWriteError) await rm(path, { force: true });
         throw error;
       }
     },
-    events: (query) => read('events', [query]),
+    events: (query) => read('events', query),
     agents: () => read('agents'),
-    sessions: (agentId) => read('sessions', [agentId]),
+    sessions: (agentId) => read('sessions', agentId),
     verifyChain: () => read('verifyChainInBackground'),
     prune: () => write.call('prune'),
     setRetention: (policy) => write.send('setRetention', [policy]),
@@ -171,10 +192,10 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       if (reader !== writer) await reader.close();
     },
     stats: () => writer.call('stats'),
-    explainHistory: (query) => read('explainHistory', [query]),
+    explainHistory: (query) => read('explainHistory', query),
     feed: {
-      read: (afterSeq, limit, contents) => read('readFeed', [afterSeq, limit, contents]),
-      cursor: (name) => writer.call('feedCursor', [name]),
+      read: (afterSeq, limit, contents) => read('readFeed', afterSeq, limit, contents),
+      cursor: (name) => writer.call('feedCursor', name),
       saveCursor: (name, seq) => write.send('saveFeedCursor', [name, seq]),
     },
     threads: { writer, reader },

@@ -2,14 +2,12 @@
 // are typed rather than validated; what crosses is what the engine takes and returns, copied by the
 // structured clone. Errors cross as name and message and are rebuilt as the store's own classes, so
 // callers tell a refused record from a failed commit as they would on one thread.
-import {
-  RecordRejectedError,
-  StoreClosedError,
-  StoreInputError,
-  StoreWriteError,
-} from './errors';
+import { RecordRejectedError, StoreClosedError, StoreInputError, StoreWriteError } from './errors';
 import type { Durability } from './database';
+import type { StoreEngine } from './engine';
+import type { ReadEngine } from './read-engine';
 import type { RetentionPolicy } from './retention';
+import type { WalCheckpointStats } from './wal-checkpoints';
 
 export type ThreadRole = 'writer' | 'reader';
 
@@ -26,6 +24,39 @@ export interface ThreadConfig {
   retention?: RetentionPolicy;
   pruneIntervalMs?: number;
 }
+
+/**
+ * What a reader thread answers: the read engine's methods, opening its connection, and its WAL
+ * copies. Both ends compile against this map, so a wrong name or argument is a type error.
+ */
+export type ReaderMethods = Omit<ReadEngine, 'exportHistory'> & {
+  open(): void;
+  walCheckpointStats(): WalCheckpointStats;
+};
+
+/**
+ * What the writer thread answers: the engine's methods and its feed's cursors. An in-memory store
+ * has no second connection, so its writer answers every read too.
+ */
+export type WriterMethods = Omit<StoreEngine, 'path' | 'feed' | 'exportHistory'> &
+  ReaderMethods & {
+    feedCursor(name: string): number;
+    saveFeedCursor(name: string, seq: number): void;
+  };
+
+/** The names of a method map's methods. */
+export type MethodName<M> = {
+  [K in keyof M]: M[K] extends (...args: never[]) => unknown ? K : never;
+}[keyof M] &
+  string;
+
+/** What calling `name` on a thread of map `M` takes and answers. */
+export type MethodArgs<M, K extends keyof M> = M[K] extends (...args: infer A) => unknown
+  ? A
+  : never;
+export type MethodResult<M, K extends keyof M> = M[K] extends (...args: never[]) => infer R
+  ? Awaited<R>
+  : never;
 
 /** One call to the engine; `id` 0 asks for no reply (a failure is reported instead). */
 export interface Call {

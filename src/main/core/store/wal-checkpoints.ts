@@ -9,9 +9,14 @@ import { openDatabase, type Db } from './database';
 /** How often the WAL is copied back; a pass with nothing new is a read of the WAL's header. */
 export const WAL_CHECKPOINT_INTERVAL_MS = 250;
 
+export interface WalCheckpointStats {
+  checkpoints: number;
+  frames: number;
+}
+
 export interface WalCheckpoints {
   /** Passes that copied frames, and the frames copied. */
-  stats(): { checkpoints: number; frames: number };
+  stats(): WalCheckpointStats;
   close(): void;
 }
 
