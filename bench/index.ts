@@ -17,7 +17,9 @@
 //   BENCH_MEMORY_BASELINE=30000        the baseline sample, after warm-up; BENCH_MEMORY_STEP=10000 the curve's step
 //   BENCH_MEMORY_SESSIONS=100          sessions in flight; BENCH_MEMORY_PER_SESSION=50 requests each
 //   BENCH_DIALOG_RUNS=5                dialog runs per scenario (BENCH_DIALOG_NO_BUILD=1: skip the build)
-//   BENCH_SANDBOX_RUNS=20              agent starts and approval round trips, sandboxed and not
+//   BENCH_SANDBOX_RUNS=20              agent starts and approval round trips, sandboxed and not, and
+//                                      sandboxed as before what agents leave behind was confined
+//                                      (BENCH_SANDBOX_BASELINE=<commit>, checked out beside the tree)
 //   BENCH_PROXY_MESSAGES=2000          editor requests through `gatehouse acp` and direct
 //   BENCH_PROXY_REQUESTS=500           rule-allowed permission requests through it and direct
 //   BENCH_TRANSCRIPT_UPDATES=10000     session updates streamed into an open session view, twice

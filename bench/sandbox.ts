@@ -1,8 +1,12 @@
 // What the agent sandbox costs: agent start-up (spawn, initialize, session/new of the scripted
 // agent) and one approval round trip (prompt → permission request → vote → the agent's answer →
 // turn end), each with the sandbox (workspace-write) and without (off), alternated in the same run.
-// Figures are ratios to the unsandboxed run.
+// Figures are ratios to the unsandboxed run, and the sandbox's also to the same sandbox as it was
+// before what an agent leaves behind was confined (protected files, private temp folders, closed
+// Unix sockets, agent state): that commit is checked out beside this tree and its core runs in the
+// same process, alternated with this one.
 //   npx tsx bench/sandbox.ts            BENCH_SANDBOX_RUNS=20
+//   BENCH_SANDBOX_BASELINE=<commit>     the sandbox to compare with (default: SANDBOX_BEFORE)
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,9 +15,12 @@ import { findBwrap } from '../src/main/core/sandbox/wrap';
 import type { AgentConfig } from '../src/shared/settings';
 import { scriptedAgentLaunch, type ScriptStep } from '../test/support/agents/scripted-agent';
 import { startGatehouse, type TestGatehouse } from '../test/support/gatehouse';
+import { checkoutBaseline, type BaselineTree } from './baseline-tree';
 import { quantiles, round, type Report } from './report';
 
 const RUNS = Number(process.env.BENCH_SANDBOX_RUNS ?? 20);
+/** The last commit with the sandbox as it was before it confined what an agent leaves behind. */
+export const SANDBOX_BEFORE = 'ab0502c8d03608e343efef0664882dca9d3119fd';
 const ASK: ScriptStep = {
   type: 'requestPermission',
   toolCall: { toolCallId: 'bench', title: 'Run the tests', kind: 'execute' },
@@ -35,15 +42,24 @@ const VARIANTS = [
   },
 ] as const satisfies { id: string; label: string; settings: Partial<AgentConfig> }[];
 
-export async function benchSandbox(report: Report): Promise<void> {
-  try {
-    findBwrap();
-  } catch (error) {
-    report('sandbox: skipped', { reason: (error as Error).message });
-    return;
-  }
-  const folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-bench-sandbox-')));
-  const launch = scriptedAgentLaunch({ prompts: Array.from({ length: RUNS + 1 }, () => [ASK]) });
+/** One measured start or round trip: which core runs which agent. */
+interface Run {
+  id: string;
+  label: string;
+  gh: TestGatehouse;
+  /** The variant this one is compared with, besides the unsandboxed run. */
+  before?: string;
+}
+
+type Loader = {
+  startGatehouse: typeof startGatehouse;
+  scriptedAgentLaunch: typeof scriptedAgentLaunch;
+};
+
+async function startCore(loader: Loader): Promise<TestGatehouse> {
+  const launch = loader.scriptedAgentLaunch({
+    prompts: Array.from({ length: RUNS + 1 }, () => [ASK]),
+  });
   const agents = Object.fromEntries(
     VARIANTS.map((v) => [
       v.id,
@@ -55,41 +71,77 @@ export async function benchSandbox(report: Report): Promise<void> {
       },
     ]),
   );
-  const gh = await startGatehouse({ agents });
+  const gh = await loader.startGatehouse({ agents });
   // Every request is answered at once, as a person with the dialog open would be, only faster.
   gh.core.bus.subscribe((event) => {
     if (event.type === 'permission_requested')
       void gh.api.call('vote', { requestId: event.approval.requestId, optionId: 'yes' });
   });
+  return gh;
+}
+
+export async function benchSandbox(report: Report): Promise<void> {
   try {
-    const startMs = new Map<string, number[]>(VARIANTS.map((v) => [v.id, []]));
-    const roundTripMs = new Map<string, number[]>(VARIANTS.map((v) => [v.id, []]));
+    findBwrap();
+  } catch (error) {
+    report('sandbox: skipped', { reason: (error as Error).message });
+    return;
+  }
+  const folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-bench-sandbox-')));
+  const gh = await startCore({ startGatehouse, scriptedAgentLaunch });
+  const runs: Run[] = VARIANTS.map((v) => ({ id: v.id, label: v.label, gh }));
+  const baseline = checkoutBaseline(process.env.BENCH_SANDBOX_BASELINE ?? SANDBOX_BEFORE);
+  let before: { tree: BaselineTree; gh: TestGatehouse } | null = null;
+  if ('skipped' in baseline) report('sandbox: no baseline', { reason: baseline.skipped });
+  else {
+    try {
+      const loader: Loader = {
+        ...((await import(join(baseline.root, 'test/support/gatehouse.ts'))) as Loader),
+        ...((await import(join(baseline.root, 'test/support/agents/scripted-agent.ts'))) as Loader),
+      };
+      before = { tree: baseline, gh: await startCore(loader) };
+      for (const v of VARIANTS.filter((v) => v.id !== 'off')) {
+        runs.push({ id: `${v.id}-before`, label: `${v.label}Before`, gh: before.gh });
+        runs.find((run) => run.id === v.id)!.before = `${v.id}-before`;
+      }
+    } catch (error) {
+      report('sandbox: no baseline', { reason: (error as Error).message.split('\n')[0]! });
+      baseline.remove();
+    }
+  }
+  try {
+    const startMs = new Map<string, number[]>(runs.map((r) => [r.id, []]));
+    const roundTripMs = new Map<string, number[]>(runs.map((r) => [r.id, []]));
     const sessions = new Map<string, string>();
+    const agentOf = (run: Run) => run.id.replace(/-before$/, '');
     // One warm-up of each, not counted: the first start reads every module from disk.
-    for (const v of VARIANTS) await startOnce(gh, v.id, folder);
+    for (const run of runs) await startOnce(run.gh, agentOf(run), folder);
     for (let i = 0; i < RUNS; i++) {
-      for (const v of VARIANTS) {
+      for (const run of runs) {
         const t = performance.now();
-        const sessionId = await startOnce(gh, v.id, folder, i === RUNS - 1);
-        startMs.get(v.id)!.push(performance.now() - t);
-        if (sessionId) sessions.set(v.id, sessionId);
+        const sessionId = await startOnce(run.gh, agentOf(run), folder, i === RUNS - 1);
+        startMs.get(run.id)!.push(performance.now() - t);
+        if (sessionId) sessions.set(run.id, sessionId);
       }
     }
-    for (const v of VARIANTS) await prompt(gh, sessions.get(v.id)!); // warm-up
+    for (const run of runs) await prompt(run.gh, sessions.get(run.id)!); // warm-up
     for (let i = 0; i < RUNS; i++) {
-      for (const v of VARIANTS) {
+      for (const run of runs) {
         const t = performance.now();
-        await prompt(gh, sessions.get(v.id)!);
-        roundTripMs.get(v.id)!.push(performance.now() - t);
+        await prompt(run.gh, sessions.get(run.id)!);
+        roundTripMs.get(run.id)!.push(performance.now() - t);
       }
     }
     const figures = (samples: Map<string, number[]>, digits: number) => {
-      const p50 = VARIANTS.map((v) => quantiles(samples.get(v.id)!).p50);
-      const out: Record<string, number> = {};
-      VARIANTS.forEach((v, i) => {
-        out[`${v.label}Ms`] = round(p50[i]!, digits);
-        if (i > 0) out[`${v.label}Ratio`] = round(p50[i]! / p50[0]!, 2);
-      });
+      const p50 = new Map(runs.map((r) => [r.id, quantiles(samples.get(r.id)!).p50]));
+      const out: Record<string, number | string> = {};
+      for (const run of runs) {
+        const ms = p50.get(run.id)!;
+        out[`${run.label}Ms`] = round(ms, digits);
+        if (run.id !== 'off') out[`${run.label}Ratio`] = round(ms / p50.get('off')!, 2);
+        if (run.before) out[`${run.label}VsBefore`] = round(ms / p50.get(run.before)!, 2);
+      }
+      if (before) out['before'] = before.tree.commit.slice(0, 12);
       return out;
     };
     report(
@@ -99,6 +151,10 @@ export async function benchSandbox(report: Report): Promise<void> {
     report(`sandbox: one approval round trip, p50 of ${RUNS}`, figures(roundTripMs, 2));
   } finally {
     await gh.close();
+    if (before) {
+      await before.gh.close();
+      before.tree.remove();
+    }
     rmSync(folder, { recursive: true, force: true });
   }
 }
