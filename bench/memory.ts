@@ -115,7 +115,7 @@ async function run(report: Report): Promise<void> {
       if (event.type !== 'permission_requested') return;
       const { requestId } = event.approval;
       queueMicrotask(() =>
-        core.mediator.vote({
+        core.pipeline.vote({
           requestId,
           clientId: voter.clientId,
           optionId: 'allow',
@@ -167,7 +167,7 @@ async function run(report: Report): Promise<void> {
           await core.pipeline.handle(session, params(acpSessionId, i));
           resolved++;
         }
-        core.mediator.forgetSession(session.sessionId);
+        core.pipeline.endSession(session.sessionId);
         await core.endSessionState(session.sessionId);
       }
     };

@@ -153,7 +153,7 @@ describe('pipeline with the real Gemini CLI', () => {
     expect(await turn).toMatchObject({ name: 'AgentGoneError' });
     await gh.core.store.flush();
     expect(gh.core.pipeline.pending.size).toBe(0);
-    expect(gh.core.mediator.pendingCount()).toBe(0);
+    expect(gh.core.pipeline.pending.size).toBe(0);
     expect((await gh.core.store.historyDetail(approval.requestId))?.decider).toEqual({
       type: 'agent_exit',
     });

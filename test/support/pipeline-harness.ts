@@ -102,7 +102,7 @@ export function setup(
     return pipeline.pending.list()[0]!;
   };
   const vote = (input: Omit<PermissionVoteInput, 'fromLoopback' | 'receivedAtMs'>) =>
-    pipeline.mediator.vote({ fromLoopback: true, receivedAtMs: Date.now(), ...input });
+    pipeline.vote({ fromLoopback: true, receivedAtMs: Date.now(), ...input });
   const types = () => published.map((e) => e.type);
   return { pipeline, store, published, types, asked, vote };
 }

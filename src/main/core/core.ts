@@ -64,8 +64,6 @@ export interface CoreOptions {
 }
 
 export interface Core extends CommandServices {
-  /** The pipeline's mediator, for what watches requests from outside (tests, tools). */
-  readonly mediator: ApprovalPipeline['mediator'];
   readonly handlers: Handlers;
   /** Sessions an editor runs through `gatehouse acp`, as the control socket reports them. */
   readonly editorSessions: EditorSessions;
@@ -164,7 +162,6 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     agents,
     defaultPolicy: () => policy.policy,
     pipeline,
-    mediator: pipeline.mediator,
     store,
     bus,
     now,
@@ -223,7 +220,6 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   };
   return {
     ...services,
-    mediator: pipeline.mediator,
     editorSessions,
     terminalSessions,
     endSessionState,

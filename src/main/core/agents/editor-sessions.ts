@@ -32,7 +32,7 @@ export interface EditorSessionOptions {
   sessions: Pick<SessionManager, 'attach' | 'detach' | 'get' | 'transcripts'>;
   agents: () => Record<string, AgentConfig>;
   defaultPolicy: () => PermissionPolicy;
-  pipeline: Pick<ApprovalPipeline, 'handle' | 'mediator'>;
+  pipeline: Pick<ApprovalPipeline, 'handle' | 'vote' | 'cancelTurn'>;
   coverage: Pick<Coverage, 'write' | 'writeDigest' | 'command'>;
   store: Pick<Store, 'recordEvent'>;
   bus: EventBus;
@@ -140,7 +140,7 @@ export class EditorSessions {
   /** The editor cancelled the turn: ACP wants every waiting request answered `cancelled`. */
   cancel(sessionId: string): void {
     const session = this.session(sessionId);
-    this.options.pipeline.mediator.cancelForPrompt(sessionId, session.promptId ?? undefined);
+    this.options.pipeline.cancelTurn(sessionId, session.promptId ?? undefined);
   }
 
   close(sessionId: string, reason: 'session_closed' | 'agent_exit' = 'session_closed'): void {
@@ -176,7 +176,7 @@ export class EditorSessions {
     editorClientId: string,
   ): { counted: boolean; detail: string } {
     const { outcome } = response;
-    const result = this.options.pipeline.mediator.vote({
+    const result = this.options.pipeline.vote({
       requestId,
       clientId: editorClientId,
       optionId: outcome.outcome === 'selected' ? outcome.optionId : CANCEL_VOTE_SENTINEL,

@@ -5,7 +5,6 @@ import type { AgentConfig, LaunchableAgent } from '../../../shared/settings';
 import type { ApprovalPipeline } from '../approvals/pipeline';
 import { AgentGoneError, BadRequestError, ConflictError, NotFoundError } from '../errors';
 import type { EventBus } from '../events/bus';
-import type { MultiClientPermissionMediator } from '../mediator';
 import type { Store } from '../store';
 import { AgentProcess } from './agent-process';
 import { prepareAgentLauncher } from './launcher';
@@ -32,9 +31,8 @@ const START_HOLD_MS = 3000;
 export interface SessionManagerOptions {
   agents: () => Record<string, AgentConfig>;
   defaultPolicy: () => PermissionPolicy;
-  pipeline: Pick<ApprovalPipeline, 'handle'>;
-  /** Ends a session's pending requests when its turn is cancelled or the session ends. */
-  mediator: Pick<MultiClientPermissionMediator, 'cancelForPrompt' | 'forgetSession'>;
+  /** Takes each permission request; ends what waits when a turn is cancelled or the session ends. */
+  pipeline: Pick<ApprovalPipeline, 'handle' | 'cancelTurn' | 'endSession'>;
   store: Pick<Store, 'recordEvent' | 'recordRequest' | 'recordDecision'>;
   bus: EventBus;
   now?: () => number;
@@ -127,7 +125,7 @@ export class SessionManager {
     const session = this.sessions.get(sessionId);
     if (!session || session.state === 'closed') return;
     session.endReason = reason;
-    this.options.mediator.forgetSession(sessionId);
+    this.options.pipeline.endSession(sessionId);
     this.end(session);
   }
 
@@ -342,7 +340,7 @@ export class SessionManager {
   async cancel(sessionId: string): Promise<void> {
     const session = this.local(sessionId);
     if (session.state !== 'prompting' || !session.process) return;
-    this.options.mediator.cancelForPrompt(sessionId, session.promptId ?? undefined);
+    this.options.pipeline.cancelTurn(sessionId, session.promptId ?? undefined);
     if (!session.cancelTimer) {
       const promptId = session.promptId;
       const graceMs = this.options.cancelGraceMs();
@@ -367,7 +365,7 @@ export class SessionManager {
       payload: { graceMs, promptId: session.promptId, pid: session.process?.pid ?? null },
     });
     session.abandonTurn?.();
-    this.options.mediator.forgetSession(session.sessionId);
+    this.options.pipeline.endSession(session.sessionId);
     await session.process?.kill();
     this.end(session);
   }
@@ -384,7 +382,7 @@ export class SessionManager {
     if (session.state === 'prompting' && session.process && !session.process.exit) {
       await session.process.agent.notify('session/cancel', { sessionId: session.acpSessionId }).catch(() => {});
     }
-    this.options.mediator.forgetSession(sessionId);
+    this.options.pipeline.endSession(sessionId);
     await session.process?.kill();
     this.end(session);
   }
@@ -405,7 +403,7 @@ export class SessionManager {
     if (session.state === 'closed') return;
     session.endReason ??= 'agent_exit';
     // Every request of the dead agent ends now and is audited; nothing waits on a ghost.
-    this.options.mediator.forgetSession(session.sessionId);
+    this.options.pipeline.endSession(session.sessionId);
     this.options.store.recordEvent({
       type: 'agent_exited',
       sessionId: session.sessionId,

@@ -21,7 +21,7 @@ export interface TerminalSessionOptions {
   sessions: Pick<SessionManager, 'attach' | 'detach'>;
   agents: () => Record<string, AgentConfig>;
   defaultPolicy: () => PermissionPolicy;
-  pipeline: Pick<ApprovalPipeline, 'handle' | 'mediator'>;
+  pipeline: Pick<ApprovalPipeline, 'handle' | 'cancelTurn'>;
   store: Pick<Store, 'recordEvent'>;
   bus: EventBus;
   now: () => number;
@@ -100,7 +100,7 @@ export class TerminalSessions {
   /** The hook went away (killed by its CLI's timeout, or the CLI itself ended): its call ends. */
   abandon(callId: string): void {
     const sessionId = this.calls.get(callId);
-    if (sessionId) this.options.pipeline.mediator.cancelForPrompt(sessionId, callId);
+    if (sessionId) this.options.pipeline.cancelTurn(sessionId, callId);
   }
 
   private terminal(params: HookRequestParams): Terminal {

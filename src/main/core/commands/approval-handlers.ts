@@ -51,7 +51,7 @@ export function approvalHandlers({
   Handlers,
   ApprovalCommands
 > {
-  const { pending, mediator } = pipeline;
+  const { pending } = pipeline;
   const waiting = (requestId: string, missing: string): PendingApproval => {
     const approval = pending.get(requestId);
     if (!approval) throw new NotFoundError(missing);
@@ -70,7 +70,7 @@ export function approvalHandlers({
       // A vote over the API from a client no person paired is "api (unpaired)": it counts where
       // anyone's vote counts (first-responder, local-only) and is refused where a person must decide.
       const person = caller.paired;
-      const outcome = mediator.vote({
+      const outcome = pipeline.vote({
         requestId: input.requestId,
         clientId: person ? (caller.clientId ?? undefined) : undefined,
         optionId,
@@ -83,7 +83,7 @@ export function approvalHandlers({
           ...('grant' in input && input.grant ? { grant: input.grant } : {}),
         },
       });
-      return toWire(outcome, mediator.progress(input.requestId));
+      return toWire(outcome, pipeline.progress(input.requestId));
     },
 
     createApprovalLink: (input, caller) => {
@@ -114,7 +114,7 @@ export function approvalHandlers({
       const outcome = links.spend(
         token,
         () =>
-          mediator.vote({
+          pipeline.vote({
             requestId,
             clientId: caller.clientId ?? undefined,
             optionId: input.optionId,
@@ -126,11 +126,11 @@ export function approvalHandlers({
         (result) => result.kind === 'forbidden',
       );
       if (!outcome) throw new ForbiddenError('this approval link has been used');
-      return toWire(outcome, mediator.progress(requestId));
+      return toWire(outcome, pipeline.progress(requestId));
     },
 
     extendApproval: (input) => {
-      const expiresAt = mediator.extendTimeout(input.requestId, input.seconds * 1000);
+      const expiresAt = pipeline.extend(input.requestId, input.seconds * 1000);
       // The mediator announces the new deadline to every client (permission_extended).
       if (expiresAt == null) throw new NotFoundError(`no pending request ${input.requestId}`);
       return { expiresAt };
