@@ -3,7 +3,7 @@
 // of the system temp, the project), and a sandboxed probe tries each, from itself and from a child
 // it starts, with each network the sandbox offers. By default it reaches none; with
 // `allowUnixSockets` naming one, that one only.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -84,7 +84,7 @@ describe.skipIf(bwrapMissing('sandbox-unix-sockets') !== null)(
       for (const dir of [root, ...folders]) rmSync(dir, { recursive: true, force: true });
     });
 
-    async function probe(settings: SandboxSettingsInput, targets: string[]): Promise<Probe> {
+    function profileOf(settings: SandboxSettingsInput) {
       const profile = resolveSandboxProfile({
         agentId: 'probe',
         command: process.execPath,
@@ -97,6 +97,11 @@ describe.skipIf(bwrapMissing('sandbox-unix-sockets') !== null)(
         env: {},
       });
       if (!profile) throw new Error('sandbox is off');
+      return profile;
+    }
+
+    async function probe(settings: SandboxSettingsInput, targets: string[]): Promise<Probe> {
+      const profile = profileOf(settings);
       const env = {
         PATH: process.env['PATH'] ?? '/usr/bin:/bin',
         HOME: home,
@@ -192,5 +197,36 @@ describe.skipIf(bwrapMissing('sandbox-unix-sockets') !== null)(
         expectOrdinaryStart(result, ['SSH_AUTH_SOCK', 'DOCKER_HOST', 'TMUX']);
       },
     );
+
+    it('start-up cost of the filter (printed, not asserted)', async () => {
+      const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home };
+      const median = async (settings: SandboxSettingsInput): Promise<number> => {
+        const wrapped = await wrapCommand(profileOf(settings), process.execPath, ['-e', '0'], env);
+        const runs: number[] = [];
+        try {
+          for (let i = 0; i < 9; i++) {
+            const start = performance.now();
+            spawnSync(wrapped.command, wrapped.args, { cwd: project, env: wrapped.env });
+            runs.push(performance.now() - start);
+          }
+        } finally {
+          await wrapped.cleanup();
+        }
+        return runs.sort((a, b) => a - b)[4]!;
+      };
+      // A socket that does not exist turns the filter off and opens nothing: today's sandbox.
+      const unfiltered = { allowUnixSockets: [join(root, 'absent.sock')] };
+      const relay = { network: { allow: [`127.0.0.1:${tcpPort}`] } };
+      const plain = await median({ network: 'none', ...unfiltered });
+      const filtered = await median({ network: 'none' });
+      const relayed = await median({ ...relay, ...unfiltered });
+      const nested = await median(relay);
+      const ratio = (a: number, b: number) =>
+        `${a.toFixed(1)} ms vs ${b.toFixed(1)} ms (x${(a / b).toFixed(2)})`;
+      console.log(
+        `node -e 0 sandboxed, filter vs none: network none ${ratio(filtered, plain)}; ` +
+          `allow-list with its relay (nested bwrap) ${ratio(nested, relayed)}`,
+      );
+    });
   },
 );
