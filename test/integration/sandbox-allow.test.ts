@@ -256,6 +256,16 @@ describe('allowing what the sandbox refused', () => {
       expect(local).toMatchObject({ ok: true, status: 200, result: { entry: docker } });
       expect(gh.core.settings.agents.coder!.allowUnixSockets).toEqual([docker]);
       expect(onDisk(gh).agents.coder!.allowUnixSockets).toEqual([docker]);
+      // The sandbox reports a refused socket as a connection to its path; allowing it allows the socket.
+      const reported = await dispatch(
+        gh.core.handlers,
+        'allowSandboxTarget',
+        { agentId: 'coder', kind: 'connect', target: docker },
+        ipc,
+      );
+      expect(reported).toMatchObject({ ok: true, result: { entry: docker } });
+      expect(gh.core.settings.agents.coder!.allowUnixSockets).toEqual([docker]);
+      expect(gh.core.settings.agents.coder!.network).toBeUndefined();
 
       const refused: [string, RegExp][] = [
         [own, /Gatehouse's own socket/],

@@ -104,7 +104,8 @@ export function allowTarget(
       : [...agent.allowWrite, entry];
     return { agent: { ...agent, allowWrite }, entry };
   }
-  if (input.kind === 'socket') {
+  // A refused connection to a path (the sandbox's report of a Unix socket) allows that socket.
+  if (input.kind === 'socket' || (input.kind === 'connect' && input.target.startsWith('/'))) {
     const entry = socketEntryFor(input.target, context);
     const known = agent.allowUnixSockets;
     const allowUnixSockets = known.includes(entry) ? known : [...known, entry];
