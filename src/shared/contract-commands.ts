@@ -82,7 +82,9 @@ export const commands = {
   }),
   registerClient: command({
     // The surfaces of this process and of editors are Gatehouse's to give, never a caller's claim.
-    input: z.object({ label: z.string().max(100).optional(), surface: z.enum(['browser', 'api']) }).strict(),
+    input: z
+      .object({ label: z.string().max(100).optional(), surface: z.enum(['browser', 'api']) })
+      .strict(),
     output: z.object({ clientId: ClientId, clientToken: z.string() }),
     http: { method: 'POST', path: '/api/clients' },
     summary: 'Register a voter; the token proves its identity on later votes.',
@@ -159,14 +161,14 @@ export const commands = {
     input: z
       .object({
         agentId: Id,
-        kind: z.enum(['write', 'connect']),
-        /** The refused path (its folder is allowed) or host:port. */
+        kind: z.enum(['write', 'connect', 'socket']),
+        /** The refused path (its folder is allowed), host:port, or a Unix socket's path. */
         target: z.string().min(1).max(4096),
       })
       .strict(),
     output: z.object({
       agentId: Id,
-      /** What joins the agent's allowWrite or network allow list. */
+      /** What joins the agent's allowWrite, network allow list or allowUnixSockets. */
       entry: z.string(),
       /** Set when nothing was applied yet: the change waits for a person where Gatehouse runs. */
       confirmation: SettingsConfirmation.optional(),
@@ -177,7 +179,7 @@ export const commands = {
       status: (output) => (output.confirmation ? 202 : 200),
     },
     summary:
-      "Let an agent's sandbox allow what it refused: the folder of a write, or a host:port. Never Gatehouse's folder, /, HOME or its key folders, nor a local address. Over HTTP it waits for a local confirmation.",
+      "Let an agent's sandbox allow what it refused: the folder of a write, a host:port, or a Unix socket. Never Gatehouse's folder, /, HOME or its key folders, a local address, nor a socket of Gatehouse's. Over HTTP it waits for a local confirmation.",
   }),
   listHookedClis: command({
     input: Empty,
@@ -297,7 +299,8 @@ export const commands = {
     input: z.object({ sessionId: Id, methodId: AuthMethod.shape.id }).strict(),
     output: SessionInfo,
     http: { method: 'POST', path: '/api/sessions/:sessionId/authenticate' },
-    summary: 'Sign the agent in with a method it offered (ACP authenticate), then open its session.',
+    summary:
+      'Sign the agent in with a method it offered (ACP authenticate), then open its session.',
   }),
   listApprovals: command({
     input: Empty,

@@ -19,6 +19,8 @@ export const ManagedSandbox = z
     allowUnsandboxed: z.boolean().optional(),
     allowWrite: SandboxSettings.shape.allowWrite.unwrap().optional(),
     denyRead: SandboxSettings.shape.denyRead.unwrap().optional(),
+    /** `[]` keeps every agent's local sockets closed, whatever its own settings name. */
+    allowUnixSockets: SandboxSettings.shape.allowUnixSockets.unwrap().optional(),
     network: SandboxSettings.shape.network,
   })
   .strict();

@@ -9,6 +9,16 @@ export const HostEntry = z
   .max(260)
   .regex(/^(\*?[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/, 'host, host:port or *.domain');
 
+/**
+ * A Unix socket the agent may use: an absolute or `~/` path that fits a socket address (108 bytes
+ * with its terminating zero).
+ */
+export const UnixSocketEntry = z
+  .string()
+  .min(2)
+  .max(107)
+  .regex(/^(\/|~\/)[^\0]*$/, 'an absolute or ~/ path');
+
 export const SandboxMode = z.enum(['workspace-write', 'read-only', 'off']);
 export type SandboxMode = z.infer<typeof SandboxMode>;
 
@@ -33,6 +43,12 @@ export const SandboxSettings = z
     allowWrite: z.array(PathEntry).max(64).default([]),
     /** Extra unreadable paths (absolute or `~/`-relative). */
     denyRead: z.array(PathEntry).max(64).default([]),
+    /**
+     * Unix sockets the agent may connect to. Every other local socket stays closed; with none
+     * named the sandbox refuses socket(AF_UNIX) outright (a seccomp filter), with some it hides
+     * every other socket this machine listens on instead.
+     */
+    allowUnixSockets: z.array(UnixSocketEntry).max(16).default([]),
     /**
      * Hosts beyond the agent's model API hosts (and those of its *_BASE_URL variables), or every
      * host, or none at all.

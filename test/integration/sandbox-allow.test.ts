@@ -1,7 +1,8 @@
 // "Allow for this agent" after a sandbox refusal: the folder of a refused write or the host:port of
 // a refused connection joins the agent's settings. Over IPC it applies at once; over HTTP (where
 // the agent itself may hold the token) it waits for the code shown where Gatehouse runs. Targets
-// that would open Gatehouse's folder, /, HOME or a key folder are refused and audited.
+// that would open Gatehouse's folder, /, HOME or a key folder are refused and audited. A Unix
+// socket the agent may use goes the same way.
 import { randomBytes } from 'node:crypto';
 import {
   mkdirSync,
@@ -12,6 +13,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -98,7 +100,7 @@ const onDisk = (gh: Running) =>
 
 async function events(gh: Running, type: string) {
   await gh.core.store.flush();
-  expect((await gh.core.store.verifyChain())).toMatchObject({ ok: true });
+  expect(await gh.core.store.verifyChain()).toMatchObject({ ok: true });
   return (await gh.core.store.events({ type })) as { payload: Json; agentId: string | null }[];
 }
 
@@ -229,5 +231,84 @@ describe('allowing what the sandbox refused', () => {
     expect(tighter.status).toBe(200);
     expect(gh.core.settings.agents.coder).toMatchObject({ sandbox: 'read-only', network: 'none' });
     expect(gh.terminal).toHaveLength(2);
+  });
+
+  it('a Unix socket: over IPC at once, over HTTP after the code; Gatehouse’s own, a file or nothing refused and audited', async () => {
+    const gh = await start();
+    const listening: Server[] = [];
+    const listen = async (path: string) => {
+      const server = createServer();
+      await new Promise<void>((resolve) => server.listen(path, resolve));
+      listening.push(server);
+    };
+    const docker = join(gh.root, 'outside', 'docker.sock');
+    const ssh = join(gh.root, 'outside', 'ssh.sock');
+    const own = join(gh.home, 'own.sock');
+    for (const path of [docker, ssh, own]) await listen(path);
+    symlinkSync(own, join(gh.root, 'own-link.sock'));
+    try {
+      const local = await dispatch(
+        gh.core.handlers,
+        'allowSandboxTarget',
+        { agentId: 'coder', kind: 'socket', target: docker },
+        ipc,
+      );
+      expect(local).toMatchObject({ ok: true, status: 200, result: { entry: docker } });
+      expect(gh.core.settings.agents.coder!.allowUnixSockets).toEqual([docker]);
+      expect(onDisk(gh).agents.coder!.allowUnixSockets).toEqual([docker]);
+      // The sandbox reports a refused socket as a connection to its path; allowing it allows the socket.
+      const reported = await dispatch(
+        gh.core.handlers,
+        'allowSandboxTarget',
+        { agentId: 'coder', kind: 'connect', target: docker },
+        ipc,
+      );
+      expect(reported).toMatchObject({ ok: true, result: { entry: docker } });
+      expect(gh.core.settings.agents.coder!.allowUnixSockets).toEqual([docker]);
+      expect(gh.core.settings.agents.coder!.network).toBeUndefined();
+
+      const refused: [string, RegExp][] = [
+        [own, /Gatehouse's own socket/],
+        [join(gh.root, 'own-link.sock'), /Gatehouse's own socket/],
+        [join(gh.home, 'settings.json'), /not a Unix socket/],
+        [join(gh.root, 'outside', 'missing.sock'), /does not exist/],
+        ['outside/docker.sock', /absolute path/],
+      ];
+      for (const [target, message] of refused) {
+        const out = await dispatch(
+          gh.core.handlers,
+          'allowSandboxTarget',
+          { agentId: 'coder', kind: 'socket', target },
+          ipc,
+        );
+        expect(out, target).toMatchObject({ ok: false, status: 400 });
+        expect(JSON.stringify(out), target).toMatch(message);
+      }
+      expect(await events(gh, 'sandbox_allow_refused')).toHaveLength(refused.length);
+
+      const asked = await gh.raw('POST', '/api/agents/coder/sandbox/allow', {
+        kind: 'socket',
+        target: ssh,
+      });
+      expect(asked.status).toBe(202);
+      expect(gh.terminal).toEqual([expect.stringContaining(`use the local socket ${ssh}`)]);
+      expect(gh.core.settings.agents.coder!.allowUnixSockets).toEqual([docker]);
+      const code = /code (\d{3}-\d{3})/.exec(gh.terminal[0]!)![1]!;
+      const id = asked.body.confirmation.id;
+      expect((await gh.raw('POST', '/api/settings/confirm', { id, code })).status).toBe(200);
+      expect(gh.core.settings.agents.coder!.allowUnixSockets).toEqual([docker, ssh]);
+
+      // The whole settings, over HTTP, likewise.
+      const saved = gh.core.savedSettings();
+      const more = { ...saved.agents.coder!, allowUnixSockets: [docker, ssh, own] };
+      const put = await gh.raw('PUT', '/api/settings', {
+        settings: { ...saved, agents: { coder: more } },
+      });
+      expect(put.status).toBe(202);
+      expect(gh.terminal[1]).toContain(`use the local socket ${own}`);
+      expect(gh.core.settings.agents.coder!.allowUnixSockets).toEqual([docker, ssh]);
+    } finally {
+      await Promise.all(listening.map((s) => new Promise((resolve) => s.close(resolve))));
+    }
   });
 });

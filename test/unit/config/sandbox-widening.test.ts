@@ -14,7 +14,9 @@ describe('what loosens a sandbox', () => {
     expect(sandboxWidening(agent(), agent({ allowUnsandboxed: true }))).toEqual([
       'running unsandboxed',
     ]);
-    expect(sandboxWidening(agent(), agent({ allowUnguarded: true }))).toEqual(['running unguarded']);
+    expect(sandboxWidening(agent(), agent({ allowUnguarded: true }))).toEqual([
+      'running unguarded',
+    ]);
     expect(
       sandboxWidening(agent({ allowWrite: ['/a'] }), agent({ allowWrite: ['/a', '/b'] })),
     ).toEqual(['write in /b']);
@@ -29,12 +31,18 @@ describe('what loosens a sandbox', () => {
         agent({ network: { allow: ['a.com', 'b.com:80'] } }),
       ),
     ).toEqual(['connect to b.com:80']);
+    expect(
+      sandboxWidening(
+        agent({ allowUnixSockets: ['/run/a.sock'] }),
+        agent({ allowUnixSockets: ['/run/a.sock', '~/.docker/run/docker.sock'] }),
+      ),
+    ).toEqual(['use the local socket ~/.docker/run/docker.sock']);
   });
 
   it('a change that only tightens it is not a loosening', () => {
     expect(
       sandboxWidening(
-        agent({ allowWrite: ['/a'], network: { allow: ['a.com'] } }),
+        agent({ allowWrite: ['/a'], network: { allow: ['a.com'] }, allowUnixSockets: ['/s'] }),
         agent({ sandbox: 'read-only', denyRead: ['/x'], network: 'none' }),
       ),
     ).toEqual([]);

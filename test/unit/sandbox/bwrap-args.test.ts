@@ -75,4 +75,31 @@ describe('bwrapArgs', () => {
   it('shares the network only when asked', () => {
     expect(bwrapArgs({ ...plan, shareNetwork: true }, 'x', [])).not.toContain('--unshare-net');
   });
+
+  it('loads the Unix-socket filter from its descriptor, only when given one', () => {
+    expect(pairsOf(bwrapArgs({ ...plan, seccompFd: 9 }, 'x', []), '--seccomp')).toEqual(['9']);
+    expect(args).not.toContain('--seccomp');
+  });
+
+  it('lets the relay map root into a nested sandbox only when asked', () => {
+    expect(pairsOf(bwrapArgs({ ...plan, nestingCaps: true }, 'x', []), '--cap-add')).toEqual([
+      'CAP_SETFCAP',
+    ]);
+  });
+
+  it('mounts allowed Unix sockets back after hiding, through a passable folder', () => {
+    const socket = '/run/user/1000/docker.sock';
+    const withSocket = bwrapArgs(
+      { ...plan, hiddenDirs: [...plan.hiddenDirs, '/run/user/1000'], unixSockets: [socket] },
+      'x',
+      [],
+    );
+    const tmpfs = withSocket.findIndex(
+      (a, i) => a === '--tmpfs' && withSocket[i + 1] === '/run/user/1000',
+    );
+    expect(withSocket.slice(tmpfs - 2, tmpfs)).toEqual(['--perms', '0111']);
+    const bind = withSocket.findIndex((a, i) => a === '--bind' && withSocket[i + 1] === socket);
+    expect(bind).toBeGreaterThan(tmpfs);
+    expect(bind).toBeGreaterThan(withSocket.lastIndexOf('/home/ada/.gatehouse/run/unreadable'));
+  });
 });

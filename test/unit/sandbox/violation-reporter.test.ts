@@ -29,6 +29,20 @@ describe('networkViolationsIn', () => {
   });
 });
 
+describe('Unix sockets the filter stopped', () => {
+  it('are read from Node errors and reported as connections to their path', () => {
+    const { r, seen } = reporter();
+    r.stderr('Error: connect EPERM /run/user/1000/bus\n    at PipeConnectWrap.afterConnect\n');
+    r.stderr(
+      "Error: connect ECONNREFUSED /tmp/x.sock\nError: EPERM: operation not permitted, open '/a'\n",
+    );
+    expect(seen.map(({ kind, target, reason }) => ({ kind, target, reason }))).toEqual([
+      { kind: 'network', target: '/run/user/1000/bus', reason: 'unix-socket-closed' },
+      { kind: 'file', target: '/a', reason: 'EPERM' },
+    ]);
+  });
+});
+
 describe('createViolationReporter', () => {
   it('reports a refusal from complete stderr lines, split across chunks', () => {
     const { r, seen } = reporter();

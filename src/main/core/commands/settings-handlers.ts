@@ -125,9 +125,16 @@ export function settingsHandlers(
       if (!agent) throw new NotFoundError(`no agent "${input.agentId}" in settings`);
       const { managed } = services;
       if (input.enabled && managed?.settings.allowBypass === false) {
-        await refuseManaged(store, managed, caller, 'Bypass is not allowed', {}, {
-          agentId: input.agentId,
-        });
+        await refuseManaged(
+          store,
+          managed,
+          caller,
+          'Bypass is not allowed',
+          {},
+          {
+            agentId: input.agentId,
+          },
+        );
       }
       const before = agent.bypassPermissions;
       services.saveSettings((json) => {
@@ -172,8 +179,11 @@ export function settingsHandlers(
       // Over HTTP it widens what an agent may do: whoever holds the token may be that agent.
       if (caller.transport === 'http') {
         asBadRequest(() => services.checkSettings(next));
-        const what =
-          input.kind === 'write' ? `write in ${allowed.entry}` : `connect to ${allowed.entry}`;
+        const what = {
+          write: `write in ${allowed.entry}`,
+          connect: `connect to ${allowed.entry}`,
+          socket: `use the local socket ${allowed.entry}`,
+        }[input.kind];
         const confirmation = await confirmations.request(next, [input.agentId], by, {
           [input.agentId]: [what],
         });

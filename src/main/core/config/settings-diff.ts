@@ -69,7 +69,7 @@ function networkWidening(before: AgentConfig['network'], after: AgentConfig['net
 
 /**
  * What `next` lets an agent's sandbox do that `old` did not: a looser mode, running unsandboxed, a
- * new writable path, a path no longer hidden, a host newly reachable.
+ * new writable path, a path no longer hidden, a host newly reachable, a local socket newly open.
  */
 export function sandboxWidening(old: AgentConfig, next: AgentConfig): string[] {
   return [
@@ -79,6 +79,9 @@ export function sandboxWidening(old: AgentConfig, next: AgentConfig): string[] {
     ...next.allowWrite.filter((path) => !old.allowWrite.includes(path)).map((p) => `write in ${p}`),
     ...old.denyRead.filter((path) => !next.denyRead.includes(path)).map((p) => `read ${p}`),
     ...networkWidening(old.network, next.network),
+    ...next.allowUnixSockets
+      .filter((path) => !old.allowUnixSockets.includes(path))
+      .map((p) => `use the local socket ${p}`),
   ];
 }
 

@@ -1,15 +1,16 @@
 // "Allow this for this agent" after a refusal of its sandbox: the folder of a refused write joins
-// the agent's allowWrite, a refused host:port its network allow list. Some targets are never
-// offered, whoever asks: they would open what the sandbox exists to keep closed.
-import { realpathSync } from 'node:fs';
+// the agent's allowWrite, a refused host:port its network allow list, a Unix socket its
+// allowUnixSockets. Some targets are never offered, whoever asks: they would open what the sandbox
+// exists to keep closed.
+import { lstatSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { HostEntry } from '../../../shared/sandbox-settings';
+import { HostEntry, UnixSocketEntry } from '../../../shared/sandbox-settings';
 import type { AgentConfig } from '../../../shared/settings';
 import { isInside } from '../fs/containment';
 import { SECRETS_IN_HOME } from './profile';
 
 export interface AllowTargetInput {
-  kind: 'write' | 'connect';
+  kind: 'write' | 'connect' | 'socket';
   target: string;
 }
 
@@ -69,6 +70,27 @@ export function hostEntryFor(target: string): string {
   return entry.data.toLowerCase();
 }
 
+/**
+ * The entry for a Unix socket the agent may use: its real path, which must be a socket now. Never
+ * one in Gatehouse's folder (its control socket, the network bridge's).
+ */
+export function socketEntryFor(target: string, context: AllowTargetContext): string {
+  if (!isAbsolute(target) || !UnixSocketEntry.safeParse(target).success)
+    throw new TargetRefused('the target must be the absolute path of a Unix socket');
+  let real: string;
+  try {
+    real = realpathSync(target);
+  } catch {
+    throw new TargetRefused(`${target} does not exist`);
+  }
+  if (!UnixSocketEntry.safeParse(real).success || !lstatSync(real).isSocket())
+    throw new TargetRefused(`${target} is not a Unix socket`);
+  const home = realOrResolved(context.gatehouseHome);
+  if (isInside(real, home) || isInside(target, resolve(context.gatehouseHome)))
+    throw new TargetRefused(`${real} is Gatehouse's own socket`);
+  return real;
+}
+
 /** The agent's settings with the target allowed, and the entry added (unchanged when already there). */
 export function allowTarget(
   agent: AgentConfig,
@@ -81,6 +103,13 @@ export function allowTarget(
       ? agent.allowWrite
       : [...agent.allowWrite, entry];
     return { agent: { ...agent, allowWrite }, entry };
+  }
+  // A refused connection to a path (the sandbox's report of a Unix socket) allows that socket.
+  if (input.kind === 'socket' || (input.kind === 'connect' && input.target.startsWith('/'))) {
+    const entry = socketEntryFor(input.target, context);
+    const known = agent.allowUnixSockets;
+    const allowUnixSockets = known.includes(entry) ? known : [...known, entry];
+    return { agent: { ...agent, allowUnixSockets }, entry };
   }
   const entry = hostEntryFor(input.target);
   const network = agent.network;

@@ -17,6 +17,15 @@ export interface MountPlan {
   /** bwrap ≥ 0.8 can forbid nested user namespaces. */
   disableUserns: boolean;
   cwd: string;
+  /** bwrap loads the Unix-socket seccomp filter from this descriptor (unix-sockets.ts). */
+  seccompFd?: number | null;
+  /**
+   * The relay starts the agent in a nested bwrap: run as root, mapping uid 0 into its user
+   * namespace takes CAP_SETFCAP (held by the relay; the agent inside holds none).
+   */
+  nestingCaps?: boolean;
+  /** Allowed Unix sockets, mounted back after everything hidden. */
+  unixSockets?: string[];
 }
 
 /**
@@ -38,6 +47,7 @@ export function bwrapArgs(plan: MountPlan, command: string, args: readonly strin
     '--cap-drop',
     'ALL',
     ...(plan.bindLowPorts ? ['--cap-add', 'CAP_NET_BIND_SERVICE'] : []),
+    ...(plan.nestingCaps ? ['--cap-add', 'CAP_SETFCAP'] : []),
     '--ro-bind',
     '/',
     '/',
@@ -51,13 +61,17 @@ export function bwrapArgs(plan: MountPlan, command: string, args: readonly strin
   // Hidden after the writable set, so that a deny inside a writable folder still holds. A hidden
   // path refuses access (EACCES, which the agent reports and Gatehouse audits) rather than looking
   // empty; without capabilities not even root inside may pass. The folder that holds the bridge
-  // sockets can be passed through, not listed.
+  // sockets, or an allowed Unix socket, can be passed through, not listed.
+  const sockets = plan.unixSockets ?? [];
   for (const path of plan.hiddenDirs) {
     const holdsBridge = plan.bridgeDir !== null && isWithin(plan.bridgeDir, path);
-    out.push('--perms', holdsBridge ? '0111' : '0000', '--tmpfs', path);
+    const holdsSocket = sockets.some((socket) => isWithin(socket, path));
+    out.push('--perms', holdsBridge || holdsSocket ? '0111' : '0000', '--tmpfs', path);
   }
   for (const path of plan.hiddenFiles) out.push('--ro-bind', plan.unreadableFile, path);
   if (plan.bridgeDir) out.push('--bind', plan.bridgeDir, plan.bridgeDir);
+  for (const path of sockets) out.push('--bind', path, path);
+  if (plan.seccompFd != null) out.push('--seccomp', String(plan.seccompFd));
   out.push('--chdir', plan.cwd, '--', command, ...args);
   return out;
 }

@@ -25,6 +25,8 @@ export interface SandboxProfile {
   /** Gatehouse's data folder: hidden, and home of the network bridge's sockets. */
   gatehouseHome: string;
   network: NetworkPolicy;
+  /** Unix sockets the agent may use (absolute); none: socket(AF_UNIX) is refused. */
+  allowUnixSockets: string[];
 }
 
 export interface ProfileInput {
@@ -79,6 +81,7 @@ export function resolveSandboxProfile(input: ProfileInput): SandboxProfile | nul
     envFileDirs: unique([...ancestorsOf(projectDir), home]),
     gatehouseHome,
     network: networkPolicy(settings, known?.hosts ?? [], input.env),
+    allowUnixSockets: unique((settings.allowUnixSockets ?? []).map(expand)),
   };
 }
 

@@ -10,13 +10,18 @@ export interface RelaySpec {
   setEnv: Record<string, string>;
   /** Variables the relay needs and the agent must not inherit. */
   unsetEnv: string[];
+  /**
+   * The agent starts in this nested sandbox (argv up to `--`), which reads the Unix-socket filter
+   * from descriptor `fd` (unix-sockets.ts): the relay itself must reach the bridge's sockets.
+   */
+  nested?: { argv: string[]; fd: number };
 }
 
 export const RELAY_SOURCE = String.raw`
 const net = require('node:net');
 const { spawn } = require('node:child_process');
 const [spec, command, ...args] = process.argv.slice(1);
-const { forwards, setEnv, unsetEnv } = JSON.parse(spec);
+const { forwards, setEnv, unsetEnv, nested } = JSON.parse(spec);
 const listening = [];
 for (const f of forwards) {
   const hosts = f.host === 'localhost' ? ['127.0.0.1', '::1'] : [f.host.replace(/^\[|\]$/g, '')];
@@ -36,7 +41,12 @@ for (const f of forwards) {
 Promise.all(listening).then(() => {
   const env = { ...process.env, ...setEnv };
   for (const name of unsetEnv) delete env[name];
-  const child = spawn(command, args, { stdio: 'inherit', env });
+  const file = nested ? nested.argv[0] : command;
+  const argv = nested ? [...nested.argv.slice(1), command, ...args] : args;
+  // Only the filter's descriptor passes to the nested sandbox, which reads and closes it.
+  const stdio = nested ? ['inherit', 'inherit', 'inherit', ...new Array(nested.fd - 3).fill('ignore'), nested.fd] : 'inherit';
+  const child = spawn(file, argv, { stdio, env });
+  if (nested) require('node:fs').closeSync(nested.fd);
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('error', (error) => { process.stderr.write('sandbox: ' + error.message + '\n'); process.exit(127); });
   child.on('exit', (code, signal) => process.exit(code ?? 128 + (require('node:os').constants.signals[signal] ?? 0)));

@@ -1,10 +1,10 @@
 import type { NetworkViolation } from './network-bridge';
-import { fileViolationsIn, networkViolationsIn } from './violations';
+import { fileViolationsIn, networkViolationsIn, socketViolationsIn } from './violations';
 
 /** One refusal of the sandbox, as audited and shown. */
 export interface SandboxViolation {
   kind: 'file' | 'network';
-  /** The path, or host:port. */
+  /** The path, or host:port; a network refusal of a Unix socket has its path. */
   target: string;
   path?: string;
   host?: string;
@@ -98,6 +98,15 @@ export function createViolationReporter(
           host: found.host,
           port: found.port,
           reason: found.reason,
+        });
+      }
+      // A connection all the same: "Allow for this agent" on a path allows that socket.
+      for (const found of socketViolationsIn(lines)) {
+        report({
+          kind: 'network',
+          target: found.path,
+          path: found.path,
+          reason: 'unix-socket-closed',
         });
       }
     },

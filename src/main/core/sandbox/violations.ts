@@ -62,3 +62,19 @@ export function networkViolationsIn(stderr: string): StderrNetworkViolation[] {
   }
   return found;
 }
+
+/** A Unix socket the agent could not connect to: the sandbox refuses socket(AF_UNIX). */
+export interface SocketViolation {
+  kind: 'socket';
+  path: string;
+}
+
+// Only Node names the socket with the refusal (`connect EPERM /run/user/1000/bus`); curl, ssh and
+// Python print no path, and what they tried is not known here.
+const SOCKET_STYLE = /\bconnect EPERM (\/[^\s'"`]{1,4096})/g;
+
+/** Unix sockets named in the agent's stderr that the socket filter stopped, per mention. */
+export function socketViolationsIn(stderr: string): SocketViolation[] {
+  const text = stderr.slice(0, 64 * 1024);
+  return [...text.matchAll(SOCKET_STYLE)].map(([, path]) => ({ kind: 'socket', path: path! }));
+}

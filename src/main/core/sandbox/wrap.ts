@@ -7,6 +7,15 @@ import { bwrapArgs, type MountPlan } from './bwrap-args';
 import { startBridge, type NetworkViolation } from './network-bridge';
 import { isLoopbackHost, type HostRule, type SandboxProfile } from './profile';
 import { RELAY_SOURCE, type RelaySpec } from './relay';
+import {
+  dropSocketVariables,
+  nestedSandboxArgs,
+  planUnixSockets,
+  SECCOMP_FD,
+  UnixSocketPlanError,
+  withFilterOpen,
+  type UnixSocketPlan,
+} from './unix-sockets';
 
 export interface WrapOptions {
   /** Called for each connection the network bridge refuses. */
@@ -32,8 +41,7 @@ export class SandboxUnavailableError extends Error {
 }
 
 // Sockets of the user's session (D-Bus can start processes outside the sandbox, an ssh-agent signs
-// with the user's keys): their variables are dropped and their folders hidden.
-const SESSION_SOCKET_VARIABLES = ['SSH_AUTH_SOCK', 'DBUS_SESSION_BUS_ADDRESS', 'GPG_AGENT_INFO'];
+// with the user's keys): their variables are dropped (unix-sockets.ts) and their folders hidden.
 const PROXY_VARIABLES = [
   'HTTPS_PROXY',
   'https_proxy',
@@ -63,7 +71,7 @@ export async function wrapCommand(
     ...profile.unreadable,
     ...(await envFilesIn(profile.envFileDirs, profile.projectDir)),
   ];
-  for (const name of SESSION_SOCKET_VARIABLES) delete innerEnv[name];
+  dropSocketVariables(innerEnv, profile.allowUnixSockets);
   const agentSocketDir = env['SSH_AUTH_SOCK'] ? dirname(env['SSH_AUTH_SOCK']) : null;
   if (agentSocketDir && !profile.writable.some((path) => isInside(path, agentSocketDir)))
     hidden.push(agentSocketDir);
@@ -71,6 +79,8 @@ export async function wrapCommand(
   if (uid !== undefined) hidden.push(`/run/user/${uid}`);
   const runDir = join(profile.gatehouseHome, 'run');
   mkdirSync(runDir, { recursive: true, mode: 0o700 });
+  const sockets = await unixSocketPlan(profile, runDir);
+  hidden.push(...sockets.hidden);
 
   const plan: MountPlan = {
     writable: await writableDirs(profile),
@@ -83,6 +93,7 @@ export async function wrapCommand(
     bindLowPorts: false,
     disableUserns: canDisableUserns(bwrap),
     cwd: options.cwd ?? profile.projectDir,
+    unixSockets: sockets.shown,
   };
   const hiddenPaths = await existingRealPaths(hidden);
   const kinds = await Promise.all(hiddenPaths.map((path) => stat(path).catch(() => null)));
@@ -95,9 +106,9 @@ export async function wrapCommand(
   });
 
   if (profile.network.kind !== 'allow') {
+    if (sockets.filterFile) plan.seccompFd = SECCOMP_FD;
     return {
-      command: bwrap,
-      args: bwrapArgs(plan, command, args),
+      ...filtered(sockets, bwrap, bwrapArgs(plan, command, args)),
       env: innerEnv,
       cleanup: () => Promise.resolve(),
     };
@@ -145,12 +156,40 @@ export async function wrapCommand(
   // bwrap's --disable-userns runs the command in a second user namespace, which holds no capability
   // over the network namespace; mounts stay locked against a nested namespace either way.
   if (plan.bindLowPorts) plan.disableUserns = false;
+  if (sockets.filterFile) {
+    // The relay reaches the bridge over Unix sockets: the filter holds for the agent only, in a
+    // nested bwrap that needs user namespaces from the outer one.
+    spec.nested = { argv: nestedSandboxArgs(bwrap, plan.disableUserns), fd: SECCOMP_FD };
+    plan.disableUserns = false;
+    plan.nestingCaps = process.getuid?.() === 0;
+  }
+  const relayArgs = ['-e', RELAY_SOURCE, JSON.stringify(spec), command, ...args];
   return {
-    command: bwrap,
-    args: bwrapArgs(plan, nodePath, ['-e', RELAY_SOURCE, JSON.stringify(spec), command, ...args]),
+    ...filtered(sockets, bwrap, bwrapArgs(plan, nodePath, relayArgs)),
     env: innerEnv,
     cleanup,
   };
+}
+
+/** The Unix-socket plan, or the reason the sandbox cannot start. */
+async function unixSocketPlan(profile: SandboxProfile, runDir: string): Promise<UnixSocketPlan> {
+  try {
+    return await planUnixSockets(profile.allowUnixSockets, runDir, profile.gatehouseHome);
+  } catch (error) {
+    if (error instanceof UnixSocketPlanError) throw new SandboxUnavailableError(error.message);
+    throw error;
+  }
+}
+
+/** bwrap's command line, started with the filter open when there is one. */
+function filtered(
+  sockets: UnixSocketPlan,
+  bwrap: string,
+  args: string[],
+): { command: string; args: string[] } {
+  return sockets.filterFile
+    ? withFilterOpen(sockets.filterFile, bwrap, args)
+    : { command: bwrap, args };
 }
 
 /** The bwrap executable on PATH, or an error that names the package to install. */
