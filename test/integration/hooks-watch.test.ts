@@ -5,7 +5,7 @@
 // time, and `gatehouse hook install` puts the hook back, audited too. A core started after a
 // removal notices it at start.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/main/core/core';
@@ -14,7 +14,6 @@ import type { HookChange } from '../../src/shared/hooked-clis';
 import { Settings } from '../../src/shared/settings';
 import { startGatehouse, type TestGatehouse } from '../support/gatehouse';
 import { freshDir, gatehouse, type Cleanup } from '../support/hook-core';
-import { existsSync } from 'node:fs';
 
 type HookEvent = Extract<GatehouseEvent, { type: 'hook_changed' }>;
 /** Within this the watch has seen a change (it checks a fraction of a second after the writes). */
@@ -193,6 +192,28 @@ describe('a watched hook', () => {
     expect((await sse('uninstalled', file)).watch).toBeNull();
     const row = (await gh.api.call('listHookedClis', {})).find((r) => r.file === file)!;
     expect(row).toMatchObject({ state: 'not-hooked', watch: null });
+  });
+});
+
+describe('the record of installs, reshaped', () => {
+  it('unreadable: audited, and every file it held stays watched', async () => {
+    const userHome = freshDir(cleanup, 'gatehouse-watch-user-');
+    const { gh, install, sse } = await watchedGatehouse(userHome);
+    const file = join(userHome, '.claude', 'settings.json');
+    expect(install('claude-code').status).toBe(0);
+    await sse('installed', file);
+    hostile(`printf '{"version":1,"installs":[]}x' > hook-installs.json`, gh.home);
+    await expect
+      .poll(async () => (await gh.core.store.events({ type: 'hook_installs_unreadable' })).length, {
+        timeout: NOTICED_MS,
+      })
+      .toBe(1);
+    hostile(`printf '{}' > .claude/settings.json`, userHome);
+    expect((await sse('lost', file)).watch!.changes).toEqual(["Gatehouse's hook was removed"]);
+    const changes = (await gh.core.store.events({ type: 'hook_changed' })).map(
+      (e) => (e.payload as { change: string }).change,
+    );
+    expect(changes).not.toContain('uninstalled');
   });
 });
 

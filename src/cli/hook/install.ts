@@ -215,8 +215,14 @@ export function hookInstall(
     if (action === 'install') {
       said = installAndRecord(cli, file, options.entry ?? thisEntry(), options.project, home);
     } else {
-      forgetHookInstall(home, cli, file);
-      said = uninstallHook(cli, file);
+      // Forgotten first, so the core does not take this removal for a loss; kept if it fails.
+      const forgotten = forgetHookInstall(home, cli, file);
+      try {
+        said = uninstallHook(cli, file);
+      } catch (error) {
+        if (forgotten) recordHookInstall(home, forgotten);
+        throw error;
+      }
     }
     io.out(`${CLI_NAME[cli]} hook ${said}`);
     return EXIT.ok;

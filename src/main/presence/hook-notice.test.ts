@@ -42,15 +42,30 @@ describe('the notification of a lost or weakened hook', () => {
     expect(planner.intent(KEY, 'default')).toEqual({ type: 'open', requestId: null });
   });
 
-  it('a further change is shown again; the hook back or uninstalled withdraws it', () => {
+  it('a further change is shown again; the hook back withdraws it', () => {
     const planner = new NotificationPlanner();
     planner.plan([changed('weakened', 'weakened', ['a Stop hook was added: x'])]);
     const [again] = planner.plan([changed('lost', 'lost', ['the settings file was deleted'])]);
     expect(again).toMatchObject({ type: 'show', notification: { key: KEY, urgency: 'critical' } });
     expect(planner.plan([changed('restored', 'intact')])).toEqual([{ type: 'withdraw', key: KEY }]);
-    planner.plan([changed('lost', 'lost', ['x'])]);
-    expect(planner.plan([changed('uninstalled', null)])).toEqual([{ type: 'withdraw', key: KEY }]);
     expect(planner.concerns(changed('installed', 'intact'))).toBe(false);
+  });
+
+  it('an uninstall is said once, quietly, in place of a loss shown; installing again withdraws it', () => {
+    const planner = new NotificationPlanner();
+    planner.plan([changed('lost', 'lost', ['x'])]);
+    const [said] = planner.plan([changed('uninstalled', null)]);
+    expect(said).toMatchObject({
+      type: 'show',
+      notification: {
+        key: KEY,
+        title: "Claude Code's hook is no longer watched",
+        urgency: 'normal',
+      },
+    });
+    expect(planner.plan([changed('installed', 'intact')])).toEqual([
+      { type: 'withdraw', key: KEY },
+    ]);
   });
 
   it('a weakened hook is a normal notification; nothing is shown while paused', () => {

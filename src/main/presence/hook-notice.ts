@@ -1,6 +1,6 @@
 // The notification of a hook `gatehouse hook install` wrote that was removed, changed or weakened:
 // the terminal CLI it gated may now run tools that Gatehouse never sees. Shown until the hook is
-// back (or uninstalled), critical when the CLI is no longer gated at all.
+// back, critical when the CLI is no longer gated at all; an uninstall is said once, quietly.
 import type { GatehouseEvent } from '../../shared/contract';
 import { CLI_NAME } from '../../shared/hooked-clis';
 import { LIMITS, clip, clipLeft, safeLine } from './text';
@@ -18,9 +18,22 @@ export const hookNoticeKey = (cli: string, file: string): string =>
 export function hookNotice(event: GatehouseEvent): HookNotice | null {
   if (event.type !== 'hook_changed') return null;
   const key = hookNoticeKey(event.cli, event.file);
+  const name = CLI_NAME[event.cli];
+  // Said once, quietly: whoever ran uninstall (or removed the record) ended the watch.
+  if (event.change === 'uninstalled')
+    return {
+      key,
+      shown: {
+        title: clip(`${name}'s hook is no longer watched`, LIMITS.title),
+        body: [
+          "Its install was removed from Gatehouse's record (gatehouse hook uninstall).",
+          safeLine(clipLeft(event.file, LIMITS.line), LIMITS.line),
+        ].join('\n'),
+        urgency: 'normal',
+      },
+    };
   const status = event.watch?.status;
   if (status === undefined || status === 'intact') return { key, shown: null };
-  const name = CLI_NAME[event.cli];
   const [first, ...rest] = event.watch?.changes ?? [];
   const more = rest.length > 0 ? ` (+${rest.length} more)` : '';
   return {

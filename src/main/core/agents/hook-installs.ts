@@ -116,11 +116,14 @@ export function recordHookInstall(home: string, install: HookInstall): void {
   save(home, [...others, HookInstall.parse(install)]);
 }
 
-/** Forgets the install of that CLI and file (uninstall); false when there was none. */
-export function forgetHookInstall(home: string, cli: HookCli, file: string): boolean {
+/** Forgets the install of that CLI and file (uninstall); returns it, or null when there was none. */
+export function forgetHookInstall(home: string, cli: HookCli, file: string): HookInstall | null {
   const installs = installsOrThrow(home);
-  const kept = installs.filter((one) => !(one.cli === cli && one.file === file));
-  if (kept.length === installs.length) return false;
-  save(home, kept);
-  return true;
+  const forgotten = installs.find((one) => one.cli === cli && one.file === file);
+  if (!forgotten) return null;
+  save(
+    home,
+    installs.filter((one) => one !== forgotten),
+  );
+  return forgotten;
 }

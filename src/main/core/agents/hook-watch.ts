@@ -131,7 +131,8 @@ export class HookWatcher {
       const change = classifyChange(this.known.get(key) ?? null, judgement);
       if (change) this.record(install, change, judgement, install.installedAt, atStart);
     }
-    for (const [key, seen] of this.known) {
+    // A record that cannot be read forgets nothing: every file known stays watched as it was.
+    for (const [key, seen] of this.recordProblem === null ? this.known : []) {
       if (current.has(key) || classifyChange(seen, null) === null) continue;
       this.record({ ...seen, file: key.split('\0')[1]! }, 'uninstalled', null, null, atStart);
     }
