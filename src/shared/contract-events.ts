@@ -1,5 +1,6 @@
 // Every event the core sends to every surface (HTTP + SSE, IPC).
 import { z } from 'zod';
+import { HookChange, HookCli, HookScope, HookWatch } from './hooked-clis';
 import {
   AgentReply,
   Decider,
@@ -43,7 +44,11 @@ export const Event = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('session_state'), session: SessionInfo }),
   /** The session's transcript changed: `getTranscript` with `since` reads what changed. */
-  z.object({ type: z.literal('transcript_changed'), sessionId: Id, rev: z.number().int().nonnegative() }),
+  z.object({
+    type: z.literal('transcript_changed'),
+    sessionId: Id,
+    rev: z.number().int().nonnegative(),
+  }),
   /** A grant was created, revoked, used up or ended with its session. */
   z.object({ type: z.literal('grants_changed') }),
   z.object({ type: z.literal('turn_ended'), sessionId: Id, stopReason: StopReason }),
@@ -74,6 +79,18 @@ export const Event = z.discriminatedUnion('type', [
     target: z.string().max(4096),
     /** The agent keeps failing on it (a few refusals): a person may be offered to allow it. */
     repeated: z.literal(true).optional(),
+  }),
+  /**
+   * A hook `gatehouse hook install` wrote changed: lost, weakened, put back, installed or
+   * uninstalled (audited as `hook_changed`). `watch` is null once it is no longer watched.
+   */
+  z.object({
+    type: z.literal('hook_changed'),
+    cli: HookCli,
+    scope: HookScope,
+    file: z.string().max(4096),
+    change: HookChange,
+    watch: HookWatch.nullable(),
   }),
 ]);
 export type GatehouseEvent = z.infer<typeof Event>;

@@ -1,6 +1,8 @@
 // The settings' Terminal CLIs section, over a built headless Gatehouse whose user HOME has Claude
 // Code hooked as `gatehouse hook install` does it and Gemini CLI not: each shows its state, the unhooked one
-// the command that hooks it, and nothing offers to write the user's files.
+// the command that hooks it, and nothing offers to write the user's files. A hook installed by the
+// built command and then removed by another process shows as lost, with when and how to put it back.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,4 +55,43 @@ test('the Terminal CLIs section shows which CLIs are hooked and how to hook the 
     `${entry} hook install gemini`,
   );
   await expect(section.getByRole('button')).toHaveCount(0);
+});
+
+test('a watched hook removed by another process shows as lost, with when and how to put it back', async ({
+  page,
+}) => {
+  home = mkdtempSync(join(tmpdir(), 'gatehouse-e2e-user-'));
+  const entry = realpathSync(join('bin', 'gatehouse.mjs'));
+  const savedHome = process.env['HOME'];
+  process.env['HOME'] = home;
+  try {
+    headless = await startHeadless({});
+  } finally {
+    if (savedHome === undefined) delete process.env['HOME'];
+    else process.env['HOME'] = savedHome;
+  }
+  const env = { ...process.env, HOME: home, GATEHOUSE_HOME: headless.home };
+  const install = spawnSync(process.execPath, [entry, 'hook', 'install', 'claude-code'], { env });
+  expect(install.status).toBe(0);
+  await page.goto(await headless.pairingUrl());
+  await page.locator('.topbar').waitFor();
+  await page.evaluate("location.hash = '#/settings'");
+
+  const section = page.getByRole('region', { name: 'Terminal CLIs' });
+  const claude = section.locator('tbody tr').filter({ hasText: 'Claude Code' });
+  await expect(claude).toHaveAttribute('data-watch', 'intact');
+  await expect(claude).toContainText('Watched: as installed since');
+
+  // What a hostile agent of the same user does: the file rewritten without the hook.
+  writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({ model: 'opus' }));
+  await expect(claude).toHaveAttribute('data-watch', 'lost');
+  const alert = claude.getByRole('alert');
+  await expect(alert).toContainText('Lost: the CLI is no longer gated, since');
+  await expect(alert).toContainText("Gatehouse's hook was removed");
+  await expect(alert.locator('time')).toHaveAttribute('datetime', /^\d{4}-\d\d-\d\dT/);
+  await expect(claude).toContainText(
+    `To put it back, run in a terminal: ${entry} hook install claude-code`,
+  );
+  await section.scrollIntoViewIfNeeded();
+  await section.screenshot({ path: join('test-results', 'screenshots', 'settings-hook-lost.png') });
 });

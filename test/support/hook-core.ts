@@ -1,7 +1,8 @@
 // What the terminal-hook tests share: a headless core in its own process with a paired person,
 // the hook installed into a project by the built `gatehouse`, and the one request a CLI waits on.
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { HttpApi } from '../../src/renderer/src/api/http-client';
 import { startCoreProcess } from './core-process';
@@ -12,11 +13,19 @@ const TOKEN = 'hooks-test-token';
 
 export { freshDir, pendingOne, type Cleanup } from './steps';
 
+/**
+ * The data folder of a `gatehouse` run that names none: `hook install` records each install there,
+ * and a test must never write the machine's own.
+ */
+let spareHome: string | undefined;
+process.once('exit', () => spareHome && rmSync(spareHome, { recursive: true, force: true }));
+
 /** `gatehouse hook <args…>` as the built command, to its end. */
 export function gatehouse(args: string[], env: Record<string, string> = {}) {
+  spareHome ??= mkdtempSync(join(tmpdir(), 'gatehouse-cli-home-'));
   return spawnSync(process.execPath, [GATEHOUSE_CLI, ...args], {
     encoding: 'utf8',
-    env: { ...process.env, ...env },
+    env: { ...process.env, GATEHOUSE_HOME: spareHome, ...env },
   });
 }
 

@@ -1,7 +1,10 @@
 // `gatehouse hook install|uninstall claude-code|gemini`: adds Gatehouse's hook to the CLI's settings
 // file (the user's, or a project's), or removes exactly the hook it added. Everything else in the
 // file — other keys, other hooks, another PreToolUse hook — stays as it was. The file is kept as a
-// backup beside it before each change, and written whole through a temporary file.
+// backup beside it before each change, and written whole through a temporary file. Each install is
+// recorded in Gatehouse's data folder (hook-installs.json), so the core watches that file from then
+// on and reports the hook lost or changed; uninstall forgets it first, so its own removal is not
+// reported as a loss.
 import {
   copyFileSync,
   mkdirSync,
@@ -11,7 +14,13 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
+import { hookFingerprint } from '../../main/core/agents/hook-facts';
+import {
+  checkHookInstalls,
+  forgetHookInstall,
+  recordHookInstall,
+} from '../../main/core/agents/hook-installs';
 import {
   ALL_TOOLS,
   HOOK_EVENT,
@@ -19,6 +28,8 @@ import {
   isGatehouseHook,
   settingsFileFor,
 } from '../../main/core/agents/hook-settings';
+import { inspectHookFile } from '../../main/core/agents/hooked-clis';
+import { resolveHome } from '../../main/core/store/data-folder';
 import { EXIT, type CliIo } from '../io';
 import { CLI_NAME, type HookCli } from './formats';
 import { HOOK_TIMEOUT_SECONDS } from './run';
@@ -32,7 +43,12 @@ that every tool call they run is asked of Gatehouse; uninstall removes exactly t
   --project <dir>   <dir>/.claude/settings.json or <dir>/.gemini/settings.json
 
 The file is backed up beside it (settings.json.gatehouse-backup) before each change. Installing
-again changes nothing. The hook runs this installation of gatehouse by its absolute path.`;
+again changes nothing, except that a setting that keeps every hook (or Gatehouse's) from running is
+removed. The hook runs this installation of gatehouse by its absolute path.
+
+Gatehouse (on $GATEHOUSE_HOME) watches every file it was installed into: when the hook is removed
+or changed, hooks are turned off, a mode that does not ask or another hook is added, it audits and
+notifies. Installing again puts the hook back and accepts the file's other hooks as they are.`;
 
 type Json = Record<string, unknown>;
 
@@ -87,14 +103,46 @@ export function installHook(cli: HookCli, file: string, entry: string): string {
   const ours = groups
     .flatMap((group) => (Array.isArray(group['hooks']) ? (group['hooks'] as unknown[]) : []))
     .find((hook) => isGatehouseHook(cli, hook));
-  if (ours && JSON.stringify(ours) === JSON.stringify(wanted))
+  const switchedOn = turnHooksOn(cli, root, file);
+  if (ours && JSON.stringify(ours) === JSON.stringify(wanted) && switchedOn.length === 0)
     return `already installed in ${file}`;
   if (ours) Object.assign(ours as Json, wanted);
   else groups.push({ matcher: ALL_TOOLS[cli], hooks: [wanted] });
   hooks[HOOK_EVENT[cli]] = groups;
   root['hooks'] = hooks;
   save(file, settings !== null, root);
-  return `${ours ? 'updated' : 'installed'} in ${file}`;
+  const removed = switchedOn.length > 0 ? ` (removed ${switchedOn.join(', ')})` : '';
+  return `${ours ? 'updated' : 'installed'} in ${file}${removed}`;
+}
+
+/**
+ * Removes what keeps the hook from running at all (Claude Code's disableAllHooks, Gemini CLI's
+ * hooksConfig.enabled false or Gatehouse's name in hooksConfig.disabled); names what it removed.
+ */
+function turnHooksOn(cli: HookCli, root: Json, file: string): string[] {
+  if (cli === 'claude-code') {
+    if (root['disableAllHooks'] !== true) return [];
+    delete root['disableAllHooks'];
+    return ['disableAllHooks'];
+  }
+  if (root['hooksConfig'] === undefined) return [];
+  const config = objectAt(root, 'hooksConfig', file);
+  const removed: string[] = [];
+  if (config['enabled'] === false) {
+    delete config['enabled'];
+    removed.push('hooksConfig.enabled false');
+  }
+  const disabled = config['disabled'];
+  if (Array.isArray(disabled)) {
+    const kept = disabled.filter(
+      (name) => name !== 'gatehouse' && !isGatehouseHook(cli, { command: name }),
+    );
+    if (kept.length !== disabled.length) {
+      config['disabled'] = kept;
+      removed.push("Gatehouse's hook from hooksConfig.disabled");
+    }
+  }
+  return removed;
 }
 
 export function uninstallHook(cli: HookCli, file: string): string {
@@ -129,6 +177,31 @@ export function thisEntry(): string {
   return realpathSync(entry);
 }
 
+/** Installs and records it for the core's watch, with what the file holds beside the hook. */
+function installAndRecord(
+  cli: HookCli,
+  file: string,
+  entry: string,
+  project: string | undefined,
+  home: string,
+): string {
+  // A record that cannot take the install stops it before the CLI's file is touched.
+  checkHookInstalls(home, cli, file);
+  const said = installHook(cli, file, entry);
+  const seen = inspectHookFile(cli, file, entry);
+  const facts = seen.kind === 'read' ? seen.facts : { mode: null, otherHooks: [] };
+  recordHookInstall(home, {
+    cli,
+    scope: project === undefined ? 'user' : 'project',
+    file,
+    ...(project === undefined ? {} : { project: resolve(project) }),
+    entry,
+    installedAt: Date.now(),
+    baseline: { mode: facts.mode, otherHooks: [...new Set(facts.otherHooks.map(hookFingerprint))] },
+  });
+  return said;
+}
+
 export function hookInstall(
   action: 'install' | 'uninstall',
   cli: HookCli,
@@ -136,11 +209,21 @@ export function hookInstall(
   io: CliIo,
 ): number {
   const file = settingsFileFor(cli, options.project, io.env['HOME'] || homedir());
+  const home = resolveHome(io.env);
   try {
-    const said =
-      action === 'install'
-        ? installHook(cli, file, options.entry ?? thisEntry())
-        : uninstallHook(cli, file);
+    let said: string;
+    if (action === 'install') {
+      said = installAndRecord(cli, file, options.entry ?? thisEntry(), options.project, home);
+    } else {
+      // Forgotten first, so the core does not take this removal for a loss; kept if it fails.
+      const forgotten = forgetHookInstall(home, cli, file);
+      try {
+        said = uninstallHook(cli, file);
+      } catch (error) {
+        if (forgotten) recordHookInstall(home, forgotten);
+        throw error;
+      }
+    }
     io.out(`${CLI_NAME[cli]} hook ${said}`);
     return EXIT.ok;
   } catch (error) {

@@ -1,5 +1,7 @@
 import { homedir } from 'node:os';
 import type { Settings } from '../../shared/settings';
+import { installedGatehouse } from './agents/hooked-clis';
+import { HookWatcher } from './agents/hook-watch';
 import { endLeftoverAgents } from './agents/leftover-agents';
 import { createReadJudge } from './agents/read-judge';
 import { SessionManager } from './agents/sessions';
@@ -61,6 +63,8 @@ export interface CoreOptions {
   managedSettingsPath?: string;
   /** Told where each permission request's time went before it was shown (the bench). */
   requestStages?: (times: StageTimes) => void;
+  /** The user's HOME, whose CLI settings files are listed (default: $HOME, else the OS's). */
+  userHome?: string;
 }
 
 export interface Core extends CommandServices {
@@ -154,7 +158,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       return result.ok ? `remembered as grant ${result.grant.id} (${choice.scope})` : result.error;
     },
   });
-  const links = new ApprovalLinks(now, (requestId) => pipeline.pending.get(requestId)?.expiresAt ?? null);
+  const links = new ApprovalLinks(
+    now,
+    (requestId) => pipeline.pending.get(requestId)?.expiresAt ?? null,
+  );
   bus.subscribe((event) => {
     if (event.type === 'permission_resolved') links.forget(event.requestId);
   });
@@ -206,6 +213,17 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     pending: () => pipeline.pending.size,
   });
 
+  // The hooks `gatehouse hook install` wrote: checked now (a removal while Gatehouse was down is
+  // audited here), then watched.
+  const hooks = await HookWatcher.start({
+    home,
+    userHome: options.userHome ?? (process.env['HOME'] || homedir()),
+    store,
+    bus,
+    now,
+    entry: () => installedGatehouse(),
+  });
+
   const services: CommandServices = {
     ...settingsService({ home, settings, managed, policy, store, fromFile: !options.settings }),
     bus,
@@ -215,6 +233,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     clients,
     grants,
     links,
+    hooks,
     confirmLocally: options.confirmLocally ?? null,
     now,
   };
@@ -225,6 +244,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     endSessionState,
     handlers: createHandlers(services),
     async close() {
+      hooks.close();
       await sessions.closeAll('shutdown');
       // The last decisions are committed before the export sends what is left.
       await store.flush();

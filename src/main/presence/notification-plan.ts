@@ -15,7 +15,18 @@ import {
   shortSubject,
 } from './text';
 import { sandboxOffer, type SandboxAllowance } from './sandbox-offer';
+import { hookNotice } from './hook-notice';
 import { unguardedNotice } from './unguarded-notice';
+
+/** A notification tied to no request that stands while its state lasts (null: withdraw it). */
+function standingNotice(event: GatehouseEvent) {
+  const unguarded = unguardedNotice(event);
+  if (unguarded) {
+    const { key, shown } = unguarded;
+    return { key, shown: shown && { ...shown, urgency: 'critical' as const } };
+  }
+  return hookNotice(event);
+}
 
 export type NotificationActionId = 'allow_once' | 'allow_always' | 'deny' | 'open' | 'allow_target';
 
@@ -160,7 +171,7 @@ export class NotificationPlanner {
   private readonly individual = new Map<string, NotificationModel>();
   /**
    * Notifications tied to no request, by key: offers to allow what an agent's sandbox keeps
-   * refusing (with what they would allow), unguarded sessions (null).
+   * refusing (with what they would allow), unguarded sessions and lost hooks (null).
    */
   private readonly notices = new Map<string, SandboxAllowance | null>();
   private readonly grouped = new Map<string, PendingApproval>();
@@ -191,7 +202,7 @@ export class NotificationPlanner {
   concerns(event: GatehouseEvent): boolean {
     if (event.type === 'permission_requested' || event.type === 'permission_resolved') return true;
     if (event.type === 'sandbox_violation') return event.repeated === true;
-    const notice = unguardedNotice(event);
+    const notice = standingNotice(event);
     return notice !== null && (notice.shown !== null || this.notices.has(notice.key));
   }
 
@@ -210,7 +221,7 @@ export class NotificationPlanner {
         if (this.individual.delete(id)) commands.push({ type: 'withdraw', key: id });
         else if (this.grouped.delete(id)) groupShrank = true;
       } else {
-        commands.push(...this.offer(event), ...this.unguarded(event));
+        commands.push(...this.offer(event), ...this.standing(event));
       }
     }
     commands.push(...this.admit([...fresh.values()], groupShrank));
@@ -277,21 +288,19 @@ export class NotificationPlanner {
     ];
   }
 
-  /** An unguarded session: shown once (not while paused), withdrawn when it asks again or ends. */
-  private unguarded(event: GatehouseEvent): NotificationCommand[] {
-    const notice = unguardedNotice(event);
+  /**
+   * An unguarded session (withdrawn when it asks again or ends), a lost or weakened hook (withdrawn
+   * when it is back): shown once, not while paused; a hook that changes again is shown anew.
+   */
+  private standing(event: GatehouseEvent): NotificationCommand[] {
+    const notice = standingNotice(event);
     if (!notice) return [];
     const { key, shown } = notice;
     if (!shown) return this.notices.delete(key) ? [{ type: 'withdraw', key }] : [];
-    if (this.pausedState || this.notices.has(key)) return [];
+    const again = event.type === 'hook_changed';
+    if (this.pausedState || (this.notices.has(key) && !again)) return [];
     this.notices.set(key, null);
-    const notification = {
-      key,
-      requestIds: [],
-      ...shown,
-      actions: [],
-      urgency: 'critical' as const,
-    };
+    const notification = { key, requestIds: [], ...shown, actions: [] };
     return [{ type: 'show', notification }];
   }
 

@@ -14,6 +14,7 @@ import {
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { HOOK_CLIS, type HookCli, type HookedCli } from '../../../shared/hooked-clis';
+import { hookFacts, type HookFacts } from './hook-facts';
 import {
   ALL_TOOLS,
   HOOK_EVENT,
@@ -30,10 +31,7 @@ const MAX_COMMANDS = 10;
 const MAX_COMMAND_CHARS = 1000;
 
 const Group = z.looseObject({ matcher: z.string().max(4096).optional(), hooks: z.unknown() });
-const SettingsJson = z.looseObject({
-  hooks: z.record(z.string(), z.unknown()).optional(),
-  disableAllHooks: z.unknown().optional(),
-});
+const SettingsJson = z.looseObject({ hooks: z.record(z.string(), z.unknown()).optional() });
 
 type Read = { text: string } | { missing: true } | { unreadable: string };
 
@@ -95,51 +93,67 @@ function gatehouseHooks(cli: HookCli, hooks: Record<string, unknown>, entry: str
   });
 }
 
-function detect(cli: HookCli, file: string, entry: string | null) {
+/** What a settings file holds for the hook, read bounded; never throws. */
+export type HookInspection =
+  | { kind: 'missing' }
+  | { kind: 'unreadable'; reason: string }
+  | { kind: 'read'; hooks: { command: string; here: boolean }[]; facts: HookFacts };
+
+export function inspectHookFile(cli: HookCli, file: string, entry: string | null): HookInspection {
   const read = readBounded(file);
-  if ('missing' in read) return { state: 'not-hooked' as const, reason: 'the file does not exist' };
-  if ('unreadable' in read)
-    return { state: 'unreadable' as const, reason: `it ${read.unreadable}` };
+  if ('missing' in read) return { kind: 'missing' };
+  if ('unreadable' in read) return { kind: 'unreadable', reason: `it ${read.unreadable}` };
   const settings = parse(read.text);
-  if (typeof settings === 'string')
-    return { state: 'unreadable' as const, reason: `it ${settings}` };
-  const found = gatehouseHooks(cli, settings.hooks ?? {}, entry);
-  if (!found)
-    return {
-      state: 'unreadable' as const,
-      reason: `its hooks.${HOOK_EVENT[cli]} is not a list of groups`,
-    };
+  if (typeof settings === 'string') return { kind: 'unreadable', reason: `it ${settings}` };
+  const hooks = gatehouseHooks(cli, settings.hooks ?? {}, entry);
+  if (!hooks)
+    return { kind: 'unreadable', reason: `its hooks.${HOOK_EVENT[cli]} is not a list of groups` };
+  return { kind: 'read', hooks, facts: hookFacts(cli, settings) };
+}
+
+function detect(cli: HookCli, file: string, entry: string | null) {
+  const seen = inspectHookFile(cli, file, entry);
+  if (seen.kind === 'missing')
+    return { state: 'not-hooked' as const, reason: 'the file does not exist' };
+  if (seen.kind === 'unreadable') return { state: 'unreadable' as const, reason: seen.reason };
+  const found = seen.hooks;
   const commands = found.slice(0, MAX_COMMANDS).map((hook) => hook.command);
-  // Claude Code runs no hook at all while this is set, Gatehouse's included.
-  if (cli === 'claude-code' && settings.disableAllHooks === true)
-    return {
-      state: 'not-hooked' as const,
-      reason: 'disableAllHooks is set: no hook runs',
-      commands,
-    };
+  if (seen.facts.hooksOff !== null)
+    return { state: 'not-hooked' as const, reason: seen.facts.hooksOff, commands };
   if (found.length === 0) return { state: 'not-hooked' as const, commands };
   return { state: 'hooked' as const, commands, thisInstallation: found.some((hook) => hook.here) };
 }
 
 /** What to run to install the hook: this installation's gatehouse, by path when it is known. */
-function installCommand(cli: HookCli, entry: string | null): string {
-  return `${entry === null ? 'gatehouse' : quoteWord(entry)} hook install ${cli}`;
+function installCommand(cli: HookCli, entry: string | null, project?: string): string {
+  const where = project === undefined ? '' : ` --project ${quoteWord(project)}`;
+  return `${entry === null ? 'gatehouse' : quoteWord(entry)} hook install ${cli}${where}`;
+}
+
+/** What the settings view shows of one file, before Gatehouse's watch of it is added. */
+export type HookFileState = Omit<HookedCli, 'scope' | 'watch'>;
+
+/** One settings file and whether it runs Gatehouse's hook (`project`: a project's file). */
+export function hookFileState(
+  cli: HookCli,
+  file: string,
+  entry: string | null,
+  project?: string,
+): HookFileState {
+  const { commands = [], thisInstallation = false, ...rest } = detect(cli, file, entry);
+  return {
+    cli,
+    file,
+    ...rest,
+    commands,
+    thisInstallation,
+    installCommand: installCommand(cli, entry, project),
+  };
 }
 
 /** Each CLI's user-level settings file and whether it runs Gatehouse's hook. Never throws. */
-export function hookedClis(home: string, entry: string | null): HookedCli[] {
-  return HOOK_CLIS.map((cli) => {
-    const file = settingsFileFor(cli, undefined, home);
-    const { commands = [], thisInstallation = false, ...rest } = detect(cli, file, entry);
-    return {
-      cli,
-      file,
-      ...rest,
-      commands,
-      thisInstallation,
-      installCommand: installCommand(cli, entry),
-    };
-  });
+export function hookedClis(home: string, entry: string | null): HookFileState[] {
+  return HOOK_CLIS.map((cli) => hookFileState(cli, settingsFileFor(cli, undefined, home), entry));
 }
 
 /**

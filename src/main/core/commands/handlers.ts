@@ -32,7 +32,7 @@ export function createHandlers(services: CommandServices): Handlers {
     ...historyHandlers(services),
     ...grantHandlers(services),
     ...ruleHandlers(services),
-    ...hookHandlers(),
+    ...hookHandlers(services),
     ...supportHandlers(services),
   };
 }

@@ -1,10 +1,12 @@
-import { homedir } from 'node:os';
-import { hookedClis, installedGatehouse } from '../agents/hooked-clis';
 import type { Handlers } from './dispatch';
+import type { CommandServices } from './services';
 
-/** Which terminal CLIs run Gatehouse's hook, read from the settings files of the user who runs it. */
-export function hookHandlers(): Pick<Handlers, 'listHookedClis'> {
-  return {
-    listHookedClis: () => hookedClis(process.env['HOME'] || homedir(), installedGatehouse()),
-  };
+/**
+ * Which terminal CLIs run Gatehouse's hook: the settings files of the user who runs it, and every
+ * file `gatehouse hook install` wrote, each with what the watch saw of it.
+ */
+export function hookHandlers(
+  services: Pick<CommandServices, 'hooks'>,
+): Pick<Handlers, 'listHookedClis'> {
+  return { listHookedClis: () => services.hooks.rows() };
 }

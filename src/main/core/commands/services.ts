@@ -3,6 +3,7 @@ import type { ManagedPolicy } from '../config/managed-settings';
 import type { SessionManager } from '../agents/sessions';
 import type { ClientRegistry } from '../approvals/clients';
 import type { GrantBook } from '../approvals/grant-book';
+import type { HookWatcher } from '../agents/hook-watch';
 import type { ApprovalLinks } from '../approvals/links';
 import type { ApprovalPipeline } from '../approvals/pipeline';
 import type { EventBus } from '../events/bus';
@@ -47,6 +48,8 @@ export interface CommandServices extends SettingsService {
   readonly clients: ClientRegistry;
   readonly grants: GrantBook;
   readonly links: ApprovalLinks;
+  /** The hooks `gatehouse hook install` wrote, as watched (and the user's files beside them). */
+  readonly hooks: Pick<HookWatcher, 'rows'>;
   /**
    * How the shell asks the person where Gatehouse runs to confirm an agent's new command sent over
    * HTTP. Without it such a change is refused.
