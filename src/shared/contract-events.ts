@@ -74,6 +74,17 @@ export const Event = z.discriminatedUnion('type', [
     target: z.string().max(4096),
     /** The agent keeps failing on it (a few refusals): a person may be offered to allow it. */
     repeated: z.literal(true).optional(),
+    /**
+     * A file that runs later (git hooks, editor tasks, CLI settings): which protected entry, what
+     * runs it, and, for one that appeared and was moved out of the project, where it went.
+     */
+    protectedBy: z
+      .object({
+        entry: z.string().max(1024),
+        runs: z.string().max(500),
+        movedTo: z.string().max(4096).nullable().optional(),
+      })
+      .optional(),
   }),
 ]);
 export type GatehouseEvent = z.infer<typeof Event>;
