@@ -62,6 +62,19 @@ export const Event = z.discriminatedUnion('type', [
     path: z.string().max(4096),
     reason: z.string().max(2000),
   }),
+  /**
+   * A build file people run by hand (`package.json`, `Makefile`, `justfile`, `*.sh` at the root)
+   * changed during the agent's turn, not by a write Gatehouse made for a decision (audited too).
+   */
+  z.object({
+    type: z.literal('build_script_changed'),
+    sessionId: Id,
+    agentId: Id,
+    path: z.string().max(4096),
+    /** `sha256:<hex>` (or `size:<bytes>:<mtime>` for a large file); null: not there. */
+    before: z.string().max(200).nullable(),
+    after: z.string().max(200).nullable(),
+  }),
   /** The sandbox refused something the agent did without asking (rate-limited per target). */
   z.object({
     type: z.literal('sandbox_violation'),

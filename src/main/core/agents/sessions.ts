@@ -23,6 +23,7 @@ import { RecentFolders } from './recent-folders';
 import { registryLaunch } from './registry-launch';
 import { checkFolder, sessionFolder, type FolderCheck } from './session-folder';
 import { violationReporterFor } from './session-violations';
+import { watchBuildScripts } from './turn-build-scripts';
 import { setSessionOption } from './session-options';
 import { StartGate } from './start-gate';
 
@@ -272,6 +273,7 @@ export class SessionManager {
     session.promptClientId = clientId;
     this.transcripts.prompted(sessionId, text);
     this.options.bus.publish({ type: 'session_state', session: session.info() });
+    const scriptsChanged = await watchBuildScripts(session, { ...this.options, now: this.now });
     const abandoned = new Promise<null>((resolve) => {
       session.abandonTurn = () => resolve(null);
     });
@@ -291,6 +293,7 @@ export class SessionManager {
     } catch (error) {
       throw await this.explain(session, error);
     } finally {
+      await scriptsChanged();
       session.abandonTurn = null;
       this.disarmCancel(session);
       session.promptId = null;
