@@ -9,6 +9,21 @@ export const HostEntry = z
   .max(260)
   .regex(/^(\*?[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/, 'host, host:port or *.domain');
 
+/**
+ * A file or folder that runs later, protected in every writable root like `.git/hooks` or
+ * `.vscode/`: relative to the root, `/`-separated, a trailing `/` for a whole folder, `*` only in
+ * the last name (`.yarnrc*`). Matched without regard to case.
+ */
+export const ProtectedPathEntry = z
+  .string()
+  .min(1)
+  .max(256)
+  .regex(/^[^\p{Cc}]*$/u, 'no control characters')
+  .regex(
+    /^(?:\.\/)?(?:(?!\.\.?\/)[^/*\\]+\/)*(?!\.\.?(?:\/|$))[^/\\]+\/?$/,
+    'a path relative to the folder, like tools/hooks/ or .tool-config.json (no .., * only in the last name)',
+  );
+
 export const SandboxMode = z.enum(['workspace-write', 'read-only', 'off']);
 export type SandboxMode = z.infer<typeof SandboxMode>;
 

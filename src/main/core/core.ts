@@ -21,6 +21,7 @@ import {
   effectiveRules,
   managedAgents,
   managedTelemetry,
+  protectedEntries,
   readManagedPolicy,
   type ManagedPolicy,
 } from './config/managed-settings';
@@ -177,6 +178,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       homeDir: homedir(),
     }),
     coverage,
+    protectedEntries: () => protectedEntries(settings.protectedPaths, managed),
     onEnd: (sessionId) => void endSessionState(sessionId),
   });
 
@@ -300,6 +302,7 @@ function settingsService(options: {
       Object.assign(settings, {
         agents: next.agents,
         rules,
+        protectedPaths: next.protectedPaths,
         approvals: next.approvals,
         retention: next.retention,
         desktop: next.desktop,
