@@ -67,6 +67,19 @@ export const Event = z.discriminatedUnion('type', [
     path: z.string().max(4096),
     reason: z.string().max(2000),
   }),
+  /**
+   * A build file people run by hand (`package.json`, `Makefile`, `justfile`, `*.sh` at the root)
+   * changed during the agent's turn, not by a write Gatehouse made for a decision (audited too).
+   */
+  z.object({
+    type: z.literal('build_script_changed'),
+    sessionId: Id,
+    agentId: Id,
+    path: z.string().max(4096),
+    /** `sha256:<hex>` (or `size:<bytes>:<mtime>` for a large file); null: not there. */
+    before: z.string().max(200).nullable(),
+    after: z.string().max(200).nullable(),
+  }),
   /** The sandbox refused something the agent did without asking (rate-limited per target). */
   z.object({
     type: z.literal('sandbox_violation'),
@@ -79,6 +92,17 @@ export const Event = z.discriminatedUnion('type', [
     target: z.string().max(4096),
     /** The agent keeps failing on it (a few refusals): a person may be offered to allow it. */
     repeated: z.literal(true).optional(),
+    /**
+     * A file that runs later (git hooks, editor tasks, CLI settings): which protected entry, what
+     * runs it, and, for one that appeared and was moved out of the project, where it went.
+     */
+    protectedBy: z
+      .object({
+        entry: z.string().max(1024),
+        runs: z.string().max(500),
+        movedTo: z.string().max(4096).nullable().optional(),
+      })
+      .optional(),
   }),
   /**
    * A hook `gatehouse hook install` wrote changed: lost, weakened, put back, installed or

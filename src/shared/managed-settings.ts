@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { PermissionPolicy } from './domain';
 import { RuleSchema } from './rules';
-import { SandboxMode, SandboxSettings } from './sandbox-settings';
+import { ProtectedPathEntry, SandboxMode, SandboxSettings } from './sandbox-settings';
 import { TelemetrySettings } from './settings';
 
 /** The file is a person's, not an agent's: bounded anyway, so a huge file fails plainly. */
@@ -36,6 +36,8 @@ export const ManagedSettings = z
     /** The mediator policies a user may choose; absent: any. */
     allowedPolicies: z.array(PermissionPolicy).min(1).optional(),
     sandbox: ManagedSandbox.optional(),
+    /** Added to the protected files of every sandbox, with the user's; the user cannot remove them. */
+    protectedPaths: z.array(ProtectedPathEntry).max(64).default([]),
     /** Replaces the user's `telemetry.otlp`. */
     telemetry: z.object({ otlp: OtlpSettings }).strict().optional(),
     /** false: no agent may run in a mode that does not ask (Bypass). */
@@ -55,5 +57,6 @@ export const ManagedPolicyView = z.object({
   sandbox: ManagedSandbox.nullable(),
   telemetry: z.boolean(),
   allowBypass: z.boolean(),
+  protectedPaths: z.array(z.string()),
 });
 export type ManagedPolicyView = z.infer<typeof ManagedPolicyView>;

@@ -19,6 +19,21 @@ export const UnixSocketEntry = z
   .max(107)
   .regex(/^(\/|~\/)[^\0]*$/, 'an absolute or ~/ path');
 
+/**
+ * A file or folder that runs later, protected in every writable root like `.git/hooks` or
+ * `.vscode/`: relative to the root, `/`-separated, a trailing `/` for a whole folder, `*` only in
+ * the last name (`.yarnrc*`). Matched without regard to case.
+ */
+export const ProtectedPathEntry = z
+  .string()
+  .min(1)
+  .max(256)
+  .regex(/^[^\p{Cc}]*$/u, 'no control characters')
+  .regex(
+    /^(?:\.\/)?(?:(?!\.\.?\/)[^/*\\]+\/)*(?!\.\.?(?:\/|$))[^/\\]+\/?$/,
+    'a path relative to the folder, like tools/hooks/ or .tool-config.json (no .., * only in the last name)',
+  );
+
 export const SandboxMode = z.enum(['workspace-write', 'read-only', 'off']);
 export type SandboxMode = z.infer<typeof SandboxMode>;
 

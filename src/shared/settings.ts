@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { PermissionMode, PermissionPolicy } from './domain';
 import { ACP_REGISTRY_URL, RegistryAgentId } from './registry-format';
 import { RuleSchema } from './rules';
-import { SandboxSettings } from './sandbox-settings';
+import { ProtectedPathEntry, SandboxSettings } from './sandbox-settings';
 
 /** How long an unanswered permission request waits before it is refused (fail closed). */
 export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 300;
@@ -136,6 +136,12 @@ export const Settings = z
       .default({}),
     /** Allow / ask / deny before a person is asked; deny > ask > allow, then the most specific. */
     rules: z.array(RuleSchema).default([]),
+    /**
+     * Files that run later, protected in every writable root of every sandbox besides the built-in
+     * list (git hooks and config, editor tasks, CLI settings, .envrc, .npmrc, ...), which cannot be
+     * shortened: an agent cannot create, change, rename or delete them on its own.
+     */
+    protectedPaths: z.array(ProtectedPathEntry).max(64).default([]),
     approvals: z
       .object({
         /** Fail-closed timeout: an unanswered request is denied after this many seconds. */

@@ -7,7 +7,12 @@ import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AgentConfig, AgentIdKey } from '../../shared/settings';
 import { loadSettings } from '../../main/core/config/settings-file';
-import { managedAgent, managedSettingsPath, readManagedPolicy } from '../../main/core/config/managed-settings';
+import {
+  managedAgent,
+  managedSettingsPath,
+  protectedEntries,
+  readManagedPolicy,
+} from '../../main/core/config/managed-settings';
 import { controlSocketPath } from '../../main/control/socket-path';
 import { launchableAgent } from '../../main/core/agents/registry-launch';
 import { loadRegistrySnapshot } from '../../main/core/agents/registry-snapshot';
@@ -76,7 +81,8 @@ export async function acp(options: AcpOptions, io: CliIo): Promise<number> {
   }
 
   // The administrator's sandbox holds for an editor's agent as for the core's own.
-  declared = managedAgent(declared, readManagedPolicy(managedSettingsPath(io.env)));
+  const managed = readManagedPolicy(managedSettingsPath(io.env));
+  declared = managedAgent(declared, managed);
   const log = (line: string) => io.err(line);
   let launch;
   let unguarded: string | null;
@@ -91,6 +97,14 @@ export async function acp(options: AcpOptions, io: CliIo): Promise<number> {
       gatehouseHome: home,
       onViolation: (v) =>
         log(`gatehouse acp: the sandbox refused a connection to ${v.host}:${v.port} (${v.reason})`),
+      // The editor may make such a file itself (workspace settings): the line says where it went.
+      protection: {
+        entries: protectedEntries(settings.protectedPaths, managed),
+        onMove: (m) =>
+          log(
+            `gatehouse acp: ${m.path} appeared (${m.runs}); moved to ${m.movedTo ?? `nowhere: ${m.error}`}`,
+          ),
+      },
     });
   } catch (error) {
     io.err(`gatehouse acp: agent "${agent.id}" did not start: ${(error as Error).message}`);

@@ -23,6 +23,7 @@ import {
   effectiveRules,
   managedAgents,
   managedTelemetry,
+  protectedEntries,
   readManagedPolicy,
   type ManagedPolicy,
 } from './config/managed-settings';
@@ -181,6 +182,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       homeDir: homedir(),
     }),
     coverage,
+    protectedEntries: () => protectedEntries(settings.protectedPaths, managed),
     onEnd: (sessionId) => void endSessionState(sessionId),
   });
 
@@ -316,6 +318,7 @@ function settingsService(options: {
       Object.assign(settings, {
         agents: next.agents,
         rules,
+        protectedPaths: next.protectedPaths,
         approvals: next.approvals,
         retention: next.retention,
         desktop: next.desktop,

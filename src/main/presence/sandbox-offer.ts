@@ -25,8 +25,11 @@ const VERB = { write: 'write to', read: 'read', connect: 'connect to' } as const
 export function sandboxOffer(event: GatehouseEvent): SandboxOffer | null {
   if (event.type !== 'sandbox_violation' || !event.repeated) return null;
   const { blocked, target, agentId, sessionId } = event;
+  // A file that runs later stays protected whatever folder is allowed: nothing to offer.
   const allowance =
-    blocked === 'read' ? null : { agentId, kind: blocked, target } satisfies SandboxAllowance;
+    blocked === 'read' || event.protectedBy
+      ? null
+      : ({ agentId, kind: blocked, target } satisfies SandboxAllowance);
   const agent = safeLine(agentId, 40);
   return {
     key: `sandbox:${sessionId}:${blocked}:${target}`.slice(0, 512),
@@ -35,7 +38,9 @@ export function sandboxOffer(event: GatehouseEvent): SandboxOffer | null {
       safeLine(`It tried to ${VERB[blocked]} ${target}`, LIMITS.line),
       allowance
         ? 'Allow it for this agent from its next session?'
-        : 'Hidden paths stay hidden; change its settings to allow it.',
+        : event.protectedBy
+          ? `Protected: ${event.protectedBy.runs}.`
+          : 'Hidden paths stay hidden; change its settings to allow it.',
     ].join('\n'),
     allowance,
   };

@@ -9,6 +9,7 @@
 //
 // Runs under plain `node` (type stripping): erasable syntax only, no relative imports.
 
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -105,6 +106,9 @@ export type ScriptStep =
    *  as a text chunk; a failure's message also goes to stderr, as a tool's would. */
   | { type: 'direct'; action: 'write' | 'read'; path: string }
   | { type: 'direct'; action: 'connect'; host: string; port: number }
+  /** Runs a command with /bin/sh in the session cwd, never asking, as a shell tool would. Reports
+   *  `shell <exit code>: <stdout>` as a text chunk; its stderr goes to the agent's stderr. */
+  | { type: 'shell'; command: string }
   /** Reports an environment variable as a text chunk: `env NAME=value` or `env NAME unset`. */
   | { type: 'env'; name: string }
   /** One JSON-RPC message written as raw text, past the SDK's serialiser (which recurses): every
@@ -568,6 +572,15 @@ function main(): void {
               `direct ${step.action} ${target} failed: ${code ?? 'none'}`,
             );
           }
+          break;
+        }
+        case 'shell': {
+          const ran = spawnSync('/bin/sh', ['-c', step.command], {
+            cwd: session.cwd,
+            encoding: 'utf8',
+          });
+          process.stderr.write(ran.stderr ?? '');
+          await say(client, session.id, `shell ${ran.status}: ${(ran.stdout ?? '').trim()}`);
           break;
         }
         case 'env': {

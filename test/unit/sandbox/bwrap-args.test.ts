@@ -4,6 +4,8 @@ import { bwrapArgs, type MountPlan } from '../../../src/main/core/sandbox/bwrap-
 const plan: MountPlan = {
   writable: ['/work/proj', '/tmp'],
   readOnly: [],
+  protectedAnchors: ['/work/proj/.git'],
+  protectedReadOnly: ['/work/proj/.vscode', '/work/proj/.git/hooks'],
   hiddenDirs: ['/home/ada/.ssh', '/home/ada/.gatehouse'],
   hiddenFiles: ['/work/.env'],
   unreadableFile: '/home/ada/.gatehouse/run/unreadable',
@@ -46,6 +48,16 @@ describe('bwrapArgs', () => {
     expect(at('--bind', '/home/ada/.gatehouse/run/net-1')).toBeGreaterThan(
       at('--tmpfs', '/home/ada/.gatehouse'),
     );
+  });
+
+  it('binds protected paths read-only after every writable folder, their anchors first', () => {
+    const at = (flag: string, path: string) =>
+      args.findIndex((arg, i) => arg === flag && args[i + 1] === path && args[i + 2] === path);
+    expect(at('--bind', '/work/proj/.git')).toBeGreaterThan(at('--bind', '/tmp'));
+    expect(at('--ro-bind', '/work/proj/.git/hooks')).toBeGreaterThan(
+      at('--bind', '/work/proj/.git'),
+    );
+    expect(at('--ro-bind', '/work/proj/.vscode')).toBeGreaterThan(at('--bind', '/tmp'));
   });
 
   it('hides folders as unlistable, passable only on the way to the bridge', () => {

@@ -129,6 +129,14 @@ describe('resolveSandboxProfile', () => {
     expect(profile?.unreadable).toEqual(
       expect.arrayContaining(['/home/ada/secrets', '/etc/ssl/private']),
     );
+    // Files that run later stay protected there as in the project; not in temp or agent state.
+    expect(profile?.protectedRoots).toEqual([
+      '/work/proj',
+      '/home/ada/.cache/tool',
+      '/srv/out',
+      '/work/proj/build',
+    ]);
+    expect(profileFor({ sandbox: 'read-only' })?.protectedRoots).toEqual([]);
   });
 
   it('network settings: all, none, or extra hosts', () => {

@@ -18,6 +18,19 @@ describe('fileViolationsIn', () => {
     ]);
   });
 
+  it('reads a mount point that could not be moved or removed, quoted or not', () => {
+    const stderr = [
+      "Error: EBUSY: resource busy or locked, rename '/p/.git' -> '/p/.git2'",
+      "rm: cannot remove '/p/.git/config': Device or resource busy",
+      "touch: cannot touch '/p/.git/hooks/pre-commit': Read-only file system",
+    ].join('\n');
+    expect(fileViolationsIn(stderr)).toEqual([
+      { kind: 'file', path: '/p/.git', error: 'EBUSY' },
+      { kind: 'file', path: '/p/.git/config', error: 'EBUSY' },
+      { kind: 'file', path: '/p/.git/hooks/pre-commit', error: 'EROFS' },
+    ]);
+  });
+
   it('finds nothing in ordinary output', () => {
     expect(fileViolationsIn('Loaded 3 files\nPermission denied by the user')).toEqual([]);
   });

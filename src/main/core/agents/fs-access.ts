@@ -13,6 +13,7 @@ import {
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { isInside, nearestRealPath } from '../fs/containment';
+import { beginOwnWrite } from '../sandbox/own-writes';
 
 /** ACP's "Resource not found"; Gemini CLI treats that message as "file does not exist". */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -83,9 +84,19 @@ export async function writeInside(
   content: string,
 ): Promise<FileWritten> {
   const { realRoot, real } = await resolveWithRoot(root, path);
-  return process.platform === 'linux'
-    ? writeThroughDescriptors(realRoot, real, path, content)
-    : writeByPath(real, content);
+  // Marked as Gatehouse's, so that the watch over files that run later does not take it away.
+  const done = beginOwnWrite(real);
+  try {
+    const written =
+      process.platform === 'linux'
+        ? await writeThroughDescriptors(realRoot, real, path, content)
+        : await writeByPath(real, content);
+    const { device, inode, bytes: size, sha256 } = written;
+    done({ path: written.path, dev: Number(device), ino: Number(inode), size, sha256 });
+    return written;
+  } finally {
+    done();
+  }
 }
 
 async function writeThroughDescriptors(

@@ -2,7 +2,11 @@
 import type { EventBus } from '../events/bus';
 import { logger } from '../log/logger';
 import { blockedKind, violationEntry } from '../sandbox/violation-history';
-import type { SandboxViolation } from '../sandbox/violation-reporter';
+import {
+  createViolationReporter,
+  type SandboxViolation,
+  type ViolationReporter,
+} from '../sandbox/violation-reporter';
 import type { Store } from '../store';
 import type { Session } from './session';
 
@@ -43,5 +47,23 @@ export function reportViolation(
     blocked: blockedKind(violation),
     target: target.slice(0, 4096),
     ...(violation.repeated ? { repeated: true as const } : {}),
+    ...(violation.protected ? { protectedBy: shownProtection(violation.protected) } : {}),
   });
+}
+
+function shownProtection(label: NonNullable<SandboxViolation['protected']>) {
+  const { entry, runs, movedTo } = label;
+  return {
+    entry: entry.slice(0, 1024),
+    runs: runs.slice(0, 500),
+    ...(movedTo === undefined ? {} : { movedTo: movedTo?.slice(0, 4096) ?? null }),
+  };
+}
+
+/** The reporter of a session's refusals: each is audited, kept in the history and shown. */
+export function violationReporterFor(session: Session, deps: ViolationDeps): ViolationReporter {
+  return createViolationReporter(
+    (violation) => reportViolation(session, violation, deps),
+    deps.now,
+  );
 }

@@ -16,12 +16,13 @@ import { agentFamily, askingChoice, modesSelector } from './agent-modes';
 import { keepAsking, onModeUpdate, primarySelector, selectMode, type ModeGuardDeps } from './mode-guard';
 import { launchFamily, unguardedByDoor } from './side-doors';
 import { prepareAgentLaunch } from '../sandbox/launch';
-import { createViolationReporter } from '../sandbox/violation-reporter';
+import type { ProtectedEntry } from '../safety/protected-files';
 import { Transcripts } from '../transcripts/transcripts';
 import { RecentFolders } from './recent-folders';
 import { registryLaunch } from './registry-launch';
 import { checkFolder, sessionFolder, type FolderCheck } from './session-folder';
-import { reportViolation } from './session-violations';
+import { violationReporterFor } from './session-violations';
+import { watchBuildScripts } from './turn-build-scripts';
 import { setSessionOption } from './session-options';
 import { StartGate } from './start-gate';
 
@@ -47,6 +48,8 @@ export interface SessionManagerOptions {
   coverage: ClientHandlerDeps['coverage'];
   /** How long an agent has to end a cancelled turn before it is stopped. */
   cancelGraceMs: () => number;
+  /** The files that run later, protected in every writable root: the default list and the settings'. */
+  protectedEntries?: () => readonly ProtectedEntry[];
   /** Runs once when a session ends, whatever ended it (session grants end here). */
   onEnd?: (sessionId: string) => void;
 }
@@ -154,10 +157,7 @@ export class SessionManager {
       () => this.options.agents()[agentId],
       this.now(),
     );
-    const violations = createViolationReporter(
-      (violation) => reportViolation(session, violation, { ...this.options, now: this.now }),
-      this.now,
-    );
+    const violations = violationReporterFor(session, { ...this.options, now: this.now });
     const leave = await this.starts.enter();
     let launch;
     try {
@@ -167,6 +167,7 @@ export class SessionManager {
         sessionDir: cwd,
         gatehouseHome: this.options.home,
         onViolation: (violation) => violations.network(violation),
+        protection: { entries: this.options.protectedEntries?.(), onMove: (move) => violations.moved(move) },
       });
     } catch (error) {
       leave();
@@ -179,6 +180,7 @@ export class SessionManager {
       throw new BadRequestError(`agent "${agentId}" did not start: ${(error as Error).message}`);
     }
     session.sandbox = launch.sandbox;
+    violations.labelWith(launch.protectedBy);
     this.sessions.set(session.sessionId, session);
     this.transcripts.open(session.sessionId);
     // Refusals are read from stderr only where a sandbox refuses.
@@ -269,6 +271,7 @@ export class SessionManager {
     session.promptClientId = clientId;
     this.transcripts.prompted(sessionId, text);
     this.options.bus.publish({ type: 'session_state', session: session.info() });
+    const scriptsChanged = await watchBuildScripts(session, { ...this.options, now: this.now });
     const abandoned = new Promise<null>((resolve) => {
       session.abandonTurn = () => resolve(null);
     });
@@ -288,6 +291,7 @@ export class SessionManager {
     } catch (error) {
       throw await this.explain(session, error);
     } finally {
+      await scriptsChanged();
       session.abandonTurn = null;
       this.disarmCancel(session);
       session.promptId = null;

@@ -12,6 +12,7 @@ import {
   managedSettingsPath,
   managedTelemetry,
   parseManagedSettings,
+  protectedEntries,
   readManagedPolicy,
   type ManagedPolicy,
 } from './managed-settings';
@@ -180,5 +181,19 @@ describe('the user settings against a managed policy', () => {
     });
     expect(managedTelemetry(user.telemetry, forcing).otlp?.endpoint).toBe('https://otel.example/');
     expect(managedTelemetry(user.telemetry, null)).toBe(user.telemetry);
+  });
+
+  it('protected files: the built-in list, then what the policy and the user add; none removed', () => {
+    const forcing = policy({ protectedPaths: ['tools/hooks/', '.tool-config.json'] });
+    const entries = protectedEntries(['Justfile', 'tools/hooks/'], forcing);
+    const paths = entries.map((e) => e.path);
+    expect(paths.slice(0, 3)).toEqual(['.git/hooks', '.git/config', '.git/info']);
+    expect(paths.slice(-3)).toEqual(['tools/hooks', '.tool-config.json', 'Justfile']);
+    expect(entries.find((e) => e.path === 'tools/hooks')?.tree).toBe(true);
+    expect(protectedEntries([], null).length).toBe(paths.length - 3);
+    expect(Settings.safeParse({ protectedPaths: ['../outside'] }).success).toBe(false);
+    expect(Settings.safeParse({ protectedPaths: ['/etc/hosts'] }).success).toBe(false);
+    expect(Settings.safeParse({ protectedPaths: ['a/*/b'] }).success).toBe(false);
+    expect(Settings.safeParse({ protectedPaths: Array(65).fill('x') }).success).toBe(false);
   });
 });

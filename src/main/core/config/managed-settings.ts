@@ -12,6 +12,7 @@ import type { Rule } from '../../../shared/rules';
 import type { AgentConfig, Settings, TelemetrySettings } from '../../../shared/settings';
 import { DEFAULT_PERMISSION_POLICY } from '../mediator';
 import { validateRules } from '../rules';
+import { extraEntry, PROTECTED_FILES, type ProtectedEntry } from '../safety/protected-files';
 import { describeIssues, SettingsError } from './settings-file';
 
 /** Overrides the platform's path (tests; a packaged deployment that keeps it elsewhere). */
@@ -157,6 +158,18 @@ export function managedAgents(
   );
 }
 
+/**
+ * The files that run later, protected in every sandbox: the built-in list, then what the managed
+ * policy and the user's settings add. Nothing can take an entry away.
+ */
+export function protectedEntries(
+  userPaths: readonly string[],
+  managed: ManagedPolicy | null,
+): ProtectedEntry[] {
+  const extra = [...new Set([...(managed?.settings.protectedPaths ?? []), ...userPaths])];
+  return [...PROTECTED_FILES, ...extra.map(extraEntry)];
+}
+
 /** The telemetry export in force: the managed endpoint replaces the user's. */
 export function managedTelemetry(
   telemetry: TelemetrySettings,
@@ -167,7 +180,8 @@ export function managedTelemetry(
 
 export function managedView(managed: ManagedPolicy | null): ManagedPolicyView | null {
   if (!managed) return null;
-  const { rules, allowedPolicies, sandbox, telemetry, allowBypass } = managed.settings;
+  const { rules, allowedPolicies, sandbox, telemetry, allowBypass, protectedPaths } =
+    managed.settings;
   return {
     path: managed.path,
     rules,
@@ -175,5 +189,6 @@ export function managedView(managed: ManagedPolicy | null): ManagedPolicyView | 
     sandbox: sandbox ?? null,
     telemetry: telemetry !== undefined,
     allowBypass,
+    protectedPaths,
   };
 }

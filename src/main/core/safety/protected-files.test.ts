@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extraEntry, PROTECTED_FILES, protectedEntryFor } from './protected-files';
+import { extraEntry, isEntryAncestor, PROTECTED_FILES, protectedEntryFor } from './protected-files';
 
 describe('protected files', () => {
   it('finds hooks, config and editor tasks at the root, whatever their case', () => {
@@ -25,6 +25,16 @@ describe('protected files', () => {
     expect(protectedEntryFor('packages/a/.vscode/tasks.json', PROTECTED_FILES, true)?.path).toBe(
       '.vscode',
     );
+  });
+
+  it("knows the folders on the way to an entry, and git's redirect to another common folder", () => {
+    expect(isEntryAncestor('.git')).toBe(true);
+    expect(isEntryAncestor('.GIT')).toBe(true);
+    expect(isEntryAncestor('.git/hooks')).toBe(false);
+    expect(isEntryAncestor('.vscode')).toBe(false);
+    expect(isEntryAncestor('src')).toBe(false);
+    expect(isEntryAncestor('tools', [extraEntry('tools/hooks/')])).toBe(true);
+    expect(protectedEntryFor('.git/commondir')?.runs).toMatch(/hooks and config/);
   });
 
   it('takes extra entries from the settings', () => {

@@ -26,6 +26,11 @@ export const PROTECTED_FILES: readonly ProtectedEntry[] = [
     runs: 'git obeys this file on every command (core.fsmonitor and aliases run programs)',
   },
   { path: '.git/info', tree: true, runs: 'git reads attributes and excludes from here' },
+  {
+    path: '.git/commondir',
+    tree: false,
+    runs: 'git takes its hooks and config from the folder this file names',
+  },
   { path: '.gitmodules', tree: false, runs: 'git fetches and checks out submodules from here' },
   { path: '.husky', tree: true, runs: 'git runs these hooks through husky' },
   {
@@ -115,4 +120,24 @@ export function protectedEntryFor(
 export function firstSegmentMatches(entry: ProtectedEntry, name: string): boolean {
   const first = entry.path.split('/')[0] ?? '';
   return picomatch.isMatch(name, first, MATCH_OPTIONS);
+}
+
+/**
+ * Whether `relative` names a folder on the way to a protected entry (`.git` for `.git/hooks`):
+ * each of its segments matches the entry's segment at that depth, without regard to case, and the
+ * entry goes deeper. Such a folder is not protected itself, but what appears in it may be.
+ */
+export function isEntryAncestor(
+  relative: string,
+  entries: readonly ProtectedEntry[] = PROTECTED_FILES,
+): boolean {
+  const segments = relative.split('/').filter((part) => part !== '' && part !== '.');
+  if (segments.length === 0) return false;
+  return entries.some((entry) => {
+    const parts = entry.path.split('/');
+    return (
+      parts.length > segments.length &&
+      segments.every((name, i) => picomatch.isMatch(name, parts[i]!, MATCH_OPTIONS))
+    );
+  });
 }

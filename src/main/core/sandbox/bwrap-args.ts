@@ -5,6 +5,10 @@ export interface MountPlan {
   writable: string[];
   /** Read-only again although inside a writable folder (a read-only project in the temp folder). */
   readOnly: string[];
+  /** Folders on the way to protected paths, bound onto themselves: mount points, not renamable. */
+  protectedAnchors: string[];
+  /** Files that run later, read-only although inside a writable root (protected-mounts.ts). */
+  protectedReadOnly: string[];
   hiddenDirs: string[];
   hiddenFiles: string[];
   /** An empty file nobody may read, mounted over each hidden file. */
@@ -58,6 +62,9 @@ export function bwrapArgs(plan: MountPlan, command: string, args: readonly strin
   ];
   for (const path of plan.writable) out.push('--bind', path, path);
   for (const path of plan.readOnly) out.push('--ro-bind', path, path);
+  // After every writable folder (a project inside the temp folder is bound twice), anchors first.
+  for (const path of plan.protectedAnchors) out.push('--bind', path, path);
+  for (const path of plan.protectedReadOnly) out.push('--ro-bind', path, path);
   // Hidden after the writable set, so that a deny inside a writable folder still holds. A hidden
   // path refuses access (EACCES, which the agent reports and Gatehouse audits) rather than looking
   // empty; without capabilities not even root inside may pass. The folder that holds the bridge

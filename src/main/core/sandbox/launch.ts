@@ -11,6 +11,7 @@ import type { NetworkViolation } from './network-bridge';
 import { knownProgramFor } from './known-agents';
 import { writeLaunchFile } from './launch-file';
 import { resolveSandboxProfile, SECRETS_IN_HOME, type SandboxProfile } from './profile';
+import type { ProtectedLabel, ProtectionOptions } from './protection';
 import { findBwrap, SandboxUnavailableError, wrapCommand } from './wrap';
 
 const execFileAsync = promisify(execFile);
@@ -32,6 +33,8 @@ export interface AgentLaunch {
   agentId: string;
   /** Stops what the sandbox runs outside the agent (its network bridge). After exit; idempotent. */
   cleanup(): Promise<void>;
+  /** The protected entry a refused path falls under; null for others, or without a sandbox. */
+  protectedBy(path: string): ProtectedLabel | null;
 }
 
 export interface LaunchInput {
@@ -40,6 +43,8 @@ export interface LaunchInput {
   sessionDir: string;
   gatehouseHome: string;
   onViolation: (violation: NetworkViolation) => void;
+  /** Files that run later: the list in force, and where a move into quarantine is told. */
+  protection?: ProtectionOptions;
 }
 
 /**
@@ -101,6 +106,7 @@ async function launchWith(input: LaunchInput, args: readonly string[]): Promise<
     gatehouseHome: input.gatehouseHome,
     agentId,
     cleanup: () => Promise.resolve(),
+    protectedBy: () => null,
   });
 
   const home = env['HOME'] ?? homedir();
@@ -131,6 +137,7 @@ async function launchWith(input: LaunchInput, args: readonly string[]): Promise<
       bwrapPath: bwrap,
       onViolation: input.onViolation,
       cwd,
+      ...(input.protection ? { protection: input.protection } : {}),
     });
     return {
       ...wrapped,

@@ -18,6 +18,8 @@ export interface SandboxProfile {
   projectDir: string;
   /** Writable paths (everything else is read-only). */
   writable: string[];
+  /** Writable roots whose files that run later stay protected: the project, allowWrite folders. */
+  protectedRoots: string[];
   /** Paths whose content the agent must not read; hidden after the writable set is mounted. */
   unreadable: string[];
   /** Folders whose `.env*` files are hidden (the project's ancestors and HOME). */
@@ -77,6 +79,10 @@ export function resolveSandboxProfile(input: ProfileInput): SandboxProfile | nul
     mode: settings.sandbox,
     projectDir,
     writable: unique(writable),
+    protectedRoots: unique([
+      ...(settings.sandbox === 'workspace-write' ? [projectDir] : []),
+      ...settings.allowWrite.map(expand),
+    ]),
     unreadable: unique(unreadable),
     envFileDirs: unique([...ancestorsOf(projectDir), home]),
     gatehouseHome,

@@ -33,7 +33,17 @@ export interface ViolationSession {
  */
 export function blockedKind(violation: SandboxViolation): Blocked {
   if (violation.kind === 'network') return 'connect';
+  // A protected path is refused or moved for what was written there; a mount point (EBUSY) for a
+  // rename or removal.
+  if (violation.protected || violation.reason === 'EBUSY') return 'write';
   return violation.reason === 'EROFS' ? 'write' : 'read';
+}
+
+function titleOf(violation: SandboxViolation, kind: Blocked, target: string): string {
+  const label = violation.protected;
+  if (!label) return `Blocked by the sandbox: ${kind} ${target}`;
+  if (label.movedTo) return `Moved out of the project: ${target} (${label.runs})`;
+  return `Blocked by the sandbox: ${kind} ${target} (${label.runs})`;
 }
 
 /** A request and its decision, so that what the sandbox refused is a line in the history. */
@@ -54,7 +64,7 @@ export function violationEntry(
     toolCall: {
       toolCallId: `sandbox-${requestId}`,
       kind: TOOL_KIND[kind],
-      title: `Blocked by the sandbox: ${kind} ${target}`,
+      title: titleOf(violation, kind, target),
       locations: violation.kind === 'file' ? [{ path: target }] : [],
       rawInput: { ...violation, target },
       content: [],

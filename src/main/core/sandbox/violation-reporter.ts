@@ -1,4 +1,6 @@
 import type { NetworkViolation } from './network-bridge';
+import type { ProtectedLabel } from './protection';
+import type { ProtectedMove } from './protected-watch';
 import { fileViolationsIn, networkViolationsIn, socketViolationsIn } from './violations';
 
 /** One refusal of the sandbox, as audited and shown. */
@@ -9,8 +11,10 @@ export interface SandboxViolation {
   path?: string;
   host?: string;
   port?: number;
-  /** The errno the agent saw, or why the bridge refused. */
+  /** The errno the agent saw, why the bridge refused, or `quarantined` for a protected path moved away. */
   reason: string;
+  /** A file that runs later: which entry of the protected list, what runs it, where it was moved. */
+  protected?: ProtectedLabel & { movedTo?: string | null; error?: string };
   /** Reports held back by the limits since the previous one. */
   suppressed: number;
   /**
@@ -25,6 +29,10 @@ export interface ViolationReporter {
   stderr(chunk: string): void;
   /** A connection the network bridge refused. */
   network(violation: NetworkViolation): void;
+  /** A protected path that appeared and was moved into quarantine (or could not be). */
+  moved(move: ProtectedMove): void;
+  /** Names the protected entry of the refused paths from now on (known once the sandbox is planned). */
+  labelWith(label: (path: string) => ProtectedLabel | null): void;
 }
 
 const SAME_TARGET_MS = 60_000;
@@ -50,10 +58,13 @@ export function createViolationReporter(
   let inWindow = 0;
   let suppressed = 0;
   let partial = '';
+  let label: (path: string) => ProtectedLabel | null = () => null;
 
   const report = (violation: Omit<SandboxViolation, 'suppressed' | 'repeated'>): void => {
     const at = now();
-    const key = `${violation.kind}:${violation.target}`;
+    // Each move is its own change to the project: reported even right after another of that path.
+    const moved = violation.protected?.movedTo;
+    const key = moved ? `moved:${moved}` : `${violation.kind}:${violation.target}`;
     const count = (attempts.get(key) ?? 0) + 1;
     attempts.delete(key);
     attempts.set(key, count);
@@ -88,7 +99,14 @@ export function createViolationReporter(
       if (end < 0) return;
       const lines = text.slice(0, end);
       for (const found of fileViolationsIn(lines)) {
-        report({ kind: 'file', target: found.path, path: found.path, reason: found.error });
+        const named = label(found.path);
+        report({
+          kind: 'file',
+          target: found.path,
+          path: found.path,
+          reason: found.error,
+          ...(named ? { protected: named } : {}),
+        });
       }
       for (const found of networkViolationsIn(lines)) {
         const target = `${found.host}:${found.port}`;
@@ -109,6 +127,19 @@ export function createViolationReporter(
           reason: 'unix-socket-closed',
         });
       }
+    },
+    moved(move) {
+      const { path, entry, runs, movedTo, error } = move;
+      report({
+        kind: 'file',
+        target: path,
+        path,
+        reason: movedTo ? 'quarantined' : 'not-quarantined',
+        protected: { entry, runs, movedTo, ...(error ? { error } : {}) },
+      });
+    },
+    labelWith(fn) {
+      label = fn;
     },
     network(violation) {
       report({

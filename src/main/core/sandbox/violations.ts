@@ -2,17 +2,20 @@
 export interface FileViolation {
   kind: 'file';
   path: string;
-  error: 'EROFS' | 'EACCES' | 'EPERM';
+  /** EBUSY: a mount point (a protected path or a folder on its way) cannot be renamed or removed. */
+  error: 'EROFS' | 'EACCES' | 'EPERM' | 'EBUSY';
 }
 
-// Node (`EROFS: read-only file system, open '/x'`) and C tools (`/x: Read-only file system`).
-const NODE_STYLE = /\b(EROFS|EACCES|EPERM): [^,\n]*, \w+ '([^'\n]{1,4096})'/g;
+// Node (`EROFS: read-only file system, open '/x'`) and C tools (`/x: Read-only file system`,
+// `rm: cannot remove '/x': Device or resource busy`).
+const NODE_STYLE = /\b(EROFS|EACCES|EPERM|EBUSY): [^,\n]*, \w+ '([^'\n]{1,4096})'/g;
 const LIBC_STYLE =
-  /(?:^|[\s'"`])(\/[^\s:'"`]{0,4096}): (Read-only file system|Permission denied|Operation not permitted)/gm;
+  /(?:^|[\s'"`])(\/[^\s:'"`]{0,4096})['"`]?: (Read-only file system|Permission denied|Operation not permitted|Device or resource busy)/gm;
 const LIBC_CODES = {
   'Read-only file system': 'EROFS',
   'Permission denied': 'EACCES',
   'Operation not permitted': 'EPERM',
+  'Device or resource busy': 'EBUSY',
 } as const;
 
 /**

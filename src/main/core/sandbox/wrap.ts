@@ -6,6 +6,7 @@ import { isInside } from '../fs/containment';
 import { bwrapArgs, type MountPlan } from './bwrap-args';
 import { startBridge, type NetworkViolation } from './network-bridge';
 import { isLoopbackHost, type HostRule, type SandboxProfile } from './profile';
+import { planProtection, type ProtectedLabel, type ProtectionOptions } from './protection';
 import { RELAY_SOURCE, type RelaySpec } from './relay';
 import {
   dropSocketVariables,
@@ -26,6 +27,8 @@ export interface WrapOptions {
   bwrapPath?: string;
   /** The agent's working directory when it is not the session folder. */
   cwd?: string;
+  /** Files that run later: the list, and where a protected path moved into quarantine is told. */
+  protection?: ProtectionOptions;
 }
 
 export interface WrappedCommand {
@@ -34,6 +37,8 @@ export interface WrappedCommand {
   env: NodeJS.ProcessEnv;
   /** Stops the network bridge and removes its sockets. Call after the process exited. Idempotent. */
   cleanup(): Promise<void>;
+  /** The protected entry a path falls under (a refusal names what runs it), or null. */
+  protectedBy(path: string): ProtectedLabel | null;
 }
 
 export class SandboxUnavailableError extends Error {
@@ -82,9 +87,14 @@ export async function wrapCommand(
   const sockets = await unixSocketPlan(profile, runDir);
   hidden.push(...sockets.hidden);
 
+  const writable = await writableDirs(profile);
+  const protectedRoots = await existingRealPaths(profile.protectedRoots);
+  const protection = await planProtection(profile, protectedRoots, writable, options.protection);
   const plan: MountPlan = {
-    writable: await writableDirs(profile),
+    writable,
     readOnly: profile.mode === 'read-only' ? await existingRealPaths([profile.projectDir]) : [],
+    protectedAnchors: protection.mounts.anchors,
+    protectedReadOnly: protection.mounts.readOnly,
     hiddenDirs: [],
     hiddenFiles: [],
     unreadableFile: unreadableFileIn(runDir),
@@ -105,12 +115,15 @@ export async function wrapCommand(
     else if (kind) plan.hiddenFiles.push(path);
   });
 
+  const protectedBy = protection.label;
   if (profile.network.kind !== 'allow') {
     if (sockets.filterFile) plan.seccompFd = SECCOMP_FD;
+    const watch = protection.watch();
     return {
       ...filtered(sockets, bwrap, bwrapArgs(plan, command, args)),
       env: innerEnv,
-      cleanup: () => Promise.resolve(),
+      cleanup: () => Promise.resolve(watch.close()),
+      protectedBy,
     };
   }
 
@@ -124,10 +137,12 @@ export async function wrapCommand(
     );
   }
   const bridge = await startBridge(bridgeDir, loopback, remote, options.onViolation ?? (() => {}));
+  const watch = protection.watch();
   let cleaned = false;
   const cleanup = async (): Promise<void> => {
     if (cleaned) return;
     cleaned = true;
+    watch.close();
     await bridge.close();
     rmSync(bridgeDir, { recursive: true, force: true });
   };
@@ -168,6 +183,7 @@ export async function wrapCommand(
     ...filtered(sockets, bwrap, bwrapArgs(plan, nodePath, relayArgs)),
     env: innerEnv,
     cleanup,
+    protectedBy,
   };
 }
 

@@ -27,7 +27,9 @@ function ViolationLine({ violation }: { violation: Violation }) {
     note: null,
     error: null,
   });
-  const kind = violation.blocked === 'read' ? null : violation.blocked;
+  // A file that runs later is not opened from here: allowing its folder would not unprotect it.
+  const kind = violation.blocked === 'read' || violation.protectedBy ? null : violation.blocked;
+  const guarded = violation.protectedBy;
 
   const allow = async () => {
     if (!kind) return;
@@ -53,11 +55,19 @@ function ViolationLine({ violation }: { violation: Violation }) {
   return (
     <li className="gh-violation">
       <span>
-        Blocked by the sandbox: {violation.blocked}{' '}
+        {guarded?.movedTo ? 'Moved out of the project:' : 'Blocked by the sandbox:'}{' '}
+        {guarded?.movedTo ? '' : `${violation.blocked} `}
         <code>
           {/* The agent wrote this path: nothing in it may hide or reorder itself. */}
           <Revealed text={violation.target} />
         </code>
+        {guarded && <> — {guarded.runs}</>}
+        {guarded?.movedTo && (
+          <>
+            {' '}
+            (now in <code>{guarded.movedTo}</code>; move it back if you made it)
+          </>
+        )}
       </span>
       {kind && !state.note && (
         <button type="button" disabled={state.busy} onClick={() => void allow()}>

@@ -6,6 +6,7 @@ import { MODE_HINT } from '../history/words';
 import { RefusedWrites } from './RefusedWrites';
 import { SessionSandboxLine } from './SandboxLine';
 import { SandboxViolations } from './SandboxViolations';
+import { BuildScriptChanges } from './BuildScriptChanges';
 import { SessionOptions } from './SessionOptions';
 import { SignIn } from './SignIn';
 import { TranscriptList } from './TranscriptList';
@@ -103,6 +104,7 @@ export function SessionDetail({ session }: { session: SessionInfo }) {
       {open && <SessionSandboxLine sessionId={sessionId} />}
       <SandboxViolations sessionId={sessionId} />
       <RefusedWrites sessionId={sessionId} />
+      <BuildScriptChanges sessionId={sessionId} />
       <h3 className="visually-hidden">Transcript</h3>
       <TranscriptList entries={transcript.entries} dropped={transcript.dropped} />
       {stop && <p className="stop dim">Turn ended: {stop}</p>}

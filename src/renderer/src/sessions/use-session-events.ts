@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { GatehouseEvent } from '../../../shared/contract';
 import { useApi } from '../api/context';
 
-type SessionEventType = 'sandbox_violation' | 'write_refused';
+type SessionEventType = 'sandbox_violation' | 'write_refused' | 'build_script_changed';
 type SessionEvent<T extends SessionEventType> = Extract<GatehouseEvent, { type: T }>;
 
 /** The newest are enough to act on; the history keeps them all. */
