@@ -67,6 +67,7 @@ export const WarningCode = z.enum([
   'secret_path',
   'outside_session',
   'too_complex',
+  'lookalike',
 ]);
 export type WarningCode = z.infer<typeof WarningCode>;
 

@@ -13,6 +13,7 @@ const CODE_LABEL: Record<WarningCode, string> = {
   secret_path: 'Touches a secret',
   outside_session: 'Outside the session folder',
   too_complex: 'Too complex to check',
+  lookalike: 'Letters that only look like ASCII',
 };
 
 /** "diff:/a/b.ts line 3" → "the diff of /a/b.ts, line 3"; "rawInput.x" → "input field x". */

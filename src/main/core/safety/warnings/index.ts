@@ -10,6 +10,7 @@
 //   title_mismatch  caution
 //   outside_session caution
 //   too_complex     danger: the command was too long or complex for the checks above to see all of it
+//   lookalike       danger: in the command             caution: in a path
 import type {
   CommandView,
   PreparedDiff,
@@ -22,6 +23,7 @@ import { commandCalls } from '../script';
 import { isRecord } from '../text';
 import { downloadExecWarnings } from './download';
 import { scanHidden } from './hidden';
+import { scanLookalikes } from './lookalike';
 import { outsideSessionWarnings, secretPathWarnings } from './paths';
 import { collectPathRefs } from './refs';
 import { WarningSink } from './sink';
@@ -70,6 +72,7 @@ export function computeWarnings(input: WarningInput): Warning[] {
     });
   }
   guard('hidden characters', () => hiddenCharacterWarnings(sink, input), undefined);
+  guard('lookalike', () => lookalikeWarnings(sink, input), undefined);
   guard('download_exec', () => downloadExecWarnings(sink, analysis, diffs), undefined);
   guard('secret_path', () => secretPathWarnings(sink, refs, analysis, homeDir), undefined);
   guard('outside_session', () => outsideSessionWarnings(sink, refs, sessionCwd), undefined);
@@ -84,6 +87,33 @@ export function computeWarnings(input: WarningInput): Warning[] {
 /** The analysis says why in a clause (`the command is too long …`); the warning starts with it. */
 function sentence(clause: string): string {
   return clause.charAt(0).toUpperCase() + clause.slice(1);
+}
+
+/** The command and the paths: where a letter that only looks like ASCII changes what happens. */
+function lookalikeWarnings(sink: WarningSink, input: WarningInput): void {
+  const { command, toolCall, diffs } = input;
+  const cut = (text: string) =>
+    text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text;
+  if (command)
+    scanLookalikes(sink, {
+      text: cut(command.command),
+      where: 'command',
+      label: 'The command',
+      severity: 'danger',
+    });
+  const paths = new Set<string>();
+  for (const l of toolCall.locations) paths.add(l.path);
+  for (const d of diffs) {
+    paths.add(d.path);
+    if (d.oldPath !== null) paths.add(d.oldPath);
+  }
+  for (const path of paths)
+    scanLookalikes(sink, {
+      text: cut(path),
+      where: 'path',
+      label: `The path ${revealInvisibles(path)}`,
+      severity: 'caution',
+    });
 }
 
 function hiddenCharacterWarnings(sink: WarningSink, input: WarningInput): void {
