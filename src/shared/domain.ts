@@ -68,6 +68,9 @@ export const WarningCode = z.enum([
   'outside_session',
   'too_complex',
   'lookalike',
+  'disk_differs',
+  'link_target',
+  'protected_file',
 ]);
 export type WarningCode = z.infer<typeof WarningCode>;
 

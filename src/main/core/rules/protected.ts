@@ -4,24 +4,14 @@
  * allow rule or remembered "always" decides a write to one; only the managed policy's allow rules
  * may. Judged by the resolved path, and by the path as written when it cannot be resolved.
  */
-import { protectedEntryForReal, type ProtectedEntry } from '../safety/protected-files';
+import { protectedEntryForReal, writesFiles, type ProtectedEntry } from '../safety/protected-files';
 import type { ResolvedPath } from './paths';
 import type { PreparedRequest } from './request';
-import type { ToolKind } from './types';
 
 export interface ProtectedWrite {
   path: ResolvedPath;
   entry: ProtectedEntry;
 }
-
-/** Kinds that only look: their paths are not written (a command's redirects still are). */
-const LOOKING_KINDS: ReadonlySet<ToolKind> = new Set<ToolKind>([
-  'read',
-  'search',
-  'think',
-  'fetch',
-  'switch_mode',
-]);
 
 /** The protected files a request would write: its paths (unless it only looks) and redirects. */
 export function protectedWrites(
@@ -29,7 +19,8 @@ export function protectedWrites(
   entries?: readonly ProtectedEntry[],
 ): ProtectedWrite[] {
   const written = [
-    ...(prep.kind !== undefined && LOOKING_KINDS.has(prep.kind) ? [] : prep.paths),
+    // A kind that only looks writes nothing at its paths; a command's redirects still write.
+    ...(writesFiles(prep.kind) ? prep.paths : []),
     ...prep.writes.filter((w) => w.dynamic !== true),
   ];
   if (written.length === 0) return [];

@@ -59,6 +59,20 @@ export const PROTECTED_FILES: readonly ProtectedEntry[] = [
   { path: '.opencode', tree: true, runs: 'opencode runs its plugins and obeys its configuration' },
 ];
 
+/** Kinds that only look: the paths they name are not written. */
+const LOOKING_KINDS: ReadonlySet<string> = new Set([
+  'read',
+  'search',
+  'think',
+  'fetch',
+  'switch_mode',
+]);
+
+/** Whether a tool call of this kind may write the paths it names (an unknown kind may). */
+export function writesFiles(kind: string | undefined): boolean {
+  return kind === undefined || !LOOKING_KINDS.has(kind);
+}
+
 const MATCH_OPTIONS = { dot: true, nocase: true, windows: false } as const;
 
 /** An extra entry from the settings or the managed policy: a `/`-separated path, `/` at the end for a tree. */

@@ -11,6 +11,9 @@
 //   outside_session caution
 //   too_complex     danger: the command was too long or complex for the checks above to see all of it
 //   lookalike       danger: in the command             caution: in a path
+//   disk_differs    danger: the diff's "before" is not the file on disk (caution: no file there)
+//   link_target     danger: a link leads to a protected file or out of the folder  caution: inside
+//   protected_file  danger: a write to a file another program runs later
 import type {
   CommandView,
   PreparedDiff,
@@ -24,6 +27,7 @@ import { isRecord } from '../text';
 import { downloadExecWarnings } from './download';
 import { scanHidden } from './hidden';
 import { scanLookalikes } from './lookalike';
+import { diskWarnings, type DiskView } from '../disk';
 import { outsideSessionWarnings, secretPathWarnings } from './paths';
 import { collectPathRefs } from './refs';
 import { WarningSink } from './sink';
@@ -37,6 +41,8 @@ export interface WarningInput {
   sessionCwd: string;
   /** Home directory, for `~`, `$HOME` and per-user secret locations. */
   homeDir: string;
+  /** What the disk says about the request's paths (gathered by the caller); absent: not looked. */
+  disk?: DiskView | undefined;
   /**
    * Told when a check throws (a bug, never expected: the property tests feed hostile input). The
    * other checks still run; log it, because the failed check's warnings are missing.
@@ -73,6 +79,8 @@ export function computeWarnings(input: WarningInput): Warning[] {
   }
   guard('hidden characters', () => hiddenCharacterWarnings(sink, input), undefined);
   guard('lookalike', () => lookalikeWarnings(sink, input), undefined);
+  const { disk } = input;
+  if (disk) guard('disk', () => diskWarnings(sink, toolCall, disk), undefined);
   guard('download_exec', () => downloadExecWarnings(sink, analysis, diffs), undefined);
   guard('secret_path', () => secretPathWarnings(sink, refs, analysis, homeDir), undefined);
   guard('outside_session', () => outsideSessionWarnings(sink, refs, sessionCwd), undefined);
