@@ -131,4 +131,31 @@ describe('the dialog shows what will really change', () => {
     ]);
     expect(codes(russian)).toEqual([]);
   });
+
+  it('a transcript entry shows what was asked, and marks what the agent changed after the decision', async () => {
+    const folder = freshDir(cleanup, 'gatehouse-truth-');
+    const file = join(folder, 'notes.txt');
+    const later = { type: 'diff' as const, path: file, oldText: null, newText: 'rm -rf ~\n' };
+    const step: ScriptStep = {
+      ...(edit(file, null, 'hello\n') as Extract<ScriptStep, { type: 'requestPermission' }>),
+      onAllow: [
+        { type: 'writeFile', path: file, content: 'hello\n', via: 'client' },
+        { type: 'toolCallUpdate', update: { toolCallId: `edit-${file}`, content: [later] } },
+      ],
+    };
+    const asked = await askOnce(folder, [step], 'yes');
+    const { entries } = await session!.gh.api.call('getTranscript', {
+      sessionId: session!.sessionId,
+    });
+    const tool = entries.find((e) => e.kind === 'tool');
+    expect(tool).toMatchObject({
+      asked: {
+        requestId: asked.requestId,
+        diffs: [{ path: file, oldText: null, newText: 'hello\n' }],
+        command: null,
+      },
+      diffs: [{ newText: 'rm -rf ~\n' }],
+      changedAfterDecision: true,
+    });
+  });
 });
