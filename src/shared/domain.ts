@@ -67,6 +67,10 @@ export const WarningCode = z.enum([
   'secret_path',
   'outside_session',
   'too_complex',
+  'lookalike',
+  'disk_differs',
+  'link_target',
+  'protected_file',
 ]);
 export type WarningCode = z.infer<typeof WarningCode>;
 

@@ -37,6 +37,14 @@ export const TranscriptDiff = z.object({
 });
 export type TranscriptDiff = z.infer<typeof TranscriptDiff>;
 
+/** What a permission request showed a person about a tool call: the diff and command they decided on. */
+export const AskedView = z.object({
+  requestId: Uuid,
+  diffs: z.array(TranscriptDiff).max(L.diffs),
+  command: z.string().max(L.command).nullable(),
+});
+export type AskedView = z.infer<typeof AskedView>;
+
 export const PlanItem = z.object({
   content: z.string().max(L.planItem),
   status: z.enum(['pending', 'in_progress', 'completed']),
@@ -72,6 +80,10 @@ export const TranscriptEntry = z.discriminatedUnion('kind', [
     /** The command line an execute call runs, as the agent declared it. */
     command: z.string().max(L.command).nullable(),
     text: z.string().max(L.toolText),
+    /** What a person was asked about this call, when a request was shown (absent: none was). */
+    asked: AskedView.optional(),
+    /** After the decision the agent changed the call's diff or command: it is not what was asked. */
+    changedAfterDecision: z.boolean().optional(),
   }),
   z.object({
     ...Base,

@@ -8,6 +8,7 @@ import { SessionManager } from './agents/sessions';
 import { ClientRegistry } from './approvals/clients';
 import { GrantBook } from './approvals/grant-book';
 import { createCoverage } from './approvals/coverage';
+import { gatherDiskFacts } from './approvals/disk-facts';
 import { EditorSessions } from './agents/editor-sessions';
 import { TerminalSessions } from './agents/terminal-sessions';
 import { ApprovalLinks } from './approvals/links';
@@ -152,6 +153,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     now,
     timeoutMs: () => settings.approvals.timeoutSeconds * 1000,
     decideBefore: rulesGate,
+    disk: gatherDiskFacts,
     allowed: (approval) => coverage.allowed(approval),
     stages: options.requestStages,
     remember: async (approval, session, choice) => {

@@ -56,14 +56,15 @@ export function refuseWrite(
   deps: WriteAuditDeps,
 ): { message: string; data: Record<string, unknown> } {
   const { covered: _covered, ...refusal } = verdict;
-  const message = `Refused: writing ${path}: ${verdict.reason}`;
+  const why = verdict.why ? ` (${verdict.why})` : '';
+  const message = `Refused: writing ${path}: ${verdict.reason}${why}`;
   auditWrite(session, 'fs_write_refused', { path, error: message, ...refusal }, verdict, deps);
   deps.bus.publish({
     type: 'write_refused',
     sessionId: session.sessionId,
     agentId: session.agentId,
     path: path.slice(0, 4096),
-    reason: verdict.reason.slice(0, 2000),
+    reason: `${verdict.reason}${why}`.slice(0, 2000),
   });
   return { message, data: { path, ...refusal } };
 }

@@ -11,10 +11,11 @@ export type Judge = (approval: PendingApproval, session: SessionContext) => PreD
 export type WriteVerdict = { sha256: string } & (
   | { covered: true; requestId: string }
   | { covered: true; decider: Decider; reason: string }
-  | { covered: false; reason: 'not approved' }
+  | { covered: false; reason: 'not approved'; why?: string }
   | {
       covered: false;
       reason: 'content differs from the approved diff';
+      why?: string;
       requestId: string;
       approvedSha256: string;
     }
@@ -50,18 +51,19 @@ export function createCoverage(judge: Judge, now: () => number = Date.now): Cove
     kind: ToolKind,
     path: string | null,
     command: string | null,
-  ): { decider: Decider; reason: string } | null => {
+  ): { decider: Decider; reason: string } | { why?: string } => {
     const decision = judge(syntheticRequest(session, kind, path, command, now()), session);
-    return decision.verdict === 'allow' && decision.decider
-      ? { decider: decision.decider, reason: decision.reason ?? 'allowed' }
-      : null;
+    if (decision.verdict === 'allow' && decision.decider)
+      return { decider: decision.decider, reason: decision.reason ?? 'allowed' };
+    // A protected file: the refusal says which, and what runs it.
+    return decision.protectedWrite && decision.reason ? { why: decision.reason } : {};
   };
   const writeDigest = (session: SessionContext, path: string, sha256: string): WriteVerdict => {
     const target = isAbsolute(path) ? path : resolve(session.cwd, path);
     const match = approved.takeWrite(session.sessionId, target, sha256);
     if (match.found === 'approved') return { sha256, covered: true, requestId: match.requestId };
     const byRule = judged(session, 'edit', target, null);
-    if (byRule) return { sha256, covered: true, ...byRule };
+    if ('decider' in byRule) return { sha256, covered: true, ...byRule };
     if (match.found === 'differs') {
       return {
         sha256,
@@ -69,9 +71,10 @@ export function createCoverage(judge: Judge, now: () => number = Date.now): Cove
         reason: 'content differs from the approved diff',
         requestId: match.requestId,
         approvedSha256: match.sha256,
+        ...byRule,
       };
     }
-    return { sha256, covered: false, reason: 'not approved' };
+    return { sha256, covered: false, reason: 'not approved', ...byRule };
   };
   return {
     allowed: (approval) => approved.record(approval),
@@ -81,7 +84,9 @@ export function createCoverage(judge: Judge, now: () => number = Date.now): Cove
       const requestId = approved.takeCommand(session.sessionId, command);
       if (requestId) return { covered: true, requestId };
       const byRule = judged(session, 'execute', null, command);
-      return byRule ? { covered: true, ...byRule } : { covered: false, reason: 'not approved' };
+      return 'decider' in byRule
+        ? { covered: true, ...byRule }
+        : { covered: false, reason: 'not approved' };
     },
     endSession: (sessionId) => approved.endSession(sessionId),
   };

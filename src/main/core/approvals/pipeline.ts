@@ -24,11 +24,14 @@ import {
   mergeToolCallUpdate,
   normalizeToolCall,
   prepareDiffs,
+  withDiskBefore,
+  type DiskView,
 } from '../safety';
 import { DIFF_SIDE_MAX_BYTES, DIFFS_TEXT_MAX_BYTES, MAX_PENDING_PER_SESSION } from '../safety/limits';
 import type { Store } from '../store';
 import { AcpPermissionRequest } from './acp-request';
 import { deciderFor, grantChoiceOf, votesOf } from './decision-audit';
+import { needsDisk } from './disk-facts';
 import { PendingQueue, voteTally, type PendingView } from './pending';
 import { StageClock, type StageTimes } from './request-stages';
 import { allowOnceReply, rejectReply, replyForResolution } from './reply';
@@ -54,6 +57,8 @@ export interface PipelineOptions {
   remember?: (approval: PendingApproval, session: SessionContext, choice: GrantChoice) => Promise<string>;
   /** Told of each allowed request, whole, before the agent hears: what it approved may now happen. */
   allowed?: (approval: PendingApproval) => void;
+  /** What the disk says about a request's paths (approvals/disk-facts.ts); absent: not looked up. */
+  disk?: (cwd: string, toolCall: PendingApproval['toolCall']) => Promise<DiskView>;
   /** Told where each well-formed request's time went before it was shown or decided (the bench). */
   stages?: (times: StageTimes) => void;
   now?: () => number;
@@ -73,6 +78,9 @@ export class ApprovalPipeline {
   /** Held here alone: votes, deadlines, cancelled turns and ended sessions come in by the methods below. */
   private readonly mediator: MultiClientPermissionMediator<PendingView>;
   private readonly now: () => number;
+  /** Disk look-ups in arrival order, so a request that waits for the disk is not overtaken. */
+  private diskQueue: Promise<unknown> = Promise.resolve();
+  private diskWaiting = 0;
 
   constructor(private readonly options: PipelineOptions) {
     this.now = options.now ?? Date.now;
@@ -153,9 +161,12 @@ export class ApprovalPipeline {
       mergeToolCallUpdate(session.toolCallState(request.toolCall.toolCallId), request.toolCall),
     );
     const command = extractCommand(toolCall, session.cwd);
-    const diffs = prepareDiffs(toolCall, { maxBytes: DIFF_SIDE_MAX_BYTES, totalBytes: DIFFS_TEXT_MAX_BYTES });
+    const disk = await this.diskFacts(session.cwd, toolCall);
+    // The diff shown is the one the write makes: its "before" is the file on disk.
+    const shown = disk ? withDiskBefore(toolCall, disk) : toolCall;
+    const diffs = prepareDiffs(shown, { maxBytes: DIFF_SIDE_MAX_BYTES, totalBytes: DIFFS_TEXT_MAX_BYTES });
     clock?.lap('enrich');
-    const warnings = computeWarnings({ toolCall, command, diffs, sessionCwd: session.cwd, homeDir: homedir() });
+    const warnings = computeWarnings({ toolCall, command, diffs, sessionCwd: session.cwd, homeDir: homedir(), disk });
     clock?.lap('warnings');
     // The whole request, for the rules and the warnings; what is queued, sent and stored is bounded.
     const whole: PendingApproval = {
@@ -197,6 +208,26 @@ export class ApprovalPipeline {
       return this.conclude(approval, rejectReply(approval.options), { type: 'queue_full' }, 'queue full', [], false);
     }
     return this.allowing(whole, await this.ask(session, approval, whole, hooks.asking, clock));
+  }
+
+  /**
+   * What the disk says about the request's paths; none for a request that names none (a command),
+   * which then goes on at once unless an earlier request is still waiting for the disk.
+   */
+  private async diskFacts(cwd: string, toolCall: PendingApproval['toolCall']): Promise<DiskView | undefined> {
+    const gather = this.options.disk;
+    const wanted = gather !== undefined && needsDisk(toolCall);
+    if (!wanted && this.diskWaiting === 0) return undefined;
+    this.diskWaiting++;
+    const mine = this.diskQueue.then(() => (wanted ? gather(cwd, toolCall) : undefined));
+    this.diskQueue = mine.catch(() => undefined);
+    try {
+      return await mine;
+    } catch {
+      return undefined;
+    } finally {
+      this.diskWaiting--;
+    }
   }
 
   /** Passes an allowed request on to `allowed` (the writes and commands it approved). */

@@ -97,7 +97,12 @@ export function createRulesGate(options: {
       now: options.now(),
     });
     if (evaluation.managed) evaluation.reason = `Managed policy: ${evaluation.reason}`;
-    if (evaluation.verdict === 'ask') return { verdict: 'ask', reason: evaluation.reason };
+    if (evaluation.verdict === 'ask')
+      return {
+        verdict: 'ask',
+        reason: evaluation.reason,
+        ...(evaluation.protectedWrite ? { protectedWrite: true as const } : {}),
+      };
     const decider = deciderOf(evaluation.decidedBy, mode, managedIdsOf(managedRules));
     if (evaluation.verdict === 'allow') {
       const reply = allowOnceReply(approval.options);

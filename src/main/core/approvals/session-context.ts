@@ -24,6 +24,8 @@ export interface PreDecision {
   reply?: AgentReply;
   decider?: Decider;
   reason?: string;
+  /** An ask that nothing but a person may lift: a write to a protected file. */
+  protectedWrite?: true;
 }
 
 /** A pre-decision that answers the agent: the rules, a grant or a mode allow or deny. */

@@ -9,6 +9,8 @@
  *     a deny/ask rule that only MIGHT match (a `$X` where its tokens are) → ask (also under
  *     bypassPermissions)
  *  3. plan mode, for writes/execution → deny
+ *     a write to a protected file (a git hook, an editor task, a CLI's settings: resolved path)
+ *     → ask, unless a managed allow rule covers it: no mode, grant or user rule allows it
  *  4. every item (each simple command of a shell line, or each path, or the kind itself) covered
  *     by an allow rule, a grant, or acceptEdits → allow; bypassPermissions → allow
  *  5. otherwise                       → ask
@@ -32,7 +34,9 @@ import {
 } from './match';
 import { ACCEPT_EDITS_PROTECTED, planDenies } from './modes';
 import type { PathResolver } from './paths';
+import { protectedReason, protectedWrites } from './protected';
 import { prepareRequest } from './request';
+import type { ProtectedEntry } from '../safety/protected-files';
 import type { DecidedBy, Evaluation, EvaluationState, Grant, RequestFacts, Rule } from './types';
 
 export interface EvaluateOptions {
@@ -40,6 +44,8 @@ export interface EvaluateOptions {
   resolver?: PathResolver | undefined;
   /** Globs (relative to the session folder) acceptEdits does not auto-allow. */
   acceptEditsProtected?: readonly string[] | undefined;
+  /** The protected files (default: safety/protected-files.ts's list). */
+  protectedEntries?: readonly ProtectedEntry[] | undefined;
 }
 
 export function evaluate(
@@ -97,6 +103,21 @@ export function evaluate(
       `Plan mode: ${prep.kind ?? 'unlabelled'} tool calls are not allowed while planning (nothing may be written or run)`,
     );
   }
+
+  const guarded = protectedWrites(prep, options.protectedEntries).filter(
+    ({ path }) =>
+      !rules.some(
+        (c) =>
+          c.index < managedCount &&
+          c.rule.action === 'allow' &&
+          allowCovers(c, prep, { type: 'path', path }),
+      ),
+  );
+  if (guarded.length > 0)
+    return {
+      ...result('ask', { type: 'default' }, protectedReason(guarded)),
+      protectedWrite: true,
+    };
 
   const items = itemsOf(prep);
   if (typeof items === 'string') {

@@ -8,10 +8,12 @@
  *   the person explicitly picks "the first N words" (`prefixTokens`) does it become a prefix
  *   grant, and even then env and redirect writes must still be identical.
  * - paths: the exact real paths (symlinks resolved) shown, nothing below or beside them.
- * Opaque shell lines cannot be remembered at all: what they run is not known.
+ * Opaque shell lines cannot be remembered at all: what they run is not known, and a write to a
+ * protected file is never remembered: it is asked every time.
  */
 import { v7 as uuidv7 } from 'uuid';
 import type { PathResolver } from './paths';
+import { protectedWrites } from './protected';
 import { normalizeRoot, prepareRequest } from './request';
 import { isFileWrite } from './shell/commands';
 import {
@@ -62,6 +64,12 @@ export function grantFromRequest(request: RequestFacts, options: GrantOptions): 
   }
 
   const prep = prepareRequest(request, options.resolver);
+  // Every write to one is asked (evaluate): a grant would never apply, and must not seem to.
+  const guarded = protectedWrites(prep)[0];
+  if (guarded)
+    return fail(
+      `${guarded.path.input} is a protected file (${guarded.entry.runs}), asked every time`,
+    );
   const grant: Grant = {
     id: options.id ?? uuidv7(),
     agentId: options.agentId,

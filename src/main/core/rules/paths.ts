@@ -25,6 +25,8 @@ export interface FsProbe {
   realpath(p: string): string;
   /** The link target when `p` is a symbolic link, otherwise null (also when it does not exist). */
   readlink(p: string): string | null;
+  /** A regular file's text when it is at most `max` bytes, otherwise null (also when absent). */
+  readSmall(p: string, max: number): string | null;
 }
 
 export interface PathResolverOptions {
@@ -57,7 +59,18 @@ const defaultFs: FsProbe = {
       return null;
     }
   },
+  readSmall: (p, max) => {
+    try {
+      const stats = fs.statSync(p);
+      return stats.isFile() && stats.size <= max ? fs.readFileSync(p, 'utf8') : null;
+    } catch {
+      return null;
+    }
+  },
 };
+
+/** A `.git` file or `commondir` is one line; anything larger is not one git wrote. */
+const GIT_POINTER_MAX_BYTES = 4096;
 
 const MAX_LINK_HOPS = 40;
 
@@ -118,6 +131,30 @@ export class PathResolver {
     if (hops >= MAX_LINK_HOPS) return null;
     const target = p.isAbsolute(link) ? link : `${realParent}${p.sep}${link}`;
     return this.realpathLoose(target, hops + 1);
+  }
+
+  /**
+   * The git dirs of a session folder that lie elsewhere, real paths: where a `.git` file points
+   * (`gitdir: …`, a worktree or submodule), where a `.git` link leads, and the common dir a
+   * worktree's hooks and config live in. Their hooks run as the folder's own do.
+   */
+  linkedGitDirs(realRoot: string | null): string[] {
+    if (realRoot === null) return [];
+    const p = this.path;
+    const dotGit = p.join(realRoot, '.git');
+    const dirs: string[] = [];
+    const pointer = this.fs.readSmall(dotGit, GIT_POINTER_MAX_BYTES);
+    const named = pointer === null ? null : /^gitdir:[ \t]*(.+?)[ \t\r]*$/m.exec(pointer)?.[1];
+    const found = named
+      ? this.realpathLoose(p.resolve(realRoot, named))
+      : this.realpathLoose(dotGit);
+    if (found === null || found === dotGit) return dirs;
+    dirs.push(found);
+    const common = this.fs.readSmall(p.join(found, 'commondir'), GIT_POINTER_MAX_BYTES)?.trim();
+    const commonDir = common ? this.realpathLoose(p.resolve(found, common)) : null;
+    if (commonDir !== null && commonDir !== dotGit && !dirs.includes(commonDir))
+      dirs.push(commonDir);
+    return dirs;
   }
 
   /** `a/b` relative to root in forward-slash form, or null when outside. */

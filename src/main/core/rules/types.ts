@@ -6,7 +6,13 @@
  * hot path, and SQLite stores them as integers.
  */
 import { z } from 'zod';
-import { ToolKindSchema, type Grant, type PermissionMode, type Rule, type ToolKind } from '../../../shared/rules';
+import {
+  ToolKindSchema,
+  type Grant,
+  type PermissionMode,
+  type Rule,
+  type ToolKind,
+} from '../../../shared/rules';
 import type { ShellAnalysis } from './shell/types';
 
 // Rules and grants themselves are shared with the renderer.
@@ -56,6 +62,8 @@ export interface Evaluation {
   deciders?: DecidedBy[];
   /** A deny or ask of the managed rules alone: no user rule, grant or mode can lift it. */
   managed?: true;
+  /** An ask for a write to a protected file: no mode, grant or user rule could allow it. */
+  protectedWrite?: true;
 }
 
 /** One past decision, as the history stores it (input of suggestRules). */

@@ -11,6 +11,7 @@ export { prepareDiffs, countLines, type PrepareDiffsOptions } from './diff';
 export { looksBinary } from './binary';
 export { diffHash } from './hash';
 export { computeWarnings, type WarningInput } from './warnings';
+export { withDiskBefore, type DiskView, type DiskPath, type DiskFile } from './disk';
 export { revealInvisibles, type RevealOptions } from '../../../shared/invisible';
 export { previewRawInput } from './preview';
 export { boundApproval, jsonBytes, type BoundedApproval } from './bound';

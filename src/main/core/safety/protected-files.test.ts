@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { extraEntry, isEntryAncestor, PROTECTED_FILES, protectedEntryFor } from './protected-files';
+import {
+  extraEntry,
+  isEntryAncestor,
+  PROTECTED_FILES,
+  protectedEntryFor,
+  protectedEntryForReal,
+} from './protected-files';
 
 describe('protected files', () => {
   it('finds hooks, config and editor tasks at the root, whatever their case', () => {
@@ -42,5 +48,26 @@ describe('protected files', () => {
     expect(protectedEntryFor('tools/hooks/x.sh', entries)?.tree).toBe(true);
     expect(protectedEntryFor('justfile', entries)?.path).toBe('Justfile');
     expect(protectedEntryFor('tools/other', entries)).toBeNull();
+  });
+});
+
+describe('protected resolved paths', () => {
+  it('judges a path inside the session folder at any depth, and a linked git dir as .git', () => {
+    const scope = { root: '/p', gitDirs: ['/repos/main.git'] };
+    expect(protectedEntryForReal('/p/sub/.vscode/tasks.json', scope)?.path).toBe('.vscode');
+    expect(protectedEntryForReal('/p/.git/hooks/pre-commit', scope)?.path).toBe('.git/hooks');
+    expect(protectedEntryForReal('/repos/main.git/hooks/post-checkout', scope)?.path).toBe(
+      '.git/hooks',
+    );
+    expect(protectedEntryForReal('/repos/main.git/config', scope)?.path).toBe('.git/config');
+    expect(protectedEntryForReal('/repos/main.git/objects/ab', scope)).toBeNull();
+    expect(protectedEntryForReal('/p/package.json', scope)).toBeNull();
+  });
+
+  it('outside the folder, a protected name anywhere in the path counts', () => {
+    const scope = { root: '/p' };
+    expect(protectedEntryForReal('/other/.git/hooks/x', scope)?.path).toBe('.git/hooks');
+    expect(protectedEntryForReal('/home/u/.claude/settings.json', scope)?.path).toBe('.claude');
+    expect(protectedEntryForReal('/home/u/.bashrc', scope)).toBeNull();
   });
 });

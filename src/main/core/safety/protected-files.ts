@@ -64,6 +64,20 @@ export const PROTECTED_FILES: readonly ProtectedEntry[] = [
   { path: '.opencode', tree: true, runs: 'opencode runs its plugins and obeys its configuration' },
 ];
 
+/** Kinds that only look: the paths they name are not written. */
+const LOOKING_KINDS: ReadonlySet<string> = new Set([
+  'read',
+  'search',
+  'think',
+  'fetch',
+  'switch_mode',
+]);
+
+/** Whether a tool call of this kind may write the paths it names (an unknown kind may). */
+export function writesFiles(kind: string | undefined): boolean {
+  return kind === undefined || !LOOKING_KINDS.has(kind);
+}
+
 const MATCH_OPTIONS = { dot: true, nocase: true, windows: false } as const;
 
 /** An extra entry from the settings or the managed policy: a `/`-separated path, `/` at the end for a tree. */
@@ -140,4 +154,42 @@ export function isEntryAncestor(
       segments.every((name, i) => picomatch.isMatch(name, parts[i]!, MATCH_OPTIONS))
     );
   });
+}
+
+/** Where a resolved path is judged from: the session folder's real path, and linked git dirs. */
+export interface ProtectedScope {
+  /** The session folder, real path; null when it cannot be resolved (then nothing is inside). */
+  root: string | null;
+  /** Real paths of git dirs a `.git` file in the session folder points to (worktree, submodule). */
+  gitDirs?: readonly string[];
+  entries?: readonly ProtectedEntry[];
+}
+
+/**
+ * The protected entry a resolved (real, absolute) path falls under, or null. Inside the session
+ * folder a protected name counts at any depth; inside a linked git dir the path counts as if under
+ * `.git/`; anywhere else on the disk a protected name in the path counts (another project's
+ * `.git/hooks`, the user's `~/.claude`). Judging the resolved path is what keeps `g -> .git` from
+ * making `g/hooks/pre-commit` an ordinary edit.
+ */
+export function protectedEntryForReal(real: string, scope: ProtectedScope): ProtectedEntry | null {
+  const entries = scope.entries ?? PROTECTED_FILES;
+  const path = posix(real);
+  for (const gitDir of scope.gitDirs ?? []) {
+    const rel = below(path, posix(gitDir));
+    if (rel !== null && rel !== '') return protectedEntryFor(`.git/${rel}`, entries);
+  }
+  const rel = scope.root === null ? null : below(path, posix(scope.root));
+  return protectedEntryFor(rel ?? path, entries, true);
+}
+
+function posix(path: string): string {
+  return path.replaceAll('\\', '/');
+}
+
+/** `path` relative to `folder` (both absolute, `/`-separated, normalised), or null when outside. */
+function below(path: string, folder: string): string | null {
+  const base = folder.endsWith('/') ? folder : `${folder}/`;
+  if (path === folder) return '';
+  return path.startsWith(base) ? path.slice(base.length) : null;
 }

@@ -105,6 +105,10 @@ export function toolFields(
   };
 }
 
+function diffChars(diffs: readonly TranscriptDiff[]): number {
+  return diffs.reduce((sum, d) => sum + d.newText.length + (d.oldText?.length ?? 0), 0);
+}
+
 /** Characters an entry holds, for the transcript's budget (cheap: no serialisation). */
 export function charsOf(entry: TranscriptEntry): number {
   switch (entry.kind) {
@@ -119,7 +123,9 @@ export function charsOf(entry: TranscriptEntry): number {
         entry.title.length +
         entry.text.length +
         (entry.command?.length ?? 0) +
-        entry.diffs.reduce((sum, d) => sum + d.newText.length + (d.oldText?.length ?? 0), 0)
+        diffChars(entry.diffs) +
+        diffChars(entry.asked?.diffs ?? []) +
+        (entry.asked?.command?.length ?? 0)
       );
     case 'decision':
       return entry.reason.length + (entry.title?.length ?? 0);

@@ -3,6 +3,7 @@
 import type { AgentReply, Decider } from '../../../shared/domain';
 import {
   outcomeOf,
+  type AskedView,
   TRANSCRIPT_LIMITS as L,
   type Transcript,
   type TranscriptEntry,
@@ -40,6 +41,8 @@ export class SessionTranscript {
   private plan: PlanEntry | null = null;
   private readonly tools = new Map<string, ToolEntry>();
   private readonly asked = new Map<string, { toolCallId: string; title: string }>();
+  /** Tool calls whose request was decided: a later change to what they do is marked. */
+  private readonly decided = new Set<string>();
 
   constructor(
     readonly sessionId: string,
@@ -68,9 +71,19 @@ export class SessionTranscript {
     if (this.asked.size > MAX_ASKED) this.asked.delete(this.asked.keys().next().value!);
   }
 
+  /** What the request showed of its tool call (after the call's own entry took the request's view). */
+  shown(toolCallId: string, view: AskedView): void {
+    const tool = this.tools.get(toolCallId);
+    if (tool) this.change(tool, () => (tool.asked = view));
+  }
+
   decide(requestId: string, reply: AgentReply, decider: Decider, reason: string): void {
     const asked = this.asked.get(requestId);
     this.asked.delete(requestId);
+    if (asked && this.tools.has(asked.toolCallId)) {
+      this.decided.add(asked.toolCallId);
+      if (this.decided.size > MAX_ASKED) this.decided.delete(this.decided.values().next().value!);
+    }
     this.add({
       kind: 'decision',
       requestId,
@@ -127,7 +140,15 @@ export class SessionTranscript {
     const known = this.tools.get(id);
     if (known) {
       const { id: _id, rev: _rev, at: _at, kind: _kind, ...previous } = known;
-      this.change(known, () => Object.assign(known, toolFields(previous, update)));
+      const next = toolFields(previous, update);
+      const changed =
+        this.decided.has(id) &&
+        known.asked !== undefined &&
+        changesWhatWasAsked(known, next, update);
+      this.change(known, () => {
+        Object.assign(known, next);
+        if (changed) known.changedAfterDecision = true;
+      });
     } else {
       this.tools.set(id, this.add({ kind: 'tool', ...toolFields(null, update) }) as ToolEntry);
     }
@@ -175,4 +196,26 @@ export class SessionTranscript {
     if (entry.kind !== 'tool') return;
     for (const [key, tool] of this.tools) if (tool === entry) this.tools.delete(key);
   }
+}
+
+/**
+ * An update that declares a diff the person was not shown, or another command than the one the
+ * call had. An update with the call's output instead of its diff (as agents send on completion)
+ * changes nothing that was asked.
+ */
+function changesWhatWasAsked(
+  known: ToolEntry,
+  next: Pick<ToolEntry, 'diffs' | 'command'>,
+  update: Record<string, unknown>,
+): boolean {
+  const asked = known.asked?.diffs ?? [];
+  const newDiff =
+    ownField(update, 'content') != null &&
+    next.diffs.some((d) => !asked.some((a) => a.path === d.path && a.newText === d.newText));
+  const newCommand =
+    ownField(update, 'rawInput') != null &&
+    next.command !== null &&
+    known.command !== null &&
+    next.command !== known.command;
+  return newDiff || newCommand;
 }

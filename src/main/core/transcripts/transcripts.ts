@@ -1,7 +1,32 @@
-import type { Transcript } from '../../../shared/transcript';
+import type { PendingApproval } from '../../../shared/domain';
+import {
+  TRANSCRIPT_LIMITS as L,
+  type AskedView,
+  type Transcript,
+} from '../../../shared/transcript';
+import { truncateWithMarker } from '../safety/text';
 import { NotFoundError } from '../errors';
 import type { EventBus } from '../events/bus';
 import { SessionTranscript } from './transcript';
+
+/** What the dialog showed: its diffs (their "before" from disk) and command, bounded as the transcript is. */
+function askedView(approval: PendingApproval): AskedView {
+  return {
+    requestId: approval.requestId,
+    // Read defensively: a listener that throws would leave the transcript half told.
+    diffs: (approval.diffs ?? []).slice(0, L.diffs).map((d) => ({
+      path: truncateWithMarker(d.path, L.path),
+      oldText: d.oldText === null ? null : d.oldText.slice(0, L.diffSide),
+      newText: (d.newText ?? '').slice(0, L.diffSide),
+      truncated:
+        d.truncated ||
+        d.binary ||
+        (d.oldText?.length ?? 0) > L.diffSide ||
+        (d.newText?.length ?? 0) > L.diffSide,
+    })),
+    command: approval.command ? truncateWithMarker(approval.command.command, L.command) : null,
+  };
+}
 
 /** Transcripts kept at once; the oldest session's goes first (ended sessions are forgotten sooner). */
 const MAX_TRANSCRIPTS = 256;
@@ -26,6 +51,7 @@ export class Transcripts {
         transcript.ask(approval.requestId, approval.toolCall.toolCallId, approval.toolCall.title);
         // What the request shows of the tool call (some agents send its diff only here) joins it.
         transcript.update({ sessionUpdate: 'tool_call_update', ...approval.toolCall });
+        transcript.shown(approval.toolCall.toolCallId, askedView(approval));
         this.changed(transcript);
       } else if (event.type === 'permission_resolved') {
         const transcript = this.bySession.get(event.sessionId);

@@ -13,6 +13,10 @@ const CODE_LABEL: Record<WarningCode, string> = {
   secret_path: 'Touches a secret',
   outside_session: 'Outside the session folder',
   too_complex: 'Too complex to check',
+  lookalike: 'Letters that only look like ASCII',
+  disk_differs: 'Not what is on disk',
+  link_target: 'Goes through a link',
+  protected_file: 'A file other programs run',
 };
 
 /** "diff:/a/b.ts line 3" → "the diff of /a/b.ts, line 3"; "rawInput.x" → "input field x". */

@@ -24,6 +24,27 @@ function prepared(diff: TranscriptDiff, key: string): PreparedDiff {
   };
 }
 
+/** A call's command and diffs, as asked or as the agent declared them. */
+function Change(props: {
+  label: string;
+  command: string | null;
+  diffs: TranscriptDiff[];
+  keyOf: (i: number) => string;
+}) {
+  return (
+    <div aria-label={props.label}>
+      {props.command && (
+        <pre className="t-command" aria-label="command">
+          <code>{props.command}</code>
+        </pre>
+      )}
+      {props.diffs.map((diff, i) => (
+        <DiffView key={i} diff={prepared(diff, props.keyOf(i))} mode="unified" />
+      ))}
+    </div>
+  );
+}
+
 const PLAN_MARK = { pending: '○', in_progress: '◐', completed: '●' } as const;
 
 export function TranscriptEntryView({ entry }: { entry: TranscriptEntry }) {
@@ -81,18 +102,35 @@ export function TranscriptEntryView({ entry }: { entry: TranscriptEntry }) {
               ))}
             </ul>
           )}
-          {entry.command && (
-            <pre className="t-command" aria-label="command">
-              <code>{entry.command}</code>
-            </pre>
-          )}
-          {entry.diffs.map((diff, i) => (
-            <DiffView
-              key={i}
-              diff={prepared(diff, `${entry.id}:${i}:${entry.rev}`)}
-              mode="unified"
+          {entry.asked ? (
+            <Change
+              label="What a person was asked"
+              command={entry.asked.command}
+              diffs={entry.asked.diffs}
+              keyOf={(i) => `${entry.id}:asked:${i}:${entry.rev}`}
             />
-          ))}
+          ) : (
+            <Change
+              label="what the agent declared"
+              command={entry.command}
+              diffs={entry.diffs}
+              keyOf={(i) => `${entry.id}:${i}:${entry.rev}`}
+            />
+          )}
+          {entry.changedAfterDecision && (
+            <div className="t-changed" role="note">
+              <p>
+                <strong>Changed by the agent after the decision:</strong> this is not what was
+                asked.
+              </p>
+              <Change
+                label="what the agent declared after the decision"
+                command={entry.command}
+                diffs={entry.diffs}
+                keyOf={(i) => `${entry.id}:after:${i}:${entry.rev}`}
+              />
+            </div>
+          )}
           {entry.text && <p className="t-plain t-tool-text">{entry.text}</p>}
         </section>
       );

@@ -10,6 +10,10 @@
 //   title_mismatch  caution
 //   outside_session caution
 //   too_complex     danger: the command was too long or complex for the checks above to see all of it
+//   lookalike       danger: in the command             caution: in a path
+//   disk_differs    danger: the diff's "before" is not the file on disk (caution: no file there)
+//   link_target     danger: a link leads to a protected file or out of the folder  caution: inside
+//   protected_file  danger: a write to a file another program runs later
 import type {
   CommandView,
   PreparedDiff,
@@ -22,6 +26,8 @@ import { commandCalls } from '../script';
 import { isRecord } from '../text';
 import { downloadExecWarnings } from './download';
 import { scanHidden } from './hidden';
+import { scanLookalikes } from './lookalike';
+import { diskWarnings, type DiskView } from '../disk';
 import { outsideSessionWarnings, secretPathWarnings } from './paths';
 import { collectPathRefs } from './refs';
 import { WarningSink } from './sink';
@@ -35,6 +41,8 @@ export interface WarningInput {
   sessionCwd: string;
   /** Home directory, for `~`, `$HOME` and per-user secret locations. */
   homeDir: string;
+  /** What the disk says about the request's paths (gathered by the caller); absent: not looked. */
+  disk?: DiskView | undefined;
   /**
    * Told when a check throws (a bug, never expected: the property tests feed hostile input). The
    * other checks still run; log it, because the failed check's warnings are missing.
@@ -70,6 +78,9 @@ export function computeWarnings(input: WarningInput): Warning[] {
     });
   }
   guard('hidden characters', () => hiddenCharacterWarnings(sink, input), undefined);
+  guard('lookalike', () => lookalikeWarnings(sink, input), undefined);
+  const { disk } = input;
+  if (disk) guard('disk', () => diskWarnings(sink, toolCall, disk), undefined);
   guard('download_exec', () => downloadExecWarnings(sink, analysis, diffs), undefined);
   guard('secret_path', () => secretPathWarnings(sink, refs, analysis, homeDir), undefined);
   guard('outside_session', () => outsideSessionWarnings(sink, refs, sessionCwd), undefined);
@@ -84,6 +95,33 @@ export function computeWarnings(input: WarningInput): Warning[] {
 /** The analysis says why in a clause (`the command is too long …`); the warning starts with it. */
 function sentence(clause: string): string {
   return clause.charAt(0).toUpperCase() + clause.slice(1);
+}
+
+/** The command and the paths: where a letter that only looks like ASCII changes what happens. */
+function lookalikeWarnings(sink: WarningSink, input: WarningInput): void {
+  const { command, toolCall, diffs } = input;
+  const cut = (text: string) =>
+    text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text;
+  if (command)
+    scanLookalikes(sink, {
+      text: cut(command.command),
+      where: 'command',
+      label: 'The command',
+      severity: 'danger',
+    });
+  const paths = new Set<string>();
+  for (const l of toolCall.locations) paths.add(l.path);
+  for (const d of diffs) {
+    paths.add(d.path);
+    if (d.oldPath !== null) paths.add(d.oldPath);
+  }
+  for (const path of paths)
+    scanLookalikes(sink, {
+      text: cut(path),
+      where: 'path',
+      label: `The path ${revealInvisibles(path)}`,
+      severity: 'caution',
+    });
 }
 
 function hiddenCharacterWarnings(sink: WarningSink, input: WarningInput): void {

@@ -1,0 +1,110 @@
+// The disk's side of a request, gathered before the warnings are computed: where each path really
+// leads, and the file each diff replaces. Bounded (paths, bytes per file and in all), asynchronous,
+// and only inside the session folder for contents: a request naming ~/.ssh/id_rsa must not copy it
+// into the dialog and the audit.
+import { constants } from 'node:fs';
+import { open, readlink, realpath } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import type { ToolCallSnapshot } from '../../../shared/domain';
+import { isInside } from '../fs/containment';
+import { getDefaultResolver } from '../rules/request';
+import type { DiskFile, DiskPath, DiskView } from '../safety';
+import { looksBinary } from '../safety/binary';
+import { DIFF_SIDE_MAX_BYTES, DIFFS_TEXT_MAX_BYTES } from '../safety/limits';
+import { isRecord, ownField, stringField, type JsonRecord } from '../safety/text';
+
+/** Paths of one request looked up on disk; a person cannot review more in one dialog anyway. */
+export const DISK_MAX_PATHS = 64;
+const MAX_LINK_HOPS = 40;
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
+
+/** Whether the request names paths or diffs worth looking up. */
+export function needsDisk(toolCall: ToolCallSnapshot): boolean {
+  return toolCall.locations.length > 0 || toolCall.content.some(isDiff);
+}
+
+/** Never throws: what cannot be found out is left out, and the warnings say nothing of it. */
+export async function gatherDiskFacts(cwd: string, toolCall: ToolCallSnapshot): Promise<DiskView> {
+  const root = await realpath(cwd).catch(() => null);
+  const named = new Set<string>();
+  const diffPaths = new Set<string>();
+  for (const item of toolCall.content) {
+    if (!isDiff(item)) continue;
+    const path = stringField(item, 'path');
+    if (path === undefined || path === '') continue;
+    named.add(path);
+    if (typeof ownField(item, 'newText') === 'string') diffPaths.add(path);
+  }
+  for (const l of toolCall.locations) if (l.path !== '') named.add(l.path);
+  const paths = await Promise.all(
+    [...named].slice(0, DISK_MAX_PATHS).map((p) => lookUp(p, cwd, root)),
+  );
+  const files: DiskFile[] = [];
+  let budget = DIFFS_TEXT_MAX_BYTES;
+  for (const p of paths) {
+    if (!diffPaths.has(p.path) || p.real === null || root === null || !isInside(p.real, root))
+      continue;
+    const file = await readBounded(p.path, p.real, Math.min(DIFF_SIDE_MAX_BYTES, budget));
+    budget -= file.text === null ? 0 : Buffer.byteLength(file.text, 'utf8');
+    files.push(file);
+  }
+  return { cwd, root, gitDirs: getDefaultResolver().linkedGitDirs(root), paths, files };
+}
+
+function isDiff(item: unknown): item is JsonRecord {
+  return isRecord(item) && item['type'] === 'diff';
+}
+
+async function lookUp(path: string, cwd: string, root: string | null): Promise<DiskPath> {
+  // Joined, not resolved: `link/../x` goes where the kernel takes it, not where the text says.
+  const joined = isAbsolute(path) ? path : join(cwd, path);
+  const lexical = resolve(cwd, path);
+  const real = await realLoose(joined, 0);
+  const expected =
+    root !== null && isInside(lexical, cwd) ? join(root, relative(cwd, lexical)) : lexical;
+  return { path, lexical, real, linked: real !== null && real !== expected };
+}
+
+/** realpath for a path that may not exist yet; a dangling link is followed to where it writes. */
+async function realLoose(path: string, hops: number): Promise<string | null> {
+  try {
+    return await realpath(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') return null;
+  }
+  const parent = dirname(path);
+  if (parent === path) return path;
+  const realParent = await realLoose(parent, hops);
+  if (realParent === null) return null;
+  const base = basename(path);
+  const candidate = join(realParent, base);
+  if (base === '..' || base === '.') return candidate;
+  const link = await readlink(candidate).catch(() => null);
+  if (link === null) return candidate;
+  if (hops >= MAX_LINK_HOPS) return null;
+  return realLoose(isAbsolute(link) ? link : join(realParent, link), hops + 1);
+}
+
+/** A regular file's text within `max` bytes; a FIFO, a folder, a binary or a larger file is not read. */
+async function readBounded(path: string, real: string, max: number): Promise<DiskFile> {
+  let handle;
+  try {
+    handle = await open(real, READ_FLAGS);
+  } catch (error) {
+    const absent = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    return { path, exists: !absent, text: null };
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile() || stats.size > max) return { path, exists: true, text: null };
+    const buffer = await handle.readFile();
+    if (buffer.length > max) return { path, exists: true, text: null };
+    const text = buffer.toString('utf8');
+    return { path, exists: true, text: looksBinary(text) ? null : text };
+  } catch {
+    return { path, exists: true, text: null };
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * Writes to protected files (safety/protected-files.ts): git hooks and config, editor tasks, CLI
+ * settings. Another program runs or obeys them later, outside any sandbox, so no mode, grant,
+ * allow rule or remembered "always" decides a write to one; only the managed policy's allow rules
+ * may. Judged by the resolved path, and by the path as written when it cannot be resolved.
+ */
+import { protectedEntryForReal, writesFiles, type ProtectedEntry } from '../safety/protected-files';
+import type { ResolvedPath } from './paths';
+import type { PreparedRequest } from './request';
+
+export interface ProtectedWrite {
+  path: ResolvedPath;
+  entry: ProtectedEntry;
+}
+
+/** The protected files a request would write: its paths (unless it only looks) and redirects. */
+export function protectedWrites(
+  prep: PreparedRequest,
+  entries?: readonly ProtectedEntry[],
+): ProtectedWrite[] {
+  const written = [
+    // A kind that only looks writes nothing at its paths; a command's redirects still write.
+    ...(writesFiles(prep.kind) ? prep.paths : []),
+    ...prep.writes.filter((w) => w.dynamic !== true),
+  ];
+  if (written.length === 0) return [];
+  const gitDirs = prep.resolver.linkedGitDirs(prep.root.real);
+  const found: ProtectedWrite[] = [];
+  for (const path of written) {
+    const seen = [path.real, path.lexical].flatMap((p) => (p === null ? [] : [p]));
+    for (const at of seen) {
+      const root = at === path.real ? prep.root.real : prep.root.lexical;
+      const entry = protectedEntryForReal(at, { root, gitDirs, ...(entries ? { entries } : {}) });
+      if (entry) {
+        found.push({ path, entry });
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+/** The reason a person is asked, naming the file and what runs it. */
+export function protectedReason(writes: readonly ProtectedWrite[]): string {
+  const listed = writes
+    .slice(0, 3)
+    .map(({ path, entry }) => `${path.input} (${entry.runs})`)
+    .join('; ');
+  const more = writes.length > 3 ? ` and ${writes.length - 3} more` : '';
+  return `Protected file: ${listed}${more}. A person decides every write to it, whatever the mode, grant or allow rule`;
+}
