@@ -191,6 +191,20 @@ describe('writes to protected files', () => {
     });
   });
 
+  it('a path the settings add to the protected list asks as the built-in ones do', async () => {
+    const folder = project();
+    const s = await start(
+      folder,
+      (f) => [edit(f, 'tools/hooks/deploy.sh', 'x\n'), edit(f, 'tools/other.sh', 'y\n')],
+      { mode: 'acceptEdits' },
+      { protectedPaths: ['tools/hooks/'] },
+    );
+    const asked = await run(s, () => ({ optionId: 'no' }));
+    expect(pathsOf(asked, folder)).toEqual(['tools/hooks/deploy.sh']);
+    expect(existsSync(join(folder, 'tools', 'hooks', 'deploy.sh'))).toBe(false);
+    expect(readFileSync(join(folder, 'tools', 'other.sh'), 'utf8')).toBe('y\n');
+  });
+
   it('a link to .git makes g/hooks/pre-commit a protected write, under Bypass too', async () => {
     const folder = project();
     symlinkSync('.git', join(folder, 'g'));

@@ -136,6 +136,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     rules: () => settings.rules,
     managedRules: () => managed?.settings.rules ?? [],
     bypassAllowed,
+    protectedEntries: () => protectedEntries(settings.protectedPaths, managed),
     grants,
     now,
   });

@@ -1,6 +1,7 @@
 import type { Decider, PendingApproval, PermissionMode } from '../../../shared/domain';
 import type { Rule } from '../../../shared/rules';
 import { evaluate, scriptOfShellArgv, type DecidedBy, type RequestFacts } from '../rules';
+import type { ProtectedEntry } from '../safety/protected-files';
 import type { GrantBook } from './grant-book';
 import type { PreDecision, SessionContext } from './session-context';
 import { allowOnceReply, rejectReply } from './reply';
@@ -73,6 +74,8 @@ export function createRulesGate(options: {
   managedRules?: () => readonly Rule[];
   /** False under a managed policy that forbids Bypass: a session in that mode is judged as default. */
   bypassAllowed?: () => boolean;
+  /** The protected files with the settings' and the managed policy's additions (default: the list). */
+  protectedEntries?: () => readonly ProtectedEntry[];
 }): (approval: PendingApproval, session: SessionContext) => PreDecision {
   // The managed rules are read once at start: their ids are gathered again only for another list
   // (an empty one, which a caller may hand out anew each time, needs none).
@@ -89,13 +92,17 @@ export function createRulesGate(options: {
         ? 'default'
         : session.mode;
     const managedRules = options.managedRules?.() ?? [];
-    const evaluation = evaluate(facts, {
-      mode,
-      rules: options.rules(),
-      managed: managedRules,
-      grants: options.grants.activeFor(approval.agentId),
-      now: options.now(),
-    });
+    const evaluation = evaluate(
+      facts,
+      {
+        mode,
+        rules: options.rules(),
+        managed: managedRules,
+        grants: options.grants.activeFor(approval.agentId),
+        now: options.now(),
+      },
+      { protectedEntries: options.protectedEntries?.() },
+    );
     if (evaluation.managed) evaluation.reason = `Managed policy: ${evaluation.reason}`;
     if (evaluation.verdict === 'ask')
       return {

@@ -165,10 +165,24 @@ export function managedAgents(
 export function protectedEntries(
   userPaths: readonly string[],
   managed: ManagedPolicy | null,
-): ProtectedEntry[] {
+): readonly ProtectedEntry[] {
+  // The same lists give the same array, so the matchers compiled for it are kept (every request
+  // is judged against it).
+  if (lastEntries?.userPaths === userPaths && lastEntries.managed === managed)
+    return lastEntries.entries;
   const extra = [...new Set([...(managed?.settings.protectedPaths ?? []), ...userPaths])];
-  return [...PROTECTED_FILES, ...extra.map(extraEntry)];
+  const entries =
+    extra.length === 0 ? PROTECTED_FILES : [...PROTECTED_FILES, ...extra.map(extraEntry)];
+  lastEntries = { userPaths, managed, entries };
+  return entries;
 }
+let lastEntries:
+  | {
+      userPaths: readonly string[];
+      managed: ManagedPolicy | null;
+      entries: readonly ProtectedEntry[];
+    }
+  | undefined;
 
 /** The telemetry export in force: the managed endpoint replaces the user's. */
 export function managedTelemetry(
