@@ -21,7 +21,13 @@ const shell = (command: string): ScriptStep => ({
   options: OPTIONS,
 });
 
-function edit(path: string, oldText: string | null, newText: string): ScriptStep {
+/** Asks to edit `path`; allowed, writes `written` (the agent's newText unless given) through the client. */
+function edit(
+  path: string,
+  oldText: string | null,
+  newText: string,
+  written = newText,
+): ScriptStep {
   return {
     type: 'requestPermission',
     toolCall: {
@@ -32,7 +38,7 @@ function edit(path: string, oldText: string | null, newText: string): ScriptStep
       content: [{ type: 'diff', path, oldText, newText }],
     },
     options: OPTIONS,
-    onAllow: [{ type: 'writeFile', path, content: newText, via: 'client' }],
+    onAllow: [{ type: 'writeFile', path, content: written, via: 'client' }],
   };
 }
 
@@ -81,13 +87,35 @@ describe('the dialog shows what will really change', () => {
     expect(detail.writes).toEqual([expect.objectContaining({ outcome: 'written' })]);
   });
 
-  it('an edit whose before matches the disk, or replaces a passage of it, is shown as sent', async () => {
+  it('an edit whose before matches the disk is shown as sent', async () => {
     const folder = freshDir(cleanup, 'gatehouse-truth-');
     const file = join(folder, 'a.txt');
     writeFileSync(file, 'one\ntwo\nthree\n');
-    const asked = await askOnce(folder, [edit(file, 'two\n', 'TWO\n')]);
-    expect(asked.diffs[0]).toMatchObject({ oldText: 'two\n', newText: 'TWO\n' });
+    const asked = await askOnce(folder, [edit(file, 'one\ntwo\nthree\n', 'one\n')]);
+    expect(asked.diffs[0]).toMatchObject({ oldText: 'one\ntwo\nthree\n', newText: 'one\n' });
     expect(codes(asked)).toEqual([]);
+  });
+
+  it('an edit that replaces a passage is shown as the whole file it makes, and only that file is written', async () => {
+    const folder = freshDir(cleanup, 'gatehouse-truth-');
+    const file = join(folder, 'a.txt');
+    const onDisk = Array.from({ length: 50 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+    writeFileSync(file, onDisk);
+    const after = onDisk.replace('line 7\n', 'LINE SEVEN\n');
+    // A hostile agent: the passage is real, but what it writes is the bare passage, which would
+    // cut the 50-line file to one line.
+    const asked = await askOnce(folder, [edit(file, 'line 7\n', 'LINE SEVEN\n')], 'yes');
+    expect(asked.diffs[0]).toMatchObject({ oldText: onDisk, newText: after, oldLines: 50 });
+    expect(codes(asked)).toEqual([]);
+    expect(readFileSync(file, 'utf8')).toBe(onDisk);
+    const [refused] = await session!.gh.core.store.events({ type: 'fs_write_refused' });
+    expect(refused!.payload).toMatchObject({ path: file });
+
+    // The agent that writes the file the person saw is let through.
+    await session!.close();
+    session = undefined;
+    await askOnce(folder, [edit(file, 'line 7\n', 'LINE SEVEN\n', after)], 'yes');
+    expect(readFileSync(file, 'utf8')).toBe(after);
   });
 
   it('g -> .git: g/hooks/pre-commit is asked, showing the hook it resolves to and what runs it', async () => {

@@ -200,14 +200,14 @@ export class ApprovalPipeline {
     clock?.lap('rules');
     if (decides(pre)) {
       clock?.done();
-      return this.allowing(whole, await this.conclude(approval, pre.reply, pre.decider, pre.reason ?? pre.verdict, [], false));
+      return this.allowing(whole, shown, await this.conclude(approval, pre.reply, pre.decider, pre.reason ?? pre.verdict, [], false));
     }
     if (this.pending.countFor(session.sessionId) >= MAX_PENDING_PER_SESSION) {
       // More than a person can review: refused at once, never queued behind the others.
       clock?.done();
       return this.conclude(approval, rejectReply(approval.options), { type: 'queue_full' }, 'queue full', [], false);
     }
-    return this.allowing(whole, await this.ask(session, approval, whole, hooks.asking, clock));
+    return this.allowing(whole, shown, await this.ask(session, approval, whole, hooks.asking, clock));
   }
 
   /**
@@ -230,11 +230,19 @@ export class ApprovalPipeline {
     }
   }
 
-  /** Passes an allowed request on to `allowed` (the writes and commands it approved). */
-  private allowing(whole: PendingApproval, response: RequestPermissionResponse): RequestPermissionResponse {
+  /**
+   * Passes an allowed request on to `allowed` (the writes and commands it approved): its diffs as
+   * the person was shown them, whose "after" is the file the write makes.
+   */
+  private allowing(
+    whole: PendingApproval,
+    shown: PendingApproval['toolCall'],
+    response: RequestPermissionResponse,
+  ): RequestPermissionResponse {
     const { outcome } = response;
     const kind = outcome.outcome === 'selected' ? whole.options.find((o) => o.optionId === outcome.optionId)?.kind : undefined;
-    if (kind === 'allow_once' || kind === 'allow_always') this.options.allowed?.(whole);
+    if (kind === 'allow_once' || kind === 'allow_always')
+      this.options.allowed?.(shown === whole.toolCall ? whole : { ...whole, toolCall: shown });
     return response;
   }
 

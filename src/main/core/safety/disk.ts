@@ -41,18 +41,43 @@ export interface DiskView {
 
 /**
  * The tool call with each diff's "before" replaced by the file on disk where the two differ: the
- * diff a person reads is then what the write changes. A fragment of the file (an edit that
- * replaces one passage, as Claude's Edit does) is left as it is: it is what is on disk.
+ * diff a person reads is then what the write changes. An edit that replaces passages of the file
+ * (as Claude's Edit does) becomes the whole file before and after: a person approves the file the
+ * write makes, and a write of the bare passage, which would cut the file to it, is not that file.
  */
 export function withDiskBefore(toolCall: ToolCallSnapshot, disk: DiskView): ToolCallSnapshot {
   let changed = false;
   const content = toolCall.content.map((item) => {
+    const passage = passageEdit(item, disk);
+    if (passage) {
+      changed = true;
+      return {
+        ...(item as Record<string, unknown>),
+        oldText: passage.before,
+        newText: passage.after,
+      };
+    }
     const found = differing(item, disk);
     if (!found) return item;
     changed = true;
     return { ...(item as Record<string, unknown>), oldText: found.file.text ?? null };
   });
   return changed ? { ...toolCall, content } : toolCall;
+}
+
+/** A diff whose "before" is a passage of the file on disk: the whole file, and the file with it replaced. */
+function passageEdit(item: unknown, disk: DiskView): { before: string; after: string } | null {
+  if (!isRecord(item) || item['type'] !== 'diff') return null;
+  const path = stringField(item, 'path');
+  const oldText = ownField(item, 'oldText');
+  const newText = ownField(item, 'newText');
+  if (path === undefined || typeof oldText !== 'string' || typeof newText !== 'string') return null;
+  if (oldText === '') return null;
+  const file = disk.files.find((f) => f.path === path);
+  if (!file?.exists || file.text === null || file.text === oldText) return null;
+  if (!file.text.includes(oldText)) return null;
+  // Every occurrence, as an edit that names a passage found more than once replaces them all.
+  return { before: file.text, after: file.text.split(oldText).join(newText) };
 }
 
 interface Differing {
