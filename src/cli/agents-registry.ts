@@ -7,9 +7,9 @@ import {
   registrySnapshotPath,
   RegistryFileError,
   saveRegistrySnapshot,
-} from '../main/core/agents/registry-snapshot';
-import { loadSettings } from '../main/core/config/settings-file';
-import { resolveHome } from '../main/core/store/data-folder';
+} from '../main/core';
+import { loadSettings } from '../main/core';
+import { resolveHome } from '../main/core';
 import { EXIT, type CliIo } from './io';
 
 export const AGENTS_HELP = `Usage: gatehouse agents <command>

@@ -1,6 +1,6 @@
 // `gatehouse status`: is a core running on this home, which one, where, and its sessions.
 import type { StatusResult } from '../shared/control-protocol';
-import { resolveHome } from '../main/core/store/data-folder';
+import { resolveHome } from '../main/core';
 import { controlSocketPath } from '../main/control/socket-path';
 import { CoreNotRunningError, openControl } from './control-client';
 import { EXIT, type CliIo } from './io';

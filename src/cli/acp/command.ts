@@ -6,20 +6,20 @@ import { constants } from 'node:os';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AgentConfig, AgentIdKey } from '../../shared/settings';
-import { loadSettings } from '../../main/core/config/settings-file';
+import { loadSettings } from '../../main/core';
 import {
   managedAgent,
   managedSettingsPath,
   protectedEntries,
   readManagedPolicy,
-} from '../../main/core/config/managed-settings';
+} from '../../main/core';
 import { controlSocketPath } from '../../main/control/socket-path';
-import { launchableAgent } from '../../main/core/agents/registry-launch';
-import { loadRegistrySnapshot } from '../../main/core/agents/registry-snapshot';
-import { launchFamily, unguardedByDoor } from '../../main/core/agents/side-doors';
-import { prepareAgentLaunch } from '../../main/core/sandbox/launch';
-import { resolveHome } from '../../main/core/store/data-folder';
-import { CORE_NODE_FLAGS } from '../../main/core/node-flags';
+import { launchableAgent } from '../../main/core';
+import { loadRegistrySnapshot } from '../../main/core';
+import { launchFamily, unguardedByDoor } from '../../main/core';
+import { prepareAgentLaunch } from '../../main/core';
+import { resolveHome } from '../../main/core';
+import { CORE_NODE_FLAGS } from '../../main/core';
 import { EXIT, type CliIo } from '../io';
 import { startAgent } from './agent-child';
 import { CoreLink } from './core-link';

@@ -15,21 +15,21 @@ import {
 } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { hookFingerprint } from '../../main/core/agents/hook-facts';
+import { hookFingerprint } from '../../main/core';
 import {
   checkHookInstalls,
   forgetHookInstall,
   recordHookInstall,
-} from '../../main/core/agents/hook-installs';
+} from '../../main/core';
 import {
   ALL_TOOLS,
   HOOK_EVENT,
   hookCommand,
   isGatehouseHook,
   settingsFileFor,
-} from '../../main/core/agents/hook-settings';
-import { inspectHookFile } from '../../main/core/agents/hooked-clis';
-import { resolveHome } from '../../main/core/store/data-folder';
+} from '../../main/core';
+import { inspectHookFile } from '../../main/core';
+import { resolveHome } from '../../main/core';
 import { EXIT, type CliIo } from '../io';
 import { CLI_NAME, type HookCli } from './formats';
 import { HOOK_TIMEOUT_SECONDS } from './run';

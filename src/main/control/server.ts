@@ -11,8 +11,8 @@ import {
   RPC_ERRORS,
   type RpcResponse,
 } from '../../shared/control-protocol';
-import type { Core } from '../core/core';
-import { ensurePrivateHome, type HomeLock } from '../core/home-lock';
+import type { Core } from '../core';
+import { ensurePrivateHome, type HomeLock } from '../core';
 import type { ControlConnection } from './connection';
 import { dispatchControlLine, rpcError } from './dispatch';
 import { hookDisconnected } from './hook-methods';
@@ -20,7 +20,7 @@ import { LineReader } from './line-reader';
 import { controlHandlers } from './methods';
 import { proxyDisconnected } from './proxy-methods';
 import { controlSocketPath } from './socket-path';
-import { logger } from '../core/log/logger';
+import { logger } from '../core';
 
 const controlLog = logger('control');
 

@@ -3,7 +3,7 @@ import { extname, join, normalize } from 'node:path';
 import { protocol } from 'electron';
 import { contentTypeOf } from '../../shared/content-types';
 import { SECURITY_HEADERS } from '../../shared/security-headers';
-import { isInside } from '../core/fs/containment';
+import { isInside } from '../core';
 import { APP_SCHEME, appProtocolPath } from './security-policy';
 
 /** Must run before app ready: the scheme behaves like https (standard, secure origin, fetch). */

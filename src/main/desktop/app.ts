@@ -3,12 +3,12 @@
 import { join } from 'node:path';
 import { app, dialog, session, type Event as ElectronEvent } from 'electron';
 import type { GatehouseEvent } from '../../shared/contract';
-import { SettingsError } from '../core/config/settings-file';
-import { createCore, type Core } from '../core/core';
-import { installLogSink, logger } from '../core/log/logger';
-import { acquireHomeLock, HomeLockedError, type HomeLock } from '../core/home-lock';
+import { SettingsError } from '../core';
+import { createCore, type Core } from '../core';
+import { installLogSink, logger } from '../core';
+import { acquireHomeLock, HomeLockedError, type HomeLock } from '../core';
 import { startControlServer, type ControlServer } from '../control/server';
-import { InvalidPolicyConfigError } from '../core/mediator';
+import { InvalidPolicyConfigError } from '../core';
 import {
   desktopCaller,
   NotificationPresence,
@@ -16,8 +16,8 @@ import {
   trayModel,
   type TrayAction,
 } from '../presence';
-import { AuditKeyError } from '../core/store/audit-key';
-import { databasePath, resolveHome } from '../core/store/data-folder';
+import { AuditKeyError } from '../core';
+import { databasePath, resolveHome } from '../core';
 import { installAppMenu } from './app-menu';
 import { registerAppProtocol, registerAppScheme } from './app-protocol';
 import { keychainAuditKey } from './audit-key';

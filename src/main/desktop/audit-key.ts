@@ -13,7 +13,7 @@ import {
   parseKey,
   readLegacyKey,
   type ResolvedAuditKey,
-} from '../core/store/audit-key';
+} from '../core';
 
 export const SEALED_KEY_FILE = 'audit-key.sealed';
 

@@ -1,7 +1,7 @@
 // In the desktop app an agent change sent over HTTP is confirmed in a native dialog: the person at
 // this machine sees every agent's new command, every character visible, and applies or cancels.
 import { dialog } from 'electron';
-import { describeLaunch, type ConfirmLocally } from '../core/commands/settings-confirmation';
+import { describeLaunch, type ConfirmLocally } from '../core';
 
 export const confirmInDialog: ConfirmLocally = (change) => ({
   how: 'dialog',

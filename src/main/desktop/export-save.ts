@@ -12,8 +12,8 @@ import {
   type HistoryExportOutcome,
   type Result,
 } from '../../shared/contract';
-import { exportFilename, exportHistoryTo } from '../core/commands/history-handlers';
-import type { CommandServices } from '../core/commands/services';
+import { exportFilename, exportHistoryTo } from '../core';
+import type { CommandServices } from '../core';
 import { senderAllowed, type IpcWindows } from './ipc-sender';
 
 type Services = Pick<CommandServices, 'store' | 'now'>;

@@ -1,8 +1,8 @@
 import { ipcMain } from 'electron';
 import { commandNames, IPC_EVENT_CHANNEL, ipcChannel, type Result } from '../../shared/contract';
-import type { Caller } from '../core/approvals/clients';
-import { dispatch } from '../core/commands/dispatch';
-import type { Core } from '../core/core';
+import type { Caller } from '../core';
+import { dispatch } from '../core';
+import type { Core } from '../core';
 import { DESKTOP_CLIENT_ID, ensureDesktopClient } from '../presence';
 import { wireExportSave } from './export-save';
 import { wireFolderPicker } from './folder-picker';

@@ -12,8 +12,8 @@ import {
   logLine,
   logText,
   rotateLogFiles,
-} from '../core/log/log-file';
-import type { LogSink } from '../core/log/logger';
+} from '../core';
+import type { LogSink } from '../core';
 
 export function electronLogSink(home: string): LogSink {
   const path = logFilePath(home);

@@ -9,7 +9,7 @@ import {
   windowStatePath,
   type WindowState,
 } from './window-state';
-import { logger } from '../core/log/logger';
+import { logger } from '../core';
 
 const log = logger('windows');
 

@@ -3,9 +3,9 @@
 // the Linux notifier runs under plain Node, and so does this.
 import type { GatehouseEvent } from '../../shared/contract';
 import type { SessionInfo } from '../../shared/domain';
-import type { Handlers } from '../core/commands/dispatch';
-import type { EventBus } from '../core/events/bus';
-import type { PendingQueue } from '../core/approvals/pending';
+import type { Handlers } from '../core';
+import type { EventBus } from '../core';
+import type { PendingQueue } from '../core';
 import {
   DESKTOP_CLIENT_ID,
   desktopCaller,
@@ -19,7 +19,7 @@ import {
   type NotificationIntent,
   type NotificationModel,
 } from './notification-plan';
-import { logger } from '../core/log/logger';
+import { logger } from '../core';
 
 const log = logger('notifications');
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatehouseEvent } from '../../shared/contract';
-import type { Caller } from '../core/approvals/clients';
-import type { Core } from '../core/core';
+import type { Caller } from '../core';
+import type { Core } from '../core';
 import { SECURITY_HEADERS } from '../../shared/security-headers';
 
 const HEARTBEAT_MS = 15_000;

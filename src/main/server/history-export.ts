@@ -16,9 +16,9 @@ import {
   HistoryExportInput,
 } from '../../shared/contract';
 import { SECURITY_HEADERS } from '../../shared/security-headers';
-import { exportHistoryTo } from '../core/commands/history-handlers';
-import type { Core } from '../core/core';
-import { logger } from '../core/log/logger';
+import { exportHistoryTo } from '../core';
+import type { Core } from '../core';
+import { logger } from '../core';
 import { fail } from './respond';
 
 const log = logger('http');

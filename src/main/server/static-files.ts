@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { extname, isAbsolute, join, normalize, sep } from 'node:path';
 import { contentTypeOf } from '../../shared/content-types';
 import { SECURITY_HEADERS } from '../../shared/security-headers';
-import { isInside } from '../core/fs/containment';
+import { isInside } from '../core';
 
 /** Serves the built renderer; unknown paths get index.html (the app routes by hash). */
 export async function serveStatic(root: string, pathname: string, res: ServerResponse): Promise<void> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentEnvironment } from '../../../src/main/core/agents/agent-env';
+import { agentEnvironment } from '../../../src/main/core/sandbox/agent-env';
 import { AgentConfig } from '../../../src/shared/settings';
 
 const PARENT: NodeJS.ProcessEnv = {

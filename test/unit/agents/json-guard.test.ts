@@ -3,7 +3,7 @@ import {
   AGENT_JSON_LIMITS,
   checkJsonShape,
   describeJsonProblem,
-} from '../../../src/main/core/agents/json-guard';
+} from '../../../src/main/core/safety/json-guard';
 
 const nested = (depth: number) => JSON.parse('['.repeat(depth) + ']'.repeat(depth)) as unknown;
 

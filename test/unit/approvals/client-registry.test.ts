@@ -5,8 +5,8 @@ import {
   PAIRING_CODE_TTL_MS,
   PRESENCE_MS,
   UNPAIRED_TTL_MS,
-  type PairedClientRecord,
 } from '../../../src/main/core/approvals/clients';
+import type { PairedClientRecord } from '../../../src/main/core/store/paired-clients';
 import { RateLimit } from '../../../src/main/server/rate-limit';
 
 function registry() {

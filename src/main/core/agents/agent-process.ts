@@ -4,7 +4,7 @@ import { RequestError } from '@agentclientprotocol/sdk';
 import { z } from 'zod';
 import type { AgentLaunch } from '../sandbox/launch';
 import { GATEHOUSE_VERSION } from '../../../shared/control-protocol';
-import { checkJsonShape, describeJsonProblem } from './json-guard';
+import { checkJsonShape, describeJsonProblem } from '../safety/json-guard';
 import { recordAgent } from './leftover-agents';
 import { spawnInProcess, type ExitInfo, type LaunchSpec, type LaunchedAgent } from './launched-agent';
 import { launchAgent } from './launcher';

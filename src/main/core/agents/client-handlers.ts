@@ -7,7 +7,7 @@ import type { EventBus } from '../events/bus';
 import type { Store } from '../store';
 import type { ClientHandlers } from './agent-process';
 import { readJudged, realPathOf, RESOURCE_NOT_FOUND, writeInside } from './fs-access';
-import { checkJsonShape, describeJsonProblem } from './json-guard';
+import { checkJsonShape, describeJsonProblem } from '../safety/json-guard';
 import type { ReadJudge } from './read-judge';
 import type { Session } from './session';
 import { allowedBy, auditWrite, refuseWrite } from './write-audit';

@@ -72,7 +72,7 @@ function shown(raw: z.infer<typeof Raw>): ConfigOption {
 
 /**
  * Every well-formed option the agent advertised, in its order; malformed ones are ignored. The
- * list's length is bounded by the shape check every agent message passes (json-guard.ts).
+ * list's length is bounded by the shape check every agent message passes (safety/json-guard.ts).
  */
 export function readConfigOptions(raw: unknown): ConfigOption[] {
   if (!Array.isArray(raw)) return [];

@@ -14,7 +14,7 @@ import {
   type ModeSelector,
 } from './agent-modes';
 import { readConfigOptions } from './config-options';
-import { checkJsonShape } from './json-guard';
+import { checkJsonShape } from '../safety/json-guard';
 import type { Session } from './session';
 
 const log = logger('modes');

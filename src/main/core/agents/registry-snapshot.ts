@@ -10,7 +10,7 @@ import {
   type RegistryListing,
 } from '../../../shared/registry-format';
 import { describeIssues } from '../config/settings-file';
-import { checkJsonShape, describeJsonProblem, type JsonLimits } from './json-guard';
+import { checkJsonShape, describeJsonProblem, type JsonLimits } from '../safety/json-guard';
 
 /** The registry nests five levels; its largest strings are descriptions. */
 const REGISTRY_JSON_LIMITS: JsonLimits = {

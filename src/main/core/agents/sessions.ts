@@ -16,7 +16,7 @@ import { agentFamily, askingChoice, modesSelector } from './agent-modes';
 import { keepAsking, onModeUpdate, primarySelector, selectMode, type ModeGuardDeps } from './mode-guard';
 import { launchFamily, unguardedByDoor } from './side-doors';
 import { prepareAgentLaunch } from '../sandbox/launch';
-import type { ProtectedEntry } from '../safety/protected-files';
+import type { ProtectedEntry } from '../rules/protected-files';
 import { Transcripts } from '../transcripts/transcripts';
 import { RecentFolders } from './recent-folders';
 import { registryLaunch } from './registry-launch';

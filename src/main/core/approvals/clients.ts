@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import type { Surface } from '../../../shared/domain';
+import type { PairedClientRecord, PairedClientStore } from '../store/paired-clients';
 
 /** Who is calling a command: established by the transport, never by the request body. */
 export interface Caller {
@@ -23,21 +24,6 @@ export interface Caller {
 }
 
 /** A paired client as the store keeps it (the token only as its hash). */
-export interface PairedClientRecord {
-  clientId: string;
-  label: string;
-  surface: Surface;
-  tokenHash: string;
-  pairedAt: number;
-  revokedAt: number | null;
-}
-
-/** Where paired clients outlive a restart. */
-export interface PairedClientStore {
-  savePairedClient(client: PairedClientRecord): void;
-  revokePairedClient(clientId: string, at: number): void;
-}
-
 export interface ClientInfo {
   clientId: string;
   label: string;

@@ -4,7 +4,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { GrantChoice } from '../../../shared/contract';
 import type { AgentReply, Decider, Decision, PendingApproval } from '../../../shared/domain';
 import type { VoteRecord } from '../../../shared/history';
-import { checkJsonShape, describeJsonProblem } from '../agents/json-guard';
+import { checkJsonShape, describeJsonProblem } from '../safety/json-guard';
 import type { EventBus } from '../events/bus';
 import {
   CancelSentinelCollisionError,

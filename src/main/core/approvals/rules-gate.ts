@@ -1,7 +1,7 @@
 import type { Decider, PendingApproval, PermissionMode } from '../../../shared/domain';
 import type { Rule } from '../../../shared/rules';
 import { evaluate, scriptOfShellArgv, type DecidedBy, type RequestFacts } from '../rules';
-import type { ProtectedEntry } from '../safety/protected-files';
+import type { ProtectedEntry } from '../rules/protected-files';
 import type { GrantBook } from './grant-book';
 import type { PreDecision, SessionContext } from './session-context';
 import { allowOnceReply, rejectReply } from './reply';

@@ -12,7 +12,7 @@ import type { Rule } from '../../../shared/rules';
 import type { AgentConfig, Settings, TelemetrySettings } from '../../../shared/settings';
 import { DEFAULT_PERMISSION_POLICY } from '../mediator';
 import { validateRules } from '../rules';
-import { extraEntry, PROTECTED_FILES, type ProtectedEntry } from '../safety/protected-files';
+import { extraEntry, PROTECTED_FILES, type ProtectedEntry } from '../rules/protected-files';
 import { describeIssues, SettingsError } from './settings-file';
 
 /** Overrides the platform's path (tests; a packaged deployment that keeps it elsewhere). */

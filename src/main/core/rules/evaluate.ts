@@ -36,7 +36,7 @@ import { ACCEPT_EDITS_PROTECTED, planDenies } from './modes';
 import type { PathResolver } from './paths';
 import { protectedReason, protectedWrites } from './protected';
 import { prepareRequest } from './request';
-import type { ProtectedEntry } from '../safety/protected-files';
+import type { ProtectedEntry } from './protected-files';
 import type { DecidedBy, Evaluation, EvaluationState, Grant, RequestFacts, Rule } from './types';
 
 export interface EvaluateOptions {
@@ -44,7 +44,7 @@ export interface EvaluateOptions {
   resolver?: PathResolver | undefined;
   /** Globs (relative to the session folder) acceptEdits does not auto-allow. */
   acceptEditsProtected?: readonly string[] | undefined;
-  /** The protected files (default: safety/protected-files.ts's list). */
+  /** The protected files (default: rules/protected-files.ts's list). */
   protectedEntries?: readonly ProtectedEntry[] | undefined;
 }
 

@@ -50,7 +50,7 @@ export const ACCEPT_EDITS_KINDS: ReadonlySet<ToolKind> = new Set<ToolKind>([
 /**
  * Folders inside the session folder that acceptEdits still asks about: the rest of a git dir
  * (refs, HEAD, objects) is git's to write, not an edit. Files other programs run later (hooks,
- * config, editor tasks, CLI settings) are asked about in every mode: safety/protected-files.ts.
+ * config, editor tasks, CLI settings) are asked about in every mode: rules/protected-files.ts.
  */
 export const ACCEPT_EDITS_PROTECTED: readonly string[] = [
   '.git',

@@ -3,7 +3,7 @@
  * the way the kernel will (so `src/link/../x` and `src/escape -> /etc` cannot slip out), and
  * matched against picomatch globs.
  *
- * The only I/O in the rules layer lives here: realpath/readlink, injectable for tests.
+ * Real paths come from fs/ (the one path model), through a probe tests replace with a fake disk.
  *
  * Glob options, chosen on purpose:
  * - deny/ask globs use `dot: true`: `secrets/**` must also catch `secrets/.env`; dot-files get no
@@ -14,20 +14,18 @@
  * - deny/ask globs compare case-insensitively on macOS and Windows (case-insensitive file
  *   systems: `.ENV` is `.env`); allow is always case-sensitive.
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import nodePath from 'node:path';
 import picomatch from 'picomatch';
-import { isInside } from '../fs/containment';
+import {
+  diskProbe,
+  expandHome,
+  isInside,
+  realPathLoose,
+  userHome,
+  type FsProbe,
+} from '../fs/containment';
 
-export interface FsProbe {
-  /** Like fs.realpathSync.native: throws (with `code`) when the path does not exist. */
-  realpath(p: string): string;
-  /** The link target when `p` is a symbolic link, otherwise null (also when it does not exist). */
-  readlink(p: string): string | null;
-  /** A regular file's text when it is at most `max` bytes, otherwise null (also when absent). */
-  readSmall(p: string, max: number): string | null;
-}
+export type { FsProbe } from '../fs/containment';
 
 export interface PathResolverOptions {
   fs?: Partial<FsProbe>;
@@ -50,29 +48,8 @@ export interface ResolvedPath {
 
 export type GlobPurpose = 'allow' | 'block';
 
-const defaultFs: FsProbe = {
-  realpath: (p) => fs.realpathSync.native(p),
-  readlink: (p) => {
-    try {
-      return fs.readlinkSync(p);
-    } catch {
-      return null;
-    }
-  },
-  readSmall: (p, max) => {
-    try {
-      const stats = fs.statSync(p);
-      return stats.isFile() && stats.size <= max ? fs.readFileSync(p, 'utf8') : null;
-    } catch {
-      return null;
-    }
-  },
-};
-
 /** A `.git` file or `commondir` is one line; anything larger is not one git wrote. */
 const GIT_POINTER_MAX_BYTES = 4096;
-
-const MAX_LINK_HOPS = 40;
 
 export class PathResolver {
   readonly caseInsensitive: boolean;
@@ -81,9 +58,9 @@ export class PathResolver {
   private readonly path: typeof nodePath.posix;
 
   constructor(options: PathResolverOptions = {}) {
-    this.fs = { ...defaultFs, ...options.fs };
+    this.fs = { ...diskProbe, ...options.fs };
     this.path = options.path ?? nodePath;
-    this.homedir = options.homedir ?? os.homedir();
+    this.homedir = options.homedir ?? userHome();
     this.caseInsensitive =
       options.caseInsensitive ?? (process.platform === 'darwin' || process.platform === 'win32');
   }
@@ -106,31 +83,9 @@ export class PathResolver {
     return this.resolve(cwd, cwd);
   }
 
-  /**
-   * realpath that also works for paths that do not exist yet: resolve the deepest existing
-   * ancestor, then append the rest. A dangling symlink on the way is followed to its target,
-   * because writing through it creates the target.
-   */
-  realpathLoose(input: string, hops = 0): string | null {
-    const p = this.path;
-    try {
-      return this.fs.realpath(input);
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') return null; // ELOOP, EACCES, …: unknown
-    }
-    const parent = p.dirname(input);
-    if (parent === input) return input;
-    const realParent = this.realpathLoose(parent, hops);
-    if (realParent === null) return null;
-    const base = p.basename(input);
-    const candidate = p.join(realParent, base);
-    if (base === '..' || base === '.') return candidate;
-    const link = this.fs.readlink(candidate);
-    if (link === null) return candidate;
-    if (hops >= MAX_LINK_HOPS) return null;
-    const target = p.isAbsolute(link) ? link : `${realParent}${p.sep}${link}`;
-    return this.realpathLoose(target, hops + 1);
+  /** The real path (fs/containment.ts's realPathLoose), through this resolver's probe. */
+  realpathLoose(input: string): string | null {
+    return realPathLoose(input, this.fs, this.path);
   }
 
   /**
@@ -164,9 +119,7 @@ export class PathResolver {
   }
 
   expandHome(glob: string): string {
-    if (glob === '~') return this.homedir;
-    if (glob.startsWith('~/')) return `${this.homedir}${glob.slice(1)}`;
-    return glob;
+    return expandHome(glob, this.homedir);
   }
 
   isAbsoluteGlob(glob: string): boolean {

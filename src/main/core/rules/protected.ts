@@ -1,10 +1,10 @@
 /**
- * Writes to protected files (safety/protected-files.ts): git hooks and config, editor tasks, CLI
+ * Writes to protected files (rules/protected-files.ts): git hooks and config, editor tasks, CLI
  * settings. Another program runs or obeys them later, outside any sandbox, so no mode, grant,
  * allow rule or remembered "always" decides a write to one; only the managed policy's allow rules
  * may. Judged by the resolved path, and by the path as written when it cannot be resolved.
  */
-import { protectedEntryForReal, writesFiles, type ProtectedEntry } from '../safety/protected-files';
+import { protectedEntryForReal, writesFiles, type ProtectedEntry } from './protected-files';
 import type { ResolvedPath } from './paths';
 import type { PreparedRequest } from './request';
 

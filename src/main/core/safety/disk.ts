@@ -5,7 +5,7 @@
 import type { ToolCallSnapshot } from '../../../shared/domain';
 import { revealInvisibles } from '../../../shared/invisible';
 import { countLines } from './diff';
-import { protectedEntryForReal, writesFiles, type ProtectedEntry } from './protected-files';
+import { protectedEntryForReal, writesFiles, type ProtectedEntry } from '../rules/protected-files';
 import { isRecord, ownField, stringField } from './text';
 import type { WarningSink } from './warnings/sink';
 

@@ -2,13 +2,7 @@
 // taken from a base directory. Symlinks are NOT resolved (no file system access here), so a link
 // inside the session folder that points outside is not detected by this layer.
 import { isAbsolute, resolve } from 'node:path';
-
-const HOME_FORMS = /^(?:~|\$HOME|\$\{HOME\})(?=$|[/\\])/;
-
-/** `~`, `~/x`, `$HOME/x`, `${HOME}/x` with the home directory put in; anything else unchanged. */
-export function expandHome(p: string, homeDir: string): string {
-  return HOME_FORMS.test(p) ? p.replace(HOME_FORMS, () => homeDir) : p;
-}
+import { expandHome } from '../fs/containment';
 
 /**
  * Absolute, normalized form of `p`, or null when it cannot be known without running a shell

@@ -1,4 +1,4 @@
-import { isAbsolute, relative } from 'node:path';
+import { isInside } from '../fs/containment';
 
 /** What bwrap mounts, with paths that exist (the caller checked), in the order it applies them. */
 export interface MountPlan {
@@ -71,8 +71,8 @@ export function bwrapArgs(plan: MountPlan, command: string, args: readonly strin
   // sockets, or an allowed Unix socket, can be passed through, not listed.
   const sockets = plan.unixSockets ?? [];
   for (const path of plan.hiddenDirs) {
-    const holdsBridge = plan.bridgeDir !== null && isWithin(plan.bridgeDir, path);
-    const holdsSocket = sockets.some((socket) => isWithin(socket, path));
+    const holdsBridge = plan.bridgeDir !== null && isInside(plan.bridgeDir, path);
+    const holdsSocket = sockets.some((socket) => isInside(socket, path));
     out.push('--perms', holdsBridge || holdsSocket ? '0111' : '0000', '--tmpfs', path);
   }
   for (const path of plan.hiddenFiles) out.push('--ro-bind', plan.unreadableFile, path);
@@ -83,7 +83,4 @@ export function bwrapArgs(plan: MountPlan, command: string, args: readonly strin
   return out;
 }
 
-function isWithin(path: string, dir: string): boolean {
-  const rel = relative(dir, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
+

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { GEMINI_POLICY, GEMINI_POLICY_FILE_NAME, geminiPolicyArgs } from '../agents/gemini-policy';
+import { GEMINI_POLICY, GEMINI_POLICY_FILE_NAME, geminiPolicyArgs } from './gemini-policy';
 
 /** A file the agent is started with, written for each launch, and the arguments that name it. */
 export interface LaunchFile {

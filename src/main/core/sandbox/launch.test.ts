@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { AgentConfig, type LaunchableAgent } from '../../../shared/settings';
 import { isInside } from '../fs/containment';
-import { GEMINI_POLICY } from '../agents/gemini-policy';
+import { GEMINI_POLICY } from './gemini-policy';
 import { prepareAgentLaunch } from './launch';
 
 const gatehouseHome = mkdtempSync(join(tmpdir(), 'gatehouse-launch-home-'));

@@ -5,7 +5,7 @@ import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { SessionSandbox } from '../../../shared/domain';
 import type { LaunchableAgent } from '../../../shared/settings';
-import { agentEnvironment } from '../agents/agent-env';
+import { agentEnvironment } from './agent-env';
 import { isInside } from '../fs/containment';
 import type { NetworkViolation } from './network-bridge';
 import { knownProgramFor } from './known-agents';

@@ -1,6 +1,7 @@
-import { isAbsolute, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { BASE_URL_VARIABLES, SHARED_STATE_DIRS, knownAgentFor } from './known-agents';
 import type { SandboxSettings } from '../../../shared/sandbox-settings';
+import { expandHome } from '../fs/containment';
 
 /** One destination the agent may open: an exact host or `*suffix` pattern, on one port. */
 export interface HostRule {
@@ -156,9 +157,7 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 function expandPath(path: string, home: string, projectDir: string): string {
-  if (path === '~') return home;
-  if (path.startsWith('~/')) return join(home, path.slice(2));
-  return isAbsolute(path) ? resolve(path) : resolve(projectDir, path);
+  return resolve(projectDir, expandHome(path, home));
 }
 
 function ancestorsOf(dir: string): string[] {

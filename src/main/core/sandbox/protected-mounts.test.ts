@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { extraEntry, PROTECTED_FILES } from '../safety/protected-files';
+import { extraEntry, PROTECTED_FILES } from '../rules/protected-files';
 import { planProtectedMounts, scanProtected, type FoundPath } from './protected-mounts';
 
 const root = '/p';

@@ -13,7 +13,7 @@ import {
   PROTECTED_FILES,
   protectedEntryFor,
   type ProtectedEntry,
-} from '../safety/protected-files';
+} from '../rules/protected-files';
 
 export type FoundKind = 'dir' | 'file' | 'link' | 'other';
 

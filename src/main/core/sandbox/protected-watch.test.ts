@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeInside } from '../agents/fs-access';
-import { PROTECTED_FILES } from '../safety/protected-files';
+import { PROTECTED_FILES } from '../rules/protected-files';
 import { planProtectedMounts, scanProtected } from './protected-mounts';
 import { watchProtected, type ProtectedMove, type ProtectedWatch } from './protected-watch';
 

@@ -10,7 +10,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { isInside } from '../fs/containment';
 import { logger } from '../log/logger';
-import { isEntryAncestor, protectedEntryFor, type ProtectedEntry } from '../safety/protected-files';
+import { isEntryAncestor, protectedEntryFor, type ProtectedEntry } from '../rules/protected-files';
 import { isOwnWrite, ownWriteCovers, ownWritesSettled } from './own-writes';
 import {
   isGitLink,

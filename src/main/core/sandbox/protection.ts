@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { join, relative } from 'node:path';
 import { isInside } from '../fs/containment';
-import { PROTECTED_FILES, protectedEntryFor, type ProtectedEntry } from '../safety/protected-files';
+import { PROTECTED_FILES, protectedEntryFor, type ProtectedEntry } from '../rules/protected-files';
 import type { SandboxProfile } from './profile';
 import {
   isGitLink,

@@ -1,7 +1,23 @@
 // Paired clients (browsers and phones a person paired) outlive a restart; unpaired ones live in memory.
 // Written directly, not through the audit writer: the registry audits each change as an event.
-import type { PairedClientRecord } from '../approvals/clients';
+import type { Surface } from '../../../shared/domain';
 import type { Db } from './database';
+
+/** A client a person paired, as kept: its token only as a hash. */
+export interface PairedClientRecord {
+  clientId: string;
+  label: string;
+  surface: Surface;
+  tokenHash: string;
+  pairedAt: number;
+  revokedAt: number | null;
+}
+
+/** Where paired clients outlive a restart. */
+export interface PairedClientStore {
+  savePairedClient(client: PairedClientRecord): void;
+  revokePairedClient(clientId: string, at: number): void;
+}
 
 interface PairedClientRow {
   client_id: string;

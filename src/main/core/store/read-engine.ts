@@ -4,7 +4,7 @@
 // a read-only one, so a page or a check never waits behind a commit (WAL: readers see every commit
 // that finished before their read began).
 import type { HistoryDetail, HistoryFilter, HistoryPage, HistoryQuery } from '../../../shared/history';
-import type { PairedClientRecord } from '../approvals/clients';
+import type { PairedClientRecord } from './paired-clients';
 import { AuditFeed, type FeedPage } from './audit-feed';
 import type { VerifyResult } from './audit-log';
 import { openDatabase, type Db } from './database';

@@ -11,7 +11,7 @@ import type {
   HistoryPage,
   HistoryQuery,
 } from '../../../shared/history';
-import type { PairedClientRecord } from '../approvals/clients';
+import type { PairedClientRecord } from './paired-clients';
 import { logger } from '../log/logger';
 import type { FeedPage } from './audit-feed';
 import type { VerifyResult } from './audit-log';

@@ -2,7 +2,7 @@
 // records are queued and committed in the next batch; the promises resolve after that commit.
 import type { Decision, PendingApproval, Surface } from '../../../shared/domain';
 import type { VoteRecord } from '../../../shared/history';
-import type { PairedClientStore } from '../approvals/clients';
+import type { PairedClientStore } from './paired-clients';
 import type { GrantRecord } from './grant-records';
 import type { AuditEventInput, DecisionMeta, GrantInput, RecordOptions, RequestMeta } from './records';
 import type { PruneResult, RetentionPolicy } from './retention';

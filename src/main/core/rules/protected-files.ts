@@ -3,7 +3,9 @@
 // start. An agent must not plant them unasked, and a write Gatehouse makes to one always asks a
 // person. One list for the sandbox (what it binds read-only or watches) and for the rules and
 // warnings (what always asks, and why). Pure: no file system access.
+import nodePath from 'node:path';
 import picomatch from 'picomatch';
+import { isInside } from '../fs/containment';
 
 export interface ProtectedEntry {
   /** Relative to a writable root, `/`-separated; `*` only in the last segment. */
@@ -187,9 +189,7 @@ function posix(path: string): string {
   return path.replaceAll('\\', '/');
 }
 
-/** `path` relative to `folder` (both absolute, `/`-separated, normalised), or null when outside. */
+/** `path` relative to `folder` (both absolute, `/`-separated), or null when outside. */
 function below(path: string, folder: string): string | null {
-  const base = folder.endsWith('/') ? folder : `${folder}/`;
-  if (path === folder) return '';
-  return path.startsWith(base) ? path.slice(base.length) : null;
+  return isInside(path, folder, nodePath.posix) ? nodePath.posix.relative(folder, path) : null;
 }
