@@ -65,6 +65,93 @@ const layers = [
   },
 ];
 
+/**
+ * The floors inside the core, lowest first. A room imports only rooms on floors below its own
+ * (and itself): no two rooms import each other, and what decides never reaches up into what runs
+ * agents or answers commands. core.ts composes them all; index.ts is what the layers above see.
+ */
+const coreFloors = [
+  {
+    floor: 'ground',
+    rooms: ['log', 'fs', 'errors.ts', 'entry-file.ts', 'node-flags.ts', 'home-lock.ts'],
+  },
+  { floor: 'judgement and record', rooms: ['mediator', 'rules', 'events', 'store'] },
+  { floor: 'what a request is made of', rooms: ['safety', 'config', 'telemetry', 'sandbox'] },
+  { floor: 'the request path', rooms: ['approvals', 'transcripts', 'support'] },
+  { floor: 'agents', rooms: ['agents'] },
+  { floor: 'commands', rooms: ['commands'] },
+  { floor: 'composition', rooms: ['core.ts'] },
+  { floor: 'the door', rooms: ['index.ts'] },
+];
+
+const floorZones = coreFloors.flatMap(({ floor, rooms }, level) =>
+  rooms.flatMap((room) => {
+    const atOrAbove = coreFloors
+      .slice(level)
+      .flatMap((f) => f.rooms)
+      .filter((other) => other !== room);
+    if (atOrAbove.length === 0) return [];
+    return {
+      target: `src/main/core/${room}`,
+      from: atOrAbove.map((other) => `src/main/core/${other}`),
+      message: `Floors: ${room} is on the core's floor "${floor}" and imports only from the floors below it.`,
+    };
+  }),
+);
+
+/**
+ * Rooms that judge without touching the world: no file system, processes, network or threads.
+ * Paths are computed (node:path), hashes too (node:crypto); the disk is read below, in fs/.
+ */
+const pureRooms = [
+  'src/main/core/mediator/**',
+  'src/main/core/rules/**',
+  'src/main/core/safety/**',
+];
+const worldModules = [
+  'fs',
+  'fs/promises',
+  'os',
+  'child_process',
+  'net',
+  'http',
+  'https',
+  'http2',
+  'dgram',
+  'dns',
+  'tls',
+  'worker_threads',
+  'cluster',
+  'readline',
+  'process',
+];
+
+/** The layers above the core see it through its index alone. */
+const throughCoreIndex = [
+  'src/main/server',
+  'src/main/control',
+  'src/main/presence',
+  'src/main/desktop',
+  'src/cli',
+  'src/main/index.ts',
+  'src/main/headless.ts',
+];
+
+const layerZones = [
+  ...layers.map(({ layer, mayImport, why }) => ({
+    target: layer,
+    from: 'src',
+    except: mayImport.map((folder) => `./${folder}`),
+    message: `Layers: ${why}`,
+  })),
+  ...throughCoreIndex.map((target) => ({
+    target,
+    from: 'src/main/core',
+    except: ['./index.ts'],
+    message: 'Layers: the layers above the core import it through src/main/core/index.ts only.',
+  })),
+];
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
@@ -115,16 +202,45 @@ export default tseslint.config(
         'error',
         {
           basePath: import.meta.dirname,
-          zones: layers.map(({ layer, mayImport, why }) => ({
-            target: layer,
-            from: 'src',
-            except: mayImport.map((folder) => `./${folder}`),
-            message: `Layers: ${why}`,
-          })),
+          zones: layerZones,
         },
       ],
       // Type-only imports are erased at build and do not make a cycle.
       'import-x/no-cycle': 'error',
+    },
+  },
+  {
+    // A test beside its unit may compose rooms of any floor to set up what it checks.
+    files: ['src/main/core/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        { basePath: import.meta.dirname, zones: [...layerZones, ...floorZones] },
+      ],
+    },
+  },
+  {
+    files: pureRooms,
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'electron',
+              message: 'Electron is imported only in src/main/desktop/ and src/preload/.',
+            },
+            ...worldModules.flatMap((name) =>
+              [name, `node:${name}`].map((spec) => ({
+                name: spec,
+                message: `Pure rooms (mediator, rules, safety) do not touch the world: ${spec} belongs in fs/ or above.`,
+              })),
+            ),
+          ],
+        },
+      ],
     },
   },
   {

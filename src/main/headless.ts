@@ -3,17 +3,21 @@ import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
-import { confirmOnTerminal } from './core/commands/settings-confirmation';
-import { SettingsError } from './core/config/settings-file';
-import { PRINTED_PAIRING_TTL_MS } from './core/approvals/clients';
-import { createCore } from './core/core';
-import { AuditKeyError } from './core/store/audit-key';
-import { logFilePath } from './core/log/log-file';
-import { installLogSink, logger } from './core/log/logger';
-import { nodeLogSink } from './core/log/node-sink';
-import { acquireHomeLock, HomeLockedError } from './core/home-lock';
-import { InvalidPolicyConfigError } from './core/mediator';
-import { resolveHome } from './core/store/data-folder';
+import {
+  confirmOnTerminal,
+  SettingsError,
+  PRINTED_PAIRING_TTL_MS,
+  createCore,
+  AuditKeyError,
+  logFilePath,
+  installLogSink,
+  logger,
+  nodeLogSink,
+  acquireHomeLock,
+  HomeLockedError,
+  InvalidPolicyConfigError,
+  resolveHome,
+} from './core';
 import { startHttpServer } from './server/http-server';
 import { startControlServer } from './control/server';
 import { SocketPathError } from './control/socket-path';
@@ -28,8 +32,13 @@ async function main(): Promise<void> {
   const home = resolveHome(process.env);
   const lock = acquireHomeLock(home, 'headless');
   installLogSink(nodeLogSink({ path: logFilePath(home) }));
-  const core = await createCore({ home, confirmLocally: confirmOnTerminal((line) => process.stderr.write(`${line}\n`)) });
-  const port = process.env.GATEHOUSE_PORT ? Number(process.env.GATEHOUSE_PORT) : core.settings.server.port;
+  const core = await createCore({
+    home,
+    confirmLocally: confirmOnTerminal((line) => process.stderr.write(`${line}\n`)),
+  });
+  const port = process.env.GATEHOUSE_PORT
+    ? Number(process.env.GATEHOUSE_PORT)
+    : core.settings.server.port;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new SettingsError('GATEHOUSE_PORT', [`not a port number: ${process.env.GATEHOUSE_PORT}`]);
   }

@@ -50,35 +50,41 @@ const CASES: Record<string, LayerCase> = {
   },
   server: {
     file: 'src/main/server/probe.ts',
-    refused: ['../desktop/deep-link', '../presence', '../index'],
-    allowed: ['../../shared/security-headers', '../core/events/bus', './routes'],
+    refused: ['../desktop/deep-link', '../presence', '../index', '../core/events/bus'],
+    allowed: ['../../shared/security-headers', '../core', './routes'],
   },
   presence: {
     file: 'src/main/presence/probe.ts',
-    refused: ['../desktop/deep-link', '../server/routes'],
-    allowed: ['../../shared/contract', '../core/events/bus', './text'],
+    refused: ['../desktop/deep-link', '../server/routes', '../core/events/bus'],
+    allowed: ['../../shared/contract', '../core', './text'],
   },
   control: {
     file: 'src/main/control/probe.ts',
-    refused: ['../server/routes', '../desktop/deep-link', '../presence', '../../cli/main'],
-    allowed: ['../../shared/control-protocol', '../core/events/bus', './line-reader'],
+    refused: [
+      '../server/routes',
+      '../desktop/deep-link',
+      '../presence',
+      '../../cli/main',
+      '../core/events/bus',
+    ],
+    allowed: ['../../shared/control-protocol', '../core', './line-reader'],
   },
   cli: {
     file: 'src/cli/probe.ts',
-    refused: ['../main/server/routes', '../main/desktop/deep-link', '../main/presence'],
-    allowed: [
-      '../shared/control-protocol',
+    refused: [
+      '../main/server/routes',
+      '../main/desktop/deep-link',
+      '../main/presence',
       '../main/core/store/data-folder',
-      '../main/control/socket-path',
-      './io',
     ],
+    allowed: ['../shared/control-protocol', '../main/core', '../main/control/socket-path', './io'],
   },
   desktop: {
     file: 'src/main/desktop/probe.ts',
-    refused: ['../server/routes', '../server/static-files', '../headless'],
+    refused: ['../server/routes', '../server/static-files', '../headless', '../core/events/bus'],
     allowed: [
       '../../shared/security-headers',
-      '../core/events/bus',
+      '../core',
       '../presence',
       '../control/server',
       './deep-link',
@@ -87,10 +93,10 @@ const CASES: Record<string, LayerCase> = {
   // An entry is targeted by its name, so the probe is the entry itself.
   'an entry': {
     file: 'src/main/headless.ts',
-    refused: ['../renderer/src/api', '../preload/index'],
+    refused: ['../renderer/src/api', '../preload/index', './core/core'],
     allowed: [
       '../shared/contract',
-      './core/core',
+      './core',
       './server/http-server',
       './desktop/deep-link',
       './presence',
@@ -151,15 +157,72 @@ describe('Electron', () => {
 
 describe('cycles', () => {
   it('an import back into a module that imports this one is refused', async () => {
-    // core.ts imports events/bus.ts: bus importing the core closes a cycle.
-    const code = "import { createCore } from '../core';\nexport const c = createCore;\n";
-    expect(await layerErrors('src/main/core/events/bus.ts', code)).toEqual([
+    // sessions.ts imports session.ts, in the same room: session importing sessions closes a cycle.
+    const code = "import { SessionManager } from './sessions';\nexport const c = SessionManager;\n";
+    expect(await layerErrors('src/main/core/agents/session.ts', code)).toEqual([
       expect.stringMatching(/^import-x\/no-cycle: Dependency cycle/),
     ]);
   });
 
   it('a type-only import back is not a cycle (it is erased at build)', async () => {
-    const code = "import type { Core } from '../core';\nexport type C = Core;\n";
-    expect(await layerErrors('src/main/core/events/bus.ts', code)).toEqual([]);
+    const code =
+      "import type { SessionManager } from './sessions';\nexport type C = SessionManager;\n";
+    expect(await layerErrors('src/main/core/agents/session.ts', code)).toEqual([]);
+  });
+});
+
+describe('floors inside the core', () => {
+  it.each([
+    ['src/main/core/store/probe.ts', '../approvals/clients'],
+    ['src/main/core/sandbox/probe.ts', '../agents/sessions'],
+    ['src/main/core/rules/probe.ts', '../safety/warnings'],
+    ['src/main/core/mediator/probe.ts', '../approvals/pipeline'],
+    ['src/main/core/fs/probe.ts', '../rules/paths'],
+    ['src/main/core/agents/probe.ts', '../commands/dispatch'],
+    ['src/main/core/commands/probe.ts', '../core'],
+  ])('%s may not import %s (a floor above, or its own)', async (file, source) => {
+    expect(await layerErrors(file, importOf(source))).toEqual([
+      expect.stringMatching(/^import-x\/no-restricted-paths: .*Floors: /),
+    ]);
+  });
+
+  it('a room imports the floors below it', async () => {
+    expect(
+      await layerErrors(
+        'src/main/core/agents/probe.ts',
+        ['../approvals/pipeline', '../sandbox/launch', '../store/store', '../fs/containment']
+          .map(importOf)
+          .join(''),
+      ),
+    ).toEqual([]);
+    expect(await layerErrors('src/main/core/safety/probe.ts', importOf('../rules/paths'))).toEqual(
+      [],
+    );
+  });
+
+  it('a test beside its unit may set up what it needs from any floor', async () => {
+    expect(
+      await layerErrors('src/main/core/sandbox/probe.test.ts', importOf('../agents/fs-access')),
+    ).toEqual([]);
+  });
+
+  it.each(['node:fs', 'node:child_process', 'os', 'node:net'])(
+    'a pure room (mediator, rules, safety) may not import %s',
+    async (source) => {
+      for (const room of ['mediator', 'rules', 'safety']) {
+        expect(await layerErrors(`src/main/core/${room}/probe.ts`, importOf(source))).toEqual([
+          expect.stringMatching(/^no-restricted-imports: .*Pure rooms/),
+        ]);
+      }
+    },
+  );
+
+  it('a pure room computes paths and hashes', async () => {
+    expect(
+      await layerErrors(
+        'src/main/core/rules/probe.ts',
+        ['node:path', 'node:crypto'].map(importOf).join(''),
+      ),
+    ).toEqual([]);
   });
 });
