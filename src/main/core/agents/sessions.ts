@@ -17,6 +17,7 @@ import { agentFamily, askingChoice, modesSelector } from './agent-modes';
 import { keepAsking, onModeUpdate, primarySelector, selectMode, type ModeGuardDeps } from './mode-guard';
 import { launchFamily, unguardedByDoor } from './side-doors';
 import { prepareAgentLaunch } from '../sandbox/launch';
+import { LaunchFileChangedError } from '../sandbox/launch-file';
 import { createViolationReporter } from '../sandbox/violation-reporter';
 import { Transcripts } from '../transcripts/transcripts';
 import { RecentFolders } from './recent-folders';
@@ -173,7 +174,7 @@ export class SessionManager {
     } catch (error) {
       leave();
       this.options.store.recordEvent({
-        type: 'sandbox_unavailable',
+        type: error instanceof LaunchFileChangedError ? 'launch_file_changed' : 'sandbox_unavailable',
         agentId,
         at: this.now(),
         payload: { cwd, error: (error as Error).message },

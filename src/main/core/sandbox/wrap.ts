@@ -1,12 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { delimiter, dirname, join } from 'node:path';
+import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { isInside } from '../fs/containment';
 import { bwrapArgs, type MountPlan } from './bwrap-args';
 import { startBridge, type NetworkViolation } from './network-bridge';
 import { isLoopbackHost, type HostRule, type SandboxProfile } from './profile';
+import { createPrivateTmp, seenUnderTmp } from './private-tmp';
 import { RELAY_SOURCE, type RelaySpec } from './relay';
+import { guardState } from './state-guard';
 
 export interface WrapOptions {
   /** Called for each connection the network bridge refuses. */
@@ -17,13 +19,18 @@ export interface WrapOptions {
   bwrapPath?: string;
   /** The agent's working directory when it is not the session folder. */
   cwd?: string;
+  /** Files Gatehouse wrote for this launch in its data folder, bound read-only into this sandbox. */
+  launchFiles?: readonly { source: string; target: string }[];
 }
 
 export interface WrappedCommand {
   command: string;
   args: string[];
   env: NodeJS.ProcessEnv;
-  /** Stops the network bridge and removes its sockets. Call after the process exited. Idempotent. */
+  /**
+   * Stops the network bridge, removes its sockets and the sandbox's own temp folder. Call after the
+   * process exited. Idempotent.
+   */
   cleanup(): Promise<void>;
 }
 
@@ -72,17 +79,31 @@ export async function wrapCommand(
   const runDir = join(profile.gatehouseHome, 'run');
   mkdirSync(runDir, { recursive: true, mode: 0o700 });
 
+  const guard = await guardState(profile.writable, profile.protectedState);
+  const tmp = await createPrivateTmp(runDir);
+  // Inside, every temp folder is the session's own, and the variables say so.
+  for (const name of ['TMPDIR', 'TMP', 'TEMP']) innerEnv[name] = '/tmp';
+  const tmpDirs = await existingRealPaths(profile.tmpDirs);
+  const cwd = options.cwd ?? profile.projectDir;
   const plan: MountPlan = {
-    writable: await writableDirs(profile),
+    privateTmp: { source: tmp.path, targets: tmpDirs },
+    afterTmp: seenUnderTmp(tmpDirs, [profile.home, cwd, ...[command, args[0]].map(folderOf)])
+      .filter((path) => existsSync(path))
+      .map((path) => ({ source: path, target: path })),
+    writable: (await writableDirs(profile)).filter((path) => !guard.lockedDirs.includes(path)),
     readOnly: profile.mode === 'read-only' ? await existingRealPaths([profile.projectDir]) : [],
+    protectedState: guard.readOnly.filter(
+      (path) => !guard.lockedDirs.some((dir) => isInside(path, dir)),
+    ),
     hiddenDirs: [],
     hiddenFiles: [],
     unreadableFile: unreadableFileIn(runDir),
     bridgeDir: null,
+    launchFiles: [...(options.launchFiles ?? [])],
     shareNetwork: profile.network.kind === 'all',
     bindLowPorts: false,
     disableUserns: canDisableUserns(bwrap),
-    cwd: options.cwd ?? profile.projectDir,
+    cwd,
   };
   const hiddenPaths = await existingRealPaths(hidden);
   const kinds = await Promise.all(hiddenPaths.map((path) => stat(path).catch(() => null)));
@@ -99,7 +120,7 @@ export async function wrapCommand(
       command: bwrap,
       args: bwrapArgs(plan, command, args),
       env: innerEnv,
-      cleanup: () => Promise.resolve(),
+      cleanup: () => tmp.remove(),
     };
   }
 
@@ -108,6 +129,7 @@ export async function wrapCommand(
   const bridgeDir = mkdtempSync(join(runDir, 'net-'));
   if (join(bridgeDir, 'proxy').length > MAX_SOCKET_PATH) {
     rmSync(bridgeDir, { recursive: true, force: true });
+    await tmp.remove();
     throw new SandboxUnavailableError(
       `the Gatehouse home path is too long for unix sockets: ${runDir}`,
     );
@@ -119,6 +141,7 @@ export async function wrapCommand(
     cleaned = true;
     await bridge.close();
     rmSync(bridgeDir, { recursive: true, force: true });
+    await tmp.remove();
   };
   const spec: RelaySpec = { forwards: [...bridge.forwards], setEnv: {}, unsetEnv: [] };
   if (bridge.proxySocket) {
@@ -151,6 +174,10 @@ export async function wrapCommand(
     env: innerEnv,
     cleanup,
   };
+}
+
+function folderOf(path: string | undefined): string | undefined {
+  return path && isAbsolute(path) ? dirname(path) : undefined;
 }
 
 /** The bwrap executable on PATH, or an error that names the package to install. */
