@@ -170,6 +170,7 @@ export class SessionManager {
         sessionDir: cwd,
         gatehouseHome: this.options.home,
         onViolation: (violation) => violations.network(violation),
+        onShellStderr: (text) => violations.shellStderr(text),
       });
     } catch (error) {
       leave();

@@ -12,6 +12,7 @@ import type { NetworkViolation } from './network-bridge';
 import { knownProgramFor } from './known-agents';
 import { writeLaunchFile, type WrittenLaunchFile } from './launch-file';
 import { resolveSandboxProfile, SECRETS_IN_HOME, type SandboxProfile } from './profile';
+import { openShellStderrTap } from './shell-stderr';
 import { findBwrap, SandboxUnavailableError, wrapCommand } from './wrap';
 
 const execFileAsync = promisify(execFile);
@@ -41,6 +42,11 @@ export interface LaunchInput {
   sessionDir: string;
   gatehouseHome: string;
   onViolation: (violation: NetworkViolation) => void;
+  /**
+   * What shells inside the sandbox write to stderr (shell-stderr.ts), for the violation reporter.
+   * Absent: not read.
+   */
+  onShellStderr?: (text: string) => void;
 }
 
 /**
@@ -146,14 +152,33 @@ async function launchWith(
   try {
     const bwrap = findBwrap();
     await checkNamespaces(bwrap);
-    const wrapped = await wrapCommand(profile, config.command, args, env, {
-      bwrapPath: bwrap,
-      onViolation: input.onViolation,
-      cwd,
-      launchFiles: launchFiles.map((path) => ({ source: path, target: path })),
+    const tap = input.onShellStderr
+      ? await openShellStderrTap(join(input.gatehouseHome, 'run'), input.onShellStderr)
+      : null;
+    const wrapped = await wrapCommand(
+      profile,
+      config.command,
+      args,
+      tap ? { ...env, BASH_ENV: tap.bashEnv } : env,
+      {
+        bwrapPath: bwrap,
+        onViolation: input.onViolation,
+        cwd,
+        launchFiles: [
+          ...launchFiles.map((path) => ({ source: path, target: path })),
+          ...(tap?.files ?? []),
+        ],
+      },
+    ).catch(async (error: unknown) => {
+      await tap?.close();
+      throw error;
     });
     return {
       ...wrapped,
+      cleanup: async () => {
+        await wrapped.cleanup();
+        await tap?.close();
+      },
       cwd,
       sandbox: summary(profile, home),
       lifeline: true,
