@@ -6,6 +6,7 @@ import { isInside } from '../fs/containment';
 import { bwrapArgs, type MountPlan } from './bwrap-args';
 import { startBridge, type NetworkViolation } from './network-bridge';
 import { isLoopbackHost, type HostRule, type SandboxProfile } from './profile';
+import { npmView } from './npm-view';
 import { createPrivateTmp, seenUnderTmp } from './private-tmp';
 import { RELAY_SOURCE, type RelaySpec } from './relay';
 import { guardState } from './state-guard';
@@ -85,11 +86,18 @@ export async function wrapCommand(
   for (const name of ['TMPDIR', 'TMP', 'TEMP']) innerEnv[name] = '/tmp';
   const tmpDirs = await existingRealPaths(profile.tmpDirs);
   const cwd = options.cwd ?? profile.projectDir;
+  const npm = await npmView(
+    env['npm_config_cache'] ?? join(profile.home, '.npm'),
+    tmp.path,
+    env['npm_config_registry'],
+  );
+  Object.assign(innerEnv, npm.env);
   const plan: MountPlan = {
     privateTmp: { source: tmp.path, targets: tmpDirs },
     afterTmp: seenUnderTmp(tmpDirs, [profile.home, cwd, ...[command, args[0]].map(folderOf)])
       .filter((path) => existsSync(path))
-      .map((path) => ({ source: path, target: path })),
+      .map((path) => ({ source: path, target: path }))
+      .concat(npm.binds),
     writable: (await writableDirs(profile)).filter((path) => !guard.lockedDirs.includes(path)),
     readOnly: profile.mode === 'read-only' ? await existingRealPaths([profile.projectDir]) : [],
     protectedState: guard.readOnly.filter(
