@@ -159,7 +159,9 @@ async function launchWith(
       profile,
       config.command,
       args,
-      tap ? { ...env, BASH_ENV: tap.bashEnv } : env,
+      // SHLVL: bash started by Node (its stdin a socket pair) at level 1 takes itself for a remote
+      // shell, reads ~/.bashrc and skips BASH_ENV.
+      tap ? { ...env, BASH_ENV: tap.bashEnv, SHLVL: env['SHLVL'] ?? '1' } : env,
       {
         bwrapPath: bwrap,
         onViolation: input.onViolation,
