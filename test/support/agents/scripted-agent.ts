@@ -9,6 +9,7 @@
 //
 // Runs under plain `node` (type stripping): erasable syntax only, no relative imports.
 
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -105,6 +106,9 @@ export type ScriptStep =
    *  as a text chunk; a failure's message also goes to stderr, as a tool's would. */
   | { type: 'direct'; action: 'write' | 'read'; path: string }
   | { type: 'direct'; action: 'connect'; host: string; port: number }
+  /** Runs `bash -c <command>` by itself, never asking, and keeps its error output to itself (as
+   *  Gemini CLI does): reports `shell exit <code>: <stdout>` as a text chunk, nothing on stderr. */
+  | { type: 'shell'; command: string }
   /** Reports an environment variable as a text chunk: `env NAME=value` or `env NAME unset`. */
   | { type: 'env'; name: string }
   /** One JSON-RPC message written as raw text, past the SDK's serialiser (which recurses): every
@@ -568,6 +572,15 @@ function main(): void {
               `direct ${step.action} ${target} failed: ${code ?? 'none'}`,
             );
           }
+          break;
+        }
+        case 'shell': {
+          const { code, stdout } = await new Promise<{ code: number; stdout: string }>((done) => {
+            execFile('bash', ['-c', step.command], { cwd: session.cwd }, (error, out) =>
+              done({ code: error ? Number(error.code ?? 1) : 0, stdout: String(out) }),
+            );
+          });
+          await say(client, session.id, `shell exit ${code}: ${stdout.trim()}`);
           break;
         }
         case 'env': {
