@@ -241,7 +241,8 @@ describe.skipIf(missing !== null)('what a sandboxed agent leaves behind', () => 
     const digest = (text: string) => createHash('sha256').update(text).digest('hex');
     expect(digest(readFileSync(policy, 'utf8'))).toBe(digest(GEMINI_POLICY));
     for (const s of [a, b]) await gh.api.call('closeSession', { sessionId: s.sessionId });
-    expect(existsSync(policy)).toBe(false);
+    // Removed with the launch, once the agent has exited.
+    await expect.poll(() => existsSync(policy), { timeout: 10_000 }).toBe(false);
   });
 
   it('gives each session a /tmp of its own, gone when the session ends', async () => {

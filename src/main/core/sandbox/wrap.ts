@@ -90,7 +90,10 @@ export async function wrapCommand(
     env['npm_config_cache'] ?? join(profile.home, '.npm'),
     tmp.path,
     env['npm_config_registry'],
-  );
+  ).catch(async (error: unknown) => {
+    await tmp.remove();
+    throw error;
+  });
   Object.assign(innerEnv, npm.env);
   const plan: MountPlan = {
     privateTmp: { source: tmp.path, targets: tmpDirs },
@@ -142,7 +145,16 @@ export async function wrapCommand(
       `the Gatehouse home path is too long for unix sockets: ${runDir}`,
     );
   }
-  const bridge = await startBridge(bridgeDir, loopback, remote, options.onViolation ?? (() => {}));
+  const bridge = await startBridge(
+    bridgeDir,
+    loopback,
+    remote,
+    options.onViolation ?? (() => {}),
+  ).catch(async (error: unknown) => {
+    rmSync(bridgeDir, { recursive: true, force: true });
+    await tmp.remove();
+    throw error;
+  });
   let cleaned = false;
   const cleanup = async (): Promise<void> => {
     if (cleaned) return;
