@@ -85,12 +85,13 @@ describe.skipIf(bwrapMissing('sandbox-gemini') !== null)('Gemini CLI in its sand
         .map((event) => event.payload as { kind: string; target: string; reason: string });
     };
     // The turn is over once Gemini answered; the copy of the shell's stderr may arrive after it.
-    await expect.poll(refused, { timeout: 10_000 }).toHaveLength(2);
-    expect(await refused()).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ kind: 'file', target, reason: 'EROFS' }),
-        expect.objectContaining({ kind: 'file', target: bashrc, reason: 'EROFS' }),
-      ]),
-    );
+    await expect
+      .poll(refused, { timeout: 10_000 })
+      .toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ kind: 'file', target, reason: 'EROFS' }),
+          expect.objectContaining({ kind: 'file', target: bashrc, reason: 'EROFS' }),
+        ]),
+      );
   });
 });
