@@ -6,6 +6,7 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
+  chmodSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -16,6 +17,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { open as openFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -214,8 +216,8 @@ describe.skipIf(missing !== null)('what a sandboxed agent leaves behind', () => 
     await gh.api.call('closeSession', { sessionId: s.sessionId });
   });
 
-  it('cannot reach another session’s Gemini ask policy, which stays what was written', async () => {
-    // A program Gatehouse recognises as Gemini CLI by its name (the scripted agent under it).
+  /** A program Gatehouse recognises as Gemini CLI by its name (the scripted agent under it). */
+  function geminiNamed(): string {
     const bin = join(root, 'bin');
     mkdirSync(bin, { recursive: true });
     const gemini = join(bin, 'gemini-cli');
@@ -223,6 +225,11 @@ describe.skipIf(missing !== null)('what a sandboxed agent leaves behind', () => 
     writeFileSync(gemini, `#!/bin/sh\nexec '${launch.command}' '${launch.args[0]}'\n`, {
       mode: 0o755,
     });
+    return gemini;
+  }
+
+  it('cannot reach another session’s Gemini ask policy, which stays what was written', async () => {
+    const gemini = geminiNamed();
     const a = await open('a', [{ type: 'text', text: 'started' }], { command: gemini, args: [] });
     const run = join(gh.home, 'run');
     const policies = readdirSync(run)
@@ -274,5 +281,49 @@ describe.skipIf(missing !== null)('what a sandboxed agent leaves behind', () => 
     } finally {
       rmSync('/tmp/gatehouse-leftovers-of-the-person', { force: true });
     }
+  });
+
+  it('refuses to start an agent whose ask policy changed before it started, audited', async () => {
+    // The preparation waits, between the policy's writing and the start, for npm's cache: a FIFO
+    // where it reads a package.json. The test tampers while it waits, then lets it go on.
+    const cache = join(root, 'slow-npm');
+    mkdirSync(join(cache, '_npx', 'abc'), { recursive: true });
+    const fifo = join(cache, '_npx', 'abc', 'package.json');
+    spawnSync('mkfifo', [fifo]);
+    const gemini = geminiNamed();
+    const project = join(root, 'project-tampered');
+    mkdirSync(project, { recursive: true });
+    const agent = {
+      command: gemini,
+      args: [],
+      env: { ...(scriptedAgentLaunch({}).env as Record<string, string>), npm_config_cache: cache },
+    };
+    gh.core.replaceSettings(
+      Settings.parse({ ...gh.core.settings, agents: { ...gh.core.settings.agents, late: agent } }),
+    );
+    const run = join(gh.home, 'run');
+    const before = new Set(readdirSync(run));
+    const started = gh.api.call('createSession', { agentId: 'late', cwd: project });
+    started.catch(() => undefined);
+    const writer = await openFile(fifo, 'w');
+    const [policy] = readdirSync(run)
+      .filter((name) => !before.has(name))
+      .map((name) => join(run, name, GEMINI_POLICY_FILE_NAME))
+      .filter((path) => existsSync(path));
+    chmodSync(policy!, 0o644);
+    writeFileSync(policy!, GEMINI_POLICY.replaceAll('ask_user', 'allow'));
+    await writer.writeFile('{}');
+    await writer.close();
+
+    await expect(started).rejects.toThrow(/changed since it was written/);
+    await gh.core.store.flush();
+    const events = await gh.core.store.events({ type: 'launch_file_changed' });
+    expect(events).toEqual([
+      expect.objectContaining({
+        agentId: 'late',
+        payload: expect.objectContaining({ error: expect.stringContaining(policy!) }),
+      }),
+    ]);
+    expect(existsSync(policy!)).toBe(false);
   });
 });
