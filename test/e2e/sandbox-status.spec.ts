@@ -89,7 +89,8 @@ test('a write the sandbox refused is listed in the session with Allow for this a
     const settings = (await (await h.headless.api('/api/settings')).json()) as {
       settings: { agents: Record<string, { allowWrite?: string[] }> };
     };
-    expect(settings.settings.agents['claude']!.allowWrite ?? []).toEqual([]);
+    // Not yet allowed: only the harness's own folder (its script and log) is there.
+    expect(settings.settings.agents['claude']!.allowWrite ?? []).not.toContain(outside);
   } finally {
     rmSync(outside, { recursive: true, force: true });
   }

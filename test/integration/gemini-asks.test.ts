@@ -42,7 +42,13 @@ describe('the real Gemini CLI asks Gatehouse for every tool call', () => {
     gh = await startGatehouse({
       agents: {
         gemini: { command: gemini.command, args: gemini.args, env },
-        disguised: { command: gemini.command, args: [join(disguised, 'agent.js'), '--acp'], env },
+        disguised: {
+          command: gemini.command,
+          args: [join(disguised, 'agent.js'), '--acp'],
+          env,
+          // Not recognised, it gets no state folder; Gemini CLI needs its own to write.
+          allowWrite: [join(gemini.home, '.gemini')],
+        },
       },
       rules: defaultRules,
     });

@@ -74,6 +74,8 @@ describe('a hostile agent against the headless core', () => {
               HOSTILE_AGENT_GUESS_HOME: home,
               HOSTILE_AGENT_GUESS_PORT: String(port),
             },
+            // Its report lies in the real temp folder, which the sandbox replaces with its own.
+            allowWrite: [resolve(reportFile, '..')],
           },
         },
       }),

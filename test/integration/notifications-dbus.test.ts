@@ -261,6 +261,8 @@ describe.skipIf(missing.length > 0)('Linux notifications over D-Bus (dunst under
           command: launch.command,
           args: launch.args,
           env: launch.env as Record<string, string>,
+          // Its log lies in the real temp folder, which the sandbox replaces with its own.
+          allowWrite: [dir],
         },
       },
     });

@@ -20,6 +20,7 @@ import { Settings, type AgentConfig } from '../../src/shared/settings';
 import { scriptedAgentLaunch, type ScriptStep } from '../support/agents/scripted-agent';
 import { startGatehouse, type TestGatehouse } from '../support/gatehouse';
 import { bwrapMissing } from '../support/bwrap';
+import { PRIVATE_TMP_SHOWN } from '../../src/main/core/sandbox/launch';
 
 const missing = bwrapMissing('sandbox-agents');
 
@@ -114,7 +115,7 @@ describe.skipIf(missing !== null)('agents in their sandbox', () => {
   it('workspace-write: the escapes fail inside the agent and are audited; the project is writable', async () => {
     const s = await session('confined', escape);
     expect(s.info.sandbox).toMatchObject({ profile: 'workspace-write', network: 'none' });
-    expect(s.info.sandbox.writable).toEqual(expect.arrayContaining(['project', tmpdir()]));
+    expect(s.info.sandbox.writable).toEqual(['project', PRIVATE_TMP_SHOWN]);
     const texts = await s.run();
     expect(texts).toEqual([
       `direct write ${join(outside, 'escaped.txt')} failed: EROFS`,

@@ -125,7 +125,7 @@ describe.skipIf(missing !== null)('files that run later, under the default sandb
     return moved.protected!.movedTo!;
   }
 
-  const shell = (command: string): ScriptStep => ({ type: 'shell', command });
+  const shell = (command: string): ScriptStep => ({ type: 'shell', command, stderr: 'agent' });
 
   it('git hooks: neither written, renamed away, removed nor reached through a link; none runs on commit or checkout', async () => {
     const project = repo('hooks');
@@ -371,7 +371,7 @@ describe.skipIf(missing !== null)('files that run later, under the default sandb
         'echo work > work.txt && git add work.txt && git -c user.name=Agent -c user.email=agent@example.com commit -qm "by the agent" && echo done',
       ),
     ]);
-    expect(texts[0]).toBe('shell 0: done');
+    expect(texts[0]).toBe('shell exit 0: done');
     expect(git(project, 'log', '--format=%s').stdout.split('\n')).toContain('by the agent');
   });
 

@@ -21,7 +21,13 @@ async function start(): Promise<{ gh: TestGatehouse; work: string; agentLog: str
   const launch = scriptedAgentLaunch({}, { logFile: agentLog });
   gh = await startGatehouse({
     agents: {
-      s: { command: launch.command, args: launch.args, env: launch.env as Record<string, string> },
+      s: {
+        command: launch.command,
+        args: launch.args,
+        env: launch.env as Record<string, string>,
+        // Its log lies in the real temp folder, which the sandbox replaces with its own.
+        allowWrite: [work],
+      },
     },
   });
   return { gh, work, agentLog };

@@ -166,7 +166,14 @@ export async function startScriptedSession(
   const gh = await startGatehouse(
     {
       ...options.settings,
-      agents: { s: { ...scriptedAgentConfig(script, { logFile }), ...options.agent } },
+      agents: {
+        s: {
+          ...scriptedAgentConfig(script, { logFile }),
+          ...options.agent,
+          // The log lies in the real temp folder, which the sandbox replaces with its own.
+          allowWrite: [logDir, ...(options.agent?.allowWrite ?? [])],
+        },
+      },
     },
     options.server,
     options.managedSettingsPath ? { managedSettingsPath: options.managedSettingsPath } : {},

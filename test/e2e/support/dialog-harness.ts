@@ -144,6 +144,7 @@ export async function startDialogHarness(
       args: string[];
       env: Record<string, string>;
       sandbox?: SandboxMode;
+      allowWrite: string[];
     }
   > = {};
   for (const agent of agents) {
@@ -156,6 +157,8 @@ export async function startDialogHarness(
       args: [AGENT_ENTRY],
       env: { SCRIPTED_AGENT_SCRIPT_FILE: scriptFile, SCRIPTED_AGENT_LOG: logs[agent.id]! },
       ...(agent.sandbox ? { sandbox: agent.sandbox } : {}),
+      // Its script and log lie in the real temp folder, which the sandbox replaces with its own.
+      allowWrite: [scratch],
     };
   }
   const headless = await startHeadless({ ...settings, agents: agentSettings }, headlessOptions);

@@ -9,7 +9,7 @@
 //
 // Runs under plain `node` (type stripping): erasable syntax only, no relative imports.
 
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -106,9 +106,10 @@ export type ScriptStep =
    *  as a text chunk; a failure's message also goes to stderr, as a tool's would. */
   | { type: 'direct'; action: 'write' | 'read'; path: string }
   | { type: 'direct'; action: 'connect'; host: string; port: number }
-  /** Runs a command with /bin/sh in the session cwd, never asking, as a shell tool would. Reports
-   *  `shell <exit code>: <stdout>` as a text chunk; its stderr goes to the agent's stderr. */
-  | { type: 'shell'; command: string }
+  /** Runs `bash -c <command>` by itself, never asking: reports `shell exit <code>: <stdout>` as a
+   *  text chunk. Its error output stays its own (as Gemini CLI keeps it), or with `stderr: 'agent'`
+   *  goes to the agent's stderr as a shell tool's would. */
+  | { type: 'shell'; command: string; stderr?: 'agent' }
   /** Reports an environment variable as a text chunk: `env NAME=value` or `env NAME unset`. */
   | { type: 'env'; name: string }
   /** One JSON-RPC message written as raw text, past the SDK's serialiser (which recurses): every
@@ -575,12 +576,21 @@ function main(): void {
           break;
         }
         case 'shell': {
-          const ran = spawnSync('/bin/sh', ['-c', step.command], {
-            cwd: session.cwd,
-            encoding: 'utf8',
+          const { code, stdout, stderr } = await new Promise<{
+            code: number;
+            stdout: string;
+            stderr: string;
+          }>((done) => {
+            execFile('bash', ['-c', step.command], { cwd: session.cwd }, (error, out, err) =>
+              done({
+                code: error ? Number(error.code ?? 1) : 0,
+                stdout: String(out),
+                stderr: String(err),
+              }),
+            );
           });
-          process.stderr.write(ran.stderr ?? '');
-          await say(client, session.id, `shell ${ran.status}: ${(ran.stdout ?? '').trim()}`);
+          if (step.stderr === 'agent') process.stderr.write(stderr);
+          await say(client, session.id, `shell exit ${code}: ${stdout.trim()}`);
           break;
         }
         case 'env': {

@@ -2,14 +2,23 @@ import { describe, expect, it } from 'vitest';
 import { bwrapArgs, type MountPlan } from '../../../src/main/core/sandbox/bwrap-args';
 
 const plan: MountPlan = {
-  writable: ['/work/proj', '/tmp'],
+  privateTmp: { source: '/home/ada/.gatehouse/run/tmp-1', targets: ['/tmp'] },
+  afterTmp: [{ source: '/tmp/home', target: '/tmp/home' }],
+  writable: ['/work/proj', '/tmp/proj', '/home/ada/.gemini'],
   readOnly: [],
   protectedAnchors: ['/work/proj/.git'],
   protectedReadOnly: ['/work/proj/.vscode', '/work/proj/.git/hooks'],
+  protectedState: ['/home/ada/.gemini/settings.json'],
   hiddenDirs: ['/home/ada/.ssh', '/home/ada/.gatehouse'],
   hiddenFiles: ['/work/.env'],
   unreadableFile: '/home/ada/.gatehouse/run/unreadable',
   bridgeDir: '/home/ada/.gatehouse/run/net-1',
+  launchFiles: [
+    {
+      source: '/home/ada/.gatehouse/run/launch-1/gatehouse-asks.toml',
+      target: '/home/ada/.gatehouse/run/launch-1/gatehouse-asks.toml',
+    },
+  ],
   shareNetwork: false,
   bindLowPorts: false,
   disableUserns: true,
@@ -42,7 +51,7 @@ describe('bwrapArgs', () => {
       args.findIndex((arg, i) => arg === flag && args[i + 1] === path);
     expect(at('--ro-bind', '/')).toBeGreaterThanOrEqual(0);
     expect(at('--bind', '/work/proj')).toBeGreaterThan(at('--ro-bind', '/'));
-    expect(at('--tmpfs', '/home/ada/.ssh')).toBeGreaterThan(at('--bind', '/tmp'));
+    expect(at('--tmpfs', '/home/ada/.ssh')).toBeGreaterThan(at('--bind', '/tmp/proj'));
     const unreadable = at('--ro-bind', '/home/ada/.gatehouse/run/unreadable');
     expect(args.slice(unreadable + 2, unreadable + 3)).toEqual(['/work/.env']);
     expect(at('--bind', '/home/ada/.gatehouse/run/net-1')).toBeGreaterThan(
@@ -53,11 +62,39 @@ describe('bwrapArgs', () => {
   it('binds protected paths read-only after every writable folder, their anchors first', () => {
     const at = (flag: string, path: string) =>
       args.findIndex((arg, i) => arg === flag && args[i + 1] === path && args[i + 2] === path);
-    expect(at('--bind', '/work/proj/.git')).toBeGreaterThan(at('--bind', '/tmp'));
+    expect(at('--bind', '/work/proj/.git')).toBeGreaterThan(at('--bind', '/tmp/proj'));
     expect(at('--ro-bind', '/work/proj/.git/hooks')).toBeGreaterThan(
       at('--bind', '/work/proj/.git'),
     );
-    expect(at('--ro-bind', '/work/proj/.vscode')).toBeGreaterThan(at('--bind', '/tmp'));
+    expect(at('--ro-bind', '/work/proj/.vscode')).toBeGreaterThan(at('--bind', '/tmp/proj'));
+  });
+
+  it('mounts the session’s own temp folder first, so that what lives under /tmp lands on top', () => {
+    const at = (flag: string, path: string) =>
+      args.findIndex((arg, i) => arg === flag && args[i + 1] === path);
+    const tmp = at('--bind', '/home/ada/.gatehouse/run/tmp-1');
+    expect(args[tmp + 2]).toBe('/tmp');
+    expect(tmp).toBeGreaterThan(at('--ro-bind', '/'));
+    expect(at('--ro-bind', '/tmp/home')).toBeGreaterThan(tmp);
+    expect(at('--bind', '/tmp/proj')).toBeGreaterThan(at('--ro-bind', '/tmp/home'));
+  });
+
+  it('keeps protected state files read-only on top of their writable folder', () => {
+    const at = (flag: string, path: string) =>
+      args.findIndex((arg, i) => arg === flag && args[i + 1] === path);
+    expect(at('--ro-bind', '/home/ada/.gemini/settings.json')).toBeGreaterThan(
+      at('--bind', '/home/ada/.gemini'),
+    );
+  });
+
+  it('binds this launch’s files read-only after hiding the data folder, which stays passable', () => {
+    const file = '/home/ada/.gatehouse/run/launch-1/gatehouse-asks.toml';
+    const i = args.findIndex((arg, j) => arg === '--ro-bind' && args[j + 1] === file);
+    expect(args[i + 2]).toBe(file);
+    expect(i).toBeGreaterThan(args.indexOf('/home/ada/.gatehouse'));
+    const alone = bwrapArgs({ ...plan, bridgeDir: null }, 'x', []);
+    const home = alone.indexOf('/home/ada/.gatehouse');
+    expect(alone.slice(home - 3, home)).toEqual(['--perms', '0111', '--tmpfs']);
   });
 
   it('hides folders as unlistable, passable only on the way to the bridge', () => {
@@ -67,7 +104,7 @@ describe('bwrapArgs', () => {
     };
     expect(permsBefore('/home/ada/.ssh')).toBe('0000');
     expect(permsBefore('/home/ada/.gatehouse')).toBe('0111');
-    const withoutBridge = bwrapArgs({ ...plan, bridgeDir: null }, 'x', []);
+    const withoutBridge = bwrapArgs({ ...plan, bridgeDir: null, launchFiles: [] }, 'x', []);
     const i = withoutBridge.indexOf('/home/ada/.gatehouse');
     expect(withoutBridge.slice(i - 3, i)).toEqual(['--perms', '0000', '--tmpfs']);
   });

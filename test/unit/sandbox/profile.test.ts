@@ -5,10 +5,7 @@ import {
   resolveSandboxProfile,
   type ProfileInput,
 } from '../../../src/main/core/sandbox/profile';
-import {
-  SandboxSettings,
-  type SandboxSettingsInput,
-} from '../../../src/shared/sandbox-settings';
+import { SandboxSettings, type SandboxSettingsInput } from '../../../src/shared/sandbox-settings';
 
 function profileFor(settings: SandboxSettingsInput = {}, overrides: Partial<ProfileInput> = {}) {
   return resolveSandboxProfile({
@@ -26,16 +23,33 @@ function profileFor(settings: SandboxSettingsInput = {}, overrides: Partial<Prof
 }
 
 describe('resolveSandboxProfile', () => {
-  it('defaults to workspace-write: project, temp, the agent state and npm cache writable', () => {
+  it('defaults to workspace-write: the project and the agent’s state writable, temp its own', () => {
     const profile = profileFor();
     expect(profile?.mode).toBe('workspace-write');
     expect(profile?.projectDir).toBe('/work/proj');
-    expect(profile?.writable).toEqual([
-      '/work/proj',
-      '/tmp',
-      '/home/ada/.npm',
-      '/home/ada/.gemini',
-    ]);
+    expect(profile?.writable).toEqual(['/work/proj', '/home/ada/.gemini']);
+    expect(profile?.tmpDirs).toEqual(['/tmp']);
+    expect(profileFor({}, { tmpDir: '/var/tmp/ada' })?.tmpDirs).toEqual(['/tmp', '/var/tmp/ada']);
+  });
+
+  it('keeps what the agent’s CLI obeys later read-only inside its writable state folder', () => {
+    const paths = profileFor()?.protectedState.map((entry) => entry.path);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/home/ada/.gemini/settings.json',
+        '/home/ada/.gemini/policies',
+        '/home/ada/.gemini/.env',
+      ]),
+    );
+    const claude = profileFor({}, { agentId: 'claude' })?.protectedState;
+    expect(claude).toContainEqual({ path: '/home/ada/.claude/settings.json', tree: false });
+    expect(claude).toContainEqual({ path: '/home/ada/.claude/hooks', tree: true });
+    expect(profileFor({}, { agentId: 'mine', command: '/opt/agent' })?.protectedState).toEqual([]);
+  });
+
+  it('never makes the npm cache writable: npx runs what it finds there later, outside', () => {
+    for (const agentId of ['gemini', 'claude', 'mine'])
+      expect(profileFor({}, { agentId })?.writable).not.toContain('/home/ada/.npm');
   });
 
   it('hides credentials, escape sockets and the Gatehouse home by default', () => {
@@ -89,9 +103,9 @@ describe('resolveSandboxProfile', () => {
     expect(profile?.writable).toContain('/home/ada/.claude');
   });
 
-  it('an unknown agent gets no state folder beyond the npm cache and no network', () => {
+  it('an unknown agent gets no state folder and no network', () => {
     const profile = profileFor({}, { agentId: 'mine', command: '/opt/mine/bin/agent' });
-    expect(profile?.writable).toEqual(['/work/proj', '/tmp', '/home/ada/.npm']);
+    expect(profile?.writable).toEqual(['/work/proj']);
     expect(profile?.network).toEqual({ kind: 'none' });
   });
 

@@ -115,3 +115,14 @@ describe('createViolationReporter', () => {
     expect(seen.at(-1)).toMatchObject({ target: '/y', suppressed: 470 });
   });
 });
+
+describe('the shells’ stderr beside the agent’s', () => {
+  it('keeps each stream’s unfinished line apart, so that interleaved pieces still read whole', () => {
+    const { r, seen } = reporter();
+    r.stderr('some agent noise about /etc/');
+    r.shellStderr('bash: line 1: /home/ada/.bash');
+    r.stderr('passwd, still going\n');
+    r.shellStderr('rc: Read-only file system\n');
+    expect(seen.map((v) => [v.target, v.reason])).toEqual([['/home/ada/.bashrc', 'EROFS']]);
+  });
+});

@@ -17,6 +17,7 @@ import { keepAsking, onModeUpdate, primarySelector, selectMode, type ModeGuardDe
 import { launchFamily, unguardedByDoor } from './side-doors';
 import { prepareAgentLaunch } from '../sandbox/launch';
 import type { ProtectedEntry } from '../rules/protected-files';
+import { LaunchFileChangedError } from '../sandbox/launch-file';
 import { Transcripts } from '../transcripts/transcripts';
 import { RecentFolders } from './recent-folders';
 import { registryLaunch } from './registry-launch';
@@ -168,11 +169,12 @@ export class SessionManager {
         gatehouseHome: this.options.home,
         onViolation: (violation) => violations.network(violation),
         protection: { entries: this.options.protectedEntries?.(), onMove: (move) => violations.moved(move) },
+        onShellStderr: (text) => violations.shellStderr(text),
       });
     } catch (error) {
       leave();
       this.options.store.recordEvent({
-        type: 'sandbox_unavailable',
+        type: error instanceof LaunchFileChangedError ? 'launch_file_changed' : 'sandbox_unavailable',
         agentId,
         at: this.now(),
         payload: { cwd, error: (error as Error).message },

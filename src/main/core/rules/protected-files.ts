@@ -193,3 +193,109 @@ function posix(path: string): string {
 function below(path: string, folder: string): string | null {
   return isInside(path, folder, nodePath.posix) ? nodePath.posix.relative(folder, path) : null;
 }
+
+/**
+ * What an agent's own state folder under HOME holds that the agent's CLI, run later by the person
+ * outside any sandbox, obeys or runs: hooks, MCP servers, permissions, policies, memory, plugins,
+ * variables. Keyed by the folder (relative to HOME), each entry relative to it. The folder stays
+ * writable for the agent (sessions, caches, a token refresh); these stay read-only, and one that
+ * does not exist yet is made (an empty folder, `{}` or an empty file) so that it can be.
+ *
+ * Only direct children: a read-only mount deeper down could be moved away with the folder above it
+ * (rename(2) refuses a mount point, not its parent).
+ */
+export const PROTECTED_STATE_FILES: Readonly<Record<string, readonly ProtectedEntry[]>> = {
+  '.gemini': [
+    {
+      path: 'settings.json',
+      tree: false,
+      runs: 'Gemini CLI runs its hooks and obeys its settings',
+    },
+    { path: '.env', tree: false, runs: 'Gemini CLI loads its variables at start' },
+    {
+      path: 'GEMINI.md',
+      tree: false,
+      runs: 'Gemini CLI reads it as instructions in every session',
+    },
+    { path: 'trustedFolders.json', tree: false, runs: 'Gemini CLI trusts the folders it lists' },
+    { path: 'policies', tree: true, runs: 'Gemini CLI obeys these policies' },
+    { path: 'hooks', tree: true, runs: 'Gemini CLI runs these hooks' },
+    { path: 'commands', tree: true, runs: 'Gemini CLI runs these commands' },
+    { path: 'agents', tree: true, runs: 'Gemini CLI runs these subagents' },
+    {
+      path: 'extensions',
+      tree: true,
+      runs: 'Gemini CLI loads these extensions and their MCP servers',
+    },
+    { path: 'skills', tree: true, runs: 'Gemini CLI loads these skills' },
+  ],
+  '.claude': [
+    {
+      path: 'settings.json',
+      tree: false,
+      runs: 'Claude Code runs its hooks and obeys its permissions',
+    },
+    { path: 'settings.local.json', tree: false, runs: 'Claude Code obeys these settings' },
+    {
+      path: 'CLAUDE.md',
+      tree: false,
+      runs: 'Claude Code reads it as instructions in every session',
+    },
+    { path: 'commands', tree: true, runs: 'Claude Code runs these commands' },
+    { path: 'agents', tree: true, runs: 'Claude Code runs these subagents' },
+    {
+      path: 'plugins',
+      tree: true,
+      runs: 'Claude Code loads these plugins, their hooks and MCP servers',
+    },
+    { path: 'hooks', tree: true, runs: 'Claude Code runs these hooks' },
+    { path: 'skills', tree: true, runs: 'Claude Code loads these skills' },
+    { path: 'output-styles', tree: true, runs: 'Claude Code follows these styles' },
+  ],
+  '.codex': [
+    {
+      path: 'config.toml',
+      tree: false,
+      runs: 'Codex obeys it: approvals, sandbox, MCP servers, hooks',
+    },
+    { path: 'AGENTS.md', tree: false, runs: 'Codex reads it as instructions in every session' },
+    { path: 'AGENTS.override.md', tree: false, runs: 'Codex reads it as instructions' },
+    { path: '.env', tree: false, runs: 'Codex loads its variables at start' },
+    { path: 'rules', tree: true, runs: 'Codex lets the commands these rules allow run unasked' },
+    { path: 'prompts', tree: true, runs: 'Codex runs these prompts as commands' },
+    { path: 'skills', tree: true, runs: 'Codex loads these skills' },
+  ],
+  '.qwen': [
+    { path: 'settings.json', tree: false, runs: 'Qwen Code runs its hooks and obeys its settings' },
+    { path: '.env', tree: false, runs: 'Qwen Code loads its variables at start' },
+    { path: 'QWEN.md', tree: false, runs: 'Qwen Code reads it as instructions in every session' },
+    { path: 'commands', tree: true, runs: 'Qwen Code runs these commands' },
+    { path: 'agents', tree: true, runs: 'Qwen Code runs these subagents' },
+    { path: 'extensions', tree: true, runs: 'Qwen Code loads these extensions' },
+  ],
+  '.config/opencode': [
+    {
+      path: 'opencode.json',
+      tree: false,
+      runs: 'opencode obeys it: permissions, MCP servers, plugins',
+    },
+    { path: 'opencode.jsonc', tree: false, runs: 'opencode obeys it' },
+    { path: 'config.json', tree: false, runs: 'opencode obeys it' },
+    { path: 'AGENTS.md', tree: false, runs: 'opencode reads it as instructions in every session' },
+    { path: 'package.json', tree: false, runs: 'opencode installs the plugins it names' },
+    { path: 'node_modules', tree: true, runs: 'opencode runs the plugins installed here' },
+    { path: 'plugin', tree: true, runs: 'opencode runs these plugins' },
+    { path: 'agent', tree: true, runs: 'opencode runs these agents' },
+    { path: 'command', tree: true, runs: 'opencode runs these commands' },
+    { path: 'mode', tree: true, runs: 'opencode obeys these modes' },
+    { path: 'tool', tree: true, runs: 'opencode runs these tools' },
+  ],
+  '.cache/opencode': [
+    {
+      path: 'node_modules',
+      tree: true,
+      runs: 'opencode runs the provider packages installed here',
+    },
+    { path: 'package.json', tree: false, runs: 'opencode installs the packages it names' },
+  ],
+};

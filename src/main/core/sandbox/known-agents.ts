@@ -17,9 +17,6 @@ export interface KnownAgent {
   askPolicy?: LaunchFile;
 }
 
-/** Writable for every agent: launchers such as npx resolve packages in the npm cache. */
-export const SHARED_STATE_DIRS: readonly string[] = ['.npm'];
-
 export const KNOWN_AGENTS: Readonly<Record<string, KnownAgent>> = {
   gemini: {
     stateDirs: ['.gemini'],

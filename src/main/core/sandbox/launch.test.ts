@@ -1,12 +1,22 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { AgentConfig, type LaunchableAgent } from '../../../shared/settings';
 import { isInside } from '../fs/containment';
-import { GEMINI_POLICY } from './gemini-policy';
+import { GEMINI_POLICY, GEMINI_POLICY_FILE_NAME } from './gemini-policy';
 import { prepareAgentLaunch } from './launch';
+import { LaunchFileChangedError } from './launch-file';
 
 const gatehouseHome = mkdtempSync(join(tmpdir(), 'gatehouse-launch-home-'));
 afterAll(() => rmSync(gatehouseHome, { recursive: true, force: true }));
@@ -21,7 +31,7 @@ const launch = (agentId: string, config: z.input<typeof AgentConfig>) =>
   });
 
 describe('an agent’s launch', () => {
-  it('starts Gemini CLI with a read-only policy file in a temp folder of its own, removed at cleanup', async () => {
+  it('starts Gemini CLI with a read-only policy file in a folder of its own in the data folder, removed at cleanup', async () => {
     const prepared = await launch('my-agent', {
       command: 'node',
       args: ['/opt/lib/node_modules/@google/gemini-cli/bundle/gemini.js', '--acp'],
@@ -34,9 +44,9 @@ describe('an agent’s launch', () => {
     expect(flag).toBe('--policy');
     expect(readFileSync(path!, 'utf8')).toBe(GEMINI_POLICY);
     expect(statSync(path!).mode & 0o777).toBe(0o444);
-    // Readable in the sandbox: the temp folder is, Gatehouse's data folder is hidden there.
-    expect(isInside(path!, tmpdir())).toBe(true);
-    expect(isInside(path!, gatehouseHome)).toBe(false);
+    // Where no agent can write: every sandbox hides the data folder (and binds this file alone
+    // read-only into its own session's).
+    expect(isInside(path!, join(gatehouseHome, 'run'))).toBe(true);
     await prepared.cleanup();
     expect(existsSync(dirname(path!))).toBe(false);
     await prepared.cleanup();
@@ -63,5 +73,30 @@ describe('an agent’s launch', () => {
       expect(prepared.args).toEqual(args);
       await prepared.cleanup();
     }
+  });
+
+  it('refuses the start when the policy file changed between its writing and the start', async () => {
+    const pending = prepareAgentLaunch({
+      agentId: 'g',
+      config: AgentConfig.parse({
+        sandbox: 'off',
+        command: '/usr/local/bin/gemini',
+        args: ['--acp'],
+      }) as LaunchableAgent,
+      sessionDir: gatehouseHome,
+      gatehouseHome,
+      onViolation: () => {},
+    });
+    // Written before the first wait of the launch's preparation; checked at its end.
+    const run = join(gatehouseHome, 'run');
+    const dir = readdirSync(run).find(
+      (name) => name.startsWith('launch-') && existsSync(join(run, name, GEMINI_POLICY_FILE_NAME)),
+    )!;
+    const path = join(run, dir, GEMINI_POLICY_FILE_NAME);
+    chmodSync(path, 0o644);
+    writeFileSync(path, GEMINI_POLICY.replaceAll('ask_user', 'allow'));
+    await expect(pending).rejects.toBeInstanceOf(LaunchFileChangedError);
+    await expect(pending).rejects.toThrow(/changed since it was written/);
+    expect(existsSync(path)).toBe(false);
   });
 });

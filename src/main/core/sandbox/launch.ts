@@ -1,5 +1,6 @@
 // How an agent is started: its allow-listed environment, then the sandbox its settings ask for.
 import { execFile } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -9,9 +10,10 @@ import { agentEnvironment } from './agent-env';
 import { isInside } from '../fs/containment';
 import type { NetworkViolation } from './network-bridge';
 import { knownProgramFor } from './known-agents';
-import { writeLaunchFile } from './launch-file';
+import { writeLaunchFile, type WrittenLaunchFile } from './launch-file';
 import { resolveSandboxProfile, SECRETS_IN_HOME, type SandboxProfile } from './profile';
 import type { ProtectedLabel, ProtectionOptions } from './protection';
+import { openShellStderrTap } from './shell-stderr';
 import { findBwrap, SandboxUnavailableError, wrapCommand } from './wrap';
 
 const execFileAsync = promisify(execFile);
@@ -45,6 +47,11 @@ export interface LaunchInput {
   onViolation: (violation: NetworkViolation) => void;
   /** Files that run later: the list in force, and where a move into quarantine is told. */
   protection?: ProtectionOptions;
+  /**
+   * What shells inside the sandbox write to stderr (shell-stderr.ts), for the violation reporter.
+   * Absent: not read.
+   */
+  onShellStderr?: (text: string) => void;
 }
 
 /**
@@ -54,25 +61,39 @@ export interface LaunchInput {
  * ask, sandbox or not.
  */
 export async function prepareAgentLaunch(input: LaunchInput): Promise<AgentLaunch> {
-  const launch = await prepareOnce(input);
+  const { launch, policy } = await prepareOnce(input);
   // The caller spawns at once: the spawn gets a turn of the event loop of its own.
   await ownTurn();
+  // Right before the start: the file the agent will read is the one written (LaunchFileChangedError).
+  try {
+    policy?.verify();
+  } catch (error) {
+    await launch.cleanup();
+    throw error;
+  }
   return launch;
 }
 
-async function prepareOnce(input: LaunchInput): Promise<AgentLaunch> {
+async function prepareOnce(
+  input: LaunchInput,
+): Promise<{ launch: AgentLaunch; policy: WrittenLaunchFile | null }> {
   const { config } = input;
   const askPolicy = knownProgramFor(config.command, config.args)?.askPolicy;
-  const policy = askPolicy ? writeLaunchFile(askPolicy, tmpdir()) : null;
-  if (!policy) return launchWith(input, config.args);
+  const runDir = join(input.gatehouseHome, 'run');
+  mkdirSync(runDir, { recursive: true, mode: 0o700 });
+  const policy = askPolicy ? writeLaunchFile(askPolicy, runDir) : null;
+  if (!policy) return { launch: await launchWith(input, config.args, []), policy };
   try {
-    const launch = await launchWith(input, [...config.args, ...policy.args]);
+    const launch = await launchWith(input, [...config.args, ...policy.args], [policy.path]);
     return {
-      ...launch,
-      cleanup: async () => {
-        await launch.cleanup();
-        policy.remove();
+      launch: {
+        ...launch,
+        cleanup: async () => {
+          await launch.cleanup();
+          policy.remove();
+        },
       },
+      policy,
     };
   } catch (error) {
     policy.remove();
@@ -92,7 +113,11 @@ function ownTurn(): Promise<void> {
   return turn;
 }
 
-async function launchWith(input: LaunchInput, args: readonly string[]): Promise<AgentLaunch> {
+async function launchWith(
+  input: LaunchInput,
+  args: readonly string[],
+  launchFiles: readonly string[],
+): Promise<AgentLaunch> {
   const { config, agentId } = input;
   const env = agentEnvironment(process.env, config, process.platform, input.gatehouseHome);
   const cwd = config.cwd ?? input.sessionDir;
@@ -133,14 +158,36 @@ async function launchWith(input: LaunchInput, args: readonly string[]): Promise<
   try {
     const bwrap = findBwrap();
     await checkNamespaces(bwrap);
-    const wrapped = await wrapCommand(profile, config.command, args, env, {
-      bwrapPath: bwrap,
-      onViolation: input.onViolation,
-      cwd,
-      ...(input.protection ? { protection: input.protection } : {}),
+    const tap = input.onShellStderr
+      ? await openShellStderrTap(join(input.gatehouseHome, 'run'), input.onShellStderr)
+      : null;
+    const wrapped = await wrapCommand(
+      profile,
+      config.command,
+      args,
+      // SHLVL: bash started by Node (its stdin a socket pair) at level 1 takes itself for a remote
+      // shell, reads ~/.bashrc and skips BASH_ENV.
+      tap ? { ...env, BASH_ENV: tap.bashEnv, SHLVL: env['SHLVL'] ?? '1' } : env,
+      {
+        bwrapPath: bwrap,
+        onViolation: input.onViolation,
+        cwd,
+        ...(input.protection ? { protection: input.protection } : {}),
+        launchFiles: [
+          ...launchFiles.map((path) => ({ source: path, target: path })),
+          ...(tap?.files ?? []),
+        ],
+      },
+    ).catch(async (error: unknown) => {
+      await tap?.close();
+      throw error;
     });
     return {
       ...wrapped,
+      cleanup: async () => {
+        await wrapped.cleanup();
+        await tap?.close();
+      },
       cwd,
       sandbox: summary(profile, home),
       lifeline: true,
@@ -156,6 +203,9 @@ async function launchWith(input: LaunchInput, args: readonly string[]): Promise<
     );
   }
 }
+
+/** How the session's own temp folder is listed among the writable paths a person is shown. */
+export const PRIVATE_TMP_SHOWN = '/tmp (this session’s own)';
 
 /** Per bwrap binary, the check that it can build a sandbox, made once and shared while it runs. */
 const checked = new Map<string, Promise<void>>();
@@ -198,7 +248,8 @@ function summary(profile: SandboxProfile, home: string): SessionSandbox {
   const { network } = profile;
   return {
     profile: profile.mode,
-    writable: profile.writable.map(shown),
+    // The temp folder is writable too, and the session's own (sandbox/private-tmp.ts).
+    writable: [...profile.writable.map(shown), PRIVATE_TMP_SHOWN],
     network:
       network.kind === 'allow'
         ? network.hosts.map((rule) => `${rule.host}:${rule.port}`).join(', ')

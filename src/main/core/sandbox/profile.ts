@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
-import { BASE_URL_VARIABLES, SHARED_STATE_DIRS, knownAgentFor } from './known-agents';
+import { BASE_URL_VARIABLES, knownAgentFor } from './known-agents';
+import { PROTECTED_STATE_FILES } from '../rules/protected-files';
 import type { SandboxSettings } from '../../../shared/sandbox-settings';
 import { expandHome } from '../fs/containment';
 
@@ -21,6 +22,15 @@ export interface SandboxProfile {
   writable: string[];
   /** Writable roots whose files that run later stay protected: the project, allowWrite folders. */
   protectedRoots: string[];
+  /** HOME the agent runs with. */
+  home: string;
+  /**
+   * The temp folders the session's own, empty one replaces (`/tmp` and the system's): nothing of
+   * the user's or another session's is visible there.
+   */
+  tmpDirs: string[];
+  /** Inside the agent's writable state folders: what its CLI obeys later, kept read-only. */
+  protectedState: { path: string; tree: boolean }[];
   /** Paths whose content the agent must not read; hidden after the writable set is mounted. */
   unreadable: string[];
   /** Folders whose `.env*` files are hidden (the project's ancestors and HOME). */
@@ -63,12 +73,18 @@ export function resolveSandboxProfile(input: ProfileInput): SandboxProfile | nul
   const expand = (path: string): string => expandPath(path, home, projectDir);
   const known = knownAgentFor(input.agentId, input.command, input.args);
 
+  const stateDirs = known?.stateDirs ?? [];
   const writable = [
     ...(settings.sandbox === 'workspace-write' ? [projectDir] : []),
-    resolve(input.tmpDir),
-    ...[...SHARED_STATE_DIRS, ...(known?.stateDirs ?? [])].map((dir) => join(home, dir)),
+    ...stateDirs.map((dir) => join(home, dir)),
     ...settings.allowWrite.map(expand),
   ];
+  const protectedState = stateDirs.flatMap((dir) =>
+    (PROTECTED_STATE_FILES[dir] ?? []).map((entry) => ({
+      path: join(home, dir, entry.path),
+      tree: entry.tree,
+    })),
+  );
   const gatehouseHome = resolve(input.gatehouseHome);
   const unreadable = [
     ...SECRETS_IN_HOME.map((dir) => join(home, dir)),
@@ -84,6 +100,9 @@ export function resolveSandboxProfile(input: ProfileInput): SandboxProfile | nul
       ...(settings.sandbox === 'workspace-write' ? [projectDir] : []),
       ...settings.allowWrite.map(expand),
     ]),
+    home,
+    tmpDirs: unique(['/tmp', resolve(input.tmpDir)]),
+    protectedState,
     unreadable: unique(unreadable),
     envFileDirs: unique([...ancestorsOf(projectDir), home]),
     gatehouseHome,

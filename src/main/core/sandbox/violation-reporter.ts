@@ -27,6 +27,8 @@ export interface SandboxViolation {
 export interface ViolationReporter {
   /** A piece of the agent's stderr; complete lines are searched for refusals. */
   stderr(chunk: string): void;
+  /** The same for what shells inside the sandbox wrote to stderr (lines kept apart). */
+  shellStderr(chunk: string): void;
   /** A connection the network bridge refused. */
   network(violation: NetworkViolation): void;
   /** A protected path that appeared and was moved into quarantine (or could not be). */
@@ -57,7 +59,6 @@ export function createViolationReporter(
   let windowStart = -Infinity;
   let inWindow = 0;
   let suppressed = 0;
-  let partial = '';
   let label: (path: string) => ProtectedLabel | null = () => null;
 
   const report = (violation: Omit<SandboxViolation, 'suppressed' | 'repeated'>): void => {
@@ -91,43 +92,51 @@ export function createViolationReporter(
     suppressed = 0;
   };
 
-  return {
-    stderr(chunk) {
+  const search = (lines: string): void => {
+    for (const found of fileViolationsIn(lines)) {
+      const named = label(found.path);
+      report({
+        kind: 'file',
+        target: found.path,
+        path: found.path,
+        reason: found.error,
+        ...(named ? { protected: named } : {}),
+      });
+    }
+    for (const found of networkViolationsIn(lines)) {
+      const target = `${found.host}:${found.port}`;
+      report({
+        kind: 'network',
+        target,
+        host: found.host,
+        port: found.port,
+        reason: found.reason,
+      });
+    }
+    // A connection all the same: "Allow for this agent" on a path allows that socket.
+    for (const found of socketViolationsIn(lines)) {
+      report({
+        kind: 'network',
+        target: found.path,
+        path: found.path,
+        reason: 'unix-socket-closed',
+      });
+    }
+  };
+  /** Complete lines of one stream to search; each stream keeps its own unfinished line. */
+  const lines = (): ((chunk: string) => void) => {
+    let partial = '';
+    return (chunk) => {
       const text = partial + chunk;
       const end = text.lastIndexOf('\n');
       partial = text.slice(end + 1).slice(-MAX_PARTIAL_LINE);
-      if (end < 0) return;
-      const lines = text.slice(0, end);
-      for (const found of fileViolationsIn(lines)) {
-        const named = label(found.path);
-        report({
-          kind: 'file',
-          target: found.path,
-          path: found.path,
-          reason: found.error,
-          ...(named ? { protected: named } : {}),
-        });
-      }
-      for (const found of networkViolationsIn(lines)) {
-        const target = `${found.host}:${found.port}`;
-        report({
-          kind: 'network',
-          target,
-          host: found.host,
-          port: found.port,
-          reason: found.reason,
-        });
-      }
-      // A connection all the same: "Allow for this agent" on a path allows that socket.
-      for (const found of socketViolationsIn(lines)) {
-        report({
-          kind: 'network',
-          target: found.path,
-          path: found.path,
-          reason: 'unix-socket-closed',
-        });
-      }
-    },
+      if (end >= 0) search(text.slice(0, end));
+    };
+  };
+
+  return {
+    stderr: lines(),
+    shellStderr: lines(),
     moved(move) {
       const { path, entry, runs, movedTo, error } = move;
       report({

@@ -1,13 +1,16 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { delimiter, dirname, join } from 'node:path';
+import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { isInside } from '../fs/containment';
 import { bwrapArgs, type MountPlan } from './bwrap-args';
 import { startBridge, type NetworkViolation } from './network-bridge';
 import { isLoopbackHost, type HostRule, type SandboxProfile } from './profile';
+import { npmView } from './npm-view';
+import { createPrivateTmp, seenUnderTmp } from './private-tmp';
 import { planProtection, type ProtectedLabel, type ProtectionOptions } from './protection';
 import { RELAY_SOURCE, type RelaySpec } from './relay';
+import { guardState } from './state-guard';
 import {
   dropSocketVariables,
   nestedSandboxArgs,
@@ -29,13 +32,18 @@ export interface WrapOptions {
   cwd?: string;
   /** Files that run later: the list, and where a protected path moved into quarantine is told. */
   protection?: ProtectionOptions;
+  /** Files Gatehouse wrote for this launch in its data folder, bound read-only into this sandbox. */
+  launchFiles?: readonly { source: string; target: string }[];
 }
 
 export interface WrappedCommand {
   command: string;
   args: string[];
   env: NodeJS.ProcessEnv;
-  /** Stops the network bridge and removes its sockets. Call after the process exited. Idempotent. */
+  /**
+   * Stops the network bridge, removes its sockets and the sandbox's own temp folder. Call after the
+   * process exited. Idempotent.
+   */
   cleanup(): Promise<void>;
   /** The protected entry a path falls under (a refusal names what runs it), or null. */
   protectedBy(path: string): ProtectedLabel | null;
@@ -87,22 +95,52 @@ export async function wrapCommand(
   const sockets = await unixSocketPlan(profile, runDir);
   hidden.push(...sockets.hidden);
 
-  const writable = await writableDirs(profile);
-  const protectedRoots = await existingRealPaths(profile.protectedRoots);
-  const protection = await planProtection(profile, protectedRoots, writable, options.protection);
+  const guard = await guardState(profile.writable, profile.protectedState);
+  const tmp = await createPrivateTmp(runDir);
+  // Inside, every temp folder is the session's own, and the variables say so.
+  for (const name of ['TMPDIR', 'TMP', 'TEMP']) innerEnv[name] = '/tmp';
+  const tmpDirs = await existingRealPaths(profile.tmpDirs);
+  const cwd = options.cwd ?? profile.projectDir;
+  const prepared = await (async () => {
+    const npm = await npmView(
+      env['npm_config_cache'] ?? join(profile.home, '.npm'),
+      tmp.path,
+      env['npm_config_registry'],
+    );
+    const writable = (await writableDirs(profile)).filter(
+      (path) => !guard.lockedDirs.includes(path),
+    );
+    const protectedRoots = await existingRealPaths(profile.protectedRoots);
+    const protection = await planProtection(profile, protectedRoots, writable, options.protection);
+    return { npm, writable, protection };
+  })().catch(async (error: unknown) => {
+    await tmp.remove();
+    throw error;
+  });
+  const { npm, writable, protection } = prepared;
+  Object.assign(innerEnv, npm.env);
   const plan: MountPlan = {
+    privateTmp: { source: tmp.path, targets: tmpDirs },
+    afterTmp: seenUnderTmp(tmpDirs, [profile.home, cwd, ...[command, args[0]].map(folderOf)])
+      .filter((path) => existsSync(path))
+      .map((path) => ({ source: path, target: path }))
+      .concat(npm.binds),
     writable,
     readOnly: profile.mode === 'read-only' ? await existingRealPaths([profile.projectDir]) : [],
     protectedAnchors: protection.mounts.anchors,
     protectedReadOnly: protection.mounts.readOnly,
+    protectedState: guard.readOnly.filter(
+      (path) => !guard.lockedDirs.some((dir) => isInside(path, dir)),
+    ),
     hiddenDirs: [],
     hiddenFiles: [],
     unreadableFile: unreadableFileIn(runDir),
     bridgeDir: null,
+    launchFiles: [...(options.launchFiles ?? [])],
     shareNetwork: profile.network.kind === 'all',
     bindLowPorts: false,
     disableUserns: canDisableUserns(bwrap),
-    cwd: options.cwd ?? profile.projectDir,
+    cwd,
     unixSockets: sockets.shown,
   };
   const hiddenPaths = await existingRealPaths(hidden);
@@ -122,7 +160,10 @@ export async function wrapCommand(
     return {
       ...filtered(sockets, bwrap, bwrapArgs(plan, command, args)),
       env: innerEnv,
-      cleanup: () => Promise.resolve(watch.close()),
+      cleanup: async () => {
+        watch.close();
+        await tmp.remove();
+      },
       protectedBy,
     };
   }
@@ -132,11 +173,21 @@ export async function wrapCommand(
   const bridgeDir = mkdtempSync(join(runDir, 'net-'));
   if (join(bridgeDir, 'proxy').length > MAX_SOCKET_PATH) {
     rmSync(bridgeDir, { recursive: true, force: true });
+    await tmp.remove();
     throw new SandboxUnavailableError(
       `the Gatehouse home path is too long for unix sockets: ${runDir}`,
     );
   }
-  const bridge = await startBridge(bridgeDir, loopback, remote, options.onViolation ?? (() => {}));
+  const bridge = await startBridge(
+    bridgeDir,
+    loopback,
+    remote,
+    options.onViolation ?? (() => {}),
+  ).catch(async (error: unknown) => {
+    rmSync(bridgeDir, { recursive: true, force: true });
+    await tmp.remove();
+    throw error;
+  });
   const watch = protection.watch();
   let cleaned = false;
   const cleanup = async (): Promise<void> => {
@@ -145,6 +196,7 @@ export async function wrapCommand(
     watch.close();
     await bridge.close();
     rmSync(bridgeDir, { recursive: true, force: true });
+    await tmp.remove();
   };
   const spec: RelaySpec = { forwards: [...bridge.forwards], setEnv: {}, unsetEnv: [] };
   if (bridge.proxySocket) {
@@ -206,6 +258,10 @@ function filtered(
   return sockets.filterFile
     ? withFilterOpen(sockets.filterFile, bwrap, args)
     : { command: bwrap, args };
+}
+
+function folderOf(path: string | undefined): string | undefined {
+  return path && isAbsolute(path) ? dirname(path) : undefined;
 }
 
 /** The bwrap executable on PATH, or an error that names the package to install. */
