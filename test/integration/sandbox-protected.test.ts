@@ -140,12 +140,12 @@ describe.skipIf(missing !== null)('files that run later, under the default sandb
         `mkdir -p evil/hooks && printf '${planted}' > evil/hooks/pre-commit && chmod +x evil/hooks/pre-commit && echo "$PWD/evil" > .git/commondir`,
       ),
     ]);
-    expect(texts[0]).toMatch(/^shell [1-9]/);
+    expect(texts[0]).toMatch(/^shell exit [1-9]/);
     expect(texts[1]).toBe(`direct write ${join(hooks, 'post-checkout')} failed: EROFS`);
     expect(texts.slice(2, 5)).toEqual([
-      expect.stringMatching(/^shell [1-9]/),
-      expect.stringMatching(/^shell [1-9]/),
-      expect.stringMatching(/^shell [1-9]/),
+      expect.stringMatching(/^shell exit [1-9]/),
+      expect.stringMatching(/^shell exit [1-9]/),
+      expect.stringMatching(/^shell exit [1-9]/),
     ]);
     expect(existsSync(join(project, '.git', 'HEAD'))).toBe(true);
     expect(existsSync(join(project, '.git2'))).toBe(false);
@@ -219,9 +219,9 @@ describe.skipIf(missing !== null)('files that run later, under the default sandb
       { type: 'direct', action: 'write', path: config },
     ]);
     expect(texts.slice(0, 3)).toEqual([
-      expect.stringMatching(/^shell [1-9]/),
-      expect.stringMatching(/^shell [1-9]/),
-      expect.stringMatching(/^shell [1-9]/),
+      expect.stringMatching(/^shell exit [1-9]/),
+      expect.stringMatching(/^shell exit [1-9]/),
+      expect.stringMatching(/^shell exit [1-9]/),
     ]);
     expect(readFileSync(config, 'utf8')).toBe(before);
     await expect
@@ -314,8 +314,8 @@ describe.skipIf(missing !== null)('files that run later, under the default sandb
     ]);
     expect(texts[0]).toBe(`direct write ${claude} failed: EROFS`);
     expect(texts.slice(1, 3)).toEqual([
-      expect.stringMatching(/^shell [1-9]/),
-      expect.stringMatching(/^shell [1-9]/),
+      expect.stringMatching(/^shell exit [1-9]/),
+      expect.stringMatching(/^shell exit [1-9]/),
     ]);
     // What Claude Code reads when the person next starts it in the project.
     expect(readFileSync(claude, 'utf8')).toBe(hooked);
