@@ -57,6 +57,7 @@ export const ManagedPolicyView = z.object({
   sandbox: ManagedSandbox.nullable(),
   telemetry: z.boolean(),
   allowBypass: z.boolean(),
-  protectedPaths: z.array(z.string()),
+  /** What the policy adds to the protected files; absent when it adds none. */
+  protectedPaths: z.array(z.string()).optional(),
 });
 export type ManagedPolicyView = z.infer<typeof ManagedPolicyView>;

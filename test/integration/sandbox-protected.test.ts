@@ -116,8 +116,11 @@ describe.skipIf(missing !== null)('files that run later, under the default sandb
 
   /** Waits until the watch has moved `path` out of the project, and returns where it went. */
   async function movedAway(id: string, path: string): Promise<string> {
+    // A loaded machine may take a while to deliver the watch's events.
     await expect
-      .poll(async () => (await violations(id)).find((v) => v.target === path)?.protected?.movedTo)
+      .poll(async () => (await violations(id)).find((v) => v.target === path)?.protected?.movedTo, {
+        timeout: 15_000,
+      })
       .toBeTruthy();
     const moved = (await violations(id)).find((v) => v.target === path)!;
     expect(existsSync(path)).toBe(false);

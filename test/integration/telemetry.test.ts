@@ -2,7 +2,7 @@
 // record per request, vote and decision with every attribute, through the real pipeline and a real
 // agent; a collector that is down loses nothing and gets nothing twice; diff contents stay home
 // unless asked for; what a hostile agent puts in a request cannot reshape a record.
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -267,7 +267,11 @@ describe('OpenTelemetry export of the audit', () => {
   it('with logPrompts the diff contents are sent with the request', async () => {
     receiver = await startOtlpReceiver();
     const { gh, sessionId } = await start(
-      (dir) => [[edit(join(dir, 'b.txt'), 'DIFF-CONTENT-91c2')]],
+      (dir) => {
+        // The diff shown and exported is the file on disk before and the agent's text after.
+        writeFileSync(join(dir, 'b.txt'), 'old line');
+        return [[edit(join(dir, 'b.txt'), 'DIFF-CONTENT-91c2')]];
+      },
       otlp(receiver, { logPrompts: true }),
     );
     const turn = gh.api.call('prompt', { sessionId, text: 'go' });

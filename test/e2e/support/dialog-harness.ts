@@ -1,9 +1,17 @@
 // The headless server with scripted agents, for the dialog specs and the dialog benchmark: craft
 // any permission request (kinds, titles, raw input, diffs, several at once, several agents), then
 // read what each agent was answered and what the audit recorded.
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, type Locator, type Page } from '@playwright/test';
 import type { PendingApproval, PermissionOption } from '../../../src/shared/domain';
@@ -135,6 +143,7 @@ export async function startDialogHarness(
   const scratch = mkdtempSync(join(tmpdir(), 'gatehouse-dialog-'));
   const folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-dialog-work-')));
   const agents = typeof agentsOf === 'function' ? agentsOf(folder) : agentsOf;
+  seedEditedFiles(agents, folder);
   const logs: Record<string, string> = {};
   const agentSettings: Record<
     string,
@@ -280,3 +289,24 @@ export async function startDialogHarness(
 /** The dialog as the whole #/approvals view. */
 export const approvalsView = (page: Page) =>
   page.getByRole('region', { name: /^Permission request/ });
+
+/**
+ * The project holds what each edit says it holds: the dialog shows a diff from the file on disk, so
+ * a file an edit's "before" names is written there first, unless a test made it itself.
+ */
+function seedEditedFiles(agents: readonly AgentSpec[], folder: string): void {
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (typeof value !== 'object' || value === null) return;
+    const item = value as Record<string, unknown>;
+    const { type, path, oldText } = item;
+    if (type === 'diff' && typeof path === 'string' && typeof oldText === 'string') {
+      if (path.startsWith(`${folder}/`) && !existsSync(path)) {
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path, oldText);
+      }
+    }
+    Object.values(item).forEach(visit);
+  };
+  agents.forEach((agent) => visit(agent.script));
+}

@@ -203,6 +203,6 @@ export function managedView(managed: ManagedPolicy | null): ManagedPolicyView | 
     sandbox: sandbox ?? null,
     telemetry: telemetry !== undefined,
     allowBypass,
-    protectedPaths,
+    ...(protectedPaths.length > 0 ? { protectedPaths } : {}),
   };
 }
