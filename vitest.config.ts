@@ -7,7 +7,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           // New unit tests sit next to the module they test.
-          include: ['test/unit/**/*.test.ts', 'src/**/*.test.ts'],
+          include: ['test/unit/**/*.test.ts', 'src/**/*.test.ts', 'test/config/**/*.test.ts'],
           environment: 'node',
           setupFiles: ['test/support/audit-key-env.ts'],
         },

@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from 'vitest';
 // A lint that reaches a new part of the import graph parses it first (no-cycle): seconds each.
 vi.setConfig({ testTimeout: 60_000 });
 
-const eslint = new ESLint({ cwd: join(import.meta.dirname, '../../..') });
+const eslint = new ESLint({ cwd: join(import.meta.dirname, '../..') });
 const RULES = new Set([
   'import-x/no-restricted-paths',
   'import-x/no-cycle',
@@ -203,6 +203,15 @@ describe('floors inside the core', () => {
   it('a test beside its unit may set up what it needs from any floor', async () => {
     expect(
       await layerErrors('src/main/core/sandbox/probe.test.ts', importOf('../agents/fs-access')),
+    ).toEqual([]);
+  });
+
+  it('a test beside its unit, and the setup its room shares, may compose any layer', async () => {
+    const across = ['../server/static-files', '../core/events/bus'].map(importOf).join('');
+    for (const file of ['src/main/desktop/probe.test.ts', 'src/main/desktop/probe.test-support.ts'])
+      expect(await layerErrors(file, across)).toEqual([]);
+    expect(
+      await layerErrors('src/main/core/rules/probe.test-support.ts', importOf('node:fs')),
     ).toEqual([]);
   });
 

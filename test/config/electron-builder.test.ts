@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
 
-const root = resolve(import.meta.dirname, '../../..');
+const root = resolve(import.meta.dirname, '../..');
 const require = createRequire(import.meta.url);
 // electron-builder's config loader and validator (app-builder-lib, installed with electron-builder).
 /** The parts of electron-builder's Configuration this test reads. */
