@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { consensusQuorumFor } from '../../../src/main/core/mediator';
-import { makeHarness, proven, record, state, vote } from './harness';
+import { consensusQuorumFor } from '.';
+import { makeHarness, proven, record, state, vote } from './harness.test-support';
 
 beforeEach(() => {
   vi.useFakeTimers();

@@ -1,9 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import {
-  InvalidPolicyConfigError,
-  SUPPORTED_POLICIES,
-  validatePolicyConfig,
-} from '../../../src/main/core/mediator';
+import { InvalidPolicyConfigError, SUPPORTED_POLICIES, validatePolicyConfig } from '.';
 
 describe('validatePolicyConfig', () => {
   it('SUPPORTED_POLICIES is exactly the four policies', () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { makeHarness, record, vote } from './harness';
+import { makeHarness, record, vote } from './harness.test-support';
 
 beforeEach(() => {
   vi.useFakeTimers();

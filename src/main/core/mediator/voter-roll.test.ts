@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ConsensusBallot } from '../../../src/main/core/mediator/consensus';
-import { VoterRoll, VoterRolls } from '../../../src/main/core/mediator/voter-roll';
-import { makeHarness, proven, record } from './harness';
+import { ConsensusBallot } from './consensus';
+import { VoterRoll, VoterRolls } from './voter-roll';
+import { makeHarness, proven, record } from './harness.test-support';
 
 const longList = (n: number) => Array.from({ length: n }, (_, i) => `v${i}`);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MultiClientPermissionMediator } from '../../../src/main/core/mediator';
-import { makeHarness, record, vote } from './harness';
+import { MultiClientPermissionMediator } from '.';
+import { makeHarness, record, vote } from './harness.test-support';
 
 interface Shown {
   title: string;

@@ -5,8 +5,8 @@ import {
   MAX_PERMISSION_TIMEOUT_MS,
   MultiClientPermissionMediator,
   type PermissionPolicy,
-} from '../../../src/main/core/mediator';
-import { makeHarness, proven, record, state, vote } from './harness';
+} from '.';
+import { makeHarness, proven, record, state, vote } from './harness.test-support';
 
 beforeEach(() => {
   vi.useFakeTimers();

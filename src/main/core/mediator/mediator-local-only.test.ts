@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PermissionVoteInput } from '../../../src/main/core/mediator';
-import { makeHarness, record, state, vote } from './harness';
+import type { PermissionVoteInput } from '.';
+import { makeHarness, record, state, vote } from './harness.test-support';
 
 beforeEach(() => {
   vi.useFakeTimers();

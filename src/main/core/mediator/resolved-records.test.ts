@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MAX_RESOLVED_PERMISSION_RECORDS } from '../../../src/main/core/mediator';
-import { makeHarness, record, vote } from './harness';
+import { MAX_RESOLVED_PERMISSION_RECORDS } from '.';
+import { makeHarness, record, vote } from './harness.test-support';
 
 beforeEach(() => {
   vi.useFakeTimers();

@@ -5,8 +5,8 @@ import {
   SUPPORTED_POLICIES,
   type PermissionMediatorEvent,
   type PermissionResolution,
-} from '../../../src/main/core/mediator';
-import { makeHarness, proven, record, state, vote } from './harness';
+} from '.';
+import { makeHarness, proven, record, state, vote } from './harness.test-support';
 
 beforeEach(() => {
   vi.useFakeTimers();

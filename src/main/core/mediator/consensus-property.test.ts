@@ -6,8 +6,8 @@ import {
   type PermissionResolution,
   type PermissionVoteInput,
   type PermissionVoteOutcome,
-} from '../../../src/main/core/mediator';
-import { makeHarness, proven, state, vote } from './harness';
+} from '.';
+import { makeHarness, proven, state, vote } from './harness.test-support';
 
 // Property runs are thousands of cases: seconds each on a machine that is busy with other work.
 vi.setConfig({ testTimeout: 60_000 });

@@ -10,7 +10,7 @@ import {
   type PermissionRequestRecord,
   type PermissionResolution,
   type PermissionVoteInput,
-} from '../../../src/main/core/mediator';
+} from '.';
 
 export interface Harness {
   mediator: MultiClientPermissionMediator;
