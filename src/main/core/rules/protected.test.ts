@@ -4,14 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  evaluate,
-  grantFromRequest,
-  initShellParser,
-  type PermissionMode,
-  type Rule,
-} from '../../../src/main/core/rules';
-import { facts, NOW } from './helpers';
+import { evaluate, grantFromRequest, initShellParser, type PermissionMode, type Rule } from '.';
+import { facts, NOW } from './helpers.test-support';
 
 let base: string;
 let worktree: string;

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evaluate, initShellParser, type RequestFacts } from '../../../src/main/core/rules';
-import { DEFAULT_RULES } from '../../../src/shared/rules';
-import { facts, makeSandbox, NOW, type Sandbox } from './helpers';
+import { evaluate, initShellParser, type RequestFacts } from '.';
+import { DEFAULT_RULES } from '../../../shared/rules';
+import { facts, makeSandbox, NOW, type Sandbox } from './helpers.test-support';
 
 let box: Sandbox;
 beforeAll(async () => {

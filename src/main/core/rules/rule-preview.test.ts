@@ -9,8 +9,8 @@ import {
   type HistoryEntry,
   type RequestFacts,
   type Rule,
-} from '../../../src/main/core/rules';
-import { NOW } from './helpers';
+} from '.';
+import { NOW } from './helpers.test-support';
 
 beforeAll(async () => {
   await initShellParser();

@@ -7,14 +7,10 @@ import {
   formatCommandPattern,
   initShellParser,
   parseCommandPattern,
-} from '../../../src/main/core/rules';
+} from '.';
 import picomatch from 'picomatch';
-import {
-  decodeAnsiC,
-  unescapeDoubleQuoted,
-  unquoteBare,
-} from '../../../src/main/core/rules/shell/lexical';
-import { NOW } from './helpers';
+import { decodeAnsiC, unescapeDoubleQuoted, unquoteBare } from './shell/lexical';
+import { NOW } from './helpers.test-support';
 
 beforeAll(async () => {
   await initShellParser();

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { RequestFacts, Rule } from '../../../src/main/core/rules';
+import type { RequestFacts, Rule } from '.';
 
 /** The fixed rule set of the command table. */
 export const TABLE_RULES: Rule[] = [

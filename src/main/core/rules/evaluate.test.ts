@@ -11,8 +11,8 @@ import {
   type RequestFacts,
   type Rule,
   type ToolKind,
-} from '../../../src/main/core/rules';
-import { facts, makeSandbox, NOW, TABLE_RULES, type Sandbox } from './helpers';
+} from '.';
+import { facts, makeSandbox, NOW, TABLE_RULES, type Sandbox } from './helpers.test-support';
 
 let box: Sandbox;
 beforeAll(async () => {

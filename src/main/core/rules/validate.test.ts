@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseRules, RulesValidationError, validateRules } from '../../../src/main/core/rules';
-import { TABLE_RULES } from './helpers';
+import { parseRules, RulesValidationError, validateRules } from '.';
+import { TABLE_RULES } from './helpers.test-support';
 
 function errorsOf(rules: unknown): string[] {
   const r = validateRules(rules);

@@ -9,8 +9,8 @@ import {
   initShellParser,
   MAX_COMMAND_LENGTH,
   type ShellAnalysis,
-} from '../../../src/main/core/rules';
-import { NOW, TABLE_RULES } from './helpers';
+} from '.';
+import { NOW, TABLE_RULES } from './helpers.test-support';
 
 type Expect = { argv: string[][] } | { opaque: RegExp };
 type Row = [

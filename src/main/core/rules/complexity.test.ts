@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  analyzeCommand,
-  evaluate,
-  initShellParser,
-  type PermissionMode,
-  type Rule,
-} from '../../../src/main/core/rules';
-import { facts, makeSandbox, NOW, type Sandbox } from './helpers';
+import { analyzeCommand, evaluate, initShellParser, type PermissionMode, type Rule } from '.';
+import { facts, makeSandbox, NOW, type Sandbox } from './helpers.test-support';
 
 let box: Sandbox;
 beforeAll(async () => {

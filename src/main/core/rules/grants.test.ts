@@ -12,8 +12,8 @@ import {
   type GrantOptions,
   type RequestFacts,
   type Rule,
-} from '../../../src/main/core/rules';
-import { facts, makeSandbox, NOW, type Sandbox } from './helpers';
+} from '.';
+import { facts, makeSandbox, NOW, type Sandbox } from './helpers.test-support';
 
 let box: Sandbox;
 beforeAll(async () => {

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyzeCommand, initShellParser } from '../../../src/main/core/rules';
+import { analyzeCommand, initShellParser } from '.';
 
 const BASH = ['/bin/bash', '/usr/bin/bash', '/usr/local/bin/bash', '/opt/homebrew/bin/bash'].find(
   (p) => fs.existsSync(p),

@@ -1,11 +1,6 @@
 // Runs in its own module graph (vitest isolates test files), so the parser is not initialised.
 import { describe, expect, it } from 'vitest';
-import {
-  analyzeCommand,
-  evaluate,
-  initShellParser,
-  isShellParserReady,
-} from '../../../src/main/core/rules';
+import { analyzeCommand, evaluate, initShellParser, isShellParserReady } from '.';
 
 describe('before initShellParser()', () => {
   it('analyzeCommand and evaluate on a command throw a clear error', () => {
