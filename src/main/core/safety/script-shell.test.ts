@@ -1,8 +1,8 @@
 // What the warnings read of a command line: the calls the shell analysis of the rules finds.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initShellParser } from '../../../src/main/core/rules';
-import { commandCalls } from '../../../src/main/core/safety/script';
+import { initShellParser } from '../rules';
+import { commandCalls } from './script';
 
 beforeAll(() => initShellParser());
 

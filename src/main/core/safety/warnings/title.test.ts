@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { SESSION, claudeBash, geminiShell, only, titled, warningsOf } from './helpers';
+import {
+  SESSION,
+  claudeBash,
+  geminiShell,
+  only,
+  titled,
+  warningsOf,
+} from '../helpers.test-support';
 
 const mismatch = (raw: unknown) => only(warningsOf(raw), 'title_mismatch');
 

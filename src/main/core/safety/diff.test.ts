@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { PreparedDiff, type ToolCallSnapshot } from '../../../src/shared/domain';
+import { PreparedDiff, type ToolCallSnapshot } from '../../../shared/domain';
 import {
   computeWarnings,
   countLines,
@@ -9,7 +9,7 @@ import {
   looksBinary,
   normalizeToolCall,
   prepareDiffs,
-} from '../../../src/main/core/safety';
+} from '.';
 
 // Property runs are thousands of cases: seconds each on a machine that is busy with other work.
 vi.setConfig({ testTimeout: 60_000 });

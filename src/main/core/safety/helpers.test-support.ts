@@ -1,12 +1,7 @@
 // Runs a raw ACP tool call through the whole safety pipeline, the way the approval pipeline does.
-import type { Warning } from '../../../src/shared/domain';
-import {
-  computeWarnings,
-  extractCommand,
-  normalizeToolCall,
-  prepareDiffs,
-} from '../../../src/main/core/safety';
-import { initShellParser } from '../../../src/main/core/rules';
+import type { Warning } from '../../../shared/domain';
+import { computeWarnings, extractCommand, normalizeToolCall, prepareDiffs } from '.';
+import { initShellParser } from '../rules';
 
 // The warnings read the shell analysis of the rules, whose parser loads once, asynchronously (the
 // core awaits it before the first request).

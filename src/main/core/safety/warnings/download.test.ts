@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { claudeBash, geminiShell, only, warningsOf } from './helpers';
+import { claudeBash, geminiShell, only, warningsOf } from '../helpers.test-support';
 
 const downloadExec = (raw: unknown) => only(warningsOf(raw), 'download_exec');
 

@@ -1,9 +1,9 @@
 // Injection payloads stay inert text: kept verbatim for the audit (no stripping; the UI escapes),
 // flagged where they hide characters, and never mistaken for structure.
 import { describe, expect, it } from 'vitest';
-import { Warning } from '../../../src/shared/domain';
-import { previewRawInput, revealInvisibles } from '../../../src/main/core/safety';
-import { analyse, codes } from './helpers';
+import { Warning } from '../../../shared/domain';
+import { previewRawInput, revealInvisibles } from '.';
+import { analyse, codes } from './helpers.test-support';
 
 const PAYLOADS = [
   '<script>alert(document.cookie)</script>',

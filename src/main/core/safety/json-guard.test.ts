@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  AGENT_JSON_LIMITS,
-  checkJsonShape,
-  describeJsonProblem,
-} from '../../../src/main/core/safety/json-guard';
+import { AGENT_JSON_LIMITS, checkJsonShape, describeJsonProblem } from './json-guard';
 
 const nested = (depth: number) => JSON.parse('['.repeat(depth) + ']'.repeat(depth)) as unknown;
 

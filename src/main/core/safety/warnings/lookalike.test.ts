@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Warning } from '../../../src/shared/domain';
-import { claudeBash, geminiShell, only, warningsOf } from './helpers';
+import { Warning } from '../../../../shared/domain';
+import { claudeBash, geminiShell, only, warningsOf } from '../helpers.test-support';
 
 const lookalikes = (command: string) => only(warningsOf(claudeBash(command)), 'lookalike');
 

@@ -1,12 +1,6 @@
 // The disk's facts in the warnings and the diff shown (pure: the facts are handed in).
 import { describe, expect, it } from 'vitest';
-import {
-  computeWarnings,
-  normalizeToolCall,
-  prepareDiffs,
-  withDiskBefore,
-  type DiskView,
-} from '../../../src/main/core/safety';
+import { computeWarnings, normalizeToolCall, prepareDiffs, withDiskBefore, type DiskView } from '.';
 
 const ROOT = '/home/dev/project';
 

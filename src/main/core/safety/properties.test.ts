@@ -2,14 +2,9 @@
 // everything it returns fits the shared schemas.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { CommandView, PreparedDiff, ToolCallSnapshot, Warning } from '../../../src/shared/domain';
-import {
-  computeWarnings,
-  extractCommand,
-  normalizeToolCall,
-  prepareDiffs,
-} from '../../../src/main/core/safety';
-import { initShellParser } from '../../../src/main/core/rules';
+import { CommandView, PreparedDiff, ToolCallSnapshot, Warning } from '../../../shared/domain';
+import { computeWarnings, extractCommand, normalizeToolCall, prepareDiffs } from '.';
+import { initShellParser } from '../rules';
 
 // Property runs are thousands of cases: seconds each on a machine that is busy with other work.
 vi.setConfig({ testTimeout: 60_000 });

@@ -2,14 +2,9 @@
 // sha-256, blob), and the originals handed to the store stay within their per-request cap.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { summarizeApproval } from '../../../src/shared/approval-summary';
-import {
-  PendingApproval,
-  PendingSummary,
-  TruncatedValue,
-  type Cut,
-} from '../../../src/shared/domain';
-import { boundApproval, jsonBytes, prepareDiffs } from '../../../src/main/core/safety';
+import { summarizeApproval } from '../../../shared/approval-summary';
+import { PendingApproval, PendingSummary, TruncatedValue, type Cut } from '../../../shared/domain';
+import { boundApproval, jsonBytes, prepareDiffs } from '.';
 import {
   APPROVAL_MAX_JSON_BYTES,
   COMMAND_MAX_CHARS,
@@ -22,8 +17,8 @@ import {
   STORED_ORIGINALS_MAX_BYTES,
   SUMMARY_LIMITS,
   TITLE_MAX_CHARS,
-} from '../../../src/main/core/safety/limits';
-import { analyse, SESSION } from './helpers';
+} from './limits';
+import { analyse, SESSION } from './helpers.test-support';
 
 const MB = 1024 * 1024;
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -107,7 +102,10 @@ describe('boundApproval', () => {
     expect(approval.toolCall.title.length).toBeLessThanOrEqual(TITLE_MAX_CHARS);
     expect(approval.toolCall.title).toMatch(/…\[truncated: \d+ more chars\]$/);
     expect(approval.warnings.map((w) => w.code)).toContain('bidi_control');
-    expect(cutOf(approval, 'title')).toMatchObject({ bytes: Buffer.byteLength(title), sha256: sha256(title) });
+    expect(cutOf(approval, 'title')).toMatchObject({
+      bytes: Buffer.byteLength(title),
+      sha256: sha256(title),
+    });
   });
 
   it('does not split a surrogate pair when cutting a title', () => {
@@ -120,7 +118,10 @@ describe('boundApproval', () => {
   });
 
   it('replaces oversized content items by markers, and items past the count by one marker', () => {
-    const big = { type: 'content', content: { type: 'text', text: 'y'.repeat(CONTENT_ITEM_MAX_BYTES) } };
+    const big = {
+      type: 'content',
+      content: { type: 'text', text: 'y'.repeat(CONTENT_ITEM_MAX_BYTES) },
+    };
     const small = { type: 'content', content: { type: 'text', text: 'hello' } };
     const content = [small, big, ...Array.from({ length: MAX_CONTENT_ITEMS + 5 }, () => small)];
     const { approval } = boundApproval(approvalOf({ toolCallId: 't', title: 'x', content }));
@@ -135,11 +136,16 @@ describe('boundApproval', () => {
     });
     const rest = content.slice(MAX_CONTENT_ITEMS);
     expect(shown[MAX_CONTENT_ITEMS]).toMatchObject({ truncated: true, bytes: jsonBytes(rest) });
-    expect(approval.cuts?.map((c) => c.part)).toEqual(['content[1]', `content[${MAX_CONTENT_ITEMS}…]`]);
+    expect(approval.cuts?.map((c) => c.part)).toEqual([
+      'content[1]',
+      `content[${MAX_CONTENT_ITEMS}…]`,
+    ]);
   });
 
   it('bounds locations (count and path length) and keeps the whole list as the original', () => {
-    const locations = Array.from({ length: 900 }, (_, i) => ({ path: `/p/${i}/${'d'.repeat(5000)}` }));
+    const locations = Array.from({ length: 900 }, (_, i) => ({
+      path: `/p/${i}/${'d'.repeat(5000)}`,
+    }));
     const { approval, originals } = boundApproval(
       approvalOf({ toolCallId: 't', kind: 'read', title: 'many', locations }),
     );
@@ -170,14 +176,20 @@ describe('boundApproval', () => {
       oldText: i === 0 ? 'a\n'.repeat(200_000) : 'a\n',
       newText: i === 0 ? 'b\n'.repeat(200_000) : `b${i}\n`,
     }));
-    const { approval } = boundApproval(approvalOf({ toolCallId: 't', kind: 'edit', title: 'edit', content }));
+    const { approval } = boundApproval(
+      approvalOf({ toolCallId: 't', kind: 'edit', title: 'edit', content }),
+    );
     expect(approval.diffs.length).toBeLessThanOrEqual(MAX_DIFFS);
     const texts = approval.diffs.reduce(
       (n, d) => n + Buffer.byteLength(d.oldText ?? '') + Buffer.byteLength(d.newText ?? ''),
       0,
     );
     expect(texts).toBeLessThanOrEqual(DIFFS_TEXT_MAX_BYTES);
-    expect(approval.diffs[0]).toMatchObject({ truncated: true, oldBytes: 400_000, newBytes: 400_000 });
+    expect(approval.diffs[0]).toMatchObject({
+      truncated: true,
+      oldBytes: 400_000,
+      newBytes: 400_000,
+    });
     expect(cutOf(approval, 'diffs')).toBeDefined();
   }, 60_000);
 
@@ -209,7 +221,10 @@ describe('boundApproval', () => {
       locations: Array.from({ length: 5000 }, (_, i) => ({ path: `/${'l'.repeat(5000)}${i}` })),
       content: [
         ...Array.from({ length: 120 }, (_, i) => diff(i)),
-        ...Array.from({ length: 200 }, () => ({ type: 'content', content: { type: 'text', text: 'c'.repeat(60_000) } })),
+        ...Array.from({ length: 200 }, () => ({
+          type: 'content',
+          content: { type: 'text', text: 'c'.repeat(60_000) },
+        })),
       ],
       rawInput: { command: `echo ${'a'.repeat(2 * MB)}`, cwd: 'c'.repeat(10_000) },
     });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { computeWarnings } from '../../../src/main/core/safety';
-import { commandCalls } from '../../../src/main/core/safety/script';
-import { HOME, SESSION } from './helpers';
+import { computeWarnings } from '.';
+import { commandCalls } from './script';
+import { HOME, SESSION } from './helpers.test-support';
 
 const HOSTILE: Array<[string, () => string]> = [
   ['100,000 substitutions', () => `echo ${'$(echo) '.repeat(100_000)}`],
@@ -19,7 +19,14 @@ describe('commands too long or complex to analyse are flagged', () => {
     const command = make();
     expect(commandCalls({ command, args: null }).tooComplex).not.toBeNull();
     const warnings = computeWarnings({
-      toolCall: { toolCallId: 't', title: 'Run', kind: 'execute', locations: [], rawInput: { command }, content: [] },
+      toolCall: {
+        toolCallId: 't',
+        title: 'Run',
+        kind: 'execute',
+        locations: [],
+        rawInput: { command },
+        content: [],
+      },
       command: { command, args: null, cwd: SESSION, source: 'rawInput' },
       diffs: [],
       sessionCwd: SESSION,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Warning } from '../../../src/shared/domain';
-import { revealInvisibles } from '../../../src/main/core/safety';
-import { claudeBash, geminiShell, only, warningsOf } from './helpers';
+import { Warning } from '../../../../shared/domain';
+import { revealInvisibles } from '..';
+import { claudeBash, geminiShell, only, warningsOf } from '../helpers.test-support';
 
 const edit = (path: string, newText: string, oldText: string | null = null) => ({
   toolCallId: 'e',

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ToolCallSnapshot } from '../../../src/shared/domain';
-import {
-  mergeToolCallUpdate,
-  normalizeToolCall,
-  previewRawInput,
-  synthesizedTitle,
-} from '../../../src/main/core/safety';
-import { TITLE_MAX_CHARS, MAX_LOCATIONS } from '../../../src/main/core/safety/limits';
+import { ToolCallSnapshot } from '../../../shared/domain';
+import { mergeToolCallUpdate, normalizeToolCall, previewRawInput, synthesizedTitle } from '.';
+import { TITLE_MAX_CHARS, MAX_LOCATIONS } from './limits';
 
 describe('normalizeToolCall', () => {
   it('keeps a well-formed Gemini edit request as sent', () => {

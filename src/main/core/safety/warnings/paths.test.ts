@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HOME, SESSION, claudeBash, only, warningsOf } from './helpers';
+import { HOME, SESSION, claudeBash, only, warningsOf } from '../helpers.test-support';
 
 const secrets = (raw: unknown) => only(warningsOf(raw), 'secret_path');
 const outside = (raw: unknown) => only(warningsOf(raw), 'outside_session');

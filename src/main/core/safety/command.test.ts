@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CommandView } from '../../../src/shared/domain';
-import { extractCommand, normalizeToolCall, quoteArgv } from '../../../src/main/core/safety';
-import { SESSION, claudeBash, geminiShell } from './helpers';
+import { CommandView } from '../../../shared/domain';
+import { extractCommand, normalizeToolCall, quoteArgv } from '.';
+import { SESSION, claudeBash, geminiShell } from './helpers.test-support';
 
 function command(raw: unknown, cwd = SESSION) {
   const view = extractCommand(normalizeToolCall(raw), cwd);
@@ -70,7 +70,12 @@ describe('extractCommand — per agent', () => {
           is_background: false,
         },
       }),
-    ).toEqual({ command: 'npm test', args: null, cwd: `${SESSION}/packages/core`, source: 'rawInput' });
+    ).toEqual({
+      command: 'npm test',
+      args: null,
+      cwd: `${SESSION}/packages/core`,
+      source: 'rawInput',
+    });
     expect(
       command({
         toolCallId: 'g',
@@ -110,7 +115,12 @@ describe('extractCommand — per agent', () => {
       rawInput: { command: 'cargo test', cwd: '/w' },
     });
     expect(snap.title).toBe('Untitled execute request: cargo test');
-    expect(extractCommand(snap, SESSION)).toEqual({ command: 'cargo test', args: null, cwd: '/w', source: 'rawInput' });
+    expect(extractCommand(snap, SESSION)).toEqual({
+      command: 'cargo test',
+      args: null,
+      cwd: '/w',
+      source: 'rawInput',
+    });
   });
 
   it('opencode: rawInput { command, workdir }; metadata without a command gives none', () => {
@@ -125,7 +135,12 @@ describe('extractCommand — per agent', () => {
           description: 'Run tests',
         },
       }),
-    ).toEqual({ command: 'bun test', args: null, cwd: '/home/dev/project/app', source: 'rawInput' });
+    ).toEqual({
+      command: 'bun test',
+      args: null,
+      cwd: '/home/dev/project/app',
+      source: 'rawInput',
+    });
     expect(command({ toolCallId: 'o', kind: 'execute', title: 'bash', rawInput: {} })).toBeNull();
   });
 
