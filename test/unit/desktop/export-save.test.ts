@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DESKTOP_SAVE_EXPORT_CHANNEL } from '../../../src/shared/contract';
 import type { Store } from '../../../src/main/core/store';
-import { decide, tempDir, tempStore, type TempDir } from '../store/helpers';
+import { decide, tempDir, tempStore, type TempDir } from '../../support/store';
 
 const electron = vi.hoisted(() => ({
   handlers: new Map<string, (event: unknown, input: unknown) => Promise<unknown>>(),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { databasePath, defaultHome, resolveHome } from '../../../src/main/core/store';
+import { databasePath, defaultHome, resolveHome } from '.';
 
 describe('GATEHOUSE_HOME', () => {
   it('defaults to the OS app-data folder', () => {

@@ -4,11 +4,11 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStoreEngine } from '../../../src/main/core/store';
-import { entryHash, writeAnchor } from '../../../src/main/core/store/audit-log';
-import { legacyKeyPath } from '../../../src/main/core/store/audit-key';
-import { LOOKUP_SQL, type AuditKind } from '../../../src/main/core/store/projections';
-import { decide, tempDir, type TempDir } from './helpers';
+import { openStoreEngine } from '.';
+import { entryHash, writeAnchor } from './audit-log';
+import { legacyKeyPath } from './audit-key';
+import { LOOKUP_SQL, type AuditKind } from './projections';
+import { decide, tempDir, type TempDir } from '../../../../test/support/store';
 
 /**
  * What an agent with write access to the data folder can do: change a row, re-hash the chain from
@@ -38,8 +38,8 @@ function forgeAndResign(dbPath: string, requestId: string, key: Buffer): void {
   db.close();
 }
 
-const SCRIPT = fileURLToPath(new URL('../../../scripts/audit-verify.ts', import.meta.url));
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('../../../../scripts/audit-verify.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
 
 function verify(env: Record<string, string>, ...args: string[]) {
   const run = spawnSync(process.execPath, ['--import', 'tsx', SCRIPT, ...args], {

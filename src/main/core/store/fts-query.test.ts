@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StoreEngine } from '../../../src/main/core/store';
-import { textQuery, tokenize, wordMatches } from '../../../src/main/core/store/fts-query';
-import { decide, tempStore } from './helpers';
+import type { StoreEngine } from '.';
+import { textQuery, tokenize, wordMatches } from './fts-query';
+import { decide, tempStore } from '../../../../test/support/store';
 
 describe('search terms', () => {
   it('tokenizes like unicode61: letters and digits, folded case and Latin diacritics', () => {

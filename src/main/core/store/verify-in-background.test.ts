@@ -2,8 +2,8 @@
 // connection of its own, and commits keep landing while it walks the chain.
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { StoreEngine } from '../../../src/main/core/store';
-import { decision, request, tempStore } from './helpers';
+import type { StoreEngine } from '.';
+import { decision, request, tempStore } from '../../../../test/support/store';
 
 let store: StoreEngine;
 let cleanup: () => Promise<void>;

@@ -9,9 +9,9 @@ import type {
   PendingApproval,
   PreparedDiff,
   ToolKind,
-} from '../../../src/shared/domain';
-import { openStoreEngine, type StoreEngine, type StoreOptions } from '../../../src/main/core/store';
-import { resolveAuditKey } from '../../../src/main/core/store/audit-key';
+} from '../../src/shared/domain';
+import { openStoreEngine, type StoreEngine, type StoreOptions } from '../../src/main/core/store';
+import { resolveAuditKey } from '../../src/main/core/store/audit-key';
 
 export const OPTIONS = [
   { optionId: 'allow', name: 'Allow once', kind: 'allow_once' as const },

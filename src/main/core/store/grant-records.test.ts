@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { StoreInputError, type StoreEngine } from '../../../src/main/core/store';
-import { tempStore } from './helpers';
+import { StoreInputError, type StoreEngine } from '.';
+import { tempStore } from '../../../../test/support/store';
 
 let store: StoreEngine;
 let cleanup: () => Promise<void>;

@@ -1,16 +1,18 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openStoreEngine, DatabaseTooNewError, MIGRATIONS, SCHEMA_VERSION } from '.';
+import { openDatabase } from './database';
+import { migrate, schemaVersion } from './migrations';
+import { Writer } from './writer';
+import { prepareDecision, prepareRequest } from './records';
 import {
-  openStoreEngine,
-  DatabaseTooNewError,
-  MIGRATIONS,
-  SCHEMA_VERSION,
-} from '../../../src/main/core/store';
-import { openDatabase } from '../../../src/main/core/store/database';
-import { migrate, schemaVersion } from '../../../src/main/core/store/migrations';
-import { Writer } from '../../../src/main/core/store/writer';
-import { prepareDecision, prepareRequest } from '../../../src/main/core/store/records';
-import { decision, diff, request, tempDir, storeKey, type TempDir } from './helpers';
+  decision,
+  diff,
+  request,
+  tempDir,
+  storeKey,
+  type TempDir,
+} from '../../../../test/support/store';
 
 let tmp: TempDir;
 afterEach(() => tmp?.cleanup());

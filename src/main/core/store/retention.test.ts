@@ -1,10 +1,18 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStoreEngine, type StoreEngine } from '../../../src/main/core/store';
-import { ChainWriter } from '../../../src/main/core/store/audit-log';
-import { openDatabase } from '../../../src/main/core/store/database';
-import { Pruner } from '../../../src/main/core/store/retention';
-import { decide, decision, diff, request, tempDir, storeKey, type TempDir } from './helpers';
+import { openStoreEngine, type StoreEngine } from '.';
+import { ChainWriter } from './audit-log';
+import { openDatabase } from './database';
+import { Pruner } from './retention';
+import {
+  decide,
+  decision,
+  diff,
+  request,
+  tempDir,
+  storeKey,
+  type TempDir,
+} from '../../../../test/support/store';
 
 const DAY = 86_400_000;
 let tmp: TempDir;

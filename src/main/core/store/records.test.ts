@@ -2,8 +2,8 @@
 // each), and the pipeline's own records skip the second validation: none of that may change what is
 // stored, hashed or found.
 import { afterEach, describe, expect, it } from 'vitest';
-import { prepareDecision, prepareRequest } from '../../../src/main/core/store/records';
-import { decision, request, tempStore } from './helpers';
+import { prepareDecision, prepareRequest } from './records';
+import { decision, request, tempStore } from '../../../../test/support/store';
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {

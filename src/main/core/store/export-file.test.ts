@@ -1,13 +1,20 @@
 // The export written to a file by the thread that reads it: the same text as the engine's pages,
 // the rows it holds, the limit, and a file that is its own (0600, created exclusively, never through
 // a link, removed when the export fails).
-import { lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StoreEngine } from '../../../src/main/core/store';
-import type { ExportChunk } from '../../../src/main/core/store/export';
-import { writeExportFile } from '../../../src/main/core/store/export-file';
-import { decide, tempDir, tempStore, type TempDir } from './helpers';
+import type { StoreEngine } from '.';
+import type { ExportChunk } from './export';
+import { writeExportFile } from './export-file';
+import { decide, tempDir, tempStore, type TempDir } from '../../../../test/support/store';
 
 const ROWS = 1_100;
 let store: StoreEngine;
@@ -20,7 +27,8 @@ beforeAll(async () => {
   ({ store, cleanup } = tempStore());
   out = tempDir();
   // Enough rows to span several pages (500 each).
-  for (let i = 0; i < ROWS; i++) await decide(store, { title: `row ${i}`, issuedAt: 1_600_000_000_000 + i });
+  for (let i = 0; i < ROWS; i++)
+    await decide(store, { title: `row ${i}`, issuedAt: 1_600_000_000_000 + i });
 });
 afterAll(async () => {
   await cleanup();
@@ -31,7 +39,10 @@ describe('an export written to a file', () => {
   it('holds exactly the engine’s pages, joined, and counts its rows (JSONL and CSV)', async () => {
     for (const format of ['jsonl', 'csv'] as const) {
       const path = fresh();
-      expect(await store.exportHistoryToFile({}, format, path, Infinity)).toEqual({ rows: ROWS, truncated: false });
+      expect(await store.exportHistoryToFile({}, format, path, Infinity)).toEqual({
+        rows: ROWS,
+        truncated: false,
+      });
       expect(readFileSync(path, 'utf8')).toBe([...store.exportHistory({}, format)].join(''));
     }
     const path = fresh();
@@ -44,10 +55,16 @@ describe('an export written to a file', () => {
 
   it('stops at the limit, even inside a page, and says the filter matched more', async () => {
     const path = fresh();
-    expect(await store.exportHistoryToFile({}, 'jsonl', path, 700)).toEqual({ rows: 700, truncated: true });
+    expect(await store.exportHistoryToFile({}, 'jsonl', path, 700)).toEqual({
+      rows: 700,
+      truncated: true,
+    });
     const whole = [...store.exportHistory({}, 'jsonl')].join('').split('\n');
     expect(readFileSync(path, 'utf8')).toBe(whole.slice(0, 700).join('\n') + '\n');
-    expect(await store.exportHistoryToFile({}, 'jsonl', fresh(), ROWS)).toEqual({ rows: ROWS, truncated: false });
+    expect(await store.exportHistoryToFile({}, 'jsonl', fresh(), ROWS)).toEqual({
+      rows: ROWS,
+      truncated: false,
+    });
     expect(await store.exportHistoryToFile({}, 'csv', fresh(), ROWS - 1)).toEqual({
       rows: ROWS - 1,
       truncated: true,

@@ -1,14 +1,10 @@
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { StoreEngine } from '../../../src/main/core/store';
-import {
-  entryHash,
-  entryHashReference,
-  GENESIS_HASH,
-} from '../../../src/main/core/store/audit-log';
-import { canonicalJson } from '../../../src/main/core/store/canonical';
-import { decision, diff, request, tempStore } from './helpers';
+import type { StoreEngine } from '.';
+import { entryHash, entryHashReference, GENESIS_HASH } from './audit-log';
+import { canonicalJson } from './canonical';
+import { decision, diff, request, tempStore } from '../../../../test/support/store';
 
 let store: StoreEngine;
 let dbPath: string;

@@ -3,14 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  openStore,
-  RecordRejectedError,
-  StoreClosedError,
-  StoreWriteError,
-  type Store,
-} from '../../../src/main/core/store';
-import { decision, request, tempDir, type TempDir } from './helpers';
+import { openStore, RecordRejectedError, StoreClosedError, StoreWriteError, type Store } from '.';
+import { decision, request, tempDir, type TempDir } from '../../../../test/support/store';
 
 const WAIT = { timeout: 30_000, interval: 20 };
 let tmp: TempDir | undefined;
@@ -51,12 +45,20 @@ describe('the store on its threads', { timeout: 60_000 }, () => {
     await store.flush();
 
     expect((await store.history({})).items.map((i) => i.requestId)).toEqual([req.requestId]);
-    expect(await store.historyDetail(req.requestId)).toMatchObject({ title: 'Run ls -la', displayed: true });
+    expect(await store.historyDetail(req.requestId)).toMatchObject({
+      title: 'Run ls -la',
+      displayed: true,
+    });
     expect(await store.historyDetail('nope')).toBeNull();
     const file = join(tmp!.dir, 'export.jsonl');
-    expect(await store.exportHistoryToFile({}, 'jsonl', file)).toEqual({ rows: 1, truncated: false });
+    expect(await store.exportHistoryToFile({}, 'jsonl', file)).toEqual({
+      rows: 1,
+      truncated: false,
+    });
     const lines = readFileSync(file, 'utf8').trim().split('\n');
-    expect(lines.map((l) => (JSON.parse(l) as { requestId: string }).requestId)).toEqual([req.requestId]);
+    expect(lines.map((l) => (JSON.parse(l) as { requestId: string }).requestId)).toEqual([
+      req.requestId,
+    ]);
     expect((await store.events({ type: 'note' })).map((e) => e.payload)).toEqual([{ n: 1 }]);
     expect(await store.verifyChain()).toMatchObject({ ok: true });
     expect((await store.stats()).commits).toBeGreaterThan(0);
@@ -67,15 +69,27 @@ describe('the store on its threads', { timeout: 60_000 }, () => {
     const decided = Array.from({ length: 501 }, () => request());
     for (const req of decided) store.recordRequest(req);
     await Promise.all(
-      decided.map((req) => store.recordDecision(decision(req), { latencyMs: 1, votes: [], displayed: false })),
+      decided.map((req) =>
+        store.recordDecision(decision(req), { latencyMs: 1, votes: [], displayed: false }),
+      ),
     );
-    const lines = (name: string) => readFileSync(join(tmp!.dir, name), 'utf8').trim().split('\n').length;
+    const lines = (name: string) =>
+      readFileSync(join(tmp!.dir, name), 'utf8').trim().split('\n').length;
     const at = (name: string) => join(tmp!.dir, name);
-    expect(await store.exportHistoryToFile({}, 'jsonl', at('cut'), 500)).toEqual({ rows: 500, truncated: true });
+    expect(await store.exportHistoryToFile({}, 'jsonl', at('cut'), 500)).toEqual({
+      rows: 500,
+      truncated: true,
+    });
     expect(lines('cut')).toBe(500);
-    expect(await store.exportHistoryToFile({}, 'jsonl', at('whole'), 501)).toEqual({ rows: 501, truncated: false });
+    expect(await store.exportHistoryToFile({}, 'jsonl', at('whole'), 501)).toEqual({
+      rows: 501,
+      truncated: false,
+    });
     expect(lines('whole')).toBe(501);
-    expect(await store.exportHistoryToFile({}, 'csv', at('csv'))).toEqual({ rows: 501, truncated: false });
+    expect(await store.exportHistoryToFile({}, 'csv', at('csv'))).toEqual({
+      rows: 501,
+      truncated: false,
+    });
     expect(lines('csv')).toBe(502);
   });
 
@@ -86,7 +100,7 @@ describe('the store on its threads', { timeout: 60_000 }, () => {
     expect(await store.events({ type: 'burst', limit: 1000 })).toHaveLength(50);
   });
 
-  it('a request\'s record waits for the next write to cross with it, or crosses alone a moment later', async () => {
+  it("a request's record waits for the next write to cross with it, or crosses alone a moment later", async () => {
     const { store } = await open();
     const posted = vi.spyOn(store.threads.writer.worker!, 'postMessage');
     const turns = async (n: number) => {
@@ -112,13 +126,15 @@ describe('the store on its threads', { timeout: 60_000 }, () => {
       posted.mockClear();
       vi.advanceTimersByTime(20);
       expect(posted).toHaveBeenCalledTimes(1);
-      expect((posted.mock.calls[0]![0] as { method: string }[]).map((c) => c.method)).toEqual(['recordRequest']);
+      expect((posted.mock.calls[0]![0] as { method: string }[]).map((c) => c.method)).toEqual([
+        'recordRequest',
+      ]);
     } finally {
       vi.useRealTimers();
     }
   });
 
-  it('a refused record rejects with the store\'s own error class', async () => {
+  it("a refused record rejects with the store's own error class", async () => {
     const { store } = await open();
     const never = request();
     await expect(
@@ -126,7 +142,7 @@ describe('the store on its threads', { timeout: 60_000 }, () => {
     ).rejects.toBeInstanceOf(RecordRejectedError);
   });
 
-  it('commit times and events follow the core\'s clock, a fake one included', async () => {
+  it("commit times and events follow the core's clock, a fake one included", async () => {
     let clock = 1_800_000_000_000;
     const { store } = await open({ now: () => clock });
     store.recordEvent({ type: 'first' });
@@ -146,7 +162,11 @@ describe('the store on its threads', { timeout: 60_000 }, () => {
 
     const lost = request();
     store.recordRequest(lost);
-    const owed = store.recordDecision(decision(kept), { latencyMs: 1, votes: [], displayed: false });
+    const owed = store.recordDecision(decision(kept), {
+      latencyMs: 1,
+      votes: [],
+      displayed: false,
+    });
     const exitCode = await crash(store, 'writer');
     // The decision it had not committed fails: the pipeline denies the agent.
     await expect(owed).rejects.toBeInstanceOf(StoreWriteError);
@@ -199,6 +219,8 @@ describe('the store on its threads', { timeout: 60_000 }, () => {
     tmp = tempDir();
     const { writeFileSync } = await import('node:fs');
     writeFileSync(tmp.dbPath, 'not a database, but long enough to be read as one '.repeat(200));
-    await expect(openStore({ path: tmp.dbPath, checkpointKey: 'k' })).rejects.toThrow(/not a database|file is not/i);
+    await expect(openStore({ path: tmp.dbPath, checkpointKey: 'k' })).rejects.toThrow(
+      /not a database|file is not/i,
+    );
   });
 });

@@ -1,15 +1,21 @@
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Decider, PendingApproval, ToolKind } from '../../../src/shared/domain';
+import type { Decider, PendingApproval, ToolKind } from '../../../shared/domain';
 import {
   HistoryDetail,
   HistoryPage,
   type HistoryFilter,
   type HistoryItem,
-} from '../../../src/shared/history';
-import { StoreInputError, type StoreEngine } from '../../../src/main/core/store';
-import { decision, diff, request, tempStore, type RequestSpec } from './helpers';
+} from '../../../shared/history';
+import { StoreInputError, type StoreEngine } from '.';
+import {
+  decision,
+  diff,
+  request,
+  tempStore,
+  type RequestSpec,
+} from '../../../../test/support/store';
 
 interface Expected {
   req: PendingApproval;

@@ -2,9 +2,9 @@
 // answer that comes after the close changes nothing and is not reported as something to retry.
 import type { LogRecordExporter, ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { installLogSink, type LogSink } from '../../../src/main/core/log/logger';
-import type { FeedEntry } from '../../../src/main/core/store';
-import { AuditExport } from '../../../src/main/core/telemetry/audit-export';
+import { installLogSink, type LogSink } from '../log/logger';
+import type { FeedEntry } from '../store';
+import { AuditExport } from './audit-export';
 
 type Done = Parameters<LogRecordExporter['export']>[1];
 

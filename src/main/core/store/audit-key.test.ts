@@ -11,15 +11,15 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStoreEngine } from '../../../src/main/core/store';
+import { openStoreEngine } from '.';
 import {
   AuditKeyError,
   defaultKeyPath,
   findAuditKey,
   legacyKeyPath,
   resolveAuditKey,
-} from '../../../src/main/core/store/audit-key';
-import { decide, tempDir, type TempDir } from './helpers';
+} from './audit-key';
+import { decide, tempDir, type TempDir } from '../../../../test/support/store';
 
 const mode = (path: string) => statSync(path).mode & 0o777;
 

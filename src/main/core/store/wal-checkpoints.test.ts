@@ -2,9 +2,9 @@
 // commits: a page reaches the file without the writer's connection ever checkpointing.
 import { statSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { openStore, openStoreEngine, type Store } from '../../../src/main/core/store';
-import { openDatabase } from '../../../src/main/core/store/database';
-import { decision, request, tempDir, type TempDir } from './helpers';
+import { openStore, openStoreEngine, type Store } from '.';
+import { openDatabase } from './database';
+import { decision, request, tempDir, type TempDir } from '../../../../test/support/store';
 
 let tmp: TempDir | undefined;
 let store: Store | undefined;

@@ -6,8 +6,8 @@ import {
   StoreInputError,
   StoreWriteError,
   type StoreEngine,
-} from '../../../src/main/core/store';
-import { decide, decision, request, tempStore } from './helpers';
+} from '.';
+import { decide, decision, request, tempStore } from '../../../../test/support/store';
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HistoryItem } from '../../../src/shared/history';
-import { csvCell, type StoreEngine } from '../../../src/main/core/store';
-import { CSV_COLUMNS } from '../../../src/main/core/store/export';
-import { decide, tempStore } from './helpers';
+import { HistoryItem } from '../../../shared/history';
+import { csvCell, type StoreEngine } from '.';
+import { CSV_COLUMNS } from './export';
+import { decide, tempStore } from '../../../../test/support/store';
 
 /** A small RFC 4180 reader, to check the export parses back to the same cells. */
 function parseCsv(text: string): string[][] {
