@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createViolationReporter,
-  type SandboxViolation,
-} from '../../../src/main/core/sandbox/violation-reporter';
-import { networkViolationsIn } from '../../../src/main/core/sandbox/violations';
+import { createViolationReporter, type SandboxViolation } from './violation-reporter';
+import { networkViolationsIn } from './violations';
 
 function reporter() {
   let now = 0;

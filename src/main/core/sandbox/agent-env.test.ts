@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { agentEnvironment } from '../../../src/main/core/sandbox/agent-env';
-import { AgentConfig } from '../../../src/shared/settings';
+import { agentEnvironment } from './agent-env';
+import { AgentConfig } from '../../../shared/settings';
 
 const PARENT: NodeJS.ProcessEnv = {
   PATH: '/usr/bin:/bin',

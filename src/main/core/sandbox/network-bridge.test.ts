@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startBridge, type NetworkViolation } from '../../../src/main/core/sandbox/network-bridge';
+import { startBridge, type NetworkViolation } from './network-bridge';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

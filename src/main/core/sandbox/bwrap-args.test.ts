@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bwrapArgs, type MountPlan } from '../../../src/main/core/sandbox/bwrap-args';
+import { bwrapArgs, type MountPlan } from './bwrap-args';
 
 const plan: MountPlan = {
   writable: ['/work/proj', '/tmp'],

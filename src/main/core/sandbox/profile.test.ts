@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  hostAllowed,
-  parseHostEntry,
-  resolveSandboxProfile,
-  type ProfileInput,
-} from '../../../src/main/core/sandbox/profile';
-import {
-  SandboxSettings,
-  type SandboxSettingsInput,
-} from '../../../src/shared/sandbox-settings';
+import { hostAllowed, parseHostEntry, resolveSandboxProfile, type ProfileInput } from './profile';
+import { SandboxSettings, type SandboxSettingsInput } from '../../../shared/sandbox-settings';
 
 function profileFor(settings: SandboxSettingsInput = {}, overrides: Partial<ProfileInput> = {}) {
   return resolveSandboxProfile({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileViolationsIn } from '../../../src/main/core/sandbox/violations';
+import { fileViolationsIn } from './violations';
 
 describe('fileViolationsIn', () => {
   it('reads Node errors and libc messages', () => {
