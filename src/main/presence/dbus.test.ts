@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseBusAddress } from '../../../src/main/presence/dbus';
+import { parseBusAddress } from './dbus';
 
 describe('parseBusAddress', () => {
   it('reads unix path, abstract and tcp addresses, the first usable one of a list', () => {

@@ -6,9 +6,9 @@ import {
   requestActions,
   requestNotification,
   type NotificationCommand,
-} from '../../../src/main/presence/notification-plan';
-import { LIMITS } from '../../../src/main/presence/text';
-import { approval, bash, edit, requested, resolved, CWD } from './fixtures';
+} from './notification-plan';
+import { LIMITS } from './text';
+import { approval, bash, edit, requested, resolved, CWD } from './fixtures.test-support';
 
 const kinds = (commands: NotificationCommand[]) =>
   commands.map((c) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { trayModel, type TrayMenuItem } from '../../../src/main/presence/tray-model';
-import { LIMITS } from '../../../src/main/presence/text';
-import { approval, bash, edit, CWD } from './fixtures';
+import { trayModel, type TrayMenuItem } from './tray-model';
+import { LIMITS } from './text';
+import { approval, bash, edit, CWD } from './fixtures.test-support';
 
 const labels = (items: TrayMenuItem[]) =>
   items.map((i) => (i.type === 'separator' ? '---' : i.label));

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ActivationTokens } from '../../../src/main/presence/activation-tokens';
-import { requestNotification } from '../../../src/main/presence/notification-plan';
-import { toastXml, xmlEscape } from '../../../src/main/presence/toast-xml';
-import { bash } from './fixtures';
+import { ActivationTokens } from './activation-tokens';
+import { requestNotification } from './notification-plan';
+import { toastXml, xmlEscape } from './toast-xml';
+import { bash } from './fixtures.test-support';
 
 describe('activation tokens (Windows toast buttons)', () => {
   it('are unguessable, single use, and spent together with their notification', () => {

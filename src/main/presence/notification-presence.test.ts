@@ -1,19 +1,16 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { VoteInput, VoteOutcome } from '../../../src/shared/contract';
-import type { PendingApproval } from '../../../src/shared/domain';
-import type { Caller } from '../../../src/main/core/approvals/clients';
-import type { Handlers } from '../../../src/main/core/commands/dispatch';
-import { EventBus } from '../../../src/main/core/events/bus';
-import {
-  GROUP_KEY,
-  type NotificationModel,
-} from '../../../src/main/presence/notification-plan';
+import type { VoteInput, VoteOutcome } from '../../shared/contract';
+import type { PendingApproval } from '../../shared/domain';
+import type { Caller } from '../core/approvals/clients';
+import type { Handlers } from '../core/commands/dispatch';
+import { EventBus } from '../core/events/bus';
+import { GROUP_KEY, type NotificationModel } from './notification-plan';
 import {
   NotificationPresence,
   type Notifier,
   type NotifierListener,
-} from '../../../src/main/presence/notification-presence';
-import { bash, requested, resolved } from './fixtures';
+} from './notification-presence';
+import { bash, requested, resolved } from './fixtures.test-support';
 
 /** A notifier that records calls; `listener` lets a test press buttons. */
 class FakeNotifier implements Notifier {

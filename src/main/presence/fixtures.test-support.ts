@@ -1,14 +1,9 @@
 // Pending approvals built the way the pipeline builds them (real safety layer), for presence tests.
 import { randomUUID } from 'node:crypto';
-import type { GatehouseEvent } from '../../../src/shared/contract';
-import type { PendingApproval, PermissionOption } from '../../../src/shared/domain';
-import {
-  computeWarnings,
-  extractCommand,
-  normalizeToolCall,
-  prepareDiffs,
-} from '../../../src/main/core/safety';
-import { initShellParser } from '../../../src/main/core/rules';
+import type { GatehouseEvent } from '../../shared/contract';
+import type { PendingApproval, PermissionOption } from '../../shared/domain';
+import { computeWarnings, extractCommand, normalizeToolCall, prepareDiffs } from '../core/safety';
+import { initShellParser } from '../core/rules';
 
 // The warnings read the shell analysis, whose parser loads once, asynchronously.
 await initShellParser();

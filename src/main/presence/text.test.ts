@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clip, clipLeft, safeLine } from '../../../src/main/presence/text';
+import { clip, clipLeft, safeLine } from './text';
 
 describe('safeLine', () => {
   it('reveals every invisible or control character, keeps ordinary text as is', () => {
