@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentTree, canonicalAddress, parseStat, socketInode } from '../../../src/main/server/peer-process';
+import { agentTree, canonicalAddress, parseStat, socketInode } from './peer-process';
 
 // Real rows: a listener on 0.0.0.0:2024, a client 127.0.0.1:44633 -> 127.0.0.1:50760 (inode 4242),
 // a TIME_WAIT row (inode 0) on the same port, which must not match.
@@ -31,7 +31,11 @@ describe('peer process lookup (pure parts)', () => {
   });
 
   it('reads pid, parent and process group even when the name holds spaces and parentheses', () => {
-    expect(parseStat('1234 (node) S 1000 1234 1234 0 -1 4194560')).toEqual({ pid: 1234, ppid: 1000, pgid: 1234 });
+    expect(parseStat('1234 (node) S 1000 1234 1234 0 -1 4194560')).toEqual({
+      pid: 1234,
+      ppid: 1000,
+      pgid: 1234,
+    });
     expect(parseStat('77 (a (b) c) R 50 60 60 0')).toEqual({ pid: 77, ppid: 50, pgid: 60 });
     expect(parseStat('garbage')).toBeNull();
   });
@@ -45,7 +49,12 @@ describe('peer process lookup (pure parts)', () => {
       { pid: 200, ppid: 1, pgid: 200 }, // someone else
       { pid: 201, ppid: 200, pgid: 200 },
     ];
-    expect(Object.fromEntries(agentTree(stats, [100]))).toEqual({ 100: 100, 101: 100, 102: 100, 103: 100 });
+    expect(Object.fromEntries(agentTree(stats, [100]))).toEqual({
+      100: 100,
+      101: 100,
+      102: 100,
+      103: 100,
+    });
     expect(agentTree(stats, []).size).toBe(0);
   });
 });

@@ -1,15 +1,26 @@
 // The SSE stream over a real HTTP connection: every event in order with its id, and events
 // published together sent in one write.
-import { createServer, get, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  get,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { GatehouseEvent } from '../../../src/shared/contract';
-import type { Caller } from '../../../src/main/core/approvals/clients';
-import type { Core } from '../../../src/main/core/core';
-import { EventBus } from '../../../src/main/core/events/bus';
-import { openEventStream } from '../../../src/main/server/event-stream';
+import type { GatehouseEvent } from '../../shared/contract';
+import type { Caller } from '../core/approvals/clients';
+import type { Core } from '../core/core';
+import { EventBus } from '../core/events/bus';
+import { openEventStream } from './event-stream';
 
-const caller: Caller = { clientId: null, identityProven: false, paired: false, fromLoopback: true } as Caller;
+const caller: Caller = {
+  clientId: null,
+  identityProven: false,
+  paired: false,
+  fromLoopback: true,
+} as Caller;
 const ended = (sessionId: string): GatehouseEvent =>
   ({ type: 'turn_ended', sessionId, stopReason: 'end_turn' }) as unknown as GatehouseEvent;
 
@@ -32,7 +43,9 @@ async function stream(): Promise<{ bus: EventBus; res: ServerResponse; body: Inc
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const body = await new Promise<IncomingMessage>((resolve) => get(`http://127.0.0.1:${port}/`, resolve));
+  const body = await new Promise<IncomingMessage>((resolve) =>
+    get(`http://127.0.0.1:${port}/`, resolve),
+  );
   return { bus, res: await serverSide, body };
 }
 
@@ -43,7 +56,10 @@ function frames(body: IncomingMessage, count: number): Promise<{ id: string; typ
     body.setEncoding('utf8');
     body.on('data', (chunk: string) => {
       text += chunk;
-      const events = [...text.matchAll(/id: (\d+)\nevent: (\S+)\n/g)].map((m) => ({ id: m[1]!, type: m[2]! }));
+      const events = [...text.matchAll(/id: (\d+)\nevent: (\S+)\n/g)].map((m) => ({
+        id: m[1]!,
+        type: m[2]!,
+      }));
       if (events.length >= count) resolve(events);
     });
   });
