@@ -4,9 +4,9 @@
 import { lstatSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DESKTOP_SAVE_EXPORT_CHANNEL } from '../../../src/shared/contract';
-import type { Store } from '../../../src/main/core/store';
-import { decide, tempDir, tempStore, type TempDir } from '../../support/store';
+import { DESKTOP_SAVE_EXPORT_CHANNEL } from '../../shared/contract';
+import type { Store } from '../core/store';
+import { decide, tempDir, tempStore, type TempDir } from '../../../test/support/store';
 
 const electron = vi.hoisted(() => ({
   handlers: new Map<string, (event: unknown, input: unknown) => Promise<unknown>>(),
@@ -28,8 +28,8 @@ vi.mock('electron', () => ({
   },
 }));
 
-const { wireExportSave } = await import('../../../src/main/desktop/export-save');
-const { APP_ORIGIN } = await import('../../../src/main/desktop/security-policy');
+const { wireExportSave } = await import('./export-save');
+const { APP_ORIGIN } = await import('./security-policy');
 
 const known = {};
 const top = { url: `${APP_ORIGIN}/index.html#/history`, parent: null };
@@ -41,9 +41,13 @@ let out: TempDir;
 let unwire: () => void;
 beforeAll(async () => {
   engine = tempStore();
-  for (let i = 0; i < 3; i++) await decide(engine.store, { title: `row ${i}` }, i ? 'allow' : 'deny');
+  for (let i = 0; i < 3; i++)
+    await decide(engine.store, { title: `row ${i}` }, i ? 'allow' : 'deny');
   out = tempDir();
-  const services = { store: engine.store as unknown as Store, now: () => Date.UTC(2030, 0, 2, 3, 4, 5) };
+  const services = {
+    store: engine.store as unknown as Store,
+    now: () => Date.UTC(2030, 0, 2, 3, 4, 5),
+  };
   unwire = wireExportSave(services, { owns: (c) => c === (known as never), contents: () => [] });
 });
 afterAll(async () => {
@@ -69,7 +73,10 @@ describe('the desktop export', () => {
       expect.objectContaining({ defaultPath: 'gatehouse-history-2030-01-02-03-04-05.jsonl' }),
     ]);
     expect(readFileSync(chosen, 'utf8')).toBe(exported('jsonl'));
-    expect(await save({ format: 'csv', decision: 'deny' })).toMatchObject({ ok: true, result: { rows: 1 } });
+    expect(await save({ format: 'csv', decision: 'deny' })).toMatchObject({
+      ok: true,
+      result: { rows: 1 },
+    });
   });
 
   it('replaces a file or a link at the chosen name, never writing through the link', async () => {
@@ -94,12 +101,17 @@ describe('the desktop export', () => {
 
   it('a failed write leaves nothing and says why', async () => {
     electron.answer = { canceled: false, filePath: join(out.dir, 'missing-folder', 'x.jsonl') };
-    expect(await save({ format: 'jsonl' })).toMatchObject({ ok: false, error: { name: 'ExportError' } });
+    expect(await save({ format: 'jsonl' })).toMatchObject({
+      ok: false,
+      error: { name: 'ExportError' },
+    });
     expect(readdirSync(out.dir)).not.toContain('missing-folder');
   });
 
   it('opens nothing for a frame outside Gatehouse or an input outside the contract', async () => {
-    expect(await save({ format: 'jsonl' }, { url: 'https://evil.example/', parent: null })).toMatchObject({
+    expect(
+      await save({ format: 'jsonl' }, { url: 'https://evil.example/', parent: null }),
+    ).toMatchObject({
       ok: false,
       error: { name: 'ForbiddenError' },
     });

@@ -2,11 +2,11 @@
 // hand-made fakes of the few Electron objects they touch (no Electron binary needed).
 import { EventEmitter } from 'node:events';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ipcChannel, commandNames, IPC_EVENT_CHANNEL } from '../../../src/shared/contract';
-import { CONTENT_SECURITY_POLICY } from '../../../src/shared/security-headers';
-import { ClientRegistry } from '../../../src/main/core/approvals/clients';
-import type { Core } from '../../../src/main/core/core';
-import { EventBus } from '../../../src/main/core/events/bus';
+import { ipcChannel, commandNames, IPC_EVENT_CHANNEL } from '../../shared/contract';
+import { CONTENT_SECURITY_POLICY } from '../../shared/security-headers';
+import { ClientRegistry } from '../core/approvals/clients';
+import type { Core } from '../core/core';
+import { EventBus } from '../core/events/bus';
 
 const electron = vi.hoisted(() => {
   const handlers = new Map<string, (event: unknown, input: unknown) => Promise<unknown>>();
@@ -22,10 +22,9 @@ const electron = vi.hoisted(() => {
 });
 vi.mock('electron', () => ({ shell: electron.shell, ipcMain: electron.ipcMain }));
 
-const { restrictApp, restrictSession } = await import('../../../src/main/desktop/security');
-const { wireIpc } = await import('../../../src/main/desktop/ipc');
-const { APP_ORIGIN, WINDOWS, windowHash } =
-  await import('../../../src/main/desktop/security-policy');
+const { restrictApp, restrictSession } = await import('./security');
+const { wireIpc } = await import('./ipc');
+const { APP_ORIGIN, WINDOWS, windowHash } = await import('./security-policy');
 
 class FakeContents extends EventEmitter {
   openHandler: ((details: { url: string }) => { action: string }) | null = null;

@@ -8,7 +8,7 @@ import {
   restoreBounds,
   saveWindowState,
   windowStatePath,
-} from '../../../src/main/desktop/window-state';
+} from './window-state';
 
 const SCREEN = { x: 0, y: 0, width: 1920, height: 1040 };
 const RIGHT = { x: 1920, y: 0, width: 1280, height: 1000 };

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { serveStatic } from '../../../src/main/server/static-files';
+import { serveStatic } from '../server/static-files';
 import {
   APP_ORIGIN,
   WINDOWS,
@@ -22,7 +22,7 @@ import {
   windowOpenDecision,
   windowOptions,
   type WindowKind,
-} from '../../../src/main/desktop/security-policy';
+} from './security-policy';
 
 const KINDS = Object.keys(WINDOWS) as WindowKind[];
 const DEV = 'http://localhost:5173';

@@ -1,7 +1,7 @@
 // The desktop's folder picker, on fakes of the few Electron objects it touches: only Gatehouse's
 // own top frame opens it, and it answers the chosen folder or null.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { DESKTOP_CHOOSE_FOLDER_CHANNEL } from '../../../src/shared/contract';
+import { DESKTOP_CHOOSE_FOLDER_CHANNEL } from '../../shared/contract';
 
 const electron = vi.hoisted(() => ({
   handlers: new Map<string, (event: unknown) => Promise<unknown>>(),
@@ -23,8 +23,8 @@ vi.mock('electron', () => ({
   },
 }));
 
-const { wireFolderPicker } = await import('../../../src/main/desktop/folder-picker');
-const { APP_ORIGIN } = await import('../../../src/main/desktop/security-policy');
+const { wireFolderPicker } = await import('./folder-picker');
+const { APP_ORIGIN } = await import('./security-policy');
 
 const known = {};
 const top = { url: `${APP_ORIGIN}/index.html#/sessions`, parent: null };

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import electronLog from 'electron-log/node';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { logFilePath, rotatedPath } from '../../../src/main/core/log/log-file';
-import { electronLogSink } from '../../../src/main/desktop/log';
+import { logFilePath, rotatedPath } from '../core/log/log-file';
+import { electronLogSink } from './log';
 
 const LINE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (debug|info |warn |error) \[[\w-]+\] /;
 

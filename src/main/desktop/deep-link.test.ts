@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  activationLink,
-  approveLink,
-  deepLinkFromArgv,
-  parseDeepLink,
-} from '../../../src/main/desktop/deep-link';
+import { activationLink, approveLink, deepLinkFromArgv, parseDeepLink } from './deep-link';
 
 const ID = '0190f0a0-1234-7abc-8def-0123456789ab';
 

@@ -2,12 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  autostartEntry,
-  autostartFile,
-  HIDDEN_ARG,
-  setLinuxAutostart,
-} from '../../../src/main/desktop/autostart';
+import { autostartEntry, autostartFile, HIDDEN_ARG, setLinuxAutostart } from './autostart';
 
 describe('Linux start at login (XDG autostart)', () => {
   it('writes an entry that starts Gatehouse hidden in the tray, and removes it', () => {
