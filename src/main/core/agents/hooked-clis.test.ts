@@ -5,14 +5,10 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { installHook, uninstallHook } from '../../../src/cli/hook/install';
-import { hookCommand, settingsFileFor } from '../../../src/main/core/agents/hook-settings';
-import {
-  HOOK_SETTINGS_MAX_BYTES,
-  hookedClis,
-  installedGatehouse,
-} from '../../../src/main/core/agents/hooked-clis';
-import type { HookCli } from '../../../src/shared/hooked-clis';
+import { installHook, uninstallHook } from '../../../cli/hook/install';
+import { hookCommand, settingsFileFor } from './hook-settings';
+import { HOOK_SETTINGS_MAX_BYTES, hookedClis, installedGatehouse } from './hooked-clis';
+import type { HookCli } from '../../../shared/hooked-clis';
 
 const ENTRY = '/opt/gatehouse/bin/gatehouse.mjs';
 const homes: string[] = [];

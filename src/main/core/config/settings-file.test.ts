@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { settingsJsonSchema } from '../../../src/main/core/config/json-schema';
-import { loadSettings, SettingsError, updateSettingsFile } from '../../../src/main/core/config/settings-file';
-import { DEFAULT_RULES } from '../../../src/shared/rules';
+import { settingsJsonSchema } from './json-schema';
+import { loadSettings, SettingsError, updateSettingsFile } from './settings-file';
+import { DEFAULT_RULES } from '../../../shared/rules';
 
 const home = () => mkdtempSync(join(tmpdir(), 'gatehouse-settings-'));
 
@@ -43,7 +43,11 @@ describe('settings.json', () => {
     const dir = home();
     writeFileSync(
       join(dir, 'settings.json'),
-      JSON.stringify({ agents: { 'bad id!': { command: 'x' }, ok: { args: [] } }, approvals: { timeoutSeconds: -1 }, typo: 1 }),
+      JSON.stringify({
+        agents: { 'bad id!': { command: 'x' }, ok: { args: [] } },
+        approvals: { timeoutSeconds: -1 },
+        typo: 1,
+      }),
     );
     let error: unknown;
     try {

@@ -2,10 +2,10 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Rule } from '../../../src/shared/rules';
-import type { PermissionMode } from '../../../src/shared/domain';
-import type { SessionContext } from '../../../src/main/core/approvals/pipeline';
-import { createReadJudge } from '../../../src/main/core/agents/read-judge';
+import type { Rule } from '../../../shared/rules';
+import type { PermissionMode } from '../../../shared/domain';
+import type { SessionContext } from '../approvals/pipeline';
+import { createReadJudge } from './read-judge';
 
 const folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-read-judge-')));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));

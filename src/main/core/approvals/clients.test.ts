@@ -5,9 +5,9 @@ import {
   PAIRING_CODE_TTL_MS,
   PRESENCE_MS,
   UNPAIRED_TTL_MS,
-} from '../../../src/main/core/approvals/clients';
-import type { PairedClientRecord } from '../../../src/main/core/store/paired-clients';
-import { RateLimit } from '../../../src/main/server/rate-limit';
+} from './clients';
+import type { PairedClientRecord } from '../store/paired-clients';
+import { RateLimit } from '../../server/rate-limit';
 
 function registry() {
   let now = 1_000_000;
@@ -21,7 +21,12 @@ function registry() {
       if (row) row.revokedAt = at;
     },
   };
-  const clients = new ClientRegistry({ now: () => now, store, paired: rows, audit: (type, payload) => audited.push({ type, payload }) });
+  const clients = new ClientRegistry({
+    now: () => now,
+    store,
+    paired: rows,
+    audit: (type, payload) => audited.push({ type, payload }),
+  });
   return { clients, audited, rows, store, advance: (ms: number) => (now += ms), now: () => now };
 }
 
@@ -59,8 +64,16 @@ describe('client registry', () => {
   it('voters are the paired clients present: seen lately or listening, and the desktop', () => {
     const r = registry();
     r.clients.registerLocal('desktop', 'dialog', 'desktop');
-    const a = r.clients.pair(r.clients.issuePairingSecret(PAIRING_CODE_TTL_MS, null).secret, 'a', 'browser')!;
-    const b = r.clients.pair(r.clients.issuePairingSecret(PAIRING_CODE_TTL_MS, null).secret, 'b', 'browser')!;
+    const a = r.clients.pair(
+      r.clients.issuePairingSecret(PAIRING_CODE_TTL_MS, null).secret,
+      'a',
+      'browser',
+    )!;
+    const b = r.clients.pair(
+      r.clients.issuePairingSecret(PAIRING_CODE_TTL_MS, null).secret,
+      'b',
+      'browser',
+    )!;
     expect(r.clients.voterIds().sort()).toEqual([a.clientId, b.clientId, 'desktop'].sort());
     const close = r.clients.streamOpened(b.clientId);
     r.advance(PRESENCE_MS + 1);
@@ -74,12 +87,23 @@ describe('client registry', () => {
 
   it('paired clients outlive a restart, absent until seen; a revoked one does not come back', () => {
     const r = registry();
-    const a = r.clients.pair(r.clients.issuePairingSecret(PAIRING_CODE_TTL_MS, null).secret, 'a', 'browser')!;
-    const b = r.clients.pair(r.clients.issuePairingSecret(PAIRING_CODE_TTL_MS, null).secret, 'b', 'browser')!;
+    const a = r.clients.pair(
+      r.clients.issuePairingSecret(PAIRING_CODE_TTL_MS, null).secret,
+      'a',
+      'browser',
+    )!;
+    const b = r.clients.pair(
+      r.clients.issuePairingSecret(PAIRING_CODE_TTL_MS, null).secret,
+      'b',
+      'browser',
+    )!;
     expect(r.clients.revoke(b.clientId, a.clientId)).toBe(true);
     const restarted = new ClientRegistry({ now: r.now, store: r.store, paired: r.rows });
     expect(restarted.voterIds()).toEqual([]);
-    expect(restarted.identify(a.clientId, a.clientToken)).toMatchObject({ paired: true, label: 'a' });
+    expect(restarted.identify(a.clientId, a.clientToken)).toMatchObject({
+      paired: true,
+      label: 'a',
+    });
     expect(restarted.identify(b.clientId, b.clientToken)).toBeNull();
     expect(restarted.voterIds()).toEqual([a.clientId]);
   });

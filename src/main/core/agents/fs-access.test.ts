@@ -15,7 +15,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OutsideSessionError, writeInside } from '../../../src/main/core/agents/fs-access';
+import { OutsideSessionError, writeInside } from './fs-access';
 
 let root: string;
 let outside: string;

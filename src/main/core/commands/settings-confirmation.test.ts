@@ -1,18 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import type { Actor } from '../../../src/main/core/commands/admin-audit';
+import type { Actor } from './admin-audit';
 import {
   confirmationLine,
   describeLaunch,
   SettingsConfirmations,
   type LocalConfirmation,
-} from '../../../src/main/core/commands/settings-confirmation';
-import { launchChangedAgents, settingsChanges } from '../../../src/main/core/config/settings-diff';
-import { Settings } from '../../../src/shared/settings';
+} from './settings-confirmation';
+import { launchChangedAgents, settingsChanges } from '../config/settings-diff';
+import { Settings } from '../../../shared/settings';
 
 const base = Settings.parse({
   agents: { a: { command: 'gemini', args: ['--acp'], env: { A: '1', B: '2' } } },
 });
-const by: Actor = { clientId: 'c1', identityProven: true, paired: true, surface: 'browser', transport: 'http' };
+const by: Actor = {
+  clientId: 'c1',
+  identityProven: true,
+  paired: true,
+  surface: 'browser',
+  transport: 'http',
+};
 
 describe('what needs a local confirmation', () => {
   it('a new agent or a changed command, args, cwd or env; not the mode, the name or the env order', () => {
@@ -63,7 +69,9 @@ describe('the confirmation', () => {
         cwd: null,
         envNames: [],
       }),
-    ).toBe('new agent "g" command to "npx" "--yes" "@google/gemini-cli@0.27.3" (ACP Registry agent "gemini")');
+    ).toBe(
+      'new agent "g" command to "npx" "--yes" "@google/gemini-cli@0.27.3" (ACP Registry agent "gemini")',
+    );
   });
 
   it('the terminal line shows every character of the command: no escape sequence can hide it', () => {

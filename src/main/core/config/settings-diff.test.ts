@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { sandboxWidening } from '../../../src/main/core/config/settings-diff';
-import { AgentConfig } from '../../../src/shared/settings';
+import { sandboxWidening } from './settings-diff';
+import { AgentConfig } from '../../../shared/settings';
 
 const agent = (extra: Partial<z.input<typeof AgentConfig>> = {}) =>
   AgentConfig.parse({ command: 'a', ...extra });
