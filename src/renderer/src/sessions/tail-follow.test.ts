@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  NEAR_BOTTOM_PX,
-  READER_SCROLL_MS,
-  TailFollow,
-} from '../../../src/renderer/src/sessions/tail-follow';
+import { NEAR_BOTTOM_PX, READER_SCROLL_MS, TailFollow } from './tail-follow';
 
 const FAR = NEAR_BOTTOM_PX * 100;
 
