@@ -1,7 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { RequestFacts, Rule } from '.';
+import { afterAll, beforeAll } from 'vitest';
+import {
+  initShellParser,
+  type EvaluationState,
+  type PermissionMode,
+  type RequestFacts,
+  type Rule,
+} from '.';
 
 /** The fixed rule set of the command table. */
 export const TABLE_RULES: Rule[] = [
@@ -52,4 +59,33 @@ export function makeSandbox(): Sandbox {
 
 export function facts(partial: Partial<RequestFacts> & { sessionCwd: string }): RequestFacts {
   return { agentId: 'agent-a', sessionId: 'session-1', ...partial };
+}
+
+/**
+ * The shell parser and one sandbox for the calling test file, removed after it. `use` is handed the
+ * sandbox before the first test, so the file keeps the name its tests read.
+ */
+export function sandboxPerFile(use: (box: Sandbox) => void): void {
+  let box: Sandbox;
+  beforeAll(async () => {
+    await initShellParser();
+    box = makeSandbox();
+    use(box);
+  });
+  afterAll(() => box.cleanup());
+}
+
+/** An evaluation state and requests made in the sandbox `box()` names (read when each is built). */
+export function evaluationBuilders(box: () => Sandbox) {
+  const state = (rules: Rule[], mode: PermissionMode = 'default'): EvaluationState => ({
+    mode,
+    rules,
+    grants: [],
+    now: NOW,
+  });
+  const req = (partial: Partial<RequestFacts>): RequestFacts =>
+    facts({ sessionCwd: box().root, ...partial });
+  const edit = (...paths: string[]): RequestFacts => req({ toolKind: 'edit', paths });
+  const exec = (command: string): RequestFacts => req({ toolKind: 'execute', command });
+  return { state, req, edit, exec };
 }
