@@ -1,5 +1,5 @@
 // Runs a raw ACP tool call through the whole safety pipeline, the way the approval pipeline does.
-import type { Warning } from '../../../shared/domain';
+import { PreparedDiff, type Warning } from '../../../shared/domain';
 import { computeWarnings, extractCommand, normalizeToolCall, prepareDiffs } from '.';
 import { initShellParser } from '../rules';
 
@@ -58,3 +58,18 @@ export function geminiShell(command: string, dir?: string, description?: string)
     kind: 'execute',
   };
 }
+
+/** prepareDiffs on a raw tool call, each diff checked against the shape the UI receives. */
+export function diffs(raw: unknown, options?: Parameters<typeof prepareDiffs>[1]) {
+  const out = prepareDiffs(normalizeToolCall(raw), options);
+  for (const d of out) PreparedDiff.parse(d);
+  return out;
+}
+
+export const diffEdit = (items: unknown[], extra: Record<string, unknown> = {}) => ({
+  toolCallId: 'e',
+  kind: 'edit',
+  title: 'Edit',
+  content: items,
+  ...extra,
+});
