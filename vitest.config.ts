@@ -6,8 +6,8 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          // New unit tests sit next to the module they test.
-          include: ['test/unit/**/*.test.ts', 'src/**/*.test.ts'],
+          // Unit tests sit beside the unit they test; test/config checks the root's config files.
+          include: ['src/**/*.test.ts', 'test/config/**/*.test.ts'],
           environment: 'node',
           setupFiles: ['test/support/audit-key-env.ts'],
         },

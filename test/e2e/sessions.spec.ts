@@ -1,43 +1,18 @@
 // The sessions window with the real Gemini CLI (offline): a session started from the UI, its
 // transcript rebuilt by the core — the same after a reload and in a second browser.
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server';
-import { prepareGemini, type PreparedGemini } from '../support/gemini';
-import { startHeadless, type Headless } from './headless';
+import type { FakeModelServer } from '../support/fake-model-server';
+import type { Headless } from './headless';
+import { geminiHeadlessPerTest } from './support/gemini-headless';
 import { expectAxeClean } from './support/axe';
 
 let model: FakeModelServer;
-let gemini: PreparedGemini;
 let headless: Headless;
 let folder: string;
 
-test.beforeAll(async () => {
-  model = await startFakeModelServer();
-  gemini = prepareGemini({ modelUrl: model.url });
-});
-test.afterAll(async () => {
-  await model.close();
-  gemini.cleanup();
-});
-test.beforeEach(async () => {
-  folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-e2e-work-')));
-  headless = await startHeadless({
-    agents: {
-      gemini: {
-        name: 'Gemini CLI',
-        command: gemini.command,
-        args: gemini.args,
-        env: gemini.env as Record<string, string>,
-      },
-    },
-  });
-});
-test.afterEach(async () => {
-  await headless.stop();
-  rmSync(folder, { recursive: true, force: true });
+geminiHeadlessPerTest((setup) => {
+  ({ model, headless, folder } = setup);
 });
 
 async function expectTranscript(page: Page, file: string) {

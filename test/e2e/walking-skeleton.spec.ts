@@ -1,43 +1,19 @@
 // A new user's first run: `npm run headless`, open the printed URL, start a session with the real
 // Gemini CLI (offline), prompt, see the request with its diff, decide, and see the agent act on it.
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { HistoryPage } from '../../src/shared/history';
-import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server';
-import { prepareGemini, type PreparedGemini } from '../support/gemini';
-import { startHeadless, type Headless } from './headless';
+import type { FakeModelServer } from '../support/fake-model-server';
+import type { Headless } from './headless';
+import { geminiHeadlessPerTest } from './support/gemini-headless';
 
 let model: FakeModelServer;
-let gemini: PreparedGemini;
 let headless: Headless;
 let folder: string;
 
-test.beforeAll(async () => {
-  model = await startFakeModelServer();
-  gemini = prepareGemini({ modelUrl: model.url });
-});
-test.afterAll(async () => {
-  await model.close();
-  gemini.cleanup();
-});
-test.beforeEach(async () => {
-  folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-e2e-work-')));
-  headless = await startHeadless({
-    agents: {
-      gemini: {
-        name: 'Gemini CLI',
-        command: gemini.command,
-        args: gemini.args,
-        env: gemini.env as Record<string, string>,
-      },
-    },
-  });
-});
-test.afterEach(async () => {
-  await headless.stop();
-  rmSync(folder, { recursive: true, force: true });
+geminiHeadlessPerTest((setup) => {
+  ({ model, headless, folder } = setup);
 });
 
 async function promptForWrite(page: Page, file: string, content: string) {

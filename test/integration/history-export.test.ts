@@ -22,7 +22,7 @@ import {
 } from '../../src/shared/contract';
 import { exportsDir } from '../../src/main/server/history-export';
 import { startGatehouse, type TestGatehouse } from '../support/gatehouse';
-import { decision, request } from '../unit/store/helpers';
+import { decision, request } from '../support/store';
 
 const ROWS = 1_200;
 let gh: TestGatehouse;

@@ -3,18 +3,21 @@
 // headless core (its own process), decided there by a person or a rule.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareClaude, type PreparedClaude } from '../support/claude';
 import {
   startFakeAnthropicServer,
   type FakeAnthropicServer,
 } from '../support/fake-anthropic-server';
-import { freshDir, gatehouse, pendingOne, startHookCore, type Cleanup } from '../support/hook-core';
+import {
+  cleanupAfterEach,
+  hookedProject,
+  pendingOne,
+  requireBuiltCli,
+  startHookCore,
+} from '../support/hook-core';
 
-const cleanup: Cleanup = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
+const cleanup = cleanupAfterEach();
 
 describe('Claude Code with gatehouse hook', () => {
   let model: FakeAnthropicServer;
@@ -23,8 +26,7 @@ describe('Claude Code with gatehouse hook', () => {
   let project: string;
 
   beforeAll(async () => {
-    if (!existsSync('out/main/cli.js'))
-      throw new Error('not built: run `npx electron-vite build` first');
+    requireBuiltCli();
     model = await startFakeAnthropicServer();
     claude = prepareClaude(model.url);
   });
@@ -34,11 +36,7 @@ describe('Claude Code with gatehouse hook', () => {
   });
 
   const setup = async (settings: Record<string, unknown> = {}) => {
-    home = freshDir(cleanup, 'gatehouse-hooks-home-');
-    project = freshDir(cleanup, 'gatehouse-hooks-project-');
-    expect(gatehouse(['hook', 'install', 'claude-code', '--project', project]).stdout).toMatch(
-      /installed/,
-    );
+    ({ home, project } = hookedProject(cleanup, 'claude-code'));
     return startHookCore(cleanup, home, settings);
   };
   const run = (prompt: string) => claude.run(prompt, project, { GATEHOUSE_HOME: home });

@@ -4,19 +4,22 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startFakeModelServer,
   type FakeModelServer,
   type FunctionCallSpec,
 } from '../support/fake-model-server';
 import { prepareGemini, resolveGeminiEntry, type PreparedGemini } from '../support/gemini';
-import { freshDir, gatehouse, pendingOne, startHookCore, type Cleanup } from '../support/hook-core';
+import {
+  cleanupAfterEach,
+  hookedProject,
+  pendingOne,
+  requireBuiltCli,
+  startHookCore,
+} from '../support/hook-core';
 
-const cleanup: Cleanup = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
+const cleanup = cleanupAfterEach();
 
 describe('Gemini CLI with gatehouse hook', () => {
   let model: FakeModelServer;
@@ -25,8 +28,7 @@ describe('Gemini CLI with gatehouse hook', () => {
   let project: string;
 
   beforeAll(async () => {
-    if (!existsSync('out/main/cli.js'))
-      throw new Error('not built: run `npx electron-vite build` first');
+    requireBuiltCli();
     model = await startFakeModelServer();
     gemini = prepareGemini({
       modelUrl: model.url,
@@ -41,11 +43,7 @@ describe('Gemini CLI with gatehouse hook', () => {
   });
 
   const setup = async (settings: Record<string, unknown> = {}) => {
-    home = freshDir(cleanup, 'gatehouse-hooks-home-');
-    project = freshDir(cleanup, 'gatehouse-hooks-project-');
-    expect(gatehouse(['hook', 'install', 'gemini', '--project', project]).stdout).toMatch(
-      /installed/,
-    );
+    ({ home, project } = hookedProject(cleanup, 'gemini'));
     return startHookCore(cleanup, home, settings);
   };
   const run = (call: FunctionCallSpec): Promise<number | null> => {

@@ -3,11 +3,12 @@
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PendingApproval } from '../../src/shared/domain';
-import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server';
+import type { FakeModelServer } from '../support/fake-model-server';
 import { startGatehouse, type TestGatehouse } from '../support/gatehouse';
-import { prepareGemini, type PreparedGemini } from '../support/gemini';
+import type { PreparedGemini } from '../support/gemini';
+import { geminiAgent, geminiForSuite } from '../support/gemini-suite';
 
 const optionOfKind = (approval: PendingApproval, kind: string) =>
   approval.options.find((o) => o.kind === kind)!.optionId;
@@ -18,24 +19,13 @@ describe('rules, modes and grants with the real Gemini CLI', () => {
   let gh: TestGatehouse;
   let folder: string;
 
-  beforeAll(async () => {
-    model = await startFakeModelServer();
-    gemini = prepareGemini({ modelUrl: model.url });
-  });
-  afterAll(async () => {
-    await model.close();
-    gemini.cleanup();
+  geminiForSuite((suite) => {
+    ({ model, gemini } = suite);
   });
   beforeEach(async () => {
     folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-rules-')));
     gh = await startGatehouse({
-      agents: {
-        gemini: {
-          command: gemini.command,
-          args: gemini.args,
-          env: gemini.env as Record<string, string>,
-        },
-      },
+      agents: { gemini: geminiAgent(gemini) },
     });
   });
   afterEach(async () => {

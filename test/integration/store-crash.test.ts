@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStoreEngine } from '../../src/main/core/store';
-import { tempDir, type TempDir } from '../unit/store/helpers';
+import { tempDir, type TempDir } from '../support/store';
 
 const CHILD = fileURLToPath(new URL('./fixtures/pipeline-crash-child.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -1,12 +1,13 @@
 // What the terminal-hook tests share: a headless core in its own process with a paired person,
 // the hook installed into a project by the built `gatehouse`, and the one request a CLI waits on.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { afterEach, expect } from 'vitest';
 import { HttpApi } from '../../src/renderer/src/api/http-client';
 import { startCoreProcess } from './core-process';
-import type { Cleanup } from './steps';
+import { freshDir, type Cleanup } from './steps';
 
 export const GATEHOUSE_CLI = resolve('bin/gatehouse.mjs');
 const TOKEN = 'hooks-test-token';
@@ -41,4 +42,30 @@ export async function startHookCore(
   const api = new HttpApi(url.origin, TOKEN);
   await api.pair(new URLSearchParams(url.hash.slice(1)).get('pair')!, 'test person');
   return api;
+}
+
+/** What the running test set up, undone last-first after it (the afterEach is registered here). */
+export function cleanupAfterEach(): Cleanup {
+  const cleanup: Cleanup = [];
+  afterEach(async () => {
+    for (const step of cleanup.splice(0).reverse()) await step();
+  });
+  return cleanup;
+}
+
+/** The hook tests run the built `gatehouse`: without a build they fail at once, saying so. */
+export function requireBuiltCli(): void {
+  if (!existsSync('out/main/cli.js'))
+    throw new Error('not built: run `npx electron-vite build` first');
+}
+
+/** A fresh HOME and project, with Gatehouse's hook for `cli` installed in the project. */
+export function hookedProject(
+  cleanup: Cleanup,
+  cli: 'claude-code' | 'gemini',
+): { home: string; project: string } {
+  const home = freshDir(cleanup, 'gatehouse-hooks-home-');
+  const project = freshDir(cleanup, 'gatehouse-hooks-project-');
+  expect(gatehouse(['hook', 'install', cli, '--project', project]).stdout).toMatch(/installed/);
+  return { home, project };
 }
