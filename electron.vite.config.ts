@@ -15,7 +15,10 @@ export default defineConfig({
           headless: resolve(import.meta.dirname, 'src/main/headless.ts'),
           cli: resolve(import.meta.dirname, 'src/cli/main.ts'),
           'store-worker': resolve(import.meta.dirname, 'src/main/core/store/store-worker.ts'),
-          'agent-launcher': resolve(import.meta.dirname, 'src/main/core/agents/launcher-process.ts'),
+          'agent-launcher': resolve(
+            import.meta.dirname,
+            'src/main/core/agents/launcher-process.ts',
+          ),
         },
       },
     },

@@ -405,7 +405,9 @@ async function benchWrites(report: Report, dir: string): Promise<void> {
       const requests = Array.from({ length: N }, (_, i) => pending(i));
       const decisions = requests.map(decisionFor);
       const path = join(dir, `writes-${name}-${durability}.db`);
-      const store = threads ? await openStore({ path, durability }) : openStoreEngine({ path, durability });
+      const store = threads
+        ? await openStore({ path, durability })
+        : openStoreEngine({ path, durability });
       const run = await inFlight(N, 100, async (i) => {
         store.recordRequest(requests[i]!, {}, options);
         await store.recordDecision(decisions[i]!, { latencyMs: 1 }, options);

@@ -14,7 +14,10 @@ export function startedWith(flags: readonly string[]): boolean {
 
 /** Runs the bench `file` in a child started with `flags`, to its end; throws if it failed. */
 export async function runInChildWith(flags: readonly string[], file: string): Promise<void> {
-  const child = spawn(process.execPath, [...flags, '--import', 'tsx', file], { cwd: ROOT, stdio: 'inherit' });
+  const child = spawn(process.execPath, [...flags, '--import', 'tsx', file], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`${relative(ROOT, file)} exited with code ${code}`);
 }

@@ -18,7 +18,9 @@ export interface FloorRun {
   cpuUsPerRequest: number;
 }
 
-type Answer = (params: acp.RequestPermissionRequest) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>;
+type Answer = (
+  params: acp.RequestPermissionRequest,
+) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>;
 
 const allow = (params: acp.RequestPermissionRequest): acp.RequestPermissionResponse => ({
   outcome: { outcome: 'selected', optionId: params.options[0]!.optionId },
@@ -67,7 +69,11 @@ export async function floorAgent(cwd: string, answer: Answer) {
 }
 
 /** One agent, answered at once: the raw ACP round trip. */
-export async function oneAgentFloor(cwd: string, requests: number, thinkMs: number): Promise<FloorRun> {
+export async function oneAgentFloor(
+  cwd: string,
+  requests: number,
+  thinkMs: number,
+): Promise<FloorRun> {
   const agent = await floorAgent(cwd, allow);
   try {
     await agent.prompt(Math.min(500, requests), thinkMs); // warm-up, both sides
@@ -89,7 +95,11 @@ export async function oneAgentFloor(cwd: string, requests: number, thinkMs: numb
  * burst. Every run does one such round to warm up (unmeasured: the first requests run code the JIT
  * has not optimised yet, and the one-agent floor is warmed up too), then the measured one.
  */
-export async function pacedRound<T>(sessions: T[], intervalMs: number, prompt: (session: T) => Promise<unknown>): Promise<void> {
+export async function pacedRound<T>(
+  sessions: T[],
+  intervalMs: number,
+  prompt: (session: T) => Promise<unknown>,
+): Promise<void> {
   await Promise.all(
     sessions.map(async (session, i) => {
       await new Promise((resolve) => setTimeout(resolve, i * intervalMs));
@@ -117,7 +127,10 @@ export async function sameLoadFloor(
   const voter = setInterval(() => queue.shift()?.(), options.voteMs);
   try {
     for (let i = 0; i < options.sessions; i++) agents.push(await floorAgent(cwd, answer));
-    const round = () => pacedRound(agents, options.voteMs, (agent) => agent.prompt(options.perSession, options.thinkMs));
+    const round = () =>
+      pacedRound(agents, options.voteMs, (agent) =>
+        agent.prompt(options.perSession, options.thinkMs),
+      );
     await round();
     samples.length = 0;
     const cpu = process.cpuUsage();

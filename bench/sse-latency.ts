@@ -79,7 +79,8 @@ async function measured(cwd: string, home: string): Promise<Measured> {
     settings,
     requestStages: (times) => {
       if (!timing) return;
-      for (const stage of REQUEST_STAGES) stageMs.set(stage, (stageMs.get(stage) ?? 0) + (times[stage] ?? 0));
+      for (const stage of REQUEST_STAGES)
+        stageMs.set(stage, (stageMs.get(stage) ?? 0) + (times[stage] ?? 0));
     },
   });
   const token = randomBytes(16).toString('hex');
@@ -96,7 +97,9 @@ async function measured(cwd: string, home: string): Promise<Measured> {
     );
     client = await startClient(server.url, token, VOTE_MS);
     const round = () =>
-      pacedRound(sessionIds, VOTE_MS, (sessionId) => core.sessions.prompt(sessionId, `${PER_SESSION} ${THINK_MS}`, null));
+      pacedRound(sessionIds, VOTE_MS, (sessionId) =>
+        core.sessions.prompt(sessionId, `${PER_SESSION} ${THINK_MS}`, null),
+      );
     await round();
     await reset(client);
     let resolved = 0;
@@ -125,7 +128,10 @@ async function measured(cwd: string, home: string): Promise<Measured> {
       cpuUsPerRequest: (used.user + used.system) / Math.max(1, resolved),
       mainThreadUsPerRequest: (busy.active * 1000) / Math.max(1, resolved),
       stageUsPerRequest: Object.fromEntries(
-        REQUEST_STAGES.map((stage) => [stage, ((stageMs.get(stage) ?? 0) * 1000) / Math.max(1, resolved)]),
+        REQUEST_STAGES.map((stage) => [
+          stage,
+          ((stageMs.get(stage) ?? 0) * 1000) / Math.max(1, resolved),
+        ]),
       ) as Record<RequestStage, number>,
     };
   } finally {
@@ -141,31 +147,40 @@ export async function benchSseLatency(report: Report): Promise<void> {
   try {
     const one = await oneAgentFloor(cwd, FLOOR_REQUESTS, THINK_MS);
     const f = quantiles(one.samples);
-    report('sse: floor, one agent (raw ACP request/answer round trip over stdio, answered at once)', {
-      requests: one.samples.length,
-      p50_ms: round(ms(f.p50)),
-      p99_ms: round(ms(f.p99)),
-      client_cpu_us_per_request: Math.round(one.cpuUsPerRequest),
-    });
+    report(
+      'sse: floor, one agent (raw ACP request/answer round trip over stdio, answered at once)',
+      {
+        requests: one.samples.length,
+        p50_ms: round(ms(f.p50)),
+        p99_ms: round(ms(f.p99)),
+        client_cpu_us_per_request: Math.round(one.cpuUsPerRequest),
+      },
+    );
     const load = await sameLoadFloor(cwd, PACE);
     const l = quantiles(load.samples);
-    report(`sse: floor, same load (${SESSIONS} agents, a plain SDK client answering at the same pace)`, {
-      requests: load.samples.length,
-      p50_ms: round(ms(l.p50)),
-      p99_ms: round(ms(l.p99)),
-      client_cpu_us_per_request: Math.round(load.cpuUsPerRequest),
-    });
+    report(
+      `sse: floor, same load (${SESSIONS} agents, a plain SDK client answering at the same pace)`,
+      {
+        requests: load.samples.length,
+        p50_ms: round(ms(l.p50)),
+        p99_ms: round(ms(l.p99)),
+        client_cpu_us_per_request: Math.round(load.cpuUsPerRequest),
+      },
+    );
     const bare = await relayFloor(cwd, PACE);
     const b = quantiles(bare.samples);
-    report(`sse: floor, bare relay (the same load and UI client, over HTTP + SSE, nothing checked or kept)`, {
-      requests: bare.samples.length,
-      p50_ms: round(ms(b.p50)),
-      p99_ms: round(ms(b.p99)),
-      p50_vs_same_load: round(b.p50 / l.p50, 2),
-      p99_vs_same_load: round(b.p99 / l.p99, 2),
-      relay_cpu_us_per_request: Math.round(bare.cpuUsPerRequest),
-      cpu_vs_same_load_client: round(bare.cpuUsPerRequest / load.cpuUsPerRequest, 2),
-    });
+    report(
+      `sse: floor, bare relay (the same load and UI client, over HTTP + SSE, nothing checked or kept)`,
+      {
+        requests: bare.samples.length,
+        p50_ms: round(ms(b.p50)),
+        p99_ms: round(ms(b.p99)),
+        p50_vs_same_load: round(b.p50 / l.p50, 2),
+        p99_vs_same_load: round(b.p99 / l.p99, 2),
+        relay_cpu_us_per_request: Math.round(bare.cpuUsPerRequest),
+        cpu_vs_same_load_client: round(bare.cpuUsPerRequest / load.cpuUsPerRequest, 2),
+      },
+    );
     const run = await measured(cwd, join(dir, 'home'));
     const q = quantiles(run.delays);
     const p = quantiles(run.published);
@@ -192,10 +207,13 @@ export async function benchSseLatency(report: Report): Promise<void> {
       },
     );
     const stages = Object.entries(run.stageUsPerRequest);
-    report('sse: before the event is published, µs per request (the pipeline\'s stages, wall time)', {
-      ...Object.fromEntries(stages.map(([stage, us]) => [stage, Math.round(us)])),
-      all: Math.round(stages.reduce((sum, [, us]) => sum + us, 0)),
-    });
+    report(
+      "sse: before the event is published, µs per request (the pipeline's stages, wall time)",
+      {
+        ...Object.fromEntries(stages.map(([stage, us]) => [stage, Math.round(us)])),
+        all: Math.round(stages.reduce((sum, [, us]) => sum + us, 0)),
+      },
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

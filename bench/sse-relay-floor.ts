@@ -49,7 +49,10 @@ function relay(token: string, cwd: string) {
     }
     void body(req).then((text) => {
       if (req.method === 'POST' && req.url === '/api/clients') {
-        return json(res, 200, { clientId: `bench-${uuidv7()}`, clientToken: randomBytes(16).toString('hex') });
+        return json(res, 200, {
+          clientId: `bench-${uuidv7()}`,
+          clientToken: randomBytes(16).toString('hex'),
+        });
       }
       const requestId = vote?.[1];
       const held = requestId === undefined ? undefined : waiting.get(requestId);
@@ -122,7 +125,10 @@ export async function relayFloor(
       agents.push(await floorAgent(cwd, (params) => ask(sessionId, params)));
     }
     client = await startClient(url, token, options.voteMs);
-    const round = () => pacedRound(agents, options.voteMs, (agent) => agent.prompt(options.perSession, options.thinkMs));
+    const round = () =>
+      pacedRound(agents, options.voteMs, (agent) =>
+        agent.prompt(options.perSession, options.thinkMs),
+      );
     await round();
     await reset(client);
     const cpu = process.cpuUsage();

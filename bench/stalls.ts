@@ -33,7 +33,9 @@ const AGENT = fileURLToPath(new URL('./agents/timestamp-agent.ts', import.meta.u
  * A browser downloading the export: a client on a thread of its own, started before the measure
  * (a thread's start costs the starting thread), so only the server's work counts against the core.
  */
-async function exportClient(base: string): Promise<{ download(): Promise<{ rows: number; bytes: number }>; close(): Promise<number> }> {
+async function exportClient(
+  base: string,
+): Promise<{ download(): Promise<{ rows: number; bytes: number }>; close(): Promise<number> }> {
   const client = `
     const { parentPort, workerData } = require('node:worker_threads');
     parentPort.on('message', () =>
@@ -46,7 +48,11 @@ async function exportClient(base: string): Promise<{ download(): Promise<{ rows:
     parentPort.postMessage('ready');`;
   const worker = new Worker(client, {
     eval: true,
-    workerData: { url: `${base}${HISTORY_EXPORT_PATH}?format=jsonl`, token: TOKEN, header: EXPORT_ROWS_HEADER },
+    workerData: {
+      url: `${base}${HISTORY_EXPORT_PATH}?format=jsonl`,
+      token: TOKEN,
+      header: EXPORT_ROWS_HEADER,
+    },
   });
   const next = <T>() =>
     new Promise<T>((resolve, reject) => {
@@ -170,7 +176,8 @@ async function run(report: Report): Promise<void> {
       `export of ${EXPORT_ROWS} rows, streamed over HTTP`,
       await longestStall(async () => {
         const got = await client.download();
-        if (got.rows !== Math.min(EXPORT_ROWS, ROWS) || got.bytes === 0) throw new Error(`export: ${JSON.stringify(got)}`);
+        if (got.rows !== Math.min(EXPORT_ROWS, ROWS) || got.bytes === 0)
+          throw new Error(`export: ${JSON.stringify(got)}`);
       }),
     );
     await client.close();

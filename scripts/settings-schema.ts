@@ -3,5 +3,8 @@
 import { writeFileSync } from 'node:fs';
 import { settingsJsonSchema } from '../src/main/core/config/json-schema';
 
-writeFileSync('resources/settings.schema.json', `${JSON.stringify(settingsJsonSchema(), null, 2)}\n`);
+writeFileSync(
+  'resources/settings.schema.json',
+  `${JSON.stringify(settingsJsonSchema(), null, 2)}\n`,
+);
 console.log('resources/settings.schema.json written');

@@ -1,4 +1,4 @@
-// `npm test`: lint, typecheck, build, unit + integration (vitest), e2e (Playwright + Chromium), and
+// `npm test`: lint, formatting (prettier --check), typecheck, build, unit + integration (vitest), e2e (Playwright + Chromium), and
 // the Electron suite where a binary exists. Ends with one plain line: `N passed, N failed`.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -31,6 +31,7 @@ function readJson(file) {
 }
 
 if (want('lint')) check('lint', run('npx', ['eslint', '.', '--max-warnings=0']));
+if (want('format')) check('format', run('npx', ['prettier', '--check', '.']));
 if (want('typecheck')) {
   check('typecheck main', run('npx', ['tsc', '-p', 'tsconfig.node.json', '--noEmit']));
   check('typecheck renderer', run('npx', ['tsc', '-p', 'tsconfig.web.json', '--noEmit']));
@@ -40,12 +41,21 @@ if (want('build') || want('e2e')) check('build', run('npx', ['electron-vite', 'b
 if (want('unit') || want('integration')) {
   const projects = ['unit', 'integration'].filter(want).flatMap((p) => ['--project', p]);
   const out = 'test-results/vitest.json';
-  const ok = run('npx', ['vitest', 'run', ...projects, '--reporter=default', '--reporter=json', `--outputFile=${out}`]);
+  const ok = run('npx', [
+    'vitest',
+    'run',
+    ...projects,
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile=${out}`,
+  ]);
   const report = readJson(out);
   if (report) {
     passed += report.numPassedTests;
     failed += report.numFailedTests;
-    lines.push(`vitest: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests} skipped`);
+    lines.push(
+      `vitest: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests} skipped`,
+    );
     // A crashed file or an error outside a test fails the run even when every counted test passed.
     if (!ok && report.numFailedTests === 0) check('vitest run', false);
   } else check('vitest run', false);
@@ -61,7 +71,9 @@ function playwright(name, config, env = {}) {
   if (stats) {
     passed += stats.expected + stats.flaky;
     failed += stats.unexpected;
-    lines.push(`${name}: ${stats.expected} passed, ${stats.flaky} flaky, ${stats.unexpected} failed, ${stats.skipped} skipped`);
+    lines.push(
+      `${name}: ${stats.expected} passed, ${stats.flaky} flaky, ${stats.unexpected} failed, ${stats.skipped} skipped`,
+    );
     if (!ok && stats.unexpected === 0) check(`${name} run`, false);
   } else check(`${name} run`, false);
 }
@@ -70,8 +82,12 @@ if (want('e2e')) playwright('e2e', 'playwright.config.ts');
 
 if (want('electron')) {
   const binary = electronBinary();
-  if (binary) playwright('electron', 'test/electron/playwright.config.ts', { GATEHOUSE_ELECTRON: binary });
-  else lines.push('skipped: no Electron binary — the Electron suite (test/electron) did not run on this machine');
+  if (binary)
+    playwright('electron', 'test/electron/playwright.config.ts', { GATEHOUSE_ELECTRON: binary });
+  else
+    lines.push(
+      'skipped: no Electron binary — the Electron suite (test/electron) did not run on this machine',
+    );
 }
 
 console.log(`\n${lines.join('\n')}`);

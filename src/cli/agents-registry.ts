@@ -26,7 +26,9 @@ const FETCH_TIMEOUT_MS = 30_000;
 
 function saved(registry: Registry, from: string, home: string, io: CliIo): number {
   const count = registry.agents.length;
-  io.out(`${count} ${count === 1 ? 'agent' : 'agents'} from ${from} in ${registrySnapshotPath(home)}`);
+  io.out(
+    `${count} ${count === 1 ? 'agent' : 'agents'} from ${from} in ${registrySnapshotPath(home)}`,
+  );
   return EXIT.ok;
 }
 
@@ -85,12 +87,18 @@ export async function fetchRegistry(io: CliIo, fetchImpl: typeof fetch = fetch):
     url = loadSettings(home).agentRegistry?.url ?? ACP_REGISTRY_URL;
     // settings.json holds only https URLs; checked again where it is used.
     if (!isHttps(url)) throw new Error(`${url} is not an https:// URL`);
-    const response = await fetchImpl(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'follow' });
-    if (response.url && !isHttps(response.url)) throw new Error(`redirected to ${response.url}, not https`);
+    const response = await fetchImpl(url, {
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+      redirect: 'follow',
+    });
+    if (response.url && !isHttps(response.url))
+      throw new Error(`redirected to ${response.url}, not https`);
     if (!response.ok) throw new Error(`${url} answered ${response.status}`);
     text = await boundedBody(response);
   } catch (error) {
-    io.err(`gatehouse agents: fetch-registry failed: ${(error as Error).message}\nThe snapshot is unchanged.`);
+    io.err(
+      `gatehouse agents: fetch-registry failed: ${(error as Error).message}\nThe snapshot is unchanged.`,
+    );
     return EXIT.failed;
   }
   return reported(io, () => saved(saveRegistrySnapshot(home, text, url), url, home, io));

@@ -133,7 +133,11 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     case 'hook': {
       if (help) return done(HOOK_HELP);
       const { user, project } = parsed;
-      const problem = hookCommand(positionals, { user, ...(project === undefined ? {} : { project }) }, io);
+      const problem = hookCommand(
+        positionals,
+        { user, ...(project === undefined ? {} : { project }) },
+        io,
+      );
       return typeof problem === 'string' ? usage(io, problem, HOOK_HELP) : problem;
     }
     case 'agents': {
@@ -141,15 +145,21 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
       if (help || sub === undefined)
         return help ? done(AGENTS_HELP) : usage(io, 'agents: which command?', AGENTS_HELP);
       if (sub === 'import-registry' && files.length === 1) return importRegistry(files[0]!, io);
-      if (sub === 'import-registry') return usage(io, 'agents import-registry takes one file', AGENTS_HELP);
+      if (sub === 'import-registry')
+        return usage(io, 'agents import-registry takes one file', AGENTS_HELP);
       if (sub === 'fetch-registry' && files.length === 0) return fetchRegistry(io);
-      if (sub === 'fetch-registry') return usage(io, 'agents fetch-registry takes no arguments', AGENTS_HELP);
+      if (sub === 'fetch-registry')
+        return usage(io, 'agents fetch-registry takes no arguments', AGENTS_HELP);
       return usage(io, `agents: unknown command ${sub}`, AGENTS_HELP);
     }
     case 'support-bundle':
       if (help) return done(SUPPORT_BUNDLE_HELP);
       if (positionals.length > 0)
-        return usage(io, 'support-bundle takes no arguments (--out <file> names the zip)', SUPPORT_BUNDLE_HELP);
+        return usage(
+          io,
+          'support-bundle takes no arguments (--out <file> names the zip)',
+          SUPPORT_BUNDLE_HELP,
+        );
       return supportBundle(parsed.out, io);
     default:
       return usage(io, `unknown command ${command}`, HELP);

@@ -1,11 +1,6 @@
 // The queue's view of a pending request, built from the approval by the core (listApprovals) and
 // by the renderer (from the approval an event carries), so both lists agree.
-import {
-  SUMMARY_LIMITS,
-  type PendingApproval,
-  type PendingSummary,
-  type Warning,
-} from './domain';
+import { SUMMARY_LIMITS, type PendingApproval, type PendingSummary, type Warning } from './domain';
 
 /** At most `max` UTF-16 units, ending with "…" when cut; never splits a surrogate pair. */
 export function clip(text: string, max: number): string {

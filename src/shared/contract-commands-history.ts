@@ -38,7 +38,9 @@ export const historyCommands = {
 } as const;
 
 /** What an export is asked for: the history's filter and a format. */
-export const HistoryExportInput = HistoryFilter.extend({ format: z.enum(['jsonl', 'csv']) }).strict();
+export const HistoryExportInput = HistoryFilter.extend({
+  format: z.enum(['jsonl', 'csv']),
+}).strict();
 export type HistoryExportInput = z.infer<typeof HistoryExportInput>;
 
 /**

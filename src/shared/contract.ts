@@ -47,8 +47,8 @@ export interface GatehouseApi {
 export type GatehouseBridge = {
   [N in CommandName]: (input: CommandInput<N>) => Promise<Result<CommandOutput<N>>>;
 } & DesktopExtras & {
-  onEvent(listener: (event: GatehouseEvent) => void): () => void;
-};
+    onEvent(listener: (event: GatehouseEvent) => void): () => void;
+  };
 
 /**
  * What only the desktop offers, beside the contract: its native folder picker (the chosen folder,

@@ -21,7 +21,12 @@ export const ToolKind = z.enum([
 ]);
 export type ToolKind = z.infer<typeof ToolKind>;
 
-export const PermissionOptionKind = z.enum(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
+export const PermissionOptionKind = z.enum([
+  'allow_once',
+  'allow_always',
+  'reject_once',
+  'reject_always',
+]);
 export type PermissionOptionKind = z.infer<typeof PermissionOptionKind>;
 
 export const OPTION_ID_MAX_CHARS = 200;
@@ -34,14 +39,27 @@ export const PermissionOption = z.object({
 });
 export type PermissionOption = z.infer<typeof PermissionOption>;
 
-export const PermissionPolicy = z.enum(['first-responder', 'designated', 'consensus', 'local-only']);
+export const PermissionPolicy = z.enum([
+  'first-responder',
+  'designated',
+  'consensus',
+  'local-only',
+]);
 export type PermissionPolicy = z.infer<typeof PermissionPolicy>;
 
 export const PermissionMode = z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions']);
 export type PermissionMode = z.infer<typeof PermissionMode>;
 
 /** Where a person (or process) acted from; recorded with every vote. */
-export const Surface = z.enum(['dialog', 'browser', 'notification', 'tray', 'api', 'link', 'editor']);
+export const Surface = z.enum([
+  'dialog',
+  'browser',
+  'notification',
+  'tray',
+  'api',
+  'link',
+  'editor',
+]);
 export type Surface = z.infer<typeof Surface>;
 
 export const Location = z.object({ path: z.string(), line: z.number().int().nullish() });
@@ -296,7 +314,12 @@ export const SessionSandbox = z.object({
 });
 export type SessionSandbox = z.infer<typeof SessionSandbox>;
 
-export const SessionEndReason = z.enum(['session_closed', 'agent_exit', 'agent_unresponsive', 'shutdown']);
+export const SessionEndReason = z.enum([
+  'session_closed',
+  'agent_exit',
+  'agent_unresponsive',
+  'shutdown',
+]);
 export type SessionEndReason = z.infer<typeof SessionEndReason>;
 
 /** A way the agent offers to sign in (ACP `authenticate`), in the agent's own words. */
@@ -342,5 +365,11 @@ export const SessionInfo = z.object({
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 
-export const StopReason = z.enum(['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled']);
+export const StopReason = z.enum([
+  'end_turn',
+  'max_tokens',
+  'max_turn_requests',
+  'refusal',
+  'cancelled',
+]);
 export type StopReason = z.infer<typeof StopReason>;

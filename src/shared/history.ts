@@ -17,7 +17,10 @@ import {
   WarningCode,
 } from './domain';
 
-export const QueryBool = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean());
+export const QueryBool = z.preprocess(
+  (v) => (v === 'true' ? true : v === 'false' ? false : v),
+  z.boolean(),
+);
 
 export const HistoryFilter = z
   .object({
@@ -116,7 +119,12 @@ export const AuditVerdict = z.discriminatedUnion('ok', [
     rows: z.number().int(),
     /** Where verification started after retention pruned the head of the chain. */
     checkpoint: z
-      .object({ seq: z.number().int(), hash: z.string(), at: z.number(), prunedRows: z.number().int() })
+      .object({
+        seq: z.number().int(),
+        hash: z.string(),
+        at: z.number(),
+        prunedRows: z.number().int(),
+      })
       .optional(),
   }),
   z.object({

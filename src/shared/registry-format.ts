@@ -6,7 +6,8 @@
 import { z } from 'zod';
 
 /** Where the registry publishes its index. */
-export const ACP_REGISTRY_URL = 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json';
+export const ACP_REGISTRY_URL =
+  'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json';
 
 export const REGISTRY_LIMITS = {
   /** The real registry is a few tens of KiB. */
@@ -21,7 +22,10 @@ export const REGISTRY_LIMITS = {
 /** The registry's own pattern, bounded: never a path separator, never `..`. */
 export const RegistryAgentId = z
   .string()
-  .regex(/^[a-z][a-z0-9-]{0,63}$/, 'registry id: lowercase letters, digits and -, starting with a letter');
+  .regex(
+    /^[a-z][a-z0-9-]{0,63}$/,
+    'registry id: lowercase letters, digits and -, starting with a letter',
+  );
 
 /** Used as a folder name for unpacked binaries: no separators, no leading dot. */
 const Version = z
@@ -39,7 +43,10 @@ const Env = z
   .superRefine((env, ctx) => {
     const names = Object.keys(env);
     if (names.length > REGISTRY_LIMITS.envVars) {
-      ctx.addIssue({ code: 'custom', message: `env: at most ${REGISTRY_LIMITS.envVars} variables` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `env: at most ${REGISTRY_LIMITS.envVars} variables`,
+      });
     }
     for (const name of names) {
       const problem = !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)
@@ -62,8 +69,11 @@ const PackageSpec = z
   .string()
   .min(1)
   .max(1024)
-  // eslint-disable-next-line no-control-regex
-  .regex(/^[^-\s\u0000-\u001f\u007f][^\s\u0000-\u001f\u007f]*$/, 'package: one word, not starting with -');
+  .regex(
+    // eslint-disable-next-line no-control-regex
+    /^[^-\s\u0000-\u001f\u007f][^\s\u0000-\u001f\u007f]*$/,
+    'package: one word, not starting with -',
+  );
 
 const PackageDistribution = z.looseObject({
   package: PackageSpec,
@@ -76,7 +86,10 @@ const BinaryCmd = z
   .string()
   .min(1)
   .max(256)
-  .regex(/^(\.\/)?[A-Za-z0-9_][A-Za-z0-9._-]*(\/[A-Za-z0-9_][A-Za-z0-9._-]*)*$/, 'cmd: a relative path inside the archive');
+  .regex(
+    /^(\.\/)?[A-Za-z0-9_][A-Za-z0-9._-]*(\/[A-Za-z0-9_][A-Za-z0-9._-]*)*$/,
+    'cmd: a relative path inside the archive',
+  );
 
 const BinaryTarget = z.looseObject({
   archive: z.string().max(2048).optional(),
@@ -122,7 +135,11 @@ export const Registry = z
     const seen = new Set<string>();
     registry.agents.forEach((agent, index) => {
       if (seen.has(agent.id)) {
-        ctx.addIssue({ code: 'custom', path: ['agents', index, 'id'], message: `id "${agent.id}" appears twice` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['agents', index, 'id'],
+          message: `id "${agent.id}" appears twice`,
+        });
       }
       seen.add(agent.id);
     });

@@ -10,7 +10,9 @@ export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 300;
 /** A day: well under setTimeout's 2^31-1 ms ceiling, past which Node fires the timer at once. */
 export const MAX_APPROVAL_TIMEOUT_SECONDS = 86_400;
 
-export const AgentIdKey = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'agent id: letters, digits, . _ -');
+export const AgentIdKey = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'agent id: letters, digits, . _ -');
 
 export const AgentConfig = z
   .object({
@@ -67,7 +69,8 @@ export const AgentConfig = z
   })
   .strict()
   .refine((agent) => (agent.command === undefined) !== (agent.registry === undefined), {
-    message: 'an agent has either "command" (the program to run) or "registry" (an ACP Registry id), not both',
+    message:
+      'an agent has either "command" (the program to run) or "registry" (an ACP Registry id), not both',
     path: ['command'],
   });
 export type AgentConfig = z.infer<typeof AgentConfig>;
@@ -145,7 +148,12 @@ export const Settings = z
     approvals: z
       .object({
         /** Fail-closed timeout: an unanswered request is denied after this many seconds. */
-        timeoutSeconds: z.number().int().min(1).max(MAX_APPROVAL_TIMEOUT_SECONDS).default(DEFAULT_APPROVAL_TIMEOUT_SECONDS),
+        timeoutSeconds: z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_APPROVAL_TIMEOUT_SECONDS)
+          .default(DEFAULT_APPROVAL_TIMEOUT_SECONDS),
         /**
          * After a cancel, how long the agent has to end its turn. Past it the turn is reported
          * cancelled, the agent is stopped and the session ends (agent_unresponsive).

@@ -9,7 +9,9 @@ test.afterEach(async () => h?.stop());
 test('a 10 MB raw input is shown cut, with its size', async ({ page }) => {
   const content = 'x'.repeat(10 * 1024 * 1024);
   h = await startDialogHarness(
-    oneAgent([ask({ kind: 'edit', title: 'Write big.txt', rawInput: { file_path: 'big.txt', content } })]),
+    oneAgent([
+      ask({ kind: 'edit', title: 'Write big.txt', rawInput: { file_path: 'big.txt', content } }),
+    ]),
   );
   const { view, pending } = await h.showTurn(page, 1);
   expect(pending[0]!.cuts?.map((c) => c.part)).toEqual(['rawInput']);

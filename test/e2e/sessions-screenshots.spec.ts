@@ -21,7 +21,9 @@ test.afterEach(async () => {
 });
 test.use({ colorScheme: 'light', viewport: { width: 1280, height: 860 } });
 
-test('the first screen with no agent: the guide, with the editor and terminal snippets', async ({ page }) => {
+test('the first screen with no agent: the guide, with the editor and terminal snippets', async ({
+  page,
+}) => {
   // Nothing found on this PATH: the guide offers the registry snapshot's agents.
   const headless = await startHeadless(
     {},
@@ -39,7 +41,9 @@ test('the first screen with no agent: the guide, with the editor and terminal sn
   }
 });
 
-test('the sessions window with a transcript, and the first screen after a decision', async ({ page }) => {
+test('the sessions window with a transcript, and the first screen after a decision', async ({
+  page,
+}) => {
   h = await startDialogHarness((folder) => [
     {
       id: 'claude',

@@ -216,7 +216,12 @@ test('Help → Save Support Bundle… writes the zip where the save dialog says,
   await expect.poll(() => readZip() !== null).toBe(true);
   const files = readZip()!;
   expect(Object.keys(files)).toEqual(
-    expect.arrayContaining(['versions.json', 'settings.json', 'audit-entries.json', 'audit-verify.txt']),
+    expect.arrayContaining([
+      'versions.json',
+      'settings.json',
+      'audit-entries.json',
+      'audit-verify.txt',
+    ]),
   );
   expect(strFromU8(files['audit-verify.txt']!)).toMatch(/^audit: OK/);
 });

@@ -191,7 +191,9 @@ describe('gatehouse acp', () => {
     await editor.initialize();
     await editor.newSession(folder);
     await expect
-      .poll(async () => (await api.call('listSessions', {})).find((s) => s.via)?.unguarded, { timeout: 10_000 })
+      .poll(async () => (await api.call('listSessions', {})).find((s) => s.via)?.unguarded, {
+        timeout: 10_000,
+      })
       .toMatch(/mode "bypassPermissions", which does not ask; only its editor can set it back/);
   });
 

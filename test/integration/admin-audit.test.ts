@@ -100,8 +100,8 @@ async function start(
 /** The newest chained event of a type, after checking the whole chain verifies. */
 async function audited(gh: Running, type: string) {
   await gh.core.store.flush();
-  expect((await gh.core.store.verifyChain())).toMatchObject({ ok: true });
-  const [event] = (await gh.core.store.events({ type }));
+  expect(await gh.core.store.verifyChain()).toMatchObject({ ok: true });
+  const [event] = await gh.core.store.events({ type });
   expect(event, `an audited ${type} event`).toBeDefined();
   return event as { seq: number; payload: Json; agentId: string | null };
 }
@@ -192,7 +192,7 @@ describe('administration is audited in the hash chain', () => {
       event.seq,
     );
     db.close();
-    expect((await gh.core.store.verifyChain())).toMatchObject({
+    expect(await gh.core.store.verifyChain()).toMatchObject({
       ok: false,
       firstBrokenSeq: event.seq,
       reason: expect.stringMatching(/events row was changed/),
@@ -401,7 +401,7 @@ describe("an agent's command changed over HTTP waits for a local confirmation", 
 async function waitForEvent(gh: Running, type: string) {
   for (let i = 0; i < 200; i++) {
     await gh.core.store.flush();
-    const [event] = (await gh.core.store.events({ type }));
+    const [event] = await gh.core.store.events({ type });
     if (event) return event as { payload: Json };
     await new Promise((r) => setTimeout(r, 10));
   }
@@ -430,7 +430,7 @@ describe('retention through the API', () => {
     await gh.api.call('setAgentBypass', { agentId: 'claude', enabled: true });
     const pruned = await gh.core.store.prune();
     expect(pruned.entries).toBeGreaterThan(0);
-    expect((await gh.core.store.verifyChain())).toMatchObject({
+    expect(await gh.core.store.verifyChain()).toMatchObject({
       ok: true,
       rows: 1,
       checkpoint: { seq: pruned.checkpoint!.seq },

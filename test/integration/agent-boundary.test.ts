@@ -257,7 +257,7 @@ describe('agent boundary', () => {
       );
       expect(texts[2]).toBe('permission normal: selected yes (allow_once)');
       await session.gh.core.store.flush();
-      const refused = (await session.gh.core.store.events({ type: 'malformed_request' }));
+      const refused = await session.gh.core.store.events({ type: 'malformed_request' });
       expect(refused).toHaveLength(2);
       for (const row of refused) {
         expect((row.payload as { problems: string[] }).problems[0]).toMatch(
@@ -299,12 +299,12 @@ describe('agent boundary', () => {
         /^raw fs\/read_text_file refused: -32602 .*nested deeper than 64 levels/,
       );
       await session.gh.core.store.flush();
-      const refused = (await session.gh.core.store.events({ type: 'malformed_request' }));
+      const refused = await session.gh.core.store.events({ type: 'malformed_request' });
       expect(refused.map((r) => (r.payload as { method: string }).method).sort()).toEqual([
         'fs/read_text_file',
         'fs/write_text_file',
       ]);
-      expect((await session.gh.core.store.events({ type: 'fs_write' }))).toEqual([]);
+      expect(await session.gh.core.store.events({ type: 'fs_write' })).toEqual([]);
     });
 
     it('deep session/update notifications are dropped, audited once, and later updates still arrive', async () => {
@@ -331,7 +331,7 @@ describe('agent boundary', () => {
       ).not.toContain('tool_call');
       expect(updates.some((e) => JSON.stringify(e).includes('still here'))).toBe(true);
       await session.gh.core.store.flush();
-      const rows = (await session.gh.core.store.events({ type: 'malformed_update' }));
+      const rows = await session.gh.core.store.events({ type: 'malformed_update' });
       expect(rows).toHaveLength(1);
       expect(rows[0]!.payload).toMatchObject({
         problem: expect.stringMatching(/nested deeper than 64 levels/),
@@ -363,11 +363,11 @@ describe('agent boundary', () => {
       await exited;
       expect(() => process.kill(pid, 0)).toThrow();
       // Listed as ended, with why, for the rest of the day.
-      expect((await gh.api.call('listSessions', {})).find((s) => s.sessionId === sessionId)).toMatchObject(
-        { state: 'closed', endReason: 'agent_unresponsive' },
-      );
+      expect(
+        (await gh.api.call('listSessions', {})).find((s) => s.sessionId === sessionId),
+      ).toMatchObject({ state: 'closed', endReason: 'agent_unresponsive' });
       await gh.core.store.flush();
-      const rows = (await gh.core.store.events({ type: 'agent_unresponsive' }));
+      const rows = await gh.core.store.events({ type: 'agent_unresponsive' });
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({ sessionId, payload: { graceMs: 1_000 } });
     });
@@ -422,7 +422,7 @@ describe('agent boundary', () => {
       await new Promise((done) => setTimeout(done, 1_500));
       expect(gh.core.sessions.get(sessionId).state).toBe('idle');
       await gh.core.store.flush();
-      expect((await gh.core.store.events({ type: 'agent_unresponsive' }))).toEqual([]);
+      expect(await gh.core.store.events({ type: 'agent_unresponsive' })).toEqual([]);
     });
   });
 });

@@ -2,7 +2,14 @@
 // profile, even an agent that ignores its stdin closing and leaves children behind; and one that
 // cut its own lifeline is ended by the next core on the home, audited.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -68,14 +75,15 @@ async function nextCoreOn(home: string) {
   const next = await createCore({ home });
   try {
     await next.store.flush();
-    return (await next.store.events({ type: 'agent_orphan_ended' }));
+    return await next.store.events({ type: 'agent_orphan_ended' });
   } finally {
     await next.close();
   }
 }
 
 const binary = codexAcpBinary();
-if (!binary) console.warn(`codex-acp tests skipped: no binary for ${process.platform}-${process.arch}`);
+if (!binary)
+  console.warn(`codex-acp tests skipped: no binary for ${process.platform}-${process.arch}`);
 const noSandbox = bwrapMissing('agent lifecycle under the sandbox');
 const profiles: SandboxMode[] = noSandbox ? ['off'] : ['off', 'workspace-write', 'read-only'];
 
@@ -116,33 +124,39 @@ describe.skipIf(process.platform !== 'linux')('an agent whose core is killed', (
   });
 });
 
-describe.skipIf(process.platform !== 'linux' || !binary)('codex-acp whose core is killed mid-turn', () => {
-  it.each(profiles)('sandbox %s: no codex-acp process remains', async (sandbox) => {
-    const model = await startFakeResponsesServer();
-    const codex = prepareCodex(binary!, model.url);
-    try {
-      const { home, api, sessionId } = await coreWithAgent({
-        command: codex.command,
-        args: codex.args,
-        env: codex.env,
-        sandbox,
-        network: { allow: [`127.0.0.1:${new URL(model.url).port}`] },
-      });
-      model.enqueue({ shell: 'touch never.txt' });
-      void api.call('prompt', { sessionId, text: 'run' }).catch(() => {});
-      await vi.waitFor(async () => expect((await api.call('listApprovals', {})).total).toBe(1), {
-        timeout: 30_000,
-        interval: 100,
-      });
-      const mark = `CODEX_HOME=${codex.env['CODEX_HOME']}`;
-      expect(pidsWithEnv(mark).length).toBeGreaterThanOrEqual(1);
+describe.skipIf(process.platform !== 'linux' || !binary)(
+  'codex-acp whose core is killed mid-turn',
+  () => {
+    it.each(profiles)('sandbox %s: no codex-acp process remains', async (sandbox) => {
+      const model = await startFakeResponsesServer();
+      const codex = prepareCodex(binary!, model.url);
+      try {
+        const { home, api, sessionId } = await coreWithAgent({
+          command: codex.command,
+          args: codex.args,
+          env: codex.env,
+          sandbox,
+          network: { allow: [`127.0.0.1:${new URL(model.url).port}`] },
+        });
+        model.enqueue({ shell: 'touch never.txt' });
+        void api.call('prompt', { sessionId, text: 'run' }).catch(() => {});
+        await vi.waitFor(async () => expect((await api.call('listApprovals', {})).total).toBe(1), {
+          timeout: 30_000,
+          interval: 100,
+        });
+        const mark = `CODEX_HOME=${codex.env['CODEX_HOME']}`;
+        expect(pidsWithEnv(mark).length).toBeGreaterThanOrEqual(1);
 
-      await core!.stop('SIGKILL');
-      await vi.waitFor(() => expect(pidsWithEnv(mark)).toEqual([]), { timeout: 5000, interval: 50 });
-      expect(await nextCoreOn(home)).toEqual([]);
-    } finally {
-      await model.close();
-      codex.cleanup();
-    }
-  });
-});
+        await core!.stop('SIGKILL');
+        await vi.waitFor(() => expect(pidsWithEnv(mark)).toEqual([]), {
+          timeout: 5000,
+          interval: 50,
+        });
+        expect(await nextCoreOn(home)).toEqual([]);
+      } finally {
+        await model.close();
+        codex.cleanup();
+      }
+    });
+  },
+);

@@ -52,7 +52,7 @@ describe('agents keep asking', () => {
 
   const events = async (type: string) => {
     await session!.gh.core.store.flush();
-    return (await session!.gh.core.store.events({ type, sessionId: session!.sessionId }));
+    return await session!.gh.core.store.events({ type, sessionId: session!.sessionId });
   };
   const sent = (method: string) =>
     session!.log().filter((l) => l.dir === 'in' && l.msg.method === method);

@@ -24,7 +24,11 @@ const get = () => new Promise((resolve, reject) => {
 })();
 `;
 
-function runChild(url: string, token: string, onSpawn: (pid: number) => void): Promise<{ statuses: number[]; body: unknown }> {
+function runChild(
+  url: string,
+  token: string,
+  onSpawn: (pid: number) => void,
+): Promise<{ statuses: number[]; body: unknown }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-e', CHILD], {
       env: { ...process.env, URL: url, TOKEN: token },
@@ -64,12 +68,17 @@ describe.skipIf(process.platform !== 'linux')('requests from an agent process', 
       body: { error: { name: 'AgentForbidden', message: expect.any(String) } },
     });
     await gh.core.store.flush();
-    const refused = (await gh.core.store.events({ type: 'api_refused_agent' }));
+    const refused = await gh.core.store.events({ type: 'api_refused_agent' });
     expect(refused).toEqual([
       expect.objectContaining({
         agentId: 'a',
         sessionId: 's1',
-        payload: { pid: agents[0]!.pid, agentPid: agents[0]!.pid, method: 'GET', path: '/api/approvals' },
+        payload: {
+          pid: agents[0]!.pid,
+          agentPid: agents[0]!.pid,
+          method: 'GET',
+          path: '/api/approvals',
+        },
       }),
     ]);
     // The same call from this process (not an agent's) is answered, while the agent still runs.
@@ -81,7 +90,10 @@ describe.skipIf(process.platform !== 'linux')('requests from an agent process', 
 
   it('a request sent by an agent that closes its connection at once is refused too', async () => {
     const agents: AgentProcessInfo[] = [];
-    gh = await startGatehouse({ agents: { x: { command: 'x' } } }, { agentProcesses: () => agents });
+    gh = await startGatehouse(
+      { agents: { x: { command: 'x' } } },
+      { agentProcesses: () => agents },
+    );
     const { port } = new URL(gh.server.url);
     // Twenty connections, each writes its request and is gone before the server can look at it.
     const script = `
@@ -99,7 +111,10 @@ describe.skipIf(process.platform !== 'linux')('requests from an agent process', 
         });
       }`;
     await new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, ['-e', script], { detached: true, stdio: ['ignore', 'ignore', 'inherit'] });
+      const child = spawn(process.execPath, ['-e', script], {
+        detached: true,
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
       agents.push({ pid: child.pid!, agentId: 'x', sessionId: 's1' });
       child.on('error', reject);
       child.on('exit', () => resolve());
@@ -123,7 +138,10 @@ describe.skipIf(process.platform !== 'linux')('requests from an agent process', 
   });
 
   it('a process not in an agent tree is answered even while agents run', async () => {
-    gh = await startGatehouse({}, { agentProcesses: () => [{ pid: 999_999_999, agentId: 'a', sessionId: 's1' }] });
+    gh = await startGatehouse(
+      {},
+      { agentProcesses: () => [{ pid: 999_999_999, agentId: 'a', sessionId: 's1' }] },
+    );
     const result = await runChild(gh.server.url, gh.token, () => {});
     expect(result.statuses).toEqual([200, 200]);
   });

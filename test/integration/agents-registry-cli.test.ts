@@ -18,7 +18,9 @@ afterEach(async () => {
 const RUN_CLI =
   "import { runCli } from './src/cli/main.ts'; process.exitCode = await runCli(process.argv.slice(1));";
 const gatehouse = (home: string, ...argv: string[]) =>
-  runNode(['--import', 'tsx', '--input-type=module', '-e', RUN_CLI, '--', ...argv], { GATEHOUSE_HOME: home });
+  runNode(['--import', 'tsx', '--input-type=module', '-e', RUN_CLI, '--', ...argv], {
+    GATEHOUSE_HOME: home,
+  });
 
 function setup() {
   const home = freshDir(cleanup, 'gatehouse-home-');
@@ -73,23 +75,35 @@ describe('gatehouse agents import-registry', () => {
     const good = write('good.json', JSON.stringify(registryFixture()));
     await gatehouse(home, 'agents', 'import-registry', good);
     const hostile = {
-      huge: [' '.repeat(REGISTRY_LIMITS.fileBytes + 10), `larger than ${REGISTRY_LIMITS.fileBytes} bytes`],
+      huge: [
+        ' '.repeat(REGISTRY_LIMITS.fileBytes + 10),
+        `larger than ${REGISTRY_LIMITS.fileBytes} bytes`,
+      ],
       deep: [
         `{"version":"1.0.0","agents":[],"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
         'nested deeper than 12 levels',
       ],
       traversal: [withFirstAgent((a) => (a['id'] = '../../settings')), 'agents.0.id: registry id'],
       flag: [
-        withFirstAgent((a) => (a['distribution'] = { npx: { package: '--registry=http://127.0.0.1:9/' } })),
+        withFirstAgent(
+          (a) => (a['distribution'] = { npx: { package: '--registry=http://127.0.0.1:9/' } }),
+        ),
         'agents.0.distribution.npx.package: package: one word, not starting with -',
       ],
       escape: [
-        withFirstAgent((a) => (a['distribution'] = { binary: { 'linux-x86_64': { cmd: '../../../bin/sh' } } })),
+        withFirstAgent(
+          (a) => (a['distribution'] = { binary: { 'linux-x86_64': { cmd: '../../../bin/sh' } } }),
+        ),
         'cmd: a relative path inside the archive',
       ],
     } as const;
     for (const [name, [text, problem]] of Object.entries(hostile)) {
-      const result = await gatehouse(home, 'agents', 'import-registry', write(`${name}.json`, text));
+      const result = await gatehouse(
+        home,
+        'agents',
+        'import-registry',
+        write(`${name}.json`, text),
+      );
       expect(result.code, name).toBe(1);
       expect(result.stderr, name).toContain(problem);
       expect(snapshot(), name).toBe(readFileSync(good, 'utf8'));
@@ -101,7 +115,15 @@ describe('gatehouse agents fetch-registry', () => {
   const io = (home: string) => {
     const out: string[] = [];
     const err: string[] = [];
-    return { io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l), env: { GATEHOUSE_HOME: home } }, out, err };
+    return {
+      io: {
+        out: (l: string) => out.push(l),
+        err: (l: string) => err.push(l),
+        env: { GATEHOUSE_HOME: home },
+      },
+      out,
+      err,
+    };
   };
   const settings = (home: string, url: string) =>
     writeFileSync(join(home, 'settings.json'), JSON.stringify({ agentRegistry: { url } }));
@@ -119,12 +141,18 @@ describe('gatehouse agents fetch-registry', () => {
     const ok = io(home);
     expect(await fetchRegistry(ok.io, answer(good))).toBe(0);
     expect(asked).toEqual(['https://registry.example/registry.json']);
-    expect(ok.out).toEqual([`3 agents from https://registry.example/registry.json in ${join(home, 'registry.json')}`]);
+    expect(ok.out).toEqual([
+      `3 agents from https://registry.example/registry.json in ${join(home, 'registry.json')}`,
+    ]);
     expect(snapshot()).toBe(good);
 
     for (const [body, status, problem] of [
       ['{"version":"1.0.0"}', 200, 'agents: Invalid input'],
-      ['x'.repeat(REGISTRY_LIMITS.fileBytes + 1), 200, `larger than ${REGISTRY_LIMITS.fileBytes} bytes`],
+      [
+        'x'.repeat(REGISTRY_LIMITS.fileBytes + 1),
+        200,
+        `larger than ${REGISTRY_LIMITS.fileBytes} bytes`,
+      ],
       ['gone', 404, 'answered 404'],
     ] as const) {
       const failed = io(home);
@@ -151,6 +179,8 @@ describe('gatehouse agents fetch-registry', () => {
       return response;
     }) as typeof fetch;
     expect(await fetchRegistry(redirected.io, downgrade)).toBe(1);
-    expect(redirected.err.join('\n')).toContain('redirected to http://registry.example/registry.json, not https');
+    expect(redirected.err.join('\n')).toContain(
+      'redirected to http://registry.example/registry.json, not https',
+    );
   });
 });

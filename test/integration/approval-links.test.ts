@@ -92,11 +92,16 @@ describe('approval links', () => {
     const turn = gh.api.call('prompt', { sessionId, text: 'go' });
     const approval = await gh.nextApproval();
     const unpaired = await gh.client({ paired: false });
-    await expect(unpaired.call('createApprovalLink', { requestId: approval.requestId })).rejects.toMatchObject({
+    await expect(
+      unpaired.call('createApprovalLink', { requestId: approval.requestId }),
+    ).rejects.toMatchObject({
       status: 403,
     });
     const link = await gh.api.call('createApprovalLink', { requestId: approval.requestId });
-    const { expiresAt } = await gh.api.call('extendApproval', { requestId: approval.requestId, seconds: 600 });
+    const { expiresAt } = await gh.api.call('extendApproval', {
+      requestId: approval.requestId,
+      seconds: 600,
+    });
     expect(expiresAt).toBeGreaterThan(link.expiresAt);
     // Past the deadline the link was made with, before the extended one: still good.
     now = link.expiresAt + 1;
@@ -108,22 +113,29 @@ describe('approval links', () => {
     await gh.api.call('vote', { requestId: approval.requestId, optionId: 'ok' });
     await turn;
     await gh.core.store.flush();
-    expect((await gh.core.store.events({ type: 'link_created' }))).toEqual([
+    expect(await gh.core.store.events({ type: 'link_created' })).toEqual([
       expect.objectContaining({
         requestId: approval.requestId,
         payload: expect.objectContaining({ by: gh.api.clientId, expiresAt: link.expiresAt }),
       }),
     ]);
-    expect(JSON.stringify((await gh.core.store.events({ type: 'link_created' })))).not.toContain(link.token);
+    expect(JSON.stringify(await gh.core.store.events({ type: 'link_created' }))).not.toContain(
+      link.token,
+    );
   });
 
   it('a link vote the policy refuses does not spend the link', async () => {
-    session = await startScriptedSession({ prompts: [[ASK('a')]] }, { settings: { policy: { permissionStrategy: 'designated' } } });
+    session = await startScriptedSession(
+      { prompts: [[ASK('a')]] },
+      { settings: { policy: { permissionStrategy: 'designated' } } },
+    );
     const { gh, sessionId } = session;
     const turn = gh.api.call('prompt', { sessionId, text: 'go' });
     const approval = await gh.nextApproval();
     const link = await gh.api.call('createApprovalLink', { requestId: approval.requestId });
-    const refused = await linkFetch(gh.server.url, link.token, '/api/link/vote', { optionId: 'ok' });
+    const refused = await linkFetch(gh.server.url, link.token, '/api/link/vote', {
+      optionId: 'ok',
+    });
     expect(refused.status).toBe(403);
     expect(await refused.json()).toEqual({ kind: 'forbidden', reason: 'designated_mismatch' });
     expect((await linkFetch(gh.server.url, link.token, '/api/link')).status).toBe(200);
@@ -146,10 +158,16 @@ describe('approval links', () => {
       ),
     );
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
-    expect(statuses.filter((s) => s !== 200).every((s) => s === 401 || s === 403 || s === 404)).toBe(true);
+    expect(
+      statuses.filter((s) => s !== 200).every((s) => s === 401 || s === 403 || s === 404),
+    ).toBe(true);
     await gh.api.call('vote', { requestId: other.requestId, optionId: 'ok' });
     await turn;
     await gh.core.store.flush();
-    expect((await gh.core.store.historyDetail(first.requestId))!.votes.filter((v) => v.outcome === 'counted')).toHaveLength(1);
+    expect(
+      (await gh.core.store.historyDetail(first.requestId))!.votes.filter(
+        (v) => v.outcome === 'counted',
+      ),
+    ).toHaveLength(1);
   });
 });

@@ -8,11 +8,15 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { PendingApproval } from '../../src/shared/domain';
 import type { Rule } from '../../src/shared/rules';
 import { codexAcpBinary, prepareCodex, type PreparedCodex } from '../support/codex';
-import { startFakeResponsesServer, type FakeResponsesServer } from '../support/fake-responses-server';
+import {
+  startFakeResponsesServer,
+  type FakeResponsesServer,
+} from '../support/fake-responses-server';
 import { startGatehouse, type TestGatehouse } from '../support/gatehouse';
 
 const binary = codexAcpBinary();
-if (!binary) console.warn(`codex-acp tests skipped: no binary for ${process.platform}-${process.arch}`);
+if (!binary)
+  console.warn(`codex-acp tests skipped: no binary for ${process.platform}-${process.arch}`);
 
 const optionOfKind = (approval: PendingApproval, kind: string) => {
   const option = approval.options.find((o) => o.kind === kind);
@@ -70,7 +74,11 @@ describe.skipIf(!binary)('pipeline with the real codex-acp', () => {
     return (await gh.core.store.history({ sessionId, limit: 1 })).items[0]!;
   };
   const vote = (approval: PendingApproval, kind: string, extra: object = {}) =>
-    gh.api.call('vote', { requestId: approval.requestId, optionId: optionOfKind(approval, kind), ...extra });
+    gh.api.call('vote', {
+      requestId: approval.requestId,
+      optionId: optionOfKind(approval, kind),
+      ...extra,
+    });
 
   it('allow once: the command runs; its absolute shell argv is shown whole', async () => {
     await start();
@@ -104,7 +112,11 @@ describe.skipIf(!binary)('pipeline with the real codex-acp', () => {
     const turn = gh.api.call('prompt', { sessionId, text: 'patch' });
     const approval = await gh.nextApproval();
     expect(approval.toolCall.kind).toBe('edit');
-    expect(approval.diffs[0]).toMatchObject({ path: target, change: 'create', newText: 'patched\n' });
+    expect(approval.diffs[0]).toMatchObject({
+      path: target,
+      change: 'create',
+      newText: 'patched\n',
+    });
     await vote(approval, 'allow_once');
     expect(await turn).toEqual({ stopReason: 'end_turn' });
     expect(readFileSync(target, 'utf8')).toBe('patched\n');

@@ -135,7 +135,9 @@ describe('the proxy methods of the control socket', () => {
       }),
     ).rejects.toThrow(/malformed session\/request_permission/);
     expect(
-      (await gh.core.store.events({ type: 'malformed_request' })).some((e) => e.sessionId === sessionId),
+      (await gh.core.store.events({ type: 'malformed_request' })).some(
+        (e) => e.sessionId === sessionId,
+      ),
     ).toBe(true);
   });
 
@@ -151,7 +153,9 @@ describe('the proxy methods of the control socket', () => {
       message: expect.stringMatching(/not approved/),
     });
     expect(
-      (await gh.core.store.events({ type: 'fs_write_refused' })).some((e) => e.sessionId === sessionId),
+      (await gh.core.store.events({ type: 'fs_write_refused' })).some(
+        (e) => e.sessionId === sessionId,
+      ),
     ).toBe(true);
     expect(
       await proxy.call('action.check', {
@@ -183,7 +187,9 @@ describe('the proxy methods of the control socket', () => {
       .toBe(false);
     const detail = await gh.api.call('historyDetail', { requestId });
     expect(detail.reply).toMatchObject({ outcome: 'cancelled' });
-    expect((await gh.api.call('listSessions', {})).find((s) => s.sessionId === sessionId)).toMatchObject({
+    expect(
+      (await gh.api.call('listSessions', {})).find((s) => s.sessionId === sessionId),
+    ).toMatchObject({
       state: 'closed',
       endReason: 'agent_exit',
     });

@@ -203,7 +203,10 @@ describe('the socket file', () => {
       pipeline: { pending: { countFor: () => 0 } },
       editorSessions: {},
       terminalSessions: {},
-    }) as unknown as Pick<Core, 'home' | 'sessions' | 'pipeline' | 'editorSessions' | 'terminalSessions'>;
+    }) as unknown as Pick<
+      Core,
+      'home' | 'sessions' | 'pipeline' | 'editorSessions' | 'terminalSessions'
+    >;
   let home: string;
   let lock: HomeLock;
   beforeAll(() => {

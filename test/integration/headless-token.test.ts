@@ -28,11 +28,18 @@ describe('headless token', () => {
     writeFileSync(
       join(home, 'settings.json'),
       JSON.stringify({
-        agents: { probe: { command: '/bin/sh', args: ['-c', `env > '${envFile}'; exec sleep 30`] } },
+        agents: {
+          probe: { command: '/bin/sh', args: ['-c', `env > '${envFile}'; exec sleep 30`] },
+        },
       }),
     );
     child = spawn(join('node_modules', '.bin', 'tsx'), ['src/main/headless.ts'], {
-      env: { ...process.env, GATEHOUSE_HOME: home, GATEHOUSE_PORT: '0', GATEHOUSE_TOKEN: 'secret-token-from-env' },
+      env: {
+        ...process.env,
+        GATEHOUSE_HOME: home,
+        GATEHOUSE_PORT: '0',
+        GATEHOUSE_TOKEN: 'secret-token-from-env',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -54,11 +61,18 @@ describe('headless token', () => {
     const controller = new AbortController();
     void fetch(`${url.origin}/api/sessions`, {
       method: 'POST',
-      headers: { authorization: 'Bearer secret-token-from-env', 'content-type': 'application/json' },
+      headers: {
+        authorization: 'Bearer secret-token-from-env',
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({ agentId: 'probe', cwd: work }),
       signal: controller.signal,
     }).catch(() => undefined);
-    for (let i = 0; i < 200 && !(existsSync(envFile) && readFileSync(envFile, 'utf8').includes('PATH=')); i++) {
+    for (
+      let i = 0;
+      i < 200 && !(existsSync(envFile) && readFileSync(envFile, 'utf8').includes('PATH='));
+      i++
+    ) {
       await new Promise((r) => setTimeout(r, 50));
     }
     controller.abort();

@@ -32,7 +32,11 @@ beforeAll(async () => {
   gh = await startGatehouse({});
   dir = exportsDir(gh.home);
   const decided = Array.from({ length: ROWS }, (_, i) =>
-    request({ title: `row ${i}`, issuedAt: 1_700_000_000_000 + i, command: i % 2 ? `echo ${i}` : null }),
+    request({
+      title: `row ${i}`,
+      issuedAt: 1_700_000_000_000 + i,
+      command: i % 2 ? `echo ${i}` : null,
+    }),
   );
   for (const req of decided) gh.core.store.recordRequest(req);
   await Promise.all(
@@ -50,7 +54,10 @@ afterAll(async () => gh.close());
 const url = (query: string) => `${gh.server.url}${HISTORY_EXPORT_PATH}?${query}`;
 const auth = () => ({ authorization: `Bearer ${gh.token}` });
 /** The store's own pages of the same filter, joined: what the download must hold. */
-async function expected(format: 'jsonl' | 'csv', filter: Record<string, string> = {}): Promise<string> {
+async function expected(
+  format: 'jsonl' | 'csv',
+  filter: Record<string, string> = {},
+): Promise<string> {
   const path = join(gh.home, `expected-${format}-${Math.random().toString(16).slice(2)}`);
   await gh.core.store.exportHistoryToFile(filter, format, path, Infinity);
   const text = readFileSync(path, 'utf8');
@@ -92,7 +99,10 @@ describe('GET /api/history/export', { timeout: 60_000 }, () => {
 
   it('the renderer’s client reads the same file, rows and truncation', async () => {
     const got = await gh.api.fetchExport({ format: 'jsonl', decision: 'deny' });
-    expect({ rows: got.rows, truncated: got.truncated }).toEqual({ rows: ROWS / 3, truncated: false });
+    expect({ rows: got.rows, truncated: got.truncated }).toEqual({
+      rows: ROWS / 3,
+      truncated: false,
+    });
     expect(got.filename).toMatch(/^gatehouse-history-.*\.jsonl$/);
     expect(await got.blob.text()).toBe(await expected('jsonl', { decision: 'deny' }));
   });
@@ -102,7 +112,13 @@ describe('GET /api/history/export', { timeout: 60_000 }, () => {
     const anonymous = await fetch(url('format=jsonl'));
     expect(anonymous.status).toBe(401);
     expect(await anonymous.json()).toMatchObject({ error: { name: 'Unauthorized' } });
-    for (const query of ['format=xml', 'format=csv&decision=maybe', 'format=csv&extra=1', 'format=csv&from=soon', '']) {
+    for (const query of [
+      'format=xml',
+      'format=csv&decision=maybe',
+      'format=csv&extra=1',
+      'format=csv&from=soon',
+      '',
+    ]) {
       const bad = await fetch(url(query), { headers: auth() });
       expect(bad.status, query).toBe(400);
       expect(bad.headers.get('content-type')).toMatch(/^application\/json/);
@@ -143,7 +159,8 @@ describe('a hostile process of the same user at the export folder', { timeout: 6
     const names = new Set<string>();
     const watcher = watch(dir, (_event, name) => name && names.add(name));
     try {
-      for (let i = 0; i < 3; i++) await (await fetch(url('format=csv'), { headers: auth() })).text();
+      for (let i = 0; i < 3; i++)
+        await (await fetch(url('format=csv'), { headers: auth() })).text();
     } finally {
       watcher.close();
     }
@@ -157,7 +174,9 @@ describe('a hostile process of the same user at the export folder', { timeout: 6
   it('a link it plants in the folder is never followed, and its target is left as it was', async () => {
     const target = join(gh.home, 'victim.txt');
     writeFileSync(target, 'untouched');
-    const planted = Array.from({ length: 64 }, (_, i) => join(dir, i.toString(16).padStart(32, '0')));
+    const planted = Array.from({ length: 64 }, (_, i) =>
+      join(dir, i.toString(16).padStart(32, '0')),
+    );
     for (const link of planted) symlinkSync(target, link);
     const got = await fetch(url('format=jsonl'), { headers: auth() });
     expect(got.status).toBe(200);

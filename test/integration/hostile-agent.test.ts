@@ -3,7 +3,14 @@
 // environment (the worst case: the agent can read its parent's /proc environ).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -81,7 +88,12 @@ describe('a hostile agent against the headless core', () => {
       }),
     );
     core = spawn(process.execPath, ['--import', 'tsx', 'src/main/headless.ts'], {
-      env: { ...process.env, GATEHOUSE_HOME: home, GATEHOUSE_PORT: String(port), GATEHOUSE_TOKEN: token },
+      env: {
+        ...process.env,
+        GATEHOUSE_HOME: home,
+        GATEHOUSE_PORT: String(port),
+        GATEHOUSE_TOKEN: token,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     core.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -102,7 +114,8 @@ describe('a hostile agent against the headless core', () => {
       core.kill('SIGTERM');
       await exited;
     }
-    for (const dir of [home, folder, resolve(reportFile, '..')]) rmSync(dir, { recursive: true, force: true });
+    for (const dir of [home, folder, resolve(reportFile, '..')])
+      rmSync(dir, { recursive: true, force: true });
   });
 
   it('sandboxed (the default), it finds no token, no port, nothing of Gatehouse’s folder, and reaches nothing', async () => {
@@ -130,7 +143,9 @@ describe('a hostile agent against the headless core', () => {
     for (const attempt of report.attempts) expect(attempt.status, attempt.what).toBeNull();
 
     const approvals = await person.call('listApprovals', {});
-    const items = (Array.isArray(approvals) ? approvals : (approvals as { items: unknown[] }).items) as {
+    const items = (
+      Array.isArray(approvals) ? approvals : (approvals as { items: unknown[] }).items
+    ) as {
       requestId: string;
       sessionId: string;
     }[];
@@ -191,12 +206,19 @@ describe('a hostile agent against the headless core', () => {
     const db = new Database(join(home, 'gatehouse.db'), { readonly: true });
     try {
       const refused = db
-        .prepare(`SELECT agent_id, session_id, payload_json FROM events WHERE type = 'api_refused_agent'`)
+        .prepare(
+          `SELECT agent_id, session_id, payload_json FROM events WHERE type = 'api_refused_agent'`,
+        )
         .all() as { agent_id: string; session_id: string; payload_json: string }[];
       expect(refused.length).toBeGreaterThan(0);
       expect(refused[0]).toMatchObject({ agent_id: 'hostile', session_id: sessionId });
-      expect(JSON.parse(refused[0]!.payload_json)).toMatchObject({ method: 'GET', path: '/api/approvals' });
-      const bypass = db.prepare(`SELECT count(*) AS n FROM events WHERE type = 'bypass_changed'`).get() as {
+      expect(JSON.parse(refused[0]!.payload_json)).toMatchObject({
+        method: 'GET',
+        path: '/api/approvals',
+      });
+      const bypass = db
+        .prepare(`SELECT count(*) AS n FROM events WHERE type = 'bypass_changed'`)
+        .get() as {
         n: number;
       };
       expect(bypass.n).toBe(0);

@@ -39,7 +39,12 @@ describe.skipIf(process.platform !== 'linux')('an agent that kills the agent lau
         [
           {
             type: 'requestPermission',
-            toolCall: { toolCallId: 'rm', title: 'Remove everything', kind: 'execute', rawInput: { command: 'rm -rf ~' } },
+            toolCall: {
+              toolCallId: 'rm',
+              title: 'Remove everything',
+              kind: 'execute',
+              rawInput: { command: 'rm -rf ~' },
+            },
             options: OPTIONS,
           },
         ],
@@ -61,7 +66,9 @@ describe.skipIf(process.platform !== 'linux')('an agent that kills the agent lau
     const other = await gh.api.call('createSession', { agentId: 'other', cwd: work });
     const sessions = [hostile, other].map((s) => gh!.core.sessions.get(s.sessionId));
     const pids = sessions.map((session) => session.process!.pid!);
-    const turn = gh.api.call('prompt', { sessionId: hostile.sessionId, text: 'go' }).catch((e: Error) => e);
+    const turn = gh.api
+      .call('prompt', { sessionId: hostile.sessionId, text: 'go' })
+      .catch((e: Error) => e);
     const approval = await gh.nextApproval();
 
     writeFileSync(cue, '');
@@ -79,9 +86,14 @@ describe.skipIf(process.platform !== 'linux')('an agent that kills the agent lau
       kind: 'unknown_request',
     });
     await gh.core.store.flush();
-    const decided = (await gh.core.store.history({ sessionId: hostile.sessionId, limit: 10 })).items;
+    const decided = (await gh.core.store.history({ sessionId: hostile.sessionId, limit: 10 }))
+      .items;
     expect(decided).toEqual([
-      expect.objectContaining({ requestId: approval.requestId, reply: { outcome: 'cancelled' }, decider: { type: 'agent_exit' } }),
+      expect.objectContaining({
+        requestId: approval.requestId,
+        reply: { outcome: 'cancelled' },
+        decider: { type: 'agent_exit' },
+      }),
     ]);
 
     // A new launcher starts the next session.

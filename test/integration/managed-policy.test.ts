@@ -51,7 +51,7 @@ describe('a managed policy under attack', () => {
   };
   const events = async (type: string) => {
     await session!.gh.core.store.flush();
-    return (await session!.gh.core.store.events({ type }));
+    return await session!.gh.core.store.events({ type });
   };
 
   it('an agent that switches itself into Bypass is set back, audited, and still judged by the managed rule; the API cannot switch it either', async () => {
@@ -117,7 +117,9 @@ describe('a managed policy under attack', () => {
     await gh.api.call('vote', { requestId: asked.requestId, optionId: 'no' });
     await turn;
     await gh.core.store.flush();
-    const [rm] = (await gh.core.store.history({ sessionId, limit: 10 })).items.filter((i) => i.title === 'rm -rf build');
+    const [rm] = (await gh.core.store.history({ sessionId, limit: 10 })).items.filter(
+      (i) => i.title === 'rm -rf build',
+    );
     expect(rm).toMatchObject({
       decider: { type: 'rule', ruleId: 'no-rm', source: 'managed' },
       reply: { outcome: 'selected', optionKind: 'reject_once' },

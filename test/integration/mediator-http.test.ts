@@ -193,8 +193,17 @@ describe('mediator policies over HTTP', () => {
     expect(await turn).toEqual({ stopReason: 'end_turn' });
     await gh.core.store.flush();
     const detail = (await gh.core.store.historyDetail(approval.requestId))!;
-    expect(detail.decider).toEqual({ type: 'person', clientId: null, surface: 'api', paired: false });
-    expect(detail.votes[0]).toMatchObject({ clientId: null, surface: 'api', identityProven: false });
+    expect(detail.decider).toEqual({
+      type: 'person',
+      clientId: null,
+      surface: 'api',
+      paired: false,
+    });
+    expect(detail.votes[0]).toMatchObject({
+      clientId: null,
+      surface: 'api',
+      identityProven: false,
+    });
   });
 
   it('designated: a registered but unpaired originator cannot decide its own request (identity_unproven, audited)', async () => {
@@ -211,7 +220,11 @@ describe('mediator policies over HTTP', () => {
     await turn;
     await gh.core.store.flush();
     expect((await gh.core.store.historyDetail(approval.requestId))!.votes).toEqual([
-      expect.objectContaining({ clientId: null, surface: 'api', outcome: 'forbidden:identity_unproven' }),
+      expect.objectContaining({
+        clientId: null,
+        surface: 'api',
+        outcome: 'forbidden:identity_unproven',
+      }),
     ]);
   });
 
@@ -231,7 +244,9 @@ describe('mediator policies over HTTP', () => {
       new Set([JSON.stringify({ kind: 'forbidden', reason: 'identity_unproven' })]),
     );
     expect(gh.core.pipeline.pending.get(approval.requestId)).toBeDefined();
-    expect(await gh.api.call('vote', { requestId: approval.requestId, optionId: 'no' })).toMatchObject({
+    expect(
+      await gh.api.call('vote', { requestId: approval.requestId, optionId: 'no' }),
+    ).toMatchObject({
       kind: 'recorded',
     });
     expect(await second.call('vote', { requestId: approval.requestId, optionId: 'no' })).toEqual({
@@ -283,12 +298,26 @@ describe('mediator policies over HTTP', () => {
         method,
         headers: { authorization: `Bearer ${gh.token}`, ...headers },
         body,
-      }).then(async (r) => ({ status: r.status, body: (await r.json()) as { error?: { name: string } } }));
-    const patch = await send('POST', '/api/sessions', { 'content-type': 'application/json-patch+json' }, '{}');
+      }).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as { error?: { name: string } },
+      }));
+    const patch = await send(
+      'POST',
+      '/api/sessions',
+      { 'content-type': 'application/json-patch+json' },
+      '{}',
+    );
     expect(patch).toMatchObject({ status: 415, body: { error: { name: 'UnsupportedMediaType' } } });
     expect((await send('POST', '/api/audit/verify', {})).status).toBe(415);
     expect((await send('DELETE', '/api/grants/g1', {})).status).toBe(415);
-    expect((await send('POST', '/api/audit/verify', { 'content-type': 'application/json; charset=utf-8' })).status).toBe(200);
+    expect(
+      (
+        await send('POST', '/api/audit/verify', {
+          'content-type': 'application/json; charset=utf-8',
+        })
+      ).status,
+    ).toBe(200);
     const large = await send(
       'POST',
       '/api/sessions',

@@ -104,7 +104,7 @@ describe.skipIf(!OPENCODE)('the real opencode', { timeout: 120_000 }, () => {
     );
     expect(state).toMatchObject({ session: { unguarded: ACCEPTS_LOCAL_APPROVALS } });
     await gh.core.store.flush();
-    expect((await gh.core.store.events({ type: 'agent_unguarded', sessionId }))).toEqual([
+    expect(await gh.core.store.events({ type: 'agent_unguarded', sessionId })).toEqual([
       expect.objectContaining({ payload: { reason: ACCEPTS_LOCAL_APPROVALS } }),
     ]);
   });

@@ -33,12 +33,17 @@ describe('pairing', () => {
     await expect(status(again.pair(secret, 'thief'))).resolves.toBe(403);
     await expect(status(again.pair('A'.repeat(43), 'guess'))).resolves.toBe(403);
     const listed = await phone.call('listClients', {});
-    expect(listed.find((c) => c.clientId === paired.clientId)).toMatchObject({ paired: true, label: 'phone' });
+    expect(listed.find((c) => c.clientId === paired.clientId)).toMatchObject({
+      paired: true,
+      label: 'phone',
+    });
     await gh.core.store.flush();
-    expect((await gh.core.store.events({ type: 'pairing_refused' })).map((e) => e.payload)).toEqual([
-      { label: 'guess', surface: 'browser', reason: 'unknown or used' },
-      { label: 'thief', surface: 'browser', reason: 'unknown or used' },
-    ]);
+    expect((await gh.core.store.events({ type: 'pairing_refused' })).map((e) => e.payload)).toEqual(
+      [
+        { label: 'guess', surface: 'browser', reason: 'unknown or used' },
+        { label: 'thief', surface: 'browser', reason: 'unknown or used' },
+      ],
+    );
   });
 
   it('only a paired client makes pairing codes and revokes; the bearer token or a registration does not', async () => {
@@ -47,7 +52,9 @@ describe('pairing', () => {
     const registered = await gh.client({ paired: false, label: 'script' });
     for (const caller of [bare, registered]) {
       await expect(status(caller.call('createPairingCode', {}))).resolves.toBe(403);
-      await expect(status(caller.call('revokeClient', { clientId: gh.api.clientId! }))).resolves.toBe(403);
+      await expect(
+        status(caller.call('revokeClient', { clientId: gh.api.clientId! })),
+      ).resolves.toBe(403);
     }
     const code = await gh.api.call('createPairingCode', {});
     expect(code.path).toBe(`/#pair=${code.secret}`);
@@ -69,9 +76,14 @@ describe('pairing', () => {
     const script = await gh.client({ paired: false, label: 'script' });
     await gh.api.call('revokeClient', { clientId: paired.clientId });
     await gh.core.store.flush();
-    const events = (await gh.core.store.events({ limit: 1000 }));
+    const events = await gh.core.store.events({ limit: 1000 });
     const types = events.map((e) => e.type);
-    for (const type of ['client_registered', 'client_paired', 'pairing_code_created', 'client_revoked']) {
+    for (const type of [
+      'client_registered',
+      'client_paired',
+      'pairing_code_created',
+      'client_revoked',
+    ]) {
       expect(types).toContain(type);
     }
     expect(events.find((e) => e.type === 'client_revoked')!.payload).toMatchObject({
@@ -113,7 +125,9 @@ describe('pairing', () => {
     const refused = await register();
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(((await refused.json()) as { error: { name: string } }).error.name).toBe('TooManyRequests');
+    expect(((await refused.json()) as { error: { name: string } }).error.name).toBe(
+      'TooManyRequests',
+    );
   });
 });
 
@@ -124,14 +138,25 @@ describe('paired clients in the store', () => {
       const path = join(dir, 'gatehouse.db');
       let store = openStoreEngine({ path });
       let clients = new ClientRegistry({ store, paired: store.pairedClients() });
-      const kept = clients.pair(clients.issuePairingSecret(PAIRING_CODE_TTL_MS, null).secret, 'kept', 'browser')!;
-      const gone = clients.pair(clients.issuePairingSecret(PAIRING_CODE_TTL_MS, null).secret, 'gone', 'browser')!;
+      const kept = clients.pair(
+        clients.issuePairingSecret(PAIRING_CODE_TTL_MS, null).secret,
+        'kept',
+        'browser',
+      )!;
+      const gone = clients.pair(
+        clients.issuePairingSecret(PAIRING_CODE_TTL_MS, null).secret,
+        'gone',
+        'browser',
+      )!;
       clients.revoke(gone.clientId, kept.clientId);
       await store.close();
 
       store = openStoreEngine({ path });
       clients = new ClientRegistry({ store, paired: store.pairedClients() });
-      expect(clients.identify(kept.clientId, kept.clientToken)).toMatchObject({ paired: true, label: 'kept' });
+      expect(clients.identify(kept.clientId, kept.clientToken)).toMatchObject({
+        paired: true,
+        label: 'kept',
+      });
       expect(clients.identify(gone.clientId, gone.clientToken)).toBeNull();
       await store.close();
     } finally {

@@ -161,9 +161,9 @@ describe('pipeline with a scripted agent', () => {
     expect(detail.decider).toEqual({ type: 'agent_exit' });
     expect(detail.reply).toEqual({ outcome: 'cancelled' });
     // Listed as ended, with why, for the rest of the day.
-    expect((await gh.api.call('listSessions', {})).find((s) => s.sessionId === sessionId)).toMatchObject(
-      { state: 'closed', endReason: 'agent_exit' },
-    );
+    expect(
+      (await gh.api.call('listSessions', {})).find((s) => s.sessionId === sessionId),
+    ).toMatchObject({ state: 'closed', endReason: 'agent_exit' });
   });
 
   it('a malformed permission request is refused with an error and audited', async () => {
@@ -182,7 +182,7 @@ describe('pipeline with a scripted agent', () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]!.msg.error!.code).toBe(-32602);
     await gh.core.store.flush();
-    const refused = (await gh.core.store.events({ type: 'malformed_request' }));
+    const refused = await gh.core.store.events({ type: 'malformed_request' });
     expect(refused).toHaveLength(1);
     expect(gh.core.pipeline.pending.size).toBe(0);
   });
@@ -245,6 +245,6 @@ describe('pipeline with a scripted agent', () => {
     await gh.api.call('prompt', { sessionId, text: 'go' });
     expect(existsSync(outside)).toBe(false);
     await gh.core.store.flush();
-    expect((await gh.core.store.events({ type: 'fs_write_refused' }))).toHaveLength(1);
+    expect(await gh.core.store.events({ type: 'fs_write_refused' })).toHaveLength(1);
   });
 });

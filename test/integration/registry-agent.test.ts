@@ -24,17 +24,27 @@ function packScriptedAgent(): string {
   const agent = resolve('test/support/agents/scripted-agent.ts');
   writeFileSync(
     join(dir, 'package.json'),
-    JSON.stringify({ name: 'gatehouse-scripted-agent', version: '1.0.0', bin: { 'gatehouse-scripted-agent': 'agent.mjs' } }),
+    JSON.stringify({
+      name: 'gatehouse-scripted-agent',
+      version: '1.0.0',
+      bin: { 'gatehouse-scripted-agent': 'agent.mjs' },
+    }),
   );
   // The scripted agent runs when it is the script node was given.
   const bin = `#!/usr/bin/env node\nprocess.argv[1] = ${JSON.stringify(agent)};\nawait import(${JSON.stringify(pathToFileURL(agent).href)});\n`;
   writeFileSync(join(dir, 'agent.mjs'), bin, { mode: 0o755 });
-  execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: dir, stdio: 'ignore' });
+  execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], {
+    cwd: dir,
+    stdio: 'ignore',
+  });
   const tarball = readdirSync(dir).find((name) => name.endsWith('.tgz'))!;
   return join(dir, tarball);
 }
 
-async function registryGatehouse(script: ScriptedAgentScript, registryId: string): Promise<TestGatehouse> {
+async function registryGatehouse(
+  script: ScriptedAgentScript,
+  registryId: string,
+): Promise<TestGatehouse> {
   const tarball = packScriptedAgent();
   const npmCache = freshDir(cleanup, 'gatehouse-npm-cache-');
   const { env } = scriptedAgentLaunch(script);
@@ -76,7 +86,12 @@ describe('an agent from the ACP Registry', () => {
           [
             {
               type: 'requestPermission',
-              toolCall: { toolCallId: 'w1', kind: 'edit', title: 'Write hello.txt', locations: [{ path: target }] },
+              toolCall: {
+                toolCallId: 'w1',
+                kind: 'edit',
+                title: 'Write hello.txt',
+                locations: [{ path: target }],
+              },
               options: [
                 { optionId: 'yes', name: 'Yes', kind: 'allow_once' },
                 { optionId: 'no', name: 'No', kind: 'reject_once' },
@@ -102,7 +117,11 @@ describe('an agent from the ACP Registry', () => {
       id: 's',
       name: 'Scripted agent',
       command: 'npx',
-      args: ['--yes', expect.stringMatching(/^file:.*gatehouse-scripted-agent-1\.0\.0\.tgz$/), '--from-registry'],
+      args: [
+        '--yes',
+        expect.stringMatching(/^file:.*gatehouse-scripted-agent-1\.0\.0\.tgz$/),
+        '--from-registry',
+      ],
     });
   });
 
@@ -118,7 +137,10 @@ describe('an agent from the ACP Registry', () => {
   it('over HTTP, adding a registry agent or changing its id waits for a local confirmation: with none, refused', async () => {
     const gh = await registryGatehouse({ prompts: [] }, 'scripted');
     const { settings } = await gh.api.call('getSettings', {});
-    const added = { ...settings, agents: { ...settings.agents, g: AgentConfig.parse({ registry: 'gemini' }) } };
+    const added = {
+      ...settings,
+      agents: { ...settings.agents, g: AgentConfig.parse({ registry: 'gemini' }) },
+    };
     const switched = { ...settings, agents: { s: { ...settings.agents.s!, registry: 'gemini' } } };
     for (const next of [added, switched]) {
       await expect(gh.api.call('updateSettings', { settings: next })).rejects.toThrow(

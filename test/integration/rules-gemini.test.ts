@@ -114,7 +114,9 @@ describe('rules, modes and grants with the real Gemini CLI', () => {
     await write(sessionId, target, 'nope');
     expect(existsSync(target)).toBe(false);
     await gh.core.store.flush();
-    expect((await gh.core.store.events({ type: 'session_mode', sessionId }))[0]?.payload).toMatchObject({
+    expect(
+      (await gh.core.store.events({ type: 'session_mode', sessionId }))[0]?.payload,
+    ).toMatchObject({
       mode: 'plan',
       agentModeId: 'plan',
     });

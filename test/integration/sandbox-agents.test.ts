@@ -165,7 +165,9 @@ describe.skipIf(missing !== null)('agents in their sandbox', () => {
     });
 
     // Each refusal is also a line of the history, decided by the sandbox.
-    const blocked = (await gh.core.store.history({ decider: 'sandbox', sessionId: s.info.sessionId })).items;
+    const blocked = (
+      await gh.core.store.history({ decider: 'sandbox', sessionId: s.info.sessionId })
+    ).items;
     expect(blocked).toHaveLength(6);
     expect(blocked).toContainEqual(
       expect.objectContaining({
@@ -189,7 +191,9 @@ describe.skipIf(missing !== null)('agents in their sandbox', () => {
         decider: { type: 'sandbox', kind: 'connect', target: `127.0.0.1:${listenerPort}` },
       }),
     );
-    expect((await gh.core.store.history({ decision: 'deny', sessionId: s.info.sessionId })).items).toHaveLength(6);
+    expect(
+      (await gh.core.store.history({ decision: 'deny', sessionId: s.info.sessionId })).items,
+    ).toHaveLength(6);
   });
 
   it('an agent that keeps failing on one path is reported as repeated, once, for a person to allow', async () => {
@@ -206,7 +210,10 @@ describe.skipIf(missing !== null)('agents in their sandbox', () => {
     const reported = gh.events.filter(
       (e) => e.type === 'sandbox_violation' && e.sessionId === s.info.sessionId,
     );
-    expect(reported.map((e) => (e as { repeated?: true }).repeated ?? false)).toEqual([false, true]);
+    expect(reported.map((e) => (e as { repeated?: true }).repeated ?? false)).toEqual([
+      false,
+      true,
+    ]);
     const audited = await violations(s.info.sessionId);
     expect(audited).toHaveLength(2);
     expect(audited).toEqual(
@@ -280,7 +287,7 @@ describe.skipIf(missing !== null)('agents in their sandbox', () => {
     try {
       await expect(session('nobwrap', () => [])).rejects.toThrow(/bubblewrap.*allowUnsandboxed/s);
       await gh.core.store.flush();
-      expect((await gh.core.store.events({ type: 'sandbox_unavailable' }))).toHaveLength(1);
+      expect(await gh.core.store.events({ type: 'sandbox_unavailable' })).toHaveLength(1);
       const allowed = await session('nobwrap-allowed', () => [], { allowUnsandboxed: true });
       expect(allowed.info.sandbox.profile).toBe('off');
       expect(allowed.info.sandbox.reason).toMatch(/bubblewrap/);

@@ -27,7 +27,11 @@ describe('session starts', () => {
           args: ['-e', 'process.stdin.resume(); setInterval(() => {}, 1e9)'],
           sandbox: 'off',
         },
-        s: { command: launch.command, args: launch.args, env: launch.env as Record<string, string> },
+        s: {
+          command: launch.command,
+          args: launch.args,
+          env: launch.env as Record<string, string>,
+        },
       },
     });
     const slots = 2 * availableParallelism();

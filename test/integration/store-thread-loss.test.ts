@@ -40,7 +40,10 @@ it('a writer that dies holding a decision: the agent is not allowed, the loss is
   folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-work-')));
   const first = join(folder, 'first.txt');
   const second = join(folder, 'second.txt');
-  session = await startScriptedSession({ prompts: [[write(first, 'one\n')], [write(second, 'two\n')]] }, { folder });
+  session = await startScriptedSession(
+    { prompts: [[write(first, 'one\n')], [write(second, 'two\n')]] },
+    { folder },
+  );
   const { gh, sessionId } = session;
   const { store } = gh.core;
 

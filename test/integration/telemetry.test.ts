@@ -201,19 +201,16 @@ describe('OpenTelemetry export of the audit', () => {
 
   it('over gRPC: the records and the metrics, with the headers as call metadata', async () => {
     grpc = await startOtlpGrpcReceiver();
-    const s = await start(
-      () => [[run('git status'), run('rm -rf build')]],
-      {
-        otlp: {
-          endpoint: grpc.url,
-          protocol: 'grpc',
-          headers: { 'x-tenant': 'team-7' },
-          exportDelayMs: 20,
-          retryDelayMs: 100,
-          metricsIntervalMs: 200,
-        },
+    const s = await start(() => [[run('git status'), run('rm -rf build')]], {
+      otlp: {
+        endpoint: grpc.url,
+        protocol: 'grpc',
+        headers: { 'x-tenant': 'team-7' },
+        exportDelayMs: 20,
+        retryDelayMs: 100,
+        metricsIntervalMs: 200,
       },
-    );
+    });
     await s.gh.api.call('prompt', { sessionId: s.sessionId, text: 'go' });
 
     const decisions = await grpc.waitForLogs(2, (l) => l.eventName === 'gatehouse.decision');

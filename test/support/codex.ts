@@ -9,8 +9,14 @@ import { dirname, join } from 'node:path';
 export function codexAcpBinary(): string | null {
   const require = createRequire(import.meta.url);
   try {
-    const manifest = require.resolve(`@zed-industries/codex-acp-${process.platform}-${process.arch}/package.json`);
-    const binary = join(dirname(manifest), 'bin', process.platform === 'win32' ? 'codex-acp.exe' : 'codex-acp');
+    const manifest = require.resolve(
+      `@zed-industries/codex-acp-${process.platform}-${process.arch}/package.json`,
+    );
+    const binary = join(
+      dirname(manifest),
+      'bin',
+      process.platform === 'win32' ? 'codex-acp.exe' : 'codex-acp',
+    );
     return existsSync(binary) ? binary : null;
   } catch {
     return null;

@@ -51,7 +51,13 @@ function toolCallItem(turn: CodexTurn, body: JsonObject, callId: string): JsonOb
     return { type: 'function_call', id: `fc_${callId}`, call_id: callId, name, arguments: args };
   }
   if ('patch' in turn) {
-    return { type: 'custom_tool_call', id: `ctc_${callId}`, call_id: callId, name: 'apply_patch', input: turn.patch };
+    return {
+      type: 'custom_tool_call',
+      id: `ctc_${callId}`,
+      call_id: callId,
+      name: 'apply_patch',
+      input: turn.patch,
+    };
   }
   return null;
 }
@@ -78,7 +84,9 @@ function sendEvents(res: ServerResponse, responseId: string, item: JsonObject): 
       },
     },
   ];
-  res.end(events.map((e) => `event: ${String(e['type'])}\ndata: ${JSON.stringify(e)}\n\n`).join(''));
+  res.end(
+    events.map((e) => `event: ${String(e['type'])}\ndata: ${JSON.stringify(e)}\n\n`).join(''),
+  );
 }
 
 export async function startFakeResponsesServer(): Promise<FakeResponsesServer> {

@@ -2,7 +2,12 @@
 // present it, and the mediator's votes at hand. No subprocess, no database.
 import { expect, vi } from 'vitest';
 import type { GatehouseEvent } from '../../src/shared/contract';
-import type { Decision, PendingApproval, PermissionMode, PermissionPolicy } from '../../src/shared/domain';
+import type {
+  Decision,
+  PendingApproval,
+  PermissionMode,
+  PermissionPolicy,
+} from '../../src/shared/domain';
 import type { Rule } from '../../src/shared/rules';
 import { EventBus } from '../../src/main/core/events/bus';
 import type { PermissionVoteInput } from '../../src/main/core/mediator';

@@ -41,7 +41,8 @@ export function registryFixture(): {
         distribution: {
           binary: {
             'darwin-aarch64': {
-              archive: 'https://downloads.factory.ai/factory-cli/releases/0.43.0/darwin/arm64/droid',
+              archive:
+                'https://downloads.factory.ai/factory-cli/releases/0.43.0/darwin/arm64/droid',
               cmd: './droid',
               args: ['exec', '--output-format', 'acp'],
               env: { DROID_DISABLE_AUTO_UPDATE: 'true' },
@@ -53,7 +54,8 @@ export function registryFixture(): {
               env: { DROID_DISABLE_AUTO_UPDATE: 'true' },
             },
             'windows-x86_64': {
-              archive: 'https://downloads.factory.ai/factory-cli/releases/0.43.0/windows/x64/droid.exe',
+              archive:
+                'https://downloads.factory.ai/factory-cli/releases/0.43.0/windows/x64/droid.exe',
               cmd: './droid.exe',
               args: ['exec', '--output-format', 'acp'],
             },

@@ -16,11 +16,7 @@ import {
 import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { hookFingerprint } from '../../main/core';
-import {
-  checkHookInstalls,
-  forgetHookInstall,
-  recordHookInstall,
-} from '../../main/core';
+import { checkHookInstalls, forgetHookInstall, recordHookInstall } from '../../main/core';
 import {
   ALL_TOOLS,
   HOOK_EVENT,

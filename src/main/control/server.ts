@@ -75,7 +75,8 @@ export async function startControlServer(options: ControlServerOptions): Promise
   const maxMessageBytes = options.maxMessageBytes ?? CONTROL_MAX_MESSAGE_BYTES;
   const helloTimeoutMs = options.helloTimeoutMs ?? DEFAULT_HELLO_TIMEOUT_MS;
   const log =
-    options.log ?? ((message, error) => controlLog.warn(message, ...(error === undefined ? [] : [error])));
+    options.log ??
+    ((message, error) => controlLog.warn(message, ...(error === undefined ? [] : [error])));
   const handlers = controlHandlers(core, lock);
   const path = controlSocketPath(core.home);
   const unix = process.platform !== 'win32';

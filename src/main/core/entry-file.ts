@@ -17,7 +17,10 @@ export interface Entry {
 }
 
 export const STORE_WORKER: Entry = { name: 'store-worker', source: 'store/store-worker.ts' };
-export const AGENT_LAUNCHER: Entry = { name: 'agent-launcher', source: 'agents/launcher-process.ts' };
+export const AGENT_LAUNCHER: Entry = {
+  name: 'agent-launcher',
+  source: 'agents/launcher-process.ts',
+};
 
 const fromSources = new Map<string, Promise<string>>();
 

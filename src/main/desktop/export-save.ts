@@ -28,7 +28,10 @@ export async function saveExportAs(
   input: HistoryExportInput,
   chosen: string,
 ): Promise<HistoryExportOutcome> {
-  const partial = join(dirname(chosen), `.${basename(chosen)}.${randomBytes(8).toString('hex')}.part`);
+  const partial = join(
+    dirname(chosen),
+    `.${basename(chosen)}.${randomBytes(8).toString('hex')}.part`,
+  );
   try {
     const { rows, truncated } = await exportHistoryTo(services, input, partial);
     await rename(partial, chosen);
@@ -40,16 +43,26 @@ export async function saveExportAs(
 }
 
 /** Opens the save dialog over the window that asked; the export saved, or null when cancelled. */
-export function wireExportSave(services: Services, windows: IpcWindows, devServerUrl?: string): () => void {
+export function wireExportSave(
+  services: Services,
+  windows: IpcWindows,
+  devServerUrl?: string,
+): () => void {
   ipcMain.handle(
     DESKTOP_SAVE_EXPORT_CHANNEL,
     async (event, raw: unknown): Promise<Result<HistoryExportOutcome | null>> => {
       if (!senderAllowed(event, windows, devServerUrl)) {
-        return { ok: false, error: { name: 'ForbiddenError', message: 'IPC from a frame outside Gatehouse' } };
+        return {
+          ok: false,
+          error: { name: 'ForbiddenError', message: 'IPC from a frame outside Gatehouse' },
+        };
       }
       const input = HistoryExportInput.safeParse(raw);
       if (!input.success) {
-        return { ok: false, error: { name: 'ValidationError', message: z.prettifyError(input.error) } };
+        return {
+          ok: false,
+          error: { name: 'ValidationError', message: z.prettifyError(input.error) },
+        };
       }
       const options = {
         title: 'Export the history',

@@ -21,7 +21,14 @@ export function desktopCaller(
   surface: Extract<Surface, 'notification' | 'tray' | 'link'>,
   clientId = DESKTOP_CLIENT_ID,
 ): Caller {
-  return { clientId, identityProven: true, paired: true, fromLoopback: true, surface, transport: 'internal' };
+  return {
+    clientId,
+    identityProven: true,
+    paired: true,
+    fromLoopback: true,
+    surface,
+    transport: 'internal',
+  };
 }
 
 export type PresenceVoteResult =
@@ -46,7 +53,9 @@ export async function presenceAllow(
   handlers: Handlers,
   caller: Caller,
   allowance: SandboxAllowance,
-): Promise<{ ok: true; entry: string } | { ok: false; error: Extract<Dispatched, { ok: false }>['error'] }> {
+): Promise<
+  { ok: true; entry: string } | { ok: false; error: Extract<Dispatched, { ok: false }>['error'] }
+> {
   const result = await dispatch(handlers, 'allowSandboxTarget', allowance, caller);
   return result.ok
     ? { ok: true, entry: (result.result as { entry: string }).entry }

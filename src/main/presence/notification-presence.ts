@@ -87,7 +87,8 @@ export class NotificationPresence {
     });
     this.batchWindowMs = options.batchWindowMs ?? 150;
     this.log =
-      options.log ?? ((message, error) => log.warn(message, ...(error === undefined ? [] : [error])));
+      options.log ??
+      ((message, error) => log.warn(message, ...(error === undefined ? [] : [error])));
     options.notifier.setListener({
       activated: (key, action) => void this.activate(key, action),
       closed: (key) => this.planner.closed(key),

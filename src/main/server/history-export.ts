@@ -46,7 +46,11 @@ async function privateFolder(dir: string): Promise<void> {
  * Streams the export at `path` and removes its name as soon as it is open. Opened without following
  * a link and without waiting on a pipe: only the regular file the store wrote is sent.
  */
-async function streamFile(path: string, res: ServerResponse, headers: Record<string, string>): Promise<void> {
+async function streamFile(
+  path: string,
+  res: ServerResponse,
+  headers: Record<string, string>,
+): Promise<void> {
   const file = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   let stream;
   try {

@@ -74,7 +74,8 @@ async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > limit) throw new BodyError(413, 'PayloadTooLarge', `body larger than ${limit} bytes`);
+    if (size > limit)
+      throw new BodyError(413, 'PayloadTooLarge', `body larger than ${limit} bytes`);
     chunks.push(chunk as Buffer);
   }
   if (size === 0) return {};
@@ -185,7 +186,12 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
     }
     if (peer === 'unknown') {
       // While agents run, a local connection that no process holds any more may be an agent's.
-      return fail(res, 403, 'AgentForbidden', 'the process that opened this connection cannot be identified');
+      return fail(
+        res,
+        403,
+        'AgentForbidden',
+        'the process that opened this connection cannot be identified',
+      );
     }
     fail(res, 403, 'AgentForbidden', 'requests from an agent process are refused');
   };
@@ -199,7 +205,8 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
       return fail(res, 421, 'MisdirectedRequest', 'unexpected Host header');
     }
     if (!url.pathname.startsWith('/api/')) {
-      if (req.method !== 'GET' && req.method !== 'HEAD') return fail(res, 405, 'MethodNotAllowed', 'GET only');
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        return fail(res, 405, 'MethodNotAllowed', 'GET only');
       return serveStatic(options.staticDir ?? '', url.pathname, res);
     }
     const route = matchRoute(req.method ?? 'GET', url.pathname);
@@ -209,27 +216,36 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
       // The link is the whole credential, for its one request; the bearer token is not accepted here.
       caller = linkCallerOf(req);
       if (caller === 'unauthorized') {
-        return fail(res, 401, 'Unauthorized', 'missing, used or expired approval link', { 'www-authenticate': 'Link' });
+        return fail(res, 401, 'Unauthorized', 'missing, used or expired approval link', {
+          'www-authenticate': 'Link',
+        });
       }
     } else {
       if (!authorized(req)) {
-        return fail(res, 401, 'Unauthorized', 'missing or wrong bearer token', { 'www-authenticate': 'Bearer' });
+        return fail(res, 401, 'Unauthorized', 'missing or wrong bearer token', {
+          'www-authenticate': 'Bearer',
+        });
       }
       caller = callerOf(req);
     }
     if (typeof caller === 'string') return fail(res, 400, 'BadRequest', caller);
 
     if (url.pathname === HISTORY_EXPORT_PATH) {
-      if (req.method !== 'GET') return fail(res, 405, 'MethodNotAllowed', 'GET only', { allow: 'GET' });
+      if (req.method !== 'GET')
+        return fail(res, 405, 'MethodNotAllowed', 'GET only', { allow: 'GET' });
       return exports.answer(url, res);
     }
     if (url.pathname === '/api/events') {
-      if (req.method !== 'GET') return fail(res, 405, 'MethodNotAllowed', 'GET only', { allow: 'GET' });
+      if (req.method !== 'GET')
+        return fail(res, 405, 'MethodNotAllowed', 'GET only', { allow: 'GET' });
       return openEventStream(core, caller, req, res, streams);
     }
-    if (route.kind === 'not_found') return fail(res, 404, 'NotFound', `no route ${req.method} ${url.pathname}`);
+    if (route.kind === 'not_found')
+      return fail(res, 404, 'NotFound', `no route ${req.method} ${url.pathname}`);
     if (route.kind === 'method_not_allowed') {
-      return fail(res, 405, 'MethodNotAllowed', `use ${route.allowed.join(', ')}`, { allow: route.allowed.join(', ') });
+      return fail(res, 405, 'MethodNotAllowed', `use ${route.allowed.join(', ')}`, {
+        allow: route.allowed.join(', '),
+      });
     }
     if (route.name === 'registerClient') {
       const retryAfter = registrations.take();
@@ -246,7 +262,8 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
       try {
         body = await readJson(req, maxBody);
       } catch (error) {
-        if (error instanceof BodyError) return fail(res, error.status, error.errorName, error.message);
+        if (error instanceof BodyError)
+          return fail(res, error.status, error.errorName, error.message);
         throw error;
       }
       if (body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -258,7 +275,12 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
         return fail(res, 400, 'BadRequest', `${key} in the body differs from the path`);
       }
     }
-    const result = await dispatch(core.handlers, route.name, { ...(body as object), ...route.params }, caller);
+    const result = await dispatch(
+      core.handlers,
+      route.name,
+      { ...(body as object), ...route.params },
+      caller,
+    );
     if (result.ok) return send(res, result.status, result.result);
     return send(res, result.status, { error: result.error });
   };
@@ -279,7 +301,12 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
     server.listen(options.port ?? 0, host, () => {
       const { port } = server.address() as AddressInfo;
       const hostPart = host.includes(':') ? `[${host}]` : host;
-      allowedHosts = new Set([`${hostPart}:${port}`, `127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
+      allowedHosts = new Set([
+        `${hostPart}:${port}`,
+        `127.0.0.1:${port}`,
+        `localhost:${port}`,
+        `[::1]:${port}`,
+      ]);
       resolve({
         url: `http://${hostPart}:${port}`,
         port,

@@ -46,7 +46,9 @@ export function canonicalAddress(address: string): string | null {
 /** /proc/net/tcp{,6} hex address: 32-bit words in host (little-endian) byte order. */
 function procHexAddress(hex: string): string {
   const words = hex.match(/.{8}/g) ?? [];
-  const bytes = words.flatMap((w) => [w.slice(6, 8), w.slice(4, 6), w.slice(2, 4), w.slice(0, 2)].map((b) => parseInt(b, 16)));
+  const bytes = words.flatMap((w) =>
+    [w.slice(6, 8), w.slice(4, 6), w.slice(2, 4), w.slice(0, 2)].map((b) => parseInt(b, 16)),
+  );
   if (bytes.length === 4) return `::ffff:${bytes.join('.')}`;
   const groups: number[] = [];
   for (let i = 0; i < 16; i += 2) groups.push((bytes[i]! << 8) | bytes[i + 1]!);
@@ -95,7 +97,11 @@ export function agentTree(stats: ProcStat[], agentPids: number[]): Map<number, n
       continue;
     }
     const seen = new Set<number>();
-    for (let pid: number | undefined = s.pid; pid !== undefined && pid > 1 && !seen.has(pid); pid = parent.get(pid)) {
+    for (
+      let pid: number | undefined = s.pid;
+      pid !== undefined && pid > 1 && !seen.has(pid);
+      pid = parent.get(pid)
+    ) {
       if (agents.has(pid)) {
         tree.set(s.pid, pid);
         break;
@@ -131,10 +137,15 @@ export async function findAgentPeer(
   proc = '/proc',
 ): Promise<AgentPeer | 'unknown' | null> {
   if (agents.length === 0) return null;
-  const [tcp, tcp6] = await Promise.all([readText(join(proc, 'net/tcp')), readText(join(proc, 'net/tcp6'))]);
+  const [tcp, tcp6] = await Promise.all([
+    readText(join(proc, 'net/tcp')),
+    readText(join(proc, 'net/tcp6')),
+  ]);
   const inode = socketInode(tcp, address, port) ?? socketInode(tcp6, address, port);
   if (inode === null) return 'unknown';
-  const pids = (await readdir(proc).catch(() => [] as string[])).filter((name) => /^\d+$/.test(name));
+  const pids = (await readdir(proc).catch(() => [] as string[])).filter((name) =>
+    /^\d+$/.test(name),
+  );
   const stats = (await Promise.all(pids.map((pid) => readText(join(proc, pid, 'stat')))))
     .map(parseStat)
     .filter((s): s is ProcStat => s !== null);

@@ -2,7 +2,12 @@
 import type { ServerResponse } from 'node:http';
 import { SECURITY_HEADERS } from '../../shared/security-headers';
 
-export function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
@@ -13,5 +18,10 @@ export function send(res: ServerResponse, status: number, body: unknown, headers
   res.end(text);
 }
 
-export const fail = (res: ServerResponse, status: number, name: string, message: string, headers?: Record<string, string>) =>
-  send(res, status, { error: { name, message } }, headers);
+export const fail = (
+  res: ServerResponse,
+  status: number,
+  name: string,
+  message: string,
+  headers?: Record<string, string>,
+) => send(res, status, { error: { name, message } }, headers);

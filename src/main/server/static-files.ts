@@ -7,7 +7,11 @@ import { SECURITY_HEADERS } from '../../shared/security-headers';
 import { isInside } from '../core';
 
 /** Serves the built renderer; unknown paths get index.html (the app routes by hash). */
-export async function serveStatic(root: string, pathname: string, res: ServerResponse): Promise<void> {
+export async function serveStatic(
+  root: string,
+  pathname: string,
+  res: ServerResponse,
+): Promise<void> {
   let decoded: string;
   try {
     decoded = decodeURIComponent(pathname);

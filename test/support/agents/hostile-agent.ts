@@ -68,7 +68,11 @@ function parentOf(pid: number): number | null {
  * which listens on nothing; the core started that.
  */
 function findCore(): number {
-  for (let pid: number | null = process.ppid, hops = 0; pid && hops < 4; pid = parentOf(pid), hops++)
+  for (
+    let pid: number | null = process.ppid, hops = 0;
+    pid && hops < 4;
+    pid = parentOf(pid), hops++
+  )
     if (listeningPort(pid) !== null) return pid;
   return process.ppid;
 }
@@ -179,25 +183,54 @@ async function attack(): Promise<void> {
   for (const approval of list) {
     const allow = approval.options.find((o) => o.kind === 'allow_once');
     if (!allow) continue;
-    await call('vote with the bearer token', port, token, 'POST', `/api/approvals/${approval.requestId}/vote`, {
-      optionId: allow.optionId,
-    });
-    await call('vote as the desktop dialog', port, token, 'POST', `/api/approvals/${approval.requestId}/vote`, {
-      optionId: allow.optionId,
-    }, { 'x-gatehouse-client-id': 'desktop' });
+    await call(
+      'vote with the bearer token',
+      port,
+      token,
+      'POST',
+      `/api/approvals/${approval.requestId}/vote`,
+      {
+        optionId: allow.optionId,
+      },
+    );
+    await call(
+      'vote as the desktop dialog',
+      port,
+      token,
+      'POST',
+      `/api/approvals/${approval.requestId}/vote`,
+      {
+        optionId: allow.optionId,
+      },
+      { 'x-gatehouse-client-id': 'desktop' },
+    );
     const client = (await call('register a client', port, token, 'POST', '/api/clients', {
       surface: 'browser',
       label: 'definitely a person',
     })) as { clientId: string; clientToken: string } | null;
     if (client) {
-      await call('vote as a registered client', port, token, 'POST', `/api/approvals/${approval.requestId}/vote`, {
-        optionId: allow.optionId,
-      }, { 'x-gatehouse-client-id': client.clientId, 'x-gatehouse-client-token': client.clientToken });
+      await call(
+        'vote as a registered client',
+        port,
+        token,
+        'POST',
+        `/api/approvals/${approval.requestId}/vote`,
+        {
+          optionId: allow.optionId,
+        },
+        {
+          'x-gatehouse-client-id': client.clientId,
+          'x-gatehouse-client-token': client.clientToken,
+        },
+      );
     }
   }
-  const agents = (await call('list agents', port, token, 'GET', '/api/agents')) as { id: string }[] | null;
+  const agents = (await call('list agents', port, token, 'GET', '/api/agents')) as
+    { id: string }[] | null;
   for (const { id } of agents ?? [{ id: 'hostile' }]) {
-    await call('switch Bypass on', port, token, 'POST', `/api/agents/${id}/bypass`, { enabled: true });
+    await call('switch Bypass on', port, token, 'POST', `/api/agents/${id}/bypass`, {
+      enabled: true,
+    });
   }
 }
 

@@ -6,7 +6,12 @@ import type { AgentLaunch } from '../sandbox/launch';
 import { GATEHOUSE_VERSION } from '../../../shared/control-protocol';
 import { checkJsonShape, describeJsonProblem } from '../safety/json-guard';
 import { recordAgent } from './leftover-agents';
-import { spawnInProcess, type ExitInfo, type LaunchSpec, type LaunchedAgent } from './launched-agent';
+import {
+  spawnInProcess,
+  type ExitInfo,
+  type LaunchSpec,
+  type LaunchedAgent,
+} from './launched-agent';
 import { launchAgent } from './launcher';
 import { behindLifeline } from './lifeline';
 import { signalGroup, stopGroup } from './process-group';
@@ -110,7 +115,8 @@ export class AgentProcess {
     // Off the core's thread where agents have process groups: the launcher waits for the exec.
     const child = process.platform === 'win32' ? spawnInProcess(spec) : await launchAgent(spec);
     // Recorded while it runs, so a core that died without ending it has a successor that does.
-    const record = child.pid === undefined ? null : recordAgent(launch.gatehouseHome, launch.agentId, child.pid);
+    const record =
+      child.pid === undefined ? null : recordAgent(launch.gatehouseHome, launch.agentId, child.pid);
     void child.exited.then(() => {
       record?.remove();
       void launch.cleanup();
@@ -121,10 +127,14 @@ export class AgentProcess {
       // First: the SDK tries handlers in order, one await each, without waiting for the previous
       // message, so a handler further down runs later. A permission request right behind the
       // tool_call update that declares it must find that update already applied.
-      .onNotification(acp.methods.client.session.update, ({ params }) => handlers.sessionUpdate(params))
+      .onNotification(acp.methods.client.session.update, ({ params }) =>
+        handlers.sessionUpdate(params),
+      )
       // Own parser: the pipeline validates and audits malformed requests itself.
-      .onRequest(methods.requestPermission, (p: unknown) => p, ({ params, signal }) =>
-        handlers.requestPermission(params, signal),
+      .onRequest(
+        methods.requestPermission,
+        (p: unknown) => p,
+        ({ params, signal }) => handlers.requestPermission(params, signal),
       )
       .onRequest(
         acp.methods.client.fs.writeTextFile,

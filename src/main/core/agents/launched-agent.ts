@@ -40,7 +40,11 @@ export interface LaunchedAgent {
 }
 
 /** The words for a command that could not be run, where its own errors would have been. */
-export function failureWords(error: { code?: string | null; path?: string | null; message: string }): string {
+export function failureWords(error: {
+  code?: string | null;
+  path?: string | null;
+  message: string;
+}): string {
   return error.code === 'ENOENT' && error.path ? `command not found: ${error.path}` : error.message;
 }
 
@@ -59,7 +63,8 @@ export function spawnInProcess(spec: LaunchSpec): LaunchedAgent {
   const exited = new Promise<LaunchExit>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
     child.once('error', (error: NodeJS.ErrnoException) => {
-      if (child.pid === undefined) resolve({ code: error.errno ?? null, signal: null, reason: failureWords(error) });
+      if (child.pid === undefined)
+        resolve({ code: error.errno ?? null, signal: null, reason: failureWords(error) });
     });
   });
   return {

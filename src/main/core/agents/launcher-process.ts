@@ -48,7 +48,12 @@ function launch({ id, command, args, cwd, env, pipes }: Spawn): void {
   let child: ChildProcess;
   try {
     // Detached: the agent leads its own process group, which the core signals (process-group.ts).
-    child = spawn(command, args, { cwd, env, stdio: new Array(pipes).fill('pipe'), detached: true });
+    child = spawn(command, args, {
+      cwd,
+      env,
+      stdio: new Array(pipes).fill('pipe'),
+      detached: true,
+    });
   } catch (error) {
     send({ type: 'failed', id, code: null, path: null, message: (error as Error).message });
     return;
@@ -56,7 +61,13 @@ function launch({ id, command, args, cwd, env, pipes }: Spawn): void {
   const pid = child.pid;
   if (pid === undefined) {
     child.once('error', (error: NodeJS.ErrnoException) =>
-      send({ type: 'failed', id, code: error.code ?? null, path: error.path ?? null, message: error.message }),
+      send({
+        type: 'failed',
+        id,
+        code: error.code ?? null,
+        path: error.path ?? null,
+        message: error.message,
+      }),
     );
     return;
   }

@@ -19,7 +19,9 @@ export const Spawn = z
     command: Text.min(1),
     args: z.array(ExecString).max(4096),
     cwd: Text.min(1),
-    env: z.record(z.string().max(4096), ExecString).refine((env) => Object.keys(env).length <= 4096),
+    env: z
+      .record(z.string().max(4096), ExecString)
+      .refine((env) => Object.keys(env).length <= 4096),
     pipes: z.union([z.literal(3), z.literal(4)]),
   })
   .strict()
@@ -32,7 +34,11 @@ export const Spawn = z
   );
 export type Spawn = z.infer<typeof Spawn>;
 
-const Pid = z.number().int().positive().max(2 ** 22);
+const Pid = z
+  .number()
+  .int()
+  .positive()
+  .max(2 ** 22);
 
 export const FromLauncher = z.discriminatedUnion('type', [
   // Sent with one pipe as its handle; one message per pipe, in fd order, before `spawned`.

@@ -53,7 +53,8 @@ function readAll(stream: Readable): Promise<string> {
 
 const alive = (pid: number): boolean => processIdentity(pid) !== null;
 /** The program a pid runs now (sh execs the agent behind the lifeline). */
-const program = (pid: number): string => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0]!;
+const program = (pid: number): string =>
+  readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0]!;
 
 describe.skipIf(process.platform === 'win32')('the agent launcher', () => {
   it('hands back pipes that work both ways, and EOF and the exit code once the agent exits', async () => {
@@ -61,7 +62,10 @@ describe.skipIf(process.platform === 'win32')('the agent launcher', () => {
     // 300 kB on stderr before anything is asked: nothing the launcher could read may be lost.
     const agent = await launch(
       from,
-      spec('/bin/sh', ['-c', 'head -c 300000 /dev/zero | tr "\\0" x >&2; read line; echo "got $line"; exit 3']),
+      spec('/bin/sh', [
+        '-c',
+        'head -c 300000 /dev/zero | tr "\\0" x >&2; read line; echo "got $line"; exit 3',
+      ]),
     );
     expect(agent.pid).toBeGreaterThan(0);
     const [out, err] = [readAll(agent.stdout), readAll(agent.stderr)];
@@ -71,14 +75,17 @@ describe.skipIf(process.platform === 'win32')('the agent launcher', () => {
     expect(await agent.exited).toEqual({ code: 3, signal: null });
   });
 
-  it('passes an argument up to exec\'s own bound; a start past it fails alone, the launcher and its agents go on', async () => {
+  it("passes an argument up to exec's own bound; a start past it fails alone, the launcher and its agents go on", async () => {
     const from = await launcher();
     const running = await launch(from, spec('sleep', ['600']));
     // 120 kB, as a scripted agent's script or a long system prompt may be.
     const big = 'x'.repeat(120 * 1024);
     const echo = await launch(from, spec('/bin/sh', ['-c', 'printf %s "$1" | wc -c', 'sh', big]));
     expect((await readAll(echo.stdout)).trim()).toBe(String(big.length));
-    const refused = await launch(from, spec('/bin/sh', ['-c', 'exit 0', 'sh', 'y'.repeat(200 * 1024)]));
+    const refused = await launch(
+      from,
+      spec('/bin/sh', ['-c', 'exit 0', 'sh', 'y'.repeat(200 * 1024)]),
+    );
     expect(refused.pid).toBeUndefined();
     expect((await refused.exited).reason).toMatch(/could not be started/);
     expect(alive(running.pid!)).toBe(true);
@@ -89,7 +96,10 @@ describe.skipIf(process.platform === 'win32')('the agent launcher', () => {
   it('passes an exit on only once what the agent wrote before it has been read', async () => {
     const from = await launcher();
     // More than the pipe holds: the last of it is still in the kernel when the agent has exited.
-    const agent = await launch(from, spec('/bin/sh', ['-c', 'head -c 1000000 /dev/zero | tr "\\0" e >&2; exit 5']));
+    const agent = await launch(
+      from,
+      spec('/bin/sh', ['-c', 'head -c 1000000 /dev/zero | tr "\\0" e >&2; exit 5']),
+    );
     agent.stderr.setEncoding('utf8');
     let read = 0;
     // A reader slower than the agent: its exit is known while output is still to be read.
@@ -130,7 +140,9 @@ describe.skipIf(process.platform === 'win32')('the agent launcher', () => {
       const environ = readFileSync(`/proc/${agent.pid}/environ`, 'utf8').split('\0');
       expect(environ.filter((entry) => entry.startsWith('NODE_CHANNEL'))).toEqual([]);
       // The environment is the one given, whole (sh adds its PWD).
-      expect(environ.filter((entry) => entry && !entry.startsWith('PWD='))).toEqual([`PATH=${ENV.PATH}`]);
+      expect(environ.filter((entry) => entry && !entry.startsWith('PWD='))).toEqual([
+        `PATH=${ENV.PATH}`,
+      ]);
     },
   );
 

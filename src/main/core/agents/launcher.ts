@@ -9,7 +9,13 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { Socket } from 'node:net';
 import { z } from 'zod';
 import { AGENT_LAUNCHER, entryFile } from '../entry-file';
-import { failureWords, notStarted, type LaunchExit, type LaunchSpec, type LaunchedAgent } from './launched-agent';
+import {
+  failureWords,
+  notStarted,
+  type LaunchExit,
+  type LaunchSpec,
+  type LaunchedAgent,
+} from './launched-agent';
 import { FromLauncher, Spawn } from './launcher-protocol';
 import { signalGroup } from './process-group';
 
@@ -83,7 +89,8 @@ export class AgentLauncher {
     // The launcher takes an unfit message for a broken channel and leaves, with every agent: one
     // start that asks too much (an argument past exec's bound) fails alone, here.
     const fit = Spawn.safeParse(message);
-    if (!fit.success) return Promise.resolve(notStarted(`it could not be started: ${z.prettifyError(fit.error)}`));
+    if (!fit.success)
+      return Promise.resolve(notStarted(`it could not be started: ${z.prettifyError(fit.error)}`));
     return new Promise((resolve, reject) => {
       this.starting.set(id, { pipes: [], count: message.pipes, resolve, reject });
       this.busy();
@@ -112,7 +119,11 @@ export class AgentLauncher {
     const start = this.starting.get(message.id);
     if (!start) return this.refuse(`a ${message.type} message for no start under way`, handle);
     if (message.type === 'pipe') {
-      if (!(handle instanceof Socket) || message.fd !== start.pipes.length || message.fd >= start.count)
+      if (
+        !(handle instanceof Socket) ||
+        message.fd !== start.pipes.length ||
+        message.fd >= start.count
+      )
         return this.refuse('a pipe out of order', handle);
       // An error on a pipe (the agent gone mid-write) is the agent's exit, not the core's crash.
       handle.on('error', () => {});
@@ -121,9 +132,11 @@ export class AgentLauncher {
     }
     if (handle) return this.refuse(`a ${message.type} message with a handle`, handle);
     const piped = message.type === 'failed' ? 0 : start.count;
-    if (start.pipes.length !== piped) return this.refuse(`a ${message.type} start with ${start.pipes.length} pipes`, handle);
+    if (start.pipes.length !== piped)
+      return this.refuse(`a ${message.type} start with ${start.pipes.length} pipes`, handle);
     this.starting.delete(message.id);
-    if (message.type === 'spawned') return start.resolve(this.started(message.id, message.pid, start.pipes));
+    if (message.type === 'spawned')
+      return start.resolve(this.started(message.id, message.pid, start.pipes));
     start.resolve(notStarted(failureWords(message)));
     this.idle();
   }
@@ -135,7 +148,8 @@ export class AgentLauncher {
     // of an agent that could not start are the last it writes).
     let finish!: (exit: LaunchExit) => void;
     const exited = new Promise<LaunchExit>((resolve) => {
-      finish = (exit) => void Promise.all([drained(stdout), drained(stderr)]).then(() => resolve(exit));
+      finish = (exit) =>
+        void Promise.all([drained(stdout), drained(stderr)]).then(() => resolve(exit));
     });
     const agent: LaunchedAgent = {
       pid,

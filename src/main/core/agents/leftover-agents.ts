@@ -17,15 +17,20 @@ export interface ProcessIdentity {
   sid: number;
 }
 
-const Pid = z.number().int().positive().max(2 ** 22);
-const AgentRecord = z.object({
-  pid: Pid,
-  startTime: z.string().regex(/^\d{1,20}$/),
-  pgid: Pid,
-  sid: Pid,
-  agentId: z.string().max(200),
-  core: z.object({ pid: Pid, startTime: z.string().regex(/^\d{1,20}$/) }),
-})
+const Pid = z
+  .number()
+  .int()
+  .positive()
+  .max(2 ** 22);
+const AgentRecord = z
+  .object({
+    pid: Pid,
+    startTime: z.string().regex(/^\d{1,20}$/),
+    pgid: Pid,
+    sid: Pid,
+    agentId: z.string().max(200),
+    core: z.object({ pid: Pid, startTime: z.string().regex(/^\d{1,20}$/) }),
+  })
   // Spawned detached: the agent leads its own group and session, and only those are ended.
   .refine((record) => record.pgid === record.pid && record.sid === record.pid);
 type AgentRecord = z.infer<typeof AgentRecord>;
@@ -62,7 +67,12 @@ export function recordAgent(home: string, agentId: string, pid: number): { remov
   const agent = processIdentity(pid);
   const core = ownIdentity();
   if (!agent || !core || agent.sid !== pid) return null;
-  const record: AgentRecord = { pid, ...agent, agentId, core: { pid: process.pid, startTime: core.startTime } };
+  const record: AgentRecord = {
+    pid,
+    ...agent,
+    agentId,
+    core: { pid: process.pid, startTime: core.startTime },
+  };
   const dir = recordsDir(home);
   const file = join(dir, `${pid}.json`);
   try {
@@ -139,7 +149,8 @@ function endSession(record: AgentRecord): number[] {
     if (!/^\d+$/.test(entry)) continue;
     const pid = Number(entry);
     const identity = processIdentity(pid);
-    if (identity?.sid === record.sid && pid !== process.pid) members.push({ pid, pgid: identity.pgid });
+    if (identity?.sid === record.sid && pid !== process.pid)
+      members.push({ pid, pgid: identity.pgid });
   }
   for (const pgid of new Set(members.map((m) => m.pgid))) {
     try {

@@ -20,7 +20,11 @@ export function signalGroup(leader: GroupLeader, signal: NodeJS.Signals): void {
 }
 
 /** SIGTERM to the group, SIGKILL after `graceMs`, and SIGKILL again once the leader is gone. */
-export async function stopGroup<T>(leader: GroupLeader, exited: Promise<T>, graceMs: number): Promise<T> {
+export async function stopGroup<T>(
+  leader: GroupLeader,
+  exited: Promise<T>,
+  graceMs: number,
+): Promise<T> {
   signalGroup(leader, 'SIGTERM');
   const timer = setTimeout(() => signalGroup(leader, 'SIGKILL'), graceMs);
   const info = await exited;

@@ -88,13 +88,17 @@ describe('registry agents', () => {
   });
 
   it('an unknown id, no snapshot, or no kind it can run: a clear error', () => {
-    expect(() => resolveOn('nope', linux())).toThrow('agent "mine": no agent "nope" in the ACP Registry snapshot');
+    expect(() => resolveOn('nope', linux())).toThrow(
+      'agent "mine": no agent "nope" in the ACP Registry snapshot',
+    );
     expect(() =>
       launchableAgent('mine', AgentConfig.parse({ registry: 'gemini' }), () => null, linux()),
     ).toThrow(/no snapshot was imported \(gatehouse agents import-registry <file>\)/);
     const future = Registry.parse({
       version: '2.0.0',
-      agents: [{ id: 'later', name: 'L', version: '1.0.0', description: 'd', distribution: { oci: {} } }],
+      agents: [
+        { id: 'later', name: 'L', version: '1.0.0', description: 'd', distribution: { oci: {} } },
+      ],
     });
     expect(() =>
       launchableAgent('mine', AgentConfig.parse({ registry: 'later' }), () => future, linux()),
@@ -114,7 +118,9 @@ describe('registry agents', () => {
 describe('an agent in settings', () => {
   const problems = (input: unknown) => {
     const parsed = AgentConfig.safeParse(input);
-    return parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    return parsed.success
+      ? []
+      : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
   };
   const either =
     'command: an agent has either "command" (the program to run) or "registry" (an ACP Registry id), not both';

@@ -14,7 +14,11 @@ export class RegistryAgentError extends Error {
   override name = 'RegistryAgentError';
 }
 
-const OS: Partial<Record<NodeJS.Platform, string>> = { darwin: 'darwin', linux: 'linux', win32: 'windows' };
+const OS: Partial<Record<NodeJS.Platform, string>> = {
+  darwin: 'darwin',
+  linux: 'linux',
+  win32: 'windows',
+};
 const ARCH: Partial<Record<string, string>> = { arm64: 'aarch64', x64: 'x86_64' };
 
 /** process.platform and process.arch as the registry names them, or null for a platform it has no key for. */
@@ -28,7 +32,10 @@ export function registryPlatform(platform: NodeJS.Platform, arch: string): Regis
  * Where a registry binary is expected, unpacked by the person: outside the data folder, which the
  * sandbox hides from agents.
  */
-export function registryBinaryFolder(agent: Pick<RegistryAgent, 'id' | 'version'>, userHome = homedir()): string {
+export function registryBinaryFolder(
+  agent: Pick<RegistryAgent, 'id' | 'version'>,
+  userHome = homedir(),
+): string {
   return join(userHome, '.gatehouse', 'agents', agent.id, agent.version);
 }
 
@@ -38,7 +45,11 @@ export interface RegistryHost {
   userHome: string;
 }
 
-const thisHost = (): RegistryHost => ({ platform: process.platform, arch: process.arch, userHome: homedir() });
+const thisHost = (): RegistryHost => ({
+  platform: process.platform,
+  arch: process.arch,
+  userHome: homedir(),
+});
 
 interface Resolved {
   command: string;
@@ -59,7 +70,10 @@ function fromDistribution(agent: RegistryAgent, host: RegistryHost): Resolved {
     };
   }
   if (uvx) return { command: 'uvx', args: [uvx.package, ...uvx.args], env: uvx.env };
-  if (!binary) throw new RegistryAgentError(`registry agent "${agent.id}" has no distribution Gatehouse can run (npx, uvx or binary)`);
+  if (!binary)
+    throw new RegistryAgentError(
+      `registry agent "${agent.id}" has no distribution Gatehouse can run (npx, uvx or binary)`,
+    );
   const platform = registryPlatform(host.platform, host.arch);
   const target = platform ? binary[platform] : undefined;
   if (!target) {
@@ -69,7 +83,8 @@ function fromDistribution(agent: RegistryAgent, host: RegistryHost): Resolved {
   }
   const folder = registryBinaryFolder(agent, host.userHome);
   const command = resolve(folder, target.cmd);
-  if (!isInside(command, folder)) throw new RegistryAgentError(`registry agent "${agent.id}": its cmd leaves its folder`);
+  if (!isInside(command, folder))
+    throw new RegistryAgentError(`registry agent "${agent.id}": its cmd leaves its folder`);
   if (!existsSync(command)) {
     throw new RegistryAgentError(
       `registry agent "${agent.id}" ${agent.version} is a binary Gatehouse does not download: unpack ${
@@ -100,7 +115,10 @@ export function launchableAgent(
     );
   }
   const entry = snapshot.agents.find((agent) => agent.id === id);
-  if (!entry) throw new RegistryAgentError(`agent "${agentId}": no agent "${id}" in the ACP Registry snapshot`);
+  if (!entry)
+    throw new RegistryAgentError(
+      `agent "${agentId}": no agent "${id}" in the ACP Registry snapshot`,
+    );
   const resolved = fromDistribution(entry, host);
   return {
     ...config,
@@ -115,11 +133,16 @@ const stopsRegistryAgent = (error: unknown): error is Error =>
   error instanceof RegistryAgentError || error instanceof RegistryFileError;
 
 /** The agent as a session starts it; a registry agent that cannot be resolved is a start error. */
-export function registryLaunch(agentId: string, config: AgentConfig, home: string): LaunchableAgent {
+export function registryLaunch(
+  agentId: string,
+  config: AgentConfig,
+  home: string,
+): LaunchableAgent {
   try {
     return launchableAgent(agentId, config, () => loadRegistrySnapshot(home));
   } catch (error) {
-    if (stopsRegistryAgent(error)) throw new BadRequestError(`agent "${agentId}" did not start: ${error.message}`);
+    if (stopsRegistryAgent(error))
+      throw new BadRequestError(`agent "${agentId}" did not start: ${error.message}`);
     throw error;
   }
 }
@@ -131,10 +154,16 @@ export function shownLaunch(
   home: string,
 ): { name: string; command: string; args: string[] } {
   try {
-    const { name, command, args } = launchableAgent(agentId, config, () => loadRegistrySnapshot(home));
+    const { name, command, args } = launchableAgent(agentId, config, () =>
+      loadRegistrySnapshot(home),
+    );
     return { name: name ?? agentId, command, args };
   } catch (error) {
     if (!stopsRegistryAgent(error)) throw error;
-    return { name: config.name ?? agentId, command: `registry:${config.registry}`, args: config.args };
+    return {
+      name: config.name ?? agentId,
+      command: `registry:${config.registry}`,
+      args: config.args,
+    };
   }
 }

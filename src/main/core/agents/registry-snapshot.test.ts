@@ -35,11 +35,33 @@ describe('the ACP Registry format', () => {
   it('reads the registry as published: three kinds, unknown fields tolerated, defaults filled', () => {
     const registry = parseRegistry(text({ ...registryFixture(), generatedBy: 'ci' }), 'r.json');
     expect(registry.agents.map((a) => a.id)).toEqual(['gemini', 'mistral-vibe', 'factory-droid']);
-    expect(registry.agents[1]!.distribution.uvx).toEqual({ package: 'mistral-vibe@2.0.2', args: ['acp'], env: {} });
+    expect(registry.agents[1]!.distribution.uvx).toEqual({
+      package: 'mistral-vibe@2.0.2',
+      args: ['acp'],
+      env: {},
+    });
     expect(registryListing(registry)).toEqual([
-      { id: 'gemini', name: 'Gemini CLI', version: '0.27.3', description: "Google's official CLI for Gemini", kinds: ['npx'] },
-      { id: 'mistral-vibe', name: 'Mistral Vibe', version: '2.0.2', description: "Mistral's open-source coding assistant", kinds: ['uvx'] },
-      { id: 'factory-droid', name: 'Factory Droid', version: '0.43.0', description: 'Factory AI coding agent', kinds: ['binary'] },
+      {
+        id: 'gemini',
+        name: 'Gemini CLI',
+        version: '0.27.3',
+        description: "Google's official CLI for Gemini",
+        kinds: ['npx'],
+      },
+      {
+        id: 'mistral-vibe',
+        name: 'Mistral Vibe',
+        version: '2.0.2',
+        description: "Mistral's open-source coding assistant",
+        kinds: ['uvx'],
+      },
+      {
+        id: 'factory-droid',
+        name: 'Factory Droid',
+        version: '0.43.0',
+        description: 'Factory AI coding agent',
+        kinds: ['binary'],
+      },
     ]);
   });
 
@@ -72,9 +94,9 @@ describe('the ACP Registry format', () => {
 
   it('refuses a package that would be read as an npx or uvx option, or as more than one word', () => {
     for (const spec of ['--registry=https://evil.example', '-y', 'pkg --call=sh', 'pkg\nx']) {
-      expect(problemsOf(withAgent((a) => (a['distribution'] = { npx: { package: spec } })))).toEqual([
-        'agents.0.distribution.npx.package: package: one word, not starting with -',
-      ]);
+      expect(
+        problemsOf(withAgent((a) => (a['distribution'] = { npx: { package: spec } }))),
+      ).toEqual(['agents.0.distribution.npx.package: package: one word, not starting with -']);
     }
   });
 
@@ -96,7 +118,9 @@ describe('the ACP Registry format', () => {
       `larger than ${REGISTRY_LIMITS.fileBytes} bytes`,
     ]);
     const deep = `{"version":"1.0.0","agents":[],"extra":${'['.repeat(10_000)}${']'.repeat(10_000)}}`;
-    expect(problemsOf(deep)).toEqual(['nested deeper than 12 levels at $.extra[0][0][0][0][0][0][0][0][0][0][0]']);
+    expect(problemsOf(deep)).toEqual([
+      'nested deeper than 12 levels at $.extra[0][0][0][0][0][0][0][0][0][0][0]',
+    ]);
   });
 });
 
@@ -112,7 +136,9 @@ describe('the snapshot file', () => {
     const good = text(registryFixture());
     saveRegistrySnapshot(home, good, 'in.json');
     expect(readFileSync(registrySnapshotPath(home), 'utf8')).toBe(good);
-    expect(() => saveRegistrySnapshot(home, '{"version":"1"}', 'bad.json')).toThrow(RegistryFileError);
+    expect(() => saveRegistrySnapshot(home, '{"version":"1"}', 'bad.json')).toThrow(
+      RegistryFileError,
+    );
     expect(readFileSync(registrySnapshotPath(home), 'utf8')).toBe(good);
     expect(loadRegistrySnapshot(home)?.agents).toHaveLength(3);
   });

@@ -1,7 +1,16 @@
 // The ACP Registry snapshot Gatehouse starts registry agents from: $GATEHOUSE_HOME/registry.json,
 // put there by `gatehouse agents import-registry` or `fetch-registry`. Read and validated whole at
 // each use: a snapshot that fails validation starts no registry agent and lists nothing.
-import { existsSync, mkdirSync, openSync, readSync, closeSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  closeSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import {
   distributionKinds,
@@ -25,7 +34,9 @@ export class RegistryFileError extends Error {
     readonly file: string,
     readonly problems: string[],
   ) {
-    super(`${file} is not a valid ACP Registry file:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    super(
+      `${file} is not a valid ACP Registry file:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
   }
 }
 

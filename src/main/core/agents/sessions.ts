@@ -1,59 +1,37 @@
 import { availableParallelism } from 'node:os';
 import { v7 as uuidv7 } from 'uuid';
-import type { PermissionMode, PermissionPolicy, SessionInfo, StopReason } from '../../../shared/domain';
-import type { AgentConfig, LaunchableAgent } from '../../../shared/settings';
-import type { ApprovalPipeline } from '../approvals/pipeline';
+import type { PermissionMode, SessionInfo, StopReason } from '../../../shared/domain';
+import type { LaunchableAgent } from '../../../shared/settings';
 import { AgentGoneError, BadRequestError, ConflictError, NotFoundError } from '../errors';
-import type { EventBus } from '../events/bus';
-import type { Store } from '../store';
 import { AgentProcess } from './agent-process';
 import { prepareAgentLauncher } from './launcher';
 import { SignIns, signInAsked } from './agent-auth';
-import { clientHandlersFor, type ClientHandlerDeps } from './client-handlers';
-import type { ReadJudge } from './read-judge';
+import { clientHandlersFor } from './client-handlers';
 import { Session } from './session';
 import { agentFamily, askingChoice, modesSelector } from './agent-modes';
-import { keepAsking, onModeUpdate, primarySelector, selectMode, type ModeGuardDeps } from './mode-guard';
+import {
+  keepAsking,
+  onModeUpdate,
+  primarySelector,
+  selectMode,
+  type ModeGuardDeps,
+} from './mode-guard';
 import { launchFamily, unguardedByDoor } from './side-doors';
-import { prepareAgentLaunch } from '../sandbox/launch';
-import type { ProtectedEntry } from '../rules/protected-files';
-import { LaunchFileChangedError } from '../sandbox/launch-file';
 import { Transcripts } from '../transcripts/transcripts';
 import { RecentFolders } from './recent-folders';
 import { registryLaunch } from './registry-launch';
 import { checkFolder, sessionFolder, type FolderCheck } from './session-folder';
+import { launchInSandbox } from './session-launch';
+import type { SessionManagerOptions } from './session-manager-options';
 import { violationReporterFor } from './session-violations';
 import { watchBuildScripts } from './turn-build-scripts';
 import { setSessionOption } from './session-options';
 import { StartGate } from './start-gate';
 
+export type { SessionManagerOptions } from './session-manager-options';
+
 /** The longest one agent's boot keeps the next start waiting (two boots per CPU at once). */
 const START_HOLD_MS = 3000;
-
-export interface SessionManagerOptions {
-  agents: () => Record<string, AgentConfig>;
-  defaultPolicy: () => PermissionPolicy;
-  /** Takes each permission request; ends what waits when a turn is cancelled or the session ends. */
-  pipeline: Pick<ApprovalPipeline, 'handle' | 'cancelTurn' | 'endSession'>;
-  store: Pick<Store, 'recordEvent' | 'recordRequest' | 'recordDecision'>;
-  bus: EventBus;
-  now?: () => number;
-  /** Gatehouse's own folder: no path into it reaches an agent's environment. */
-  home: string;
-  /**
-   * Whether the session's agent may read `realPath` (when the agent's settings enable reads).
-   * Absent: every read is refused.
-   */
-  judgeRead?: ReadJudge;
-  /** Whether a write the agent asks for is what a decision allowed (approvals/coverage). */
-  coverage: ClientHandlerDeps['coverage'];
-  /** How long an agent has to end a cancelled turn before it is stopped. */
-  cancelGraceMs: () => number;
-  /** The files that run later, protected in every writable root: the default list and the settings'. */
-  protectedEntries?: () => readonly ProtectedEntry[];
-  /** Runs once when a session ends, whatever ended it (session grants end here). */
-  onEnd?: (sessionId: string) => void;
-}
 
 /**
  * Sessions, one agent process each: a crash or a kill takes down one session, and the agent's
@@ -77,7 +55,9 @@ export class SessionManager {
     prepareAgentLauncher();
     this.transcripts = new Transcripts(options.bus, this.now);
     this.recentFolders = new RecentFolders(options.home);
-    this.signIns = new SignIns((session) => options.bus.publish({ type: 'session_state', session: session.info() }));
+    this.signIns = new SignIns((session) =>
+      options.bus.publish({ type: 'session_state', session: session.info() }),
+    );
   }
 
   private get guardDeps(): ModeGuardDeps {
@@ -112,7 +92,8 @@ export class SessionManager {
 
   get(sessionId: string): Session {
     const session = this.sessions.get(sessionId);
-    if (!session || session.state === 'closed') throw new NotFoundError(`no open session ${sessionId}`);
+    if (!session || session.state === 'closed')
+      throw new NotFoundError(`no open session ${sessionId}`);
     return session;
   }
 
@@ -136,7 +117,8 @@ export class SessionManager {
   /** An editor's session is prompted, cancelled and closed in the editor. */
   private local(sessionId: string): Session {
     const session = this.get(sessionId);
-    if (session.via) throw new ConflictError(`this session runs in ${session.via.name}: use it there`);
+    if (session.via)
+      throw new ConflictError(`this session runs in ${session.via.name}: use it there`);
     return session;
   }
 
@@ -162,24 +144,13 @@ export class SessionManager {
     const leave = await this.starts.enter();
     let launch;
     try {
-      launch = await prepareAgentLaunch({
-        agentId,
-        config,
-        sessionDir: cwd,
-        gatehouseHome: this.options.home,
-        onViolation: (violation) => violations.network(violation),
-        protection: { entries: this.options.protectedEntries?.(), onMove: (move) => violations.moved(move) },
-        onShellStderr: (text) => violations.shellStderr(text),
+      launch = await launchInSandbox(session, config, violations, {
+        ...this.options,
+        now: this.now,
       });
     } catch (error) {
       leave();
-      this.options.store.recordEvent({
-        type: error instanceof LaunchFileChangedError ? 'launch_file_changed' : 'sandbox_unavailable',
-        agentId,
-        at: this.now(),
-        payload: { cwd, error: (error as Error).message },
-      });
-      throw new BadRequestError(`agent "${agentId}" did not start: ${(error as Error).message}`);
+      throw error;
     }
     session.sandbox = launch.sandbox;
     violations.labelWith(launch.protectedBy);
@@ -221,7 +192,9 @@ export class SessionManager {
       session.endReason = 'agent_exit';
       await agent.kill();
       this.end(session);
-      throw new BadRequestError(`agent "${agentId}" did not start: ${exit ? `it ${exit}` : (error as Error).message}`);
+      throw new BadRequestError(
+        `agent "${agentId}" did not start: ${exit ? `it ${exit}` : (error as Error).message}`,
+      );
     }
     if (!session.authMethods) return this.opened(session, config);
     this.signIns.wait(session, config);
@@ -231,13 +204,17 @@ export class SessionManager {
   /** Signs the agent in with a method it offered (ACP authenticate), then opens its ACP session. */
   async authenticate(sessionId: string, methodId: string): Promise<SessionInfo> {
     const session = this.local(sessionId);
-    const config = await this.signIns.signIn(session, methodId, (agent) => this.newAcpSession(session, agent));
+    const config = await this.signIns.signIn(session, methodId, (agent) =>
+      this.newAcpSession(session, agent),
+    );
     return this.opened(session, config);
   }
 
   /** ACP session/new; the modes and options the agent advertises there are kept. */
   private async newAcpSession(session: Session, agent: AgentProcess): Promise<void> {
-    const created = await agent.raceExit(agent.agent.request('session/new', { cwd: session.cwd, mcpServers: [] }));
+    const created = await agent.raceExit(
+      agent.agent.request('session/new', { cwd: session.cwd, mcpServers: [] }),
+    );
     session.acpSessionId = created.sessionId;
     const modes = modesSelector(created.modes);
     session.modeSelectors = modes ? [modes] : [];
@@ -266,8 +243,10 @@ export class SessionManager {
 
   async prompt(sessionId: string, text: string, clientId: string | null): Promise<StopReason> {
     const session = this.local(sessionId);
-    if (session.state === 'prompting') throw new ConflictError('a turn is already running in this session');
-    if (session.state !== 'idle' || !session.process) throw new ConflictError(`session is ${session.state}`);
+    if (session.state === 'prompting')
+      throw new ConflictError('a turn is already running in this session');
+    if (session.state !== 'idle' || !session.process)
+      throw new ConflictError(`session is ${session.state}`);
     session.state = 'prompting';
     session.promptId = uuidv7();
     session.promptClientId = clientId;
@@ -315,7 +294,9 @@ export class SessionManager {
     const session = this.get(sessionId);
     session.modeOverride = mode;
     const selector = primarySelector(session);
-    const target = selector && askingChoice(selector.choices, mode === 'plan' ? 'plan' : 'ask', session.agentFamily);
+    const target =
+      selector &&
+      askingChoice(selector.choices, mode === 'plan' ? 'plan' : 'ask', session.agentFamily);
     if (selector && target && target.id !== selector.current && session.process) {
       await selectMode(session, selector, target);
     }
@@ -331,7 +312,11 @@ export class SessionManager {
   }
 
   /** Sets one of the agent's session options (session-options.ts) in a session started here. */
-  async setOption(sessionId: string, configId: string, value: string | boolean): Promise<SessionInfo> {
+  async setOption(
+    sessionId: string,
+    configId: string,
+    value: string | boolean,
+  ): Promise<SessionInfo> {
     const session = this.local(sessionId);
     await setSessionOption(session, configId, value, this.guardDeps);
     this.options.bus.publish({ type: 'session_state', session: session.info() });
@@ -352,7 +337,8 @@ export class SessionManager {
       const graceMs = this.options.cancelGraceMs();
       session.cancelTimer = setTimeout(() => {
         session.cancelTimer = null;
-        if (session.state === 'prompting' && session.promptId === promptId) void this.stopUnresponsive(session, graceMs);
+        if (session.state === 'prompting' && session.promptId === promptId)
+          void this.stopUnresponsive(session, graceMs);
       }, graceMs);
       // A pending grace period alone does not keep the process alive.
       session.cancelTimer.unref();
@@ -381,12 +367,18 @@ export class SessionManager {
     session.cancelTimer = null;
   }
 
-  async close(sessionId: string, reason: 'session_closed' | 'shutdown' = 'session_closed'): Promise<void> {
-    if (reason === 'shutdown' && this.sessions.get(sessionId)?.via) return this.detach(sessionId, reason);
+  async close(
+    sessionId: string,
+    reason: 'session_closed' | 'shutdown' = 'session_closed',
+  ): Promise<void> {
+    if (reason === 'shutdown' && this.sessions.get(sessionId)?.via)
+      return this.detach(sessionId, reason);
     const session = this.local(sessionId);
     session.endReason = reason;
     if (session.state === 'prompting' && session.process && !session.process.exit) {
-      await session.process.agent.notify('session/cancel', { sessionId: session.acpSessionId }).catch(() => {});
+      await session.process.agent
+        .notify('session/cancel', { sessionId: session.acpSessionId })
+        .catch(() => {});
     }
     this.options.pipeline.endSession(sessionId);
     await session.process?.kill();
@@ -395,7 +387,9 @@ export class SessionManager {
 
   async closeAll(reason: 'shutdown' | 'session_closed' = 'shutdown'): Promise<void> {
     await Promise.all(
-      [...this.sessions.values()].filter((s) => s.state !== 'closed').map((s) => this.close(s.sessionId, reason)),
+      [...this.sessions.values()]
+        .filter((s) => s.state !== 'closed')
+        .map((s) => this.close(s.sessionId, reason)),
     );
   }
 

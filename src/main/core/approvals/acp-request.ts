@@ -13,7 +13,9 @@ export const AcpPermissionRequest = z.object({
     toolCallId: z.string().min(1).max(500),
     kind: z.string().max(100).nullish(),
     title: z.string().nullish(),
-    locations: z.array(z.looseObject({ path: z.string(), line: z.number().int().nullish() })).nullish(),
+    locations: z
+      .array(z.looseObject({ path: z.string(), line: z.number().int().nullish() }))
+      .nullish(),
     content: z.array(z.looseObject({ type: z.string() })).nullish(),
     rawInput: z.unknown().optional(),
   }),

@@ -128,12 +128,20 @@ export class ClientRegistry {
   }
 
   /** Spends a pairing secret for a new paired client; null when it is unknown, used or expired. */
-  pair(secret: string, label: string, surface: Surface): { clientId: string; clientToken: string } | null {
+  pair(
+    secret: string,
+    label: string,
+    surface: Surface,
+  ): { clientId: string; clientToken: string } | null {
     const key = hash(secret).toString('hex');
     const expiresAt = this.secrets.get(key);
     this.secrets.delete(key);
     if (expiresAt === undefined || expiresAt <= this.now()) {
-      this.audit('pairing_refused', { label, surface, reason: expiresAt === undefined ? 'unknown or used' : 'expired' });
+      this.audit('pairing_refused', {
+        label,
+        surface,
+        reason: expiresAt === undefined ? 'unknown or used' : 'expired',
+      });
       return null;
     }
     const issued = this.add(`${surface}-${uuidv7()}`, surface, label, true);

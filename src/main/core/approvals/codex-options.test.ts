@@ -47,7 +47,10 @@ describe("Codex's exec-policy amendment option", () => {
     const { pipeline, context, store } = gated();
     context.mode = 'bypassPermissions';
     await expect(pipeline.handle(context, codexRun('make build'))).resolves.toEqual(APPROVED);
-    expect(store.decisions[0]?.decision.decider).toEqual({ type: 'mode', mode: 'bypassPermissions' });
+    expect(store.decisions[0]?.decision.decider).toEqual({
+      type: 'mode',
+      mode: 'bypassPermissions',
+    });
   });
 
   it("a person's choice of it becomes a Gatehouse grant; the grant then answers `approved`", async () => {
@@ -65,7 +68,9 @@ describe("Codex's exec-policy amendment option", () => {
     const [grant] = grants.activeFor(context.agentId);
     expect(grant).toBeDefined();
 
-    await expect(pipeline.handle(context, codexRun('npm test', 'call-2'))).resolves.toEqual(APPROVED);
+    await expect(pipeline.handle(context, codexRun('npm test', 'call-2'))).resolves.toEqual(
+      APPROVED,
+    );
     expect(store.decisions[1]?.decision.decider).toEqual({ type: 'grant', grantId: grant!.id });
   });
 
@@ -73,7 +78,10 @@ describe("Codex's exec-policy amendment option", () => {
     const { pipeline, rules, context, asked, vote } = gated();
     rules.push({ id: 'tests', action: 'allow', command: 'npm test' });
     const request = codexRun('npm test');
-    const onlyAlways = { ...request, options: request.options.filter((o) => o.kind !== 'allow_once') };
+    const onlyAlways = {
+      ...request,
+      options: request.options.filter((o) => o.kind !== 'allow_once'),
+    };
     const reply = pipeline.handle(context, onlyAlways);
     const approval = await asked();
     vote({

@@ -54,6 +54,8 @@ export function deciderFor(decision: PermissionDecision, session: SessionContext
       return { type: session.endReason ?? 'session_closed' };
     case 'withdrawn':
       // Only the pipeline withdraws a request, and it records the rule, grant or mode that decided.
-      throw new Error(`request ${decision.requestId} was withdrawn: its decider is the new verdict`);
+      throw new Error(
+        `request ${decision.requestId} was withdrawn: its decider is the new verdict`,
+      );
   }
 }

@@ -1,4 +1,5 @@
 import type { GrantChoice } from '../../../shared/contract';
+import type { PendingApproval } from '../../../shared/domain';
 import type { Grant } from '../../../shared/rules';
 import { GrantSchema } from '../../../shared/rules';
 import { grantFromRequest, isGrantActive, type RequestFacts } from '../rules';
@@ -98,4 +99,9 @@ export class GrantBook {
     );
     await Promise.all(ending.map((g) => this.revoke(g.id, 'session ended')));
   }
+}
+
+/** Parts a grant is made of (the command, the paths) were cut for display. */
+export function cutsFacts(approval: PendingApproval): boolean {
+  return (approval.cuts ?? []).some((c) => ['command', 'locations', 'diffs'].includes(c.part));
 }

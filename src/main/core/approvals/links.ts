@@ -43,7 +43,11 @@ export class ApprovalLinks {
    * both count; a vote that `keeps` says was not counted (refused) leaves the link usable.
    * Null when the link is unknown, used or expired.
    */
-  spend<T>(token: string, vote: (requestId: string) => T, keeps: (outcome: T) => boolean): T | null {
+  spend<T>(
+    token: string,
+    vote: (requestId: string) => T,
+    keeps: (outcome: T) => boolean,
+  ): T | null {
     const link = this.resolve(token);
     if (!link) return null;
     const outcome = vote(link.requestId);

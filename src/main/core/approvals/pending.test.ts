@@ -136,25 +136,31 @@ describe('the requests waiting for a person, held once by the mediator', () => {
     ['the timeout', () => vi.advanceTimersByTimeAsync(60_000)],
   ];
 
-  it.each(endings)('one ended by %s is gone from every view, with no removal call', async (_, end) => {
-    const h = holder();
-    const { queue, ask } = h;
-    const ended = ask('s1');
-    const other = ask('s2');
-    // Outlives the timeout that ends the first.
-    h.mediator.extendTimeout(other.requestId, 60_000);
-    queue.markDisplayed(ended.requestId);
-    await end(h, ended.requestId);
-    await ended.decided;
+  it.each(endings)(
+    'one ended by %s is gone from every view, with no removal call',
+    async (_, end) => {
+      const h = holder();
+      const { queue, ask } = h;
+      const ended = ask('s1');
+      const other = ask('s2');
+      // Outlives the timeout that ends the first.
+      h.mediator.extendTimeout(other.requestId, 60_000);
+      queue.markDisplayed(ended.requestId);
+      await end(h, ended.requestId);
+      await ended.decided;
 
-    expect(queue.get(ended.requestId)).toBeUndefined();
-    expect(ids(queue.list())).toEqual([other.requestId]);
-    expect(queue.judged().map(([requestId]) => requestId)).toEqual([other.requestId]);
-    expect(queue.summaries(10)).toMatchObject({ items: [{ requestId: other.requestId }], total: 1 });
-    expect([queue.countFor('s1'), queue.size]).toEqual([0, 1]);
-    // What the pipeline kept still says what was shown, for the audit.
-    expect(ended.view.displayed).toBe(true);
-  });
+      expect(queue.get(ended.requestId)).toBeUndefined();
+      expect(ids(queue.list())).toEqual([other.requestId]);
+      expect(queue.judged().map(([requestId]) => requestId)).toEqual([other.requestId]);
+      expect(queue.summaries(10)).toMatchObject({
+        items: [{ requestId: other.requestId }],
+        total: 1,
+      });
+      expect([queue.countFor('s1'), queue.size]).toEqual([0, 1]);
+      // What the pipeline kept still says what was shown, for the audit.
+      expect(ended.view.displayed).toBe(true);
+    },
+  );
 
   it('a listener told of the resolution already finds the request gone', () => {
     const seen: Array<{ listed: string[]; count: number }> = [];

@@ -315,8 +315,12 @@ describe('where a request’s time goes', () => {
       }),
     });
     await pipeline.handle(session(), permissionRequest());
-    expect(Object.keys(stages.mock.calls[0]![0] as object)).toEqual(REQUEST_STAGES.slice(0, REQUEST_STAGES.indexOf('rules') + 1));
-    await expect(pipeline.handle(session(), { ...permissionRequest(), options: [] })).rejects.toBeInstanceOf(RequestError);
+    expect(Object.keys(stages.mock.calls[0]![0] as object)).toEqual(
+      REQUEST_STAGES.slice(0, REQUEST_STAGES.indexOf('rules') + 1),
+    );
+    await expect(
+      pipeline.handle(session(), { ...permissionRequest(), options: [] }),
+    ).rejects.toBeInstanceOf(RequestError);
     expect(stages).toHaveBeenCalledTimes(1);
   });
 });

@@ -13,8 +13,6 @@ import {
   type PermissionDecision,
   type PermissionVoteInput,
   type PermissionVoteOutcome,
-  type PermissionLateVote,
-  type PermissionMediatorEvent,
   type PolicyConfig,
 } from '../mediator';
 import {
@@ -27,11 +25,17 @@ import {
   withDiskBefore,
   type DiskView,
 } from '../safety';
-import { DIFF_SIDE_MAX_BYTES, DIFFS_TEXT_MAX_BYTES, MAX_PENDING_PER_SESSION } from '../safety/limits';
+import {
+  DIFF_SIDE_MAX_BYTES,
+  DIFFS_TEXT_MAX_BYTES,
+  MAX_PENDING_PER_SESSION,
+} from '../safety/limits';
 import type { Store } from '../store';
 import { AcpPermissionRequest } from './acp-request';
 import { deciderFor, grantChoiceOf, votesOf } from './decision-audit';
-import { needsDisk } from './disk-facts';
+import { announce, lateVoteEvent, malformedEvent } from './announcements';
+import { DiskQueue } from './disk-queue';
+import { cutsFacts } from './grant-book';
 import { PendingQueue, voteTally, type PendingView } from './pending';
 import { StageClock, type StageTimes } from './request-stages';
 import { allowOnceReply, rejectReply, replyForResolution } from './reply';
@@ -54,7 +58,11 @@ export interface PipelineOptions {
   /** Rules, modes and grants; absent means every request asks. */
   decideBefore?: (approval: PendingApproval, session: SessionContext) => PreDecision;
   /** Keeps a person's "always" as a grant; resolves with a note for the audit. */
-  remember?: (approval: PendingApproval, session: SessionContext, choice: GrantChoice) => Promise<string>;
+  remember?: (
+    approval: PendingApproval,
+    session: SessionContext,
+    choice: GrantChoice,
+  ) => Promise<string>;
   /** Told of each allowed request, whole, before the agent hears: what it approved may now happen. */
   allowed?: (approval: PendingApproval) => void;
   /** What the disk says about a request's paths (approvals/disk-facts.ts); absent: not looked up. */
@@ -79,8 +87,7 @@ export class ApprovalPipeline {
   private readonly mediator: MultiClientPermissionMediator<PendingView>;
   private readonly now: () => number;
   /** Disk look-ups in arrival order, so a request that waits for the disk is not overtaken. */
-  private diskQueue: Promise<unknown> = Promise.resolve();
-  private diskWaiting = 0;
+  private readonly disk: DiskQueue;
 
   constructor(private readonly options: PipelineOptions) {
     this.now = options.now ?? Date.now;
@@ -88,10 +95,11 @@ export class ApprovalPipeline {
       consensusQuorum: options.policy.consensusQuorum,
       now: this.now,
       votersForSession: options.votersForSession,
-      emit: (_sessionId, event) => this.announce(event),
-      lateVote: (vote) => this.recordLateVote(vote),
+      emit: (_sessionId, event) => announce(event, options.bus, this.pending),
+      lateVote: (vote) => options.store.recordEvent(lateVoteEvent(vote)),
     });
     this.pending = new PendingQueue(this.mediator);
+    this.disk = new DiskQueue(options.disk);
   }
 
   /** A voter's answer to a pending request; the policy decides whether and how it counts. */
@@ -143,16 +151,29 @@ export class ApprovalPipeline {
         at: issuedAt,
         payload: { problems: [problem], shape },
       });
-      throw RequestError.invalidParams({ problem }, `session/request_permission refused: ${problem}`);
+      throw RequestError.invalidParams(
+        { problem },
+        `session/request_permission refused: ${problem}`,
+      );
     }
     const parsed = AcpPermissionRequest.safeParse(raw);
     if (!parsed.success) {
-      await this.refuse(session, requestId, raw, parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
-      throw RequestError.invalidParams({ issues: parsed.error.issues }, 'malformed session/request_permission');
+      this.refuse(
+        session,
+        requestId,
+        raw,
+        parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`),
+      );
+      throw RequestError.invalidParams(
+        { issues: parsed.error.issues },
+        'malformed session/request_permission',
+      );
     }
     const request = parsed.data;
     if (request.sessionId !== session.acpSessionId) {
-      await this.refuse(session, requestId, raw, [`sessionId ${request.sessionId} is not this agent's session`]);
+      this.refuse(session, requestId, raw, [
+        `sessionId ${request.sessionId} is not this agent's session`,
+      ]);
       throw RequestError.invalidParams(undefined, `unknown session ${request.sessionId}`);
     }
     clock?.lap('validate');
@@ -161,12 +182,22 @@ export class ApprovalPipeline {
       mergeToolCallUpdate(session.toolCallState(request.toolCall.toolCallId), request.toolCall),
     );
     const command = extractCommand(toolCall, session.cwd);
-    const disk = await this.diskFacts(session.cwd, toolCall);
+    const disk = await this.disk.facts(session.cwd, toolCall);
     // The diff shown is the one the write makes: its "before" is the file on disk.
     const shown = disk ? withDiskBefore(toolCall, disk) : toolCall;
-    const diffs = prepareDiffs(shown, { maxBytes: DIFF_SIDE_MAX_BYTES, totalBytes: DIFFS_TEXT_MAX_BYTES });
+    const diffs = prepareDiffs(shown, {
+      maxBytes: DIFF_SIDE_MAX_BYTES,
+      totalBytes: DIFFS_TEXT_MAX_BYTES,
+    });
     clock?.lap('enrich');
-    const warnings = computeWarnings({ toolCall, command, diffs, sessionCwd: session.cwd, homeDir: homedir(), disk });
+    const warnings = computeWarnings({
+      toolCall,
+      command,
+      diffs,
+      sessionCwd: session.cwd,
+      homeDir: homedir(),
+      disk,
+    });
     clock?.lap('warnings');
     // The whole request, for the rules and the warnings; what is queued, sent and stored is bounded.
     const whole: PendingApproval = {
@@ -188,46 +219,61 @@ export class ApprovalPipeline {
     const { approval, originals } = boundApproval(whole);
     clock?.lap('bound');
     // Built here from the validated request and typed enrichment: not validated a second time.
-    this.options.store.recordRequest(approval, { promptId: session.promptId }, { trusted: true, originals });
+    this.options.store.recordRequest(
+      approval,
+      { promptId: session.promptId },
+      { trusted: true, originals },
+    );
     clock?.lap('record');
 
     if (session.endReason) {
       // The session ended while the agent was still asking: nobody is left to decide.
       clock?.done();
-      return this.conclude(approval, { outcome: 'cancelled' }, { type: session.endReason }, 'session-closed', [], false);
+      return this.conclude(
+        approval,
+        { outcome: 'cancelled' },
+        { type: session.endReason },
+        'session-closed',
+        [],
+        false,
+      );
     }
     const pre = this.options.decideBefore?.(whole, session);
     clock?.lap('rules');
     if (decides(pre)) {
       clock?.done();
-      return this.allowing(whole, shown, await this.conclude(approval, pre.reply, pre.decider, pre.reason ?? pre.verdict, [], false));
+      return this.allowing(
+        whole,
+        shown,
+        await this.conclude(approval, pre.reply, pre.decider, pre.reason ?? pre.verdict, [], false),
+      );
     }
     if (this.pending.countFor(session.sessionId) >= MAX_PENDING_PER_SESSION) {
       // More than a person can review: refused at once, never queued behind the others.
       clock?.done();
-      return this.conclude(approval, rejectReply(approval.options), { type: 'queue_full' }, 'queue full', [], false);
+      return this.conclude(
+        approval,
+        rejectReply(approval.options),
+        { type: 'queue_full' },
+        'queue full',
+        [],
+        false,
+      );
     }
-    return this.allowing(whole, shown, await this.ask(session, approval, whole, hooks.asking, clock));
+    return this.allowing(
+      whole,
+      shown,
+      await this.ask(session, approval, whole, hooks.asking, clock),
+    );
   }
 
-  /**
-   * What the disk says about the request's paths; none for a request that names none (a command),
-   * which then goes on at once unless an earlier request is still waiting for the disk.
-   */
-  private async diskFacts(cwd: string, toolCall: PendingApproval['toolCall']): Promise<DiskView | undefined> {
-    const gather = this.options.disk;
-    const wanted = gather !== undefined && needsDisk(toolCall);
-    if (!wanted && this.diskWaiting === 0) return undefined;
-    this.diskWaiting++;
-    const mine = this.diskQueue.then(() => (wanted ? gather(cwd, toolCall) : undefined));
-    this.diskQueue = mine.catch(() => undefined);
-    try {
-      return await mine;
-    } catch {
-      return undefined;
-    } finally {
-      this.diskWaiting--;
-    }
+  private refuse(
+    session: SessionContext,
+    requestId: string,
+    raw: unknown,
+    problems: string[],
+  ): void {
+    this.options.store.recordEvent(malformedEvent(session, requestId, raw, problems, this.now()));
   }
 
   /**
@@ -240,7 +286,10 @@ export class ApprovalPipeline {
     response: RequestPermissionResponse,
   ): RequestPermissionResponse {
     const { outcome } = response;
-    const kind = outcome.outcome === 'selected' ? whole.options.find((o) => o.optionId === outcome.optionId)?.kind : undefined;
+    const kind =
+      outcome.outcome === 'selected'
+        ? whole.options.find((o) => o.optionId === outcome.optionId)?.kind
+        : undefined;
     if (kind === 'allow_once' || kind === 'allow_always')
       this.options.allowed?.(shown === whole.toolCall ? whole : { ...whole, toolCall: shown });
     return response;
@@ -299,7 +348,7 @@ export class ApprovalPipeline {
     } catch (error) {
       clock?.done();
       if (error instanceof CancelSentinelCollisionError) {
-        await this.refuse(session, approval.requestId, approval, [error.message]);
+        this.refuse(session, approval.requestId, approval, [error.message]);
         throw RequestError.invalidParams(undefined, error.message);
       }
       throw error;
@@ -322,11 +371,22 @@ export class ApprovalPipeline {
     const { approval: current, displayed } = view;
     if (verdict) {
       const reason = verdict.reason ?? verdict.verdict;
-      return this.conclude(current, verdict.reply, verdict.decider, reason, votesOf(decision), displayed);
+      return this.conclude(
+        current,
+        verdict.reply,
+        verdict.decider,
+        reason,
+        votesOf(decision),
+        displayed,
+      );
     }
     let reply = replyForResolution(current.options, decision.resolution);
     let reason: string = decision.reason;
-    if (reply.outcome === 'selected' && reply.optionKind === 'allow_always' && this.options.remember) {
+    if (
+      reply.outcome === 'selected' &&
+      reply.optionKind === 'allow_always' &&
+      this.options.remember
+    ) {
       // The agent's own "always" often reaches further than what was shown (Gemini CLI then allows
       // every edit of the session). Gatehouse keeps the grant, scoped as chosen, and tells the
       // agent "once": its next request is asked again and answered by the grant. A request shown
@@ -340,7 +400,14 @@ export class ApprovalPipeline {
       // The new grant may cover other requests waiting in the meantime.
       this.rejudgePending();
     }
-    return this.conclude(current, reply, deciderFor(decision, session), reason, votesOf(decision), displayed);
+    return this.conclude(
+      current,
+      reply,
+      deciderFor(decision, session),
+      reason,
+      votesOf(decision),
+      displayed,
+    );
   }
 
   private async conclude(
@@ -378,76 +445,4 @@ export class ApprovalPipeline {
       ? { outcome: { outcome: 'selected', optionId: reply.optionId } }
       : { outcome: { outcome: 'cancelled' } };
   }
-
-  private async refuse(session: SessionContext, requestId: string, raw: unknown, problems: string[]): Promise<void> {
-    this.options.store.recordEvent({
-      type: 'malformed_request',
-      requestId,
-      sessionId: session.sessionId,
-      agentId: session.agentId,
-      at: this.now(),
-      payload: { problems, request: boundedJson(raw) },
-    });
-  }
-
-  /** What the mediator announces, in the words every client knows; the queue follows it. */
-  private announce(event: PermissionMediatorEvent): void {
-    const { bus } = this.options;
-    switch (event.type) {
-      case 'permission_partial_vote': {
-        const tally = voteTally(event);
-        this.pending.update(event.requestId, { tally });
-        bus.publish({ type: 'permission_partial_vote', requestId: event.requestId, sessionId: event.sessionId, tally });
-        return;
-      }
-      case 'permission_forbidden':
-        bus.publish({
-          type: 'permission_forbidden',
-          requestId: event.requestId,
-          sessionId: event.sessionId,
-          clientId: event.clientId ?? null,
-          reason: event.reason,
-        });
-        return;
-      case 'permission_timeout_extended':
-        this.pending.update(event.requestId, { expiresAt: event.expiresAtMs });
-        bus.publish({ type: 'permission_extended', requestId: event.requestId, expiresAt: event.expiresAtMs });
-        return;
-      case 'permission_resolved':
-        // Published by `conclude` once the decision is committed, with its decider.
-        return;
-    }
-  }
-
-  /** A vote on a decided request changes nothing, but the audit keeps it. */
-  private recordLateVote(vote: PermissionLateVote): void {
-    this.options.store.recordEvent({
-      type: 'late_vote',
-      requestId: vote.requestId,
-      sessionId: vote.sessionId,
-      at: vote.receivedAtMs,
-      payload: {
-        clientId: vote.clientId ?? null,
-        optionId: vote.optionId,
-        resolvedOptionId: vote.resolvedOptionId,
-        surface: vote.metadata?.surface ?? null,
-      },
-    });
-  }
-}
-
-/** Parts a grant is made of (the command, the paths) were cut for display. */
-function cutsFacts(approval: PendingApproval): boolean {
-  return (approval.cuts ?? []).some((c) => ['command', 'locations', 'diffs'].includes(c.part));
-}
-
-/** Keeps a hostile request's audit copy bounded: the shape and the start of it, not megabytes. */
-function boundedJson(value: unknown, max = 64 * 1024): unknown {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? 'undefined';
-  } catch {
-    return '[unserializable]';
-  }
-  return text.length <= max ? value : `${text.slice(0, max)}… [${text.length} chars]`;
 }

@@ -1,7 +1,10 @@
 import type { AgentReply, PermissionOption, PermissionOptionKind } from '../../../shared/domain';
 import type { PermissionResolution } from '../mediator';
 
-function firstOfKind(options: readonly PermissionOption[], kinds: PermissionOptionKind[]): PermissionOption | undefined {
+function firstOfKind(
+  options: readonly PermissionOption[],
+  kinds: PermissionOptionKind[],
+): PermissionOption | undefined {
   for (const kind of kinds) {
     const option = options.find((o) => o.kind === kind);
     if (option) return option;

@@ -123,7 +123,10 @@ describe('managed rules in the rule layer', () => {
       grants,
       now: () => 1,
     });
-    expect(judge(approval('ls'), session('default')).decider).toEqual({ type: 'rule', ruleId: 'ls' });
+    expect(judge(approval('ls'), session('default')).decider).toEqual({
+      type: 'rule',
+      ruleId: 'ls',
+    });
     managed = [allowLs];
     expect(judge(approval('ls'), session('default')).decider).toEqual({
       type: 'rule',

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { commands, type CommandName, type CommandOutput, type Commands } from '../../../shared/contract';
+import {
+  commands,
+  type CommandName,
+  type CommandOutput,
+  type Commands,
+} from '../../../shared/contract';
 import type { Caller } from '../approvals/clients';
 import { DomainError, type DomainErrorKind } from '../errors';
 import { logger } from '../log/logger';
@@ -45,9 +50,11 @@ function failure(error: unknown): Dispatched {
   if (error instanceof z.ZodError) {
     return failed('invalid', 'ValidationError', z.prettifyError(error), error.issues);
   }
-  if (error instanceof DomainError) return failed(error.kind, error.name, error.message, error.details);
+  if (error instanceof DomainError)
+    return failed(error.kind, error.name, error.message, error.details);
   // Only a wire vote can name an option the request does not offer: the caller's mistake.
-  if (error instanceof InvalidPermissionOptionError) return failed('invalid', error.name, error.message);
+  if (error instanceof InvalidPermissionOptionError)
+    return failed('invalid', error.name, error.message);
   log.error('command failed:', error);
   return failed('internal', 'InternalError', 'internal error');
 }
@@ -71,7 +78,10 @@ export async function dispatch(
     const input = spec.input.parse(rawInput ?? {});
     const handler = handlers[name] as (input: unknown, caller: Caller) => unknown;
     const output = spec.output.parse(await handler(input, caller));
-    const status = 'status' in spec.http && spec.http.status ? (spec.http.status as (o: unknown) => number)(output) : 200;
+    const status =
+      'status' in spec.http && spec.http.status
+        ? (spec.http.status as (o: unknown) => number)(output)
+        : 200;
     return { ok: true, result: output, status };
   } catch (error) {
     return failure(error);

@@ -1,8 +1,4 @@
-import {
-  EXPORT_MAX_ROWS,
-  exportMimeType,
-  type HistoryExportInput,
-} from '../../../shared/contract';
+import { EXPORT_MAX_ROWS, exportMimeType, type HistoryExportInput } from '../../../shared/contract';
 import { NotFoundError } from '../errors';
 import type { Handlers } from './dispatch';
 import type { CommandServices } from './services';
@@ -10,7 +6,9 @@ import type { CommandServices } from './services';
 type HistoryCommands = 'history' | 'historyDetail' | 'verifyAudit';
 
 /** Decided requests as the audit keeps them: pages, one in detail, the chain's check. */
-export function historyHandlers({ store }: Pick<CommandServices, 'store'>): Pick<Handlers, HistoryCommands> {
+export function historyHandlers({
+  store,
+}: Pick<CommandServices, 'store'>): Pick<Handlers, HistoryCommands> {
   return {
     history: (input) => store.history(input),
 
@@ -53,6 +51,11 @@ export async function exportHistoryTo(
 ): Promise<HistoryExportFile> {
   const { format, ...filter } = input;
   const filename = exportFilename(format, now());
-  const { rows, truncated } = await store.exportHistoryToFile(filter, format, path, EXPORT_MAX_ROWS);
+  const { rows, truncated } = await store.exportHistoryToFile(
+    filter,
+    format,
+    path,
+    EXPORT_MAX_ROWS,
+  );
   return { filename, mimeType: exportMimeType(format), rows, truncated };
 }

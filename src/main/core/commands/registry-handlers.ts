@@ -1,5 +1,9 @@
 import { agentsOnPath } from '../agents/agents-on-path';
-import { loadRegistrySnapshot, registryListing, RegistryFileError } from '../agents/registry-snapshot';
+import {
+  loadRegistrySnapshot,
+  registryListing,
+  RegistryFileError,
+} from '../agents/registry-snapshot';
 import type { Handlers } from './dispatch';
 import type { SettingsService } from './services';
 
@@ -18,7 +22,9 @@ export function registryHandlers(
         const registry = loadRegistrySnapshot(services.home);
         return {
           agents: registryListing(registry),
-          problem: registry ? null : 'No ACP Registry snapshot yet: run gatehouse agents import-registry <file>.',
+          problem: registry
+            ? null
+            : 'No ACP Registry snapshot yet: run gatehouse agents import-registry <file>.',
         };
       } catch (error) {
         if (!(error instanceof RegistryFileError)) throw error;

@@ -27,10 +27,7 @@ export function ruleHandlers({
 }: Pick<
   CommandServices,
   'settings' | 'managed' | 'saveSettings' | 'store' | 'bus' | 'pipeline' | 'now'
->): Pick<
-  Handlers,
-  RuleCommands
-> {
+>): Pick<Handlers, RuleCommands> {
   // Suggestions read up to 2,000 decisions: computed once, again after a new decision or rule.
   let suggestions: Promise<{ rule: Rule; count: number; message: string }[]> | null = null;
   bus.subscribe((event) => {
@@ -53,9 +50,15 @@ export function ruleHandlers({
   /** A managed rule is the administrator's: the user cannot edit, replace or remove it. */
   const refuseManagedRule = async (ruleId: string, caller: Caller, verb: string) => {
     if (managed && isManagedRule(managed, ruleId)) {
-      await refuseManaged(store, managed, caller, `rule "${ruleId}" is a managed rule and cannot be ${verb}`, {
-        ruleId,
-      });
+      await refuseManaged(
+        store,
+        managed,
+        caller,
+        `rule "${ruleId}" is a managed rule and cannot be ${verb}`,
+        {
+          ruleId,
+        },
+      );
     }
   };
 

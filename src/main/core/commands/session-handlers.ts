@@ -27,7 +27,9 @@ export function sessionHandlers({
 > {
   return {
     listSessions: () =>
-      sessions.list().map((info) => ({ ...info, pendingCount: pipeline.pending.countFor(info.sessionId) })),
+      sessions
+        .list()
+        .map((info) => ({ ...info, pendingCount: pipeline.pending.countFor(info.sessionId) })),
 
     getTranscript: (input) => sessions.transcripts.get(input.sessionId, input.since),
 
@@ -62,9 +64,16 @@ export function sessionHandlers({
 
     setSessionMode: async (input, caller) => {
       if (input.mode === 'bypassPermissions' && managed?.settings.allowBypass === false) {
-        await refuseManaged(store, managed, caller, 'Bypass is not allowed', { mode: input.mode }, {
-          sessionId: input.sessionId,
-        });
+        await refuseManaged(
+          store,
+          managed,
+          caller,
+          'Bypass is not allowed',
+          { mode: input.mode },
+          {
+            sessionId: input.sessionId,
+          },
+        );
       }
       const info = await sessions.setMode(input.sessionId, input.mode);
       // The new mode (Bypass, acceptEdits, plan) applies to what already waits.

@@ -58,9 +58,14 @@ export function loadSettings(home: string): Settings {
  * Changes settings.json in place: the file as the person wrote it (comments aside) is read, changed
  * and validated, then replaced atomically, so a crash never leaves half a file.
  */
-export function updateSettingsFile(home: string, change: (json: Record<string, unknown>) => void): Settings {
+export function updateSettingsFile(
+  home: string,
+  change: (json: Record<string, unknown>) => void,
+): Settings {
   const file = settingsPath(home);
-  const json = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+  const json = existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>)
+    : {};
   change(json);
   const parsed = Settings.safeParse(json);
   if (!parsed.success) throw new SettingsError(file, describeIssues(parsed.error));

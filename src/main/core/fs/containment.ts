@@ -114,7 +114,8 @@ export async function nearestRealPath(path: string, hops = 0): Promise<string> {
   const candidate = join(realParent, basename(absolute));
   const link = await readlink(candidate).catch(() => null);
   if (link === null) return candidate;
-  if (hops >= MAX_LINK_HOPS) throw Object.assign(new Error(`too many links: ${path}`), { code: 'ELOOP' });
+  if (hops >= MAX_LINK_HOPS)
+    throw Object.assign(new Error(`too many links: ${path}`), { code: 'ELOOP' });
   return nearestRealPath(isAbsolute(link) ? link : join(realParent, link), hops + 1);
 }
 

@@ -26,8 +26,7 @@ export class GuardedListeners {
 
   constructor(private readonly listeners: MediatorListeners) {
     this.reportError =
-      listeners.reportError ??
-      ((error, source) => log.error(`${source} threw`, error));
+      listeners.reportError ?? ((error, source) => log.error(`${source} threw`, error));
   }
 
   emit(sessionId: string, event: PermissionMediatorEvent): void {

@@ -83,7 +83,13 @@ export function boundApproval(full: PendingApproval): BoundedApproval {
   }
   const rawInput = boundRawInput(toolCall.rawInput, cutter);
   const content = boundContent(toolCall.content, cutter);
-  const locations = boundList('locations', toolCall.locations, LOCATIONS_MAX_BYTES, Infinity, cutter);
+  const locations = boundList(
+    'locations',
+    toolCall.locations,
+    LOCATIONS_MAX_BYTES,
+    Infinity,
+    cutter,
+  );
   const command = full.command && boundCommand(full.command, cutter);
   const diffs = boundList('diffs', full.diffs, DIFFS_MAX_BYTES, MAX_DIFFS, cutter);
   const warnings = full.warnings.map(boundWarning);
@@ -139,7 +145,13 @@ function boundContent(content: unknown[], cutter: Cutter): unknown[] {
 }
 
 /** The leading entries that fit `maxBytes` of JSON and `maxCount`; the whole list when cut is kept. */
-function boundList<T>(part: string, list: T[], maxBytes: number, maxCount: number, cutter: Cutter): T[] {
+function boundList<T>(
+  part: string,
+  list: T[],
+  maxBytes: number,
+  maxCount: number,
+  cutter: Cutter,
+): T[] {
   let used = 2;
   let keep = 0;
   for (const entry of list) {

@@ -94,7 +94,16 @@ export function prepareDiffs(
             : 'modify';
     covered.add(path);
     out.push(
-      entry(path, change === 'move' ? oldPath : null, change, oldText, newText, maxBytes, maxLines, budget),
+      entry(
+        path,
+        change === 'move' ? oldPath : null,
+        change,
+        oldText,
+        newText,
+        maxBytes,
+        maxLines,
+        budget,
+      ),
     );
   }
 

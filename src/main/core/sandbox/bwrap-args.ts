@@ -107,5 +107,3 @@ export function bwrapArgs(plan: MountPlan, command: string, args: readonly strin
   out.push('--chdir', plan.cwd, '--', command, ...args);
   return out;
 }
-
-

@@ -71,7 +71,8 @@ export function openDatabase(path: string, options: DatabaseOptions = {}): Db {
     // After a checkpoint, truncate the WAL instead of leaving a large file behind.
     if (!options.readonly) db.pragma('journal_size_limit = 67108864');
     // A checkpoint inside a commit was a third of the writer's time at full load (bench/history.ts).
-    if (options.walCheckpoints === 'elsewhere') db.pragma(`wal_autocheckpoint = ${WAL_BACKSTOP_PAGES}`);
+    if (options.walCheckpoints === 'elsewhere')
+      db.pragma(`wal_autocheckpoint = ${WAL_BACKSTOP_PAGES}`);
   } catch (err) {
     db.close();
     throw err;

@@ -74,8 +74,7 @@ export function storeKey(options: Pick<StoreOptions, 'path' | 'checkpointKey'>):
 export function openStoreEngine(options: StoreOptions): StoreEngine {
   const now = options.now ?? Date.now;
   const report: ErrorReporter =
-    options.onError ??
-    ((error, context) => log.error(`${context}: ${error.message}`));
+    options.onError ?? ((error, context) => log.error(`${context}: ${error.message}`));
   const db: Db = openDatabase(options.path, {
     ...(options.durability !== undefined ? { durability: options.durability } : {}),
     ...(options.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.busyTimeoutMs } : {}),

@@ -107,12 +107,18 @@ export function* exportChunks(
   do {
     const limit = Math.min(PAGE, maxRows - rows);
     // The limit reached: one more row says whether the filter matched more.
-    const result = page({ ...filter, limit: Math.max(limit, 1), ...(cursor !== undefined ? { cursor } : {}) });
+    const result = page({
+      ...filter,
+      limit: Math.max(limit, 1),
+      ...(cursor !== undefined ? { cursor } : {}),
+    });
     if (limit <= 0) return result.items.length > 0;
     if (result.items.length > 0) {
       rows += result.items.length;
       yield {
-        text: result.items.map((item) => (format === 'csv' ? csvRow(item) : JSON.stringify(item) + '\n')).join(''),
+        text: result.items
+          .map((item) => (format === 'csv' ? csvRow(item) : JSON.stringify(item) + '\n'))
+          .join(''),
         rows: result.items.length,
       };
     }

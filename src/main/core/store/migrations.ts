@@ -225,7 +225,8 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 5,
-    description: 'history filter indexes: "has warnings" paired with agent, kind, verdict and decider; "no warnings"',
+    description:
+      'history filter indexes: "has warnings" paired with agent, kind, verdict and decider; "no warnings"',
     up: (db) =>
       db.exec(`
         -- A filter answered by one index and checked row by row for the rest reads every row the check

@@ -29,7 +29,9 @@ interface PairedClientRow {
 }
 
 export function listPairedClients(db: Db): PairedClientRecord[] {
-  const rows = db.prepare('SELECT * FROM paired_clients ORDER BY paired_at').all() as PairedClientRow[];
+  const rows = db
+    .prepare('SELECT * FROM paired_clients ORDER BY paired_at')
+    .all() as PairedClientRow[];
   return rows.map((r) => ({
     clientId: r.client_id,
     label: r.label,
@@ -44,9 +46,18 @@ export function savePairedClient(db: Db, client: PairedClientRecord): void {
   db.prepare(
     `INSERT INTO paired_clients (client_id, label, surface, token_hash, paired_at, revoked_at)
      VALUES (?, ?, ?, ?, ?, ?)`,
-  ).run(client.clientId, client.label, client.surface, client.tokenHash, client.pairedAt, client.revokedAt);
+  ).run(
+    client.clientId,
+    client.label,
+    client.surface,
+    client.tokenHash,
+    client.pairedAt,
+    client.revokedAt,
+  );
 }
 
 export function revokePairedClient(db: Db, clientId: string, at: number): void {
-  db.prepare('UPDATE paired_clients SET revoked_at = ? WHERE client_id = ? AND revoked_at IS NULL').run(at, clientId);
+  db.prepare(
+    'UPDATE paired_clients SET revoked_at = ? WHERE client_id = ? AND revoked_at IS NULL',
+  ).run(at, clientId);
 }

@@ -3,7 +3,12 @@
 // writing engine answers these over its own connection; a store thread of its own answers them over
 // a read-only one, so a page or a check never waits behind a commit (WAL: readers see every commit
 // that finished before their read began).
-import type { HistoryDetail, HistoryFilter, HistoryPage, HistoryQuery } from '../../../shared/history';
+import type {
+  HistoryDetail,
+  HistoryFilter,
+  HistoryPage,
+  HistoryQuery,
+} from '../../../shared/history';
 import type { PairedClientRecord } from './paired-clients';
 import { AuditFeed, type FeedPage } from './audit-feed';
 import type { VerifyResult } from './audit-log';
@@ -12,7 +17,13 @@ import { exportChunks, exportPages, type ExportFormat } from './export';
 import { writeExportFile, type ExportWritten } from './export-file';
 import { listGrants, type GrantQuery, type GrantRecord } from './grant-records';
 import { listPairedClients } from './paired-clients';
-import { Reader, type AgentEntry, type EventQuery, type EventRecord, type SessionEntry } from './reader';
+import {
+  Reader,
+  type AgentEntry,
+  type EventQuery,
+  type EventRecord,
+  type SessionEntry,
+} from './reader';
 import { verifyInBackground } from './verify-in-background';
 
 export interface ReadEngine {
@@ -77,7 +88,10 @@ export function readEngine(
     },
     exportHistoryToFile(filter, format, path, maxRows) {
       open();
-      return writeExportFile(exportChunks((q) => reader.page(q), filter, format, maxRows), path);
+      return writeExportFile(
+        exportChunks((q) => reader.page(q), filter, format, maxRows),
+        path,
+      );
     },
     events(query = {}) {
       open();
@@ -107,7 +121,11 @@ export function readEngine(
 }
 
 /** A read-only connection to a store another connection writes (and has migrated). */
-export function openReadEngine(path: string, key: Buffer, now: () => number): ReadEngine & { close(): void } {
+export function openReadEngine(
+  path: string,
+  key: Buffer,
+  now: () => number,
+): ReadEngine & { close(): void } {
   const db = openDatabase(path, { readonly: true });
   return { ...readEngine(db, path, key, now), close: () => db.close() };
 }

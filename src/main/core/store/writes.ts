@@ -4,7 +4,13 @@ import type { Decision, PendingApproval, Surface } from '../../../shared/domain'
 import type { VoteRecord } from '../../../shared/history';
 import type { PairedClientStore } from './paired-clients';
 import type { GrantRecord } from './grant-records';
-import type { AuditEventInput, DecisionMeta, GrantInput, RecordOptions, RequestMeta } from './records';
+import type {
+  AuditEventInput,
+  DecisionMeta,
+  GrantInput,
+  RecordOptions,
+  RequestMeta,
+} from './records';
 import type { PruneResult, RetentionPolicy } from './retention';
 
 export interface StoreWrites extends PairedClientStore {

@@ -36,7 +36,13 @@ describe('support bundle redaction', () => {
     const redacted = redactSettings(settings) as Settings;
     const agent = redacted.agents.claude!;
     expect(agent.command).toBe('claude-agent');
-    expect(agent.args).toEqual(['--api-key', REDACTED, `--token=${REDACTED}`, '--verbose', 'plain']);
+    expect(agent.args).toEqual([
+      '--api-key',
+      REDACTED,
+      `--token=${REDACTED}`,
+      '--verbose',
+      'plain',
+    ]);
     expect(agent.env.HTTPS_PROXY).toMatch(/^sha256:[0-9a-f]{16}$/);
     expect(Object.keys(redacted.telemetry.otlp!.headers)).toEqual(['x-tenant', 'authorization']);
     expect(redacted.telemetry.otlp!.endpoint).toBe(
@@ -58,11 +64,19 @@ describe('support bundle redaction', () => {
       GATEHOUSE_HOME: '/home/x/.gatehouse',
     });
     expect(secrets).toEqual(
-      expect.arrayContaining(['sk-env-value', 'sk-flag-value', 'tenant-header-value', 'gatehouse-bearer-token', 'audit-key-hex-value']),
+      expect.arrayContaining([
+        'sk-env-value',
+        'sk-flag-value',
+        'tenant-header-value',
+        'gatehouse-bearer-token',
+        'audit-key-hex-value',
+      ]),
     );
     expect(secrets).not.toContain('/usr/bin');
     const log = 'started with sk-env-value; client said gatehouse-bearer-token; PATH=/usr/bin';
-    expect(scrub(log, secrets)).toBe(`started with ${REDACTED}; client said ${REDACTED}; PATH=/usr/bin`);
+    expect(scrub(log, secrets)).toBe(
+      `started with ${REDACTED}; client said ${REDACTED}; PATH=/usr/bin`,
+    );
   });
 
   it('credential-looking assignments are cut even when the value is not known', () => {

@@ -44,7 +44,9 @@ export class BridgeApi implements GatehouseApi {
   }
 
   async call<N extends CommandName>(name: N, input: CommandInput<N>): Promise<CommandOutput<N>> {
-    const method = this.bridge[name] as unknown as (input: CommandInput<N>) => ReturnType<GatehouseBridge[N]>;
+    const method = this.bridge[name] as unknown as (
+      input: CommandInput<N>,
+    ) => ReturnType<GatehouseBridge[N]>;
     const result = await method(input);
     if (!result.ok) throw new ApiError(result.error.name, result.error.message);
     return commands[name].output.parse(result.result) as CommandOutput<N>;

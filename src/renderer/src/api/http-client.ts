@@ -23,7 +23,10 @@ interface Identity {
 }
 
 /** Fills `:name` path segments from the input; the rest goes to the query (GET) or the body. */
-function buildRequest(name: CommandName, input: Record<string, unknown>): { path: string; rest: Record<string, unknown> } {
+function buildRequest(
+  name: CommandName,
+  input: Record<string, unknown>,
+): { path: string; rest: Record<string, unknown> } {
   const rest = { ...input };
   const path = commands[name].http.path.replace(/:([A-Za-z]+)/g, (_m, key: string) => {
     const value = rest[key];
@@ -59,7 +62,11 @@ export class HttpApi implements GatehouseApi {
   }
 
   /** Pairs with a one-time secret a person handed over; from then on its votes are a person's. */
-  async pair(pairingSecret: string, label: string, surface: 'browser' | 'api' = 'browser'): Promise<Identity> {
+  async pair(
+    pairingSecret: string,
+    label: string,
+    surface: 'browser' | 'api' = 'browser',
+  ): Promise<Identity> {
     this.identity = await this.call('pairClient', { pairingSecret, label, surface });
     this.isPaired = true;
     return this.identity;
@@ -118,8 +125,10 @@ export class HttpApi implements GatehouseApi {
     });
     const body: unknown = await response.json().catch(() => null);
     const error = ErrorBody.safeParse(body);
-    if (error.success) throw new ApiError(error.data.error.name, error.data.error.message, response.status);
-    if (!response.ok && name !== 'vote') throw new ApiError('HttpError', `HTTP ${response.status}`, response.status);
+    if (error.success)
+      throw new ApiError(error.data.error.name, error.data.error.message, response.status);
+    if (!response.ok && name !== 'vote')
+      throw new ApiError('HttpError', `HTTP ${response.status}`, response.status);
     return spec.output.parse(body) as CommandOutput<N>;
   }
 
@@ -127,13 +136,18 @@ export class HttpApi implements GatehouseApi {
   async fetchExport(input: HistoryExportInput): Promise<HistoryExportOutcome & { blob: Blob }> {
     const query = new URLSearchParams();
     for (const [k, v] of Object.entries(input)) if (v !== undefined) query.set(k, String(v));
-    const response = await fetch(`${this.base}${HISTORY_EXPORT_PATH}?${query}`, { headers: this.headers(false) });
+    const response = await fetch(`${this.base}${HISTORY_EXPORT_PATH}?${query}`, {
+      headers: this.headers(false),
+    });
     if (!response.ok) {
       const error = ErrorBody.safeParse(await response.json().catch(() => null));
-      if (error.success) throw new ApiError(error.data.error.name, error.data.error.message, response.status);
+      if (error.success)
+        throw new ApiError(error.data.error.name, error.data.error.message, response.status);
       throw new ApiError('HttpError', `HTTP ${response.status}`, response.status);
     }
-    const disposition = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '');
+    const disposition = /filename="([^"]+)"/.exec(
+      response.headers.get('content-disposition') ?? '',
+    );
     const outcome = HistoryExportOutcome.parse({
       filename: disposition?.[1],
       rows: Number(response.headers.get(EXPORT_ROWS_HEADER)),

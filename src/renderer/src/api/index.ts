@@ -20,7 +20,9 @@ interface StoredIdentity {
 
 function storedIdentity(): StoredIdentity | null {
   try {
-    const value = JSON.parse(localStorage.getItem(IDENTITY_KEY) ?? 'null') as Partial<StoredIdentity> | null;
+    const value = JSON.parse(
+      localStorage.getItem(IDENTITY_KEY) ?? 'null',
+    ) as Partial<StoredIdentity> | null;
     return typeof value?.clientId === 'string' && typeof value.clientToken === 'string'
       ? { clientId: value.clientId, clientToken: value.clientToken }
       : null;
@@ -42,7 +44,8 @@ export async function connectApi(): Promise<GatehouseApi> {
   const fromHash = fragment.get('token');
   const pairing = fragment.get('pair');
   if (fromHash) sessionStorage.setItem(TOKEN_KEY, fromHash);
-  if (fromHash || pairing) history.replaceState(null, '', window.location.pathname + window.location.search);
+  if (fromHash || pairing)
+    history.replaceState(null, '', window.location.pathname + window.location.search);
   const token = fromHash ?? sessionStorage.getItem(TOKEN_KEY);
   if (!token) throw new Error('No access token: open the URL that `npm run headless` printed.');
   const api = new HttpApi(window.location.origin, token, 'Bearer', download);

@@ -78,7 +78,9 @@ export function AgentsSection({ settings, agents, update, onBypassChanged }: Pro
               const name = config.name ?? id;
               const bypass = config.bypassPermissions;
               // The core resolves a registry agent's command line from its snapshot.
-              const line = [info?.command ?? config.command, ...(info?.args ?? config.args)].join(' ');
+              const line = [info?.command ?? config.command, ...(info?.args ?? config.args)].join(
+                ' ',
+              );
               return (
                 <li
                   key={id}
@@ -103,7 +105,9 @@ export function AgentsSection({ settings, agents, update, onBypassChanged }: Pro
                   <p className="sv-command">
                     <code title={line}>{line}</code>
                     {config.cwd && <span className="dim"> in {config.cwd}</span>}
-                    {config.registry && <span className="dim"> from the ACP Registry ({config.registry})</span>}
+                    {config.registry && (
+                      <span className="dim"> from the ACP Registry ({config.registry})</span>
+                    )}
                   </p>
                   <div className="sv-agent-controls">
                     <Field label="Mode of new sessions" className="sv-field">
@@ -143,10 +147,7 @@ export function AgentsSection({ settings, agents, update, onBypassChanged }: Pro
                   </div>
                   <details className="sv-agent-edit">
                     <summary>Change the command</summary>
-                    <form
-                      aria-label={`Command of ${name}`}
-                      onSubmit={(e) => setCommand(id, e)}
-                    >
+                    <form aria-label={`Command of ${name}`} onSubmit={(e) => setCommand(id, e)}>
                       <Field label="Command" className="sv-field">
                         <input name="command" defaultValue={config.command} required />
                       </Field>

@@ -23,9 +23,9 @@ export function RegistrySection({ settings, update }: Props) {
   const { report, notice } = useReportedAction();
 
   useEffect(() => {
-    api.call('listRegistryAgents', {}).then(setListing, (e: Error) =>
-      setListing({ agents: [], problem: e.message }),
-    );
+    api
+      .call('listRegistryAgents', {})
+      .then(setListing, (e: Error) => setListing({ agents: [], problem: e.message }));
   }, [api]);
 
   const add = (id: string) =>
@@ -47,12 +47,18 @@ export function RegistrySection({ settings, update }: Props) {
         {(listing?.agents ?? []).map((agent) => {
           const added = settings.agents[agent.id] !== undefined;
           return (
-            <li key={agent.id} className="sv-registry-agent" aria-labelledby={`sv-registry-${agent.id}`}>
+            <li
+              key={agent.id}
+              className="sv-registry-agent"
+              aria-labelledby={`sv-registry-${agent.id}`}
+            >
               <div className="sv-registry-head">
                 <h4 id={`sv-registry-${agent.id}`}>
                   {agent.name} <span className="dim">{agent.version}</span>
                 </h4>
-                <span className="sv-registry-kind">{agent.kinds.join(', ') || 'no kind Gatehouse runs'}</span>
+                <span className="sv-registry-kind">
+                  {agent.kinds.join(', ') || 'no kind Gatehouse runs'}
+                </span>
                 <Button
                   variant="primary"
                   disabled={added}

@@ -1,0 +1,50 @@
+// A session's agent made ready to start: its command line in the sandbox its settings ask for, the
+// files that run later protected, the shells' refusals read. A start that cannot be prepared is
+// audited with why, and refused.
+import type { LaunchableAgent } from '../../../shared/settings';
+import { BadRequestError } from '../errors';
+import type { ProtectedEntry } from '../rules/protected-files';
+import { prepareAgentLaunch, type AgentLaunch } from '../sandbox/launch';
+import { LaunchFileChangedError } from '../sandbox/launch-file';
+import type { ViolationReporter } from '../sandbox/violation-reporter';
+import type { Store } from '../store';
+import type { Session } from './session';
+
+export interface SessionLaunchDeps {
+  home: string;
+  store: Pick<Store, 'recordEvent'>;
+  now: () => number;
+  /** The protected files in force (the built-in list and the settings' additions). */
+  protectedEntries?: () => readonly ProtectedEntry[];
+}
+
+export async function launchInSandbox(
+  session: Session,
+  config: LaunchableAgent,
+  violations: ViolationReporter,
+  deps: SessionLaunchDeps,
+): Promise<AgentLaunch> {
+  const { agentId, cwd } = session;
+  try {
+    return await prepareAgentLaunch({
+      agentId,
+      config,
+      sessionDir: cwd,
+      gatehouseHome: deps.home,
+      onViolation: (violation) => violations.network(violation),
+      protection: {
+        entries: deps.protectedEntries?.(),
+        onMove: (move) => violations.moved(move),
+      },
+      onShellStderr: (text) => violations.shellStderr(text),
+    });
+  } catch (error) {
+    deps.store.recordEvent({
+      type: error instanceof LaunchFileChangedError ? 'launch_file_changed' : 'sandbox_unavailable',
+      agentId,
+      at: deps.now(),
+      payload: { cwd, error: (error as Error).message },
+    });
+    throw new BadRequestError(`agent "${agentId}" did not start: ${(error as Error).message}`);
+  }
+}
