@@ -4,6 +4,7 @@
 // (approvals/disk-facts.ts), bounded, and passed in.
 import type { ToolCallSnapshot } from '../../../shared/domain';
 import { revealInvisibles } from '../../../shared/invisible';
+import { isInside } from '../fs/containment';
 import { countLines } from './diff';
 import { protectedEntryForReal, writesFiles, type ProtectedEntry } from '../rules/protected-files';
 import { isRecord, ownField, stringField } from './text';
@@ -113,7 +114,7 @@ export function diskWarnings(sink: WarningSink, toolCall: ToolCallSnapshot, disk
     const entry = writes ? protectedOf(p, disk) : null;
     const shown = revealInvisibles(p.path);
     if (p.linked && p.real !== null) {
-      const outside = disk.root !== null && !within(p.real, disk.root);
+      const outside = disk.root !== null && !isInside(p.real, disk.root);
       const where = revealInvisibles(p.real);
       const why = entry
         ? `, a protected file: ${entry.runs}`
@@ -169,10 +170,6 @@ function protectedOf(p: DiskPath, disk: DiskView): ProtectedEntry | null {
     (p.real === null ? null : protectedEntryForReal(p.real, { root: disk.root, gitDirs })) ??
     protectedEntryForReal(p.lexical, { root: disk.cwd, gitDirs })
   );
-}
-
-function within(path: string, folder: string): boolean {
-  return path === folder || path.startsWith(folder.endsWith('/') ? folder : `${folder}/`);
 }
 
 function lines(n: number): string {
