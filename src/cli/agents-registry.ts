@@ -7,9 +7,9 @@ import {
   registrySnapshotPath,
   RegistryFileError,
   saveRegistrySnapshot,
+  loadSettings,
+  resolveHome,
 } from '../main/core';
-import { loadSettings } from '../main/core';
-import { resolveHome } from '../main/core';
 import { EXIT, type CliIo } from './io';
 
 export const AGENTS_HELP = `Usage: gatehouse agents <command>

@@ -1,8 +1,7 @@
 // `gatehouse audit verify [database]`: checks the tamper-evident audit chain of a Gatehouse history.
 // Prints one line; exits 0 when the chain verifies, 1 when it is broken, 2 when it cannot be checked.
 import { dirname } from 'node:path';
-import { checkAudit } from '../main/core';
-import { databasePath, resolveHome } from '../main/core';
+import { checkAudit, databasePath, resolveHome } from '../main/core';
 import type { CliIo } from './io';
 
 export const AUDIT_VERIFY_HELP = `Usage: gatehouse audit verify [database]

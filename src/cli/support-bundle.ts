@@ -2,8 +2,7 @@
 // file, with or without a running core.
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { BUNDLE_AUDIT_ENTRIES, bundleName, bundleZip } from '../main/core';
-import { resolveHome } from '../main/core';
+import { BUNDLE_AUDIT_ENTRIES, bundleName, bundleZip, resolveHome } from '../main/core';
 import { EXIT, type CliIo } from './io';
 
 export const SUPPORT_BUNDLE_HELP = `Usage: gatehouse support-bundle [--out <file>]

@@ -1,9 +1,7 @@
 // The agent behind `gatehouse acp`: started as Gatehouse starts any agent (its allow-listed
 // environment, its sandbox), in its own process group so that ending it reaches what it spawned.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { behindLifeline } from '../../main/core';
-import { stopGroup } from '../../main/core';
-import type { AgentLaunch } from '../../main/core';
+import { behindLifeline, stopGroup, type AgentLaunch } from '../../main/core';
 
 type Exit = { code: number | null; signal: NodeJS.Signals | null };
 

@@ -6,20 +6,21 @@ import { constants } from 'node:os';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AgentConfig, AgentIdKey } from '../../shared/settings';
-import { loadSettings } from '../../main/core';
 import {
+  loadSettings,
   managedAgent,
   managedSettingsPath,
   protectedEntries,
   readManagedPolicy,
+  launchableAgent,
+  loadRegistrySnapshot,
+  launchFamily,
+  unguardedByDoor,
+  prepareAgentLaunch,
+  resolveHome,
+  CORE_NODE_FLAGS,
 } from '../../main/core';
 import { controlSocketPath } from '../../main/control/socket-path';
-import { launchableAgent } from '../../main/core';
-import { loadRegistrySnapshot } from '../../main/core';
-import { launchFamily, unguardedByDoor } from '../../main/core';
-import { prepareAgentLaunch } from '../../main/core';
-import { resolveHome } from '../../main/core';
-import { CORE_NODE_FLAGS } from '../../main/core';
 import { EXIT, type CliIo } from '../io';
 import { startAgent } from './agent-child';
 import { CoreLink } from './core-link';

@@ -15,17 +15,19 @@ import {
 } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { hookFingerprint } from '../../main/core';
-import { checkHookInstalls, forgetHookInstall, recordHookInstall } from '../../main/core';
 import {
+  hookFingerprint,
+  checkHookInstalls,
+  forgetHookInstall,
+  recordHookInstall,
   ALL_TOOLS,
   HOOK_EVENT,
   hookCommand,
   isGatehouseHook,
   settingsFileFor,
+  inspectHookFile,
+  resolveHome,
 } from '../../main/core';
-import { inspectHookFile } from '../../main/core';
-import { resolveHome } from '../../main/core';
 import { EXIT, type CliIo } from '../io';
 import { CLI_NAME, type HookCli } from './formats';
 import { HOOK_TIMEOUT_SECONDS } from './run';

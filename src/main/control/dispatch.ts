@@ -13,9 +13,8 @@ import {
   type RpcErrorCode,
   type RpcResponse,
 } from '../../shared/control-protocol';
-import { checkJsonShape, describeJsonProblem, type JsonLimits } from '../core';
+import { checkJsonShape, describeJsonProblem, type JsonLimits, DomainError } from '../core';
 import type { z } from 'zod';
-import { DomainError } from '../core';
 import type { ControlConnection, ControlHandlers } from './connection';
 
 /** A control message is small: a few levels of params, never a file's worth of values. */

@@ -2,8 +2,7 @@
 // Only a connection that said hello as `hook` may ask, one call at a time; when it goes away (the
 // CLI's timeout killed the hook, or the CLI ended) the call's request ends and is audited.
 import { v7 as uuidv7 } from 'uuid';
-import type { TerminalSessions } from '../core';
-import { ForbiddenError } from '../core';
+import { type TerminalSessions, ForbiddenError } from '../core';
 import type { ControlConnection, ControlHandlers } from './connection';
 
 /** The call each hook connection has in flight. */

@@ -2,8 +2,7 @@
 // tokens, nothing a request asked); the proxy's methods act on what their own connection opened,
 // the hook's on the one tool call it asks about.
 import { CONTROL_PROTOCOL } from '../../shared/control-protocol';
-import type { Core } from '../core';
-import type { HomeLock } from '../core';
+import type { Core, HomeLock } from '../core';
 import type { ControlHandlers } from './connection';
 import { hookHandlers } from './hook-methods';
 import { proxyHandlers } from './proxy-methods';

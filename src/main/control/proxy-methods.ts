@@ -2,8 +2,7 @@
 // only on the sessions it opened and the requests it submitted, and when its connection ends
 // (the proxy exited, or its editor closed it) its sessions end and nothing of theirs stays pending.
 import { v7 as uuidv7 } from 'uuid';
-import type { EditorSessions } from '../core';
-import { ForbiddenError, NotFoundError } from '../core';
+import { type EditorSessions, ForbiddenError, NotFoundError } from '../core';
 import type { ControlConnection, ControlHandlers, ProxyState } from './connection';
 
 /** Requests a proxy may have waiting at once; more is a runaway agent. */

@@ -11,8 +11,7 @@ import {
   RPC_ERRORS,
   type RpcResponse,
 } from '../../shared/control-protocol';
-import type { Core } from '../core';
-import { ensurePrivateHome, type HomeLock } from '../core';
+import { type Core, ensurePrivateHome, type HomeLock, logger } from '../core';
 import type { ControlConnection } from './connection';
 import { dispatchControlLine, rpcError } from './dispatch';
 import { hookDisconnected } from './hook-methods';
@@ -20,7 +19,6 @@ import { LineReader } from './line-reader';
 import { controlHandlers } from './methods';
 import { proxyDisconnected } from './proxy-methods';
 import { controlSocketPath } from './socket-path';
-import { logger } from '../core';
 
 const controlLog = logger('control');
 

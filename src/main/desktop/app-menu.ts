@@ -3,9 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { app, dialog, Menu, shell, type MenuItemConstructorOptions } from 'electron';
-import type { Core } from '../core';
-import { makeSupportBundle } from '../core';
-import { logFilePath } from '../core';
+import { type Core, makeSupportBundle, logFilePath } from '../core';
 
 export const SAVE_BUNDLE_ID = 'save-support-bundle';
 

@@ -3,12 +3,21 @@
 import { join } from 'node:path';
 import { app, dialog, session, type Event as ElectronEvent } from 'electron';
 import type { GatehouseEvent } from '../../shared/contract';
-import { SettingsError } from '../core';
-import { createCore, type Core } from '../core';
-import { installLogSink, logger } from '../core';
-import { acquireHomeLock, HomeLockedError, type HomeLock } from '../core';
+import {
+  SettingsError,
+  createCore,
+  type Core,
+  installLogSink,
+  logger,
+  acquireHomeLock,
+  HomeLockedError,
+  type HomeLock,
+  InvalidPolicyConfigError,
+  AuditKeyError,
+  databasePath,
+  resolveHome,
+} from '../core';
 import { startControlServer, type ControlServer } from '../control/server';
-import { InvalidPolicyConfigError } from '../core';
 import {
   desktopCaller,
   NotificationPresence,
@@ -16,8 +25,6 @@ import {
   trayModel,
   type TrayAction,
 } from '../presence';
-import { AuditKeyError } from '../core';
-import { databasePath, resolveHome } from '../core';
 import { installAppMenu } from './app-menu';
 import { registerAppProtocol, registerAppScheme } from './app-protocol';
 import { keychainAuditKey } from './audit-key';

@@ -12,8 +12,7 @@ import {
   type HistoryExportOutcome,
   type Result,
 } from '../../shared/contract';
-import { exportFilename, exportHistoryTo } from '../core';
-import type { CommandServices } from '../core';
+import { exportFilename, exportHistoryTo, type CommandServices } from '../core';
 import { senderAllowed, type IpcWindows } from './ipc-sender';
 
 type Services = Pick<CommandServices, 'store' | 'now'>;

@@ -1,8 +1,6 @@
 import { ipcMain } from 'electron';
 import { commandNames, IPC_EVENT_CHANNEL, ipcChannel, type Result } from '../../shared/contract';
-import type { Caller } from '../core';
-import { dispatch } from '../core';
-import type { Core } from '../core';
+import { type Caller, dispatch, type Core } from '../core';
 import { DESKTOP_CLIENT_ID, ensureDesktopClient } from '../presence';
 import { wireExportSave } from './export-save';
 import { wireFolderPicker } from './folder-picker';

@@ -5,8 +5,15 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import electronLog from 'electron-log/node';
-import { LOG_KEEP, LOG_MAX_BYTES, logFilePath, logLine, logText, rotateLogFiles } from '../core';
-import type { LogSink } from '../core';
+import {
+  LOG_KEEP,
+  LOG_MAX_BYTES,
+  logFilePath,
+  logLine,
+  logText,
+  rotateLogFiles,
+  type LogSink,
+} from '../core';
 
 export function electronLogSink(home: string): LogSink {
   const path = logFilePath(home);

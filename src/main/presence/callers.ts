@@ -3,8 +3,13 @@
 // the surface it came from, so the audit says where the decision was taken.
 import type { VoteOutcome } from '../../shared/contract';
 import type { Surface } from '../../shared/domain';
-import type { Caller, ClientRegistry } from '../core';
-import { dispatch, type Dispatched, type Handlers } from '../core';
+import {
+  type Caller,
+  type ClientRegistry,
+  dispatch,
+  type Dispatched,
+  type Handlers,
+} from '../core';
 import type { ActionVote } from './notification-plan';
 import type { SandboxAllowance } from './sandbox-offer';
 

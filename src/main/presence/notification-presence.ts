@@ -3,9 +3,7 @@
 // the Linux notifier runs under plain Node, and so does this.
 import type { GatehouseEvent } from '../../shared/contract';
 import type { SessionInfo } from '../../shared/domain';
-import type { Handlers } from '../core';
-import type { EventBus } from '../core';
-import type { PendingQueue } from '../core';
+import { type Handlers, type EventBus, type PendingQueue, logger } from '../core';
 import {
   DESKTOP_CLIENT_ID,
   desktopCaller,
@@ -19,7 +17,6 @@ import {
   type NotificationIntent,
   type NotificationModel,
 } from './notification-plan';
-import { logger } from '../core';
 
 const log = logger('notifications');
 

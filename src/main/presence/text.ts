@@ -3,8 +3,7 @@
 // character revealed, and bounded so a hostile request cannot flood a notification or a menu.
 import { isAbsolute, relative, sep } from 'node:path';
 import type { PendingApproval, ToolKind } from '../../shared/domain';
-import { isInside } from '../core';
-import { revealInvisibles } from '../core';
+import { isInside, revealInvisibles } from '../core';
 
 /** Upper bounds: what a notification bubble or a menu row can show in practice. */
 export const LIMITS = {

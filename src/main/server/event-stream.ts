@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatehouseEvent } from '../../shared/contract';
-import type { Caller } from '../core';
-import type { Core } from '../core';
+import type { Caller, Core } from '../core';
 import { SECURITY_HEADERS } from '../../shared/security-headers';
 
 const HEARTBEAT_MS = 15_000;

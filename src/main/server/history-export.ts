@@ -16,9 +16,7 @@ import {
   HistoryExportInput,
 } from '../../shared/contract';
 import { SECURITY_HEADERS } from '../../shared/security-headers';
-import { exportHistoryTo } from '../core';
-import type { Core } from '../core';
-import { logger } from '../core';
+import { exportHistoryTo, type Core, logger } from '../core';
 import { fail } from './respond';
 
 const log = logger('http');

@@ -4,9 +4,7 @@ import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CLIENT_ID_HEADER, CLIENT_TOKEN_HEADER } from '../../shared/contract';
 import { CONTENT_SECURITY_POLICY } from '../../shared/security-headers';
-import { ClientRegistry, type Caller } from '../core';
-import type { Core } from '../core';
-import { installLogSink, type LogSink } from '../core';
+import { ClientRegistry, type Caller, type Core, installLogSink, type LogSink } from '../core';
 import { startHttpServer, type HttpServerOptions, type RunningServer } from './http-server';
 
 const TOKEN = 'router-test-token';

@@ -9,9 +9,7 @@ import {
   HISTORY_EXPORT_PATH,
   LINK_AUTH_SCHEME,
 } from '../../shared/contract';
-import type { Caller } from '../core';
-import { dispatch } from '../core';
-import type { Core } from '../core';
+import { type Caller, dispatch, type Core, logger } from '../core';
 import { matchRoute } from './routes';
 import { openEventStream } from './event-stream';
 import { findAgentPeer, type AgentPeer, type AgentProcessInfo } from './peer-process';
@@ -19,7 +17,6 @@ import { RateLimit } from './rate-limit';
 import { fail, send } from './respond';
 import { HistoryExports } from './history-export';
 import { serveStatic } from './static-files';
-import { logger } from '../core';
 
 const log = logger('http');
 
