@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { agentsOnPath } from './agents-on-path';
+import { agentsOnPath, knownAgents } from './agents-on-path';
 
 const made: string[] = [];
 afterEach(() => {
@@ -51,5 +51,32 @@ describe('agentsOnPath', () => {
     const found = await agentsOnPath(['.', 'bin', dir].join(delimiter), new Set(['gemini']));
     expect(found.map((a) => a.id)).toEqual(['claude']);
     expect(await agentsOnPath(`.${delimiter}relative`, new Set())).toEqual([]);
+  });
+
+  it("skips Gatehouse's own install: its node_modules/.bin (npm scripts put it first) and those above it", async () => {
+    const parent = folder({});
+    const root = join(parent, 'gatehouse');
+    for (const bin of [join(root, 'node_modules', '.bin'), join(parent, 'node_modules', '.bin')]) {
+      mkdirSync(bin, { recursive: true });
+      writeFileSync(join(bin, 'gemini'), '#!/bin/sh\n');
+      chmodSync(join(bin, 'gemini'), 0o755);
+    }
+    const users = folder({ 'codex-acp': 'exec' });
+    const path = [
+      join(root, 'node_modules', '.bin'),
+      join(parent, 'node_modules', '.bin'),
+      users,
+    ].join(delimiter);
+    // Without knowing the install, its dependencies look like the person's agents.
+    expect((await agentsOnPath(path, new Set())).map((a) => a.id)).toEqual(['gemini', 'codex']);
+    const found = await agentsOnPath(path, new Set(), root);
+    expect(found.map((a) => [a.id, a.command])).toEqual([['codex', join(users, 'codex-acp')]]);
+    // The known list says Gemini CLI is not installed, and how it runs without an install.
+    const gemini = (await knownAgents(path, root)).find((a) => a.id === 'gemini');
+    expect(gemini).toMatchObject({
+      found: false,
+      command: 'npx',
+      args: ['@google/gemini-cli', '--acp'],
+    });
   });
 });

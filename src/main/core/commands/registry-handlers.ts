@@ -1,4 +1,4 @@
-import { agentsOnPath } from '../agents/agents-on-path';
+import { agentsOnPath, installRoot } from '../agents/agents-on-path';
 import {
   loadRegistrySnapshot,
   registryListing,
@@ -16,7 +16,11 @@ export function registryHandlers(
 ): Pick<Handlers, 'listRegistryAgents' | 'agentsOnPath'> {
   return {
     agentsOnPath: () =>
-      agentsOnPath(process.env['PATH'] ?? '', new Set(Object.keys(services.settings.agents))),
+      agentsOnPath(
+        process.env['PATH'] ?? '',
+        new Set(Object.keys(services.settings.agents)),
+        installRoot(),
+      ),
     listRegistryAgents: () => {
       try {
         const registry = loadRegistrySnapshot(services.home);
