@@ -21,6 +21,7 @@ import { CONFIG_LIMITS } from './session-config';
 import { Settings } from './settings';
 import { Transcript } from './transcript';
 import { command, Empty, Ok, RequestRef } from './contract-command';
+import { agentCommands } from './contract-commands-agents';
 import { historyCommands } from './contract-commands-history';
 import { ruleCommands } from './contract-commands-rules';
 import { VOTE_STATUS, VoteInput, VoteOutcome } from './contract-votes';
@@ -47,6 +48,18 @@ const SettingsSaved = z.object({
   restartNeeded: z.array(z.string()),
   /** The administrator's managed policy, shown locked; null when there is none. */
   managed: ManagedPolicyView.nullable(),
+  /**
+   * Why settings.json, as edited on disk, is not in force (the last good settings are), until the
+   * file reads as valid settings again; null when it does.
+   */
+  fileProblem: z
+    .object({
+      file: z.string().max(4096),
+      problems: z.array(z.string().max(4000)).max(100),
+      since: z.number(),
+    })
+    .nullable()
+    .default(null),
 });
 
 /** A settings change kept until a person confirms it locally (code in headless, dialog in desktop). */
@@ -367,6 +380,7 @@ export const commands = {
   }),
   ...historyCommands,
   ...ruleCommands,
+  ...agentCommands,
 } as const;
 
 export type Commands = typeof commands;

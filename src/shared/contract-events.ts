@@ -49,6 +49,11 @@ export const Event = z.discriminatedUnion('type', [
     sessionId: Id,
     rev: z.number().int().nonnegative(),
   }),
+  /**
+   * The settings changed (from a command, or settings.json edited on disk), or the file on disk
+   * stopped or started reading as valid settings: `getSettings` reads what is in force now.
+   */
+  z.object({ type: z.literal('settings_changed'), from: z.enum(['file', 'command']) }),
   /** A grant was created, revoked, used up or ended with its session. */
   z.object({ type: z.literal('grants_changed') }),
   z.object({ type: z.literal('turn_ended'), sessionId: Id, stopReason: StopReason }),

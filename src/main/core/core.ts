@@ -17,7 +17,8 @@ import type { StageTimes } from './approvals/request-stages';
 import { createRulesGate, factsOf } from './approvals/rules-gate';
 import type { Handlers } from './commands/dispatch';
 import { createHandlers } from './commands/handlers';
-import type { CommandServices, SettingsService } from './commands/services';
+import { settingsReload } from './commands/settings-reload';
+import type { CommandServices, SettingsFileProblem, SettingsService } from './commands/services';
 import type { ConfirmLocally } from './commands/settings-confirmation';
 import {
   checkAgainstManaged,
@@ -34,6 +35,7 @@ import {
   SettingsError,
   updateSettingsFile,
 } from './config/settings-file';
+import { watchSettingsFile } from './config/settings-watch';
 import { EventBus } from './events/bus';
 import { validatePolicyConfig } from './mediator';
 import { initShellParser, validateRules } from './rules';
@@ -242,6 +244,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     confirmLocally: options.confirmLocally ?? null,
     now,
   };
+  // settings.json edited while Gatehouse runs is read again; given settings have no file to watch.
+  const settingsWatch = options.settings
+    ? null
+    : watchSettingsFile({ home, onRead: settingsReload(services) });
   return {
     ...services,
     editorSessions,
@@ -249,6 +255,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     endSessionState,
     handlers: createHandlers(services),
     async close() {
+      settingsWatch?.close();
       hooks.close();
       await sessions.closeAll('shutdown');
       // The last decisions are committed before the export sends what is left.
@@ -290,7 +297,15 @@ function settingsService(options: {
     validatePolicyConfig(next.policy, () => {});
     return checkRules(home, next.rules);
   };
+  let fileProblem: SettingsFileProblem | null = null;
   const saveSettings = (change: (json: Record<string, unknown>) => void): void => {
+    // Saving over a file the person is still fixing would throw their edit away.
+    if (fromFile && fileProblem) {
+      throw new SettingsError(fileProblem.file, [
+        'it does not read as valid settings; fix it first (the last good settings stay in force):',
+        ...fileProblem.problems,
+      ]);
+    }
     if (fromFile) updateSettingsFile(home, change);
   };
   // The mediator policy, the server address and the telemetry export apply at the next start: kept
@@ -311,25 +326,26 @@ function settingsService(options: {
     policy,
     saveSettings,
     checkSettings: (next) => void checkedRules(next),
-    replaceSettings(next) {
+    replaceSettings(next, { write = true } = {}) {
       const rules = checkedRules(next);
-      saveSettings((json) => {
-        for (const key of Object.keys(json)) delete json[key];
-        Object.assign(json, next);
-      });
+      if (write) {
+        saveSettings((json) => {
+          for (const key of Object.keys(json)) delete json[key];
+          Object.assign(json, next);
+        });
+      }
       savedForRestart = { policy: next.policy, server: next.server, telemetry: next.telemetry };
-      Object.assign(settings, {
-        agents: next.agents,
-        rules,
-        protectedPaths: next.protectedPaths,
-        approvals: next.approvals,
-        retention: next.retention,
-        desktop: next.desktop,
-      });
+      // Everything but what waits for a restart is in force at once (proxy, hooks, registry too).
+      const { policy: _policy, server: _server, telemetry: _telemetry, ...live } = next;
+      Object.assign(settings, { ...live, rules });
       store.setRetention(next.retention);
       return restartNeeded();
     },
     restartNeeded,
     savedSettings: () => ({ ...settings, ...savedForRestart }),
+    fileProblem: () => fileProblem,
+    setFileProblem: (problem) => {
+      fileProblem = problem;
+    },
   };
 }

@@ -1,5 +1,6 @@
 import { GATEHOUSE_VERSION } from '../../../shared/control-protocol';
 import { SUPPORTED_POLICIES } from '../mediator';
+import { agentHandlers } from './agent-handlers';
 import { approvalHandlers } from './approval-handlers';
 import { clientHandlers } from './client-handlers';
 import type { Handlers } from './dispatch';
@@ -10,11 +11,14 @@ import { registryHandlers } from './registry-handlers';
 import { ruleHandlers } from './rule-handlers';
 import type { CommandServices } from './services';
 import { sessionHandlers } from './session-handlers';
+import { settingsChanger } from './settings-change';
 import { settingsHandlers } from './settings-handlers';
 import { supportHandlers } from './support-handlers';
 
 /** Every command of the contract, implemented once over the core's services. */
 export function createHandlers(services: CommandServices): Handlers {
+  // One changer: one settings change waits for a local confirmation at a time, whichever command.
+  const changer = settingsChanger(services);
   return {
     health: () => ({
       ok: true,
@@ -25,7 +29,8 @@ export function createHandlers(services: CommandServices): Handlers {
       capabilities: ['permission_mediation', 'proof_of_possession', 'sse'],
     }),
     ...clientHandlers(services),
-    ...settingsHandlers(services),
+    ...settingsHandlers(services, changer),
+    ...agentHandlers(services, changer),
     ...registryHandlers(services),
     ...sessionHandlers(services),
     ...approvalHandlers(services),

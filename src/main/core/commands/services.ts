@@ -11,6 +11,13 @@ import type { PolicyConfig } from '../mediator';
 import type { Store } from '../store';
 import type { ConfirmLocally } from './settings-confirmation';
 
+/** Why settings.json as it is on disk is not in force: the last good settings are. */
+export interface SettingsFileProblem {
+  file: string;
+  problems: string[];
+  since: number;
+}
+
 /** The settings as a whole: read, checked, replaced and saved. */
 export interface SettingsService {
   readonly home: string;
@@ -30,9 +37,13 @@ export interface SettingsService {
   /**
    * Replaces the settings (validated whole, saved). Agents, rules, approvals and desktop apply at
    * once; the mediator policy and the server address are fixed for the life of the process.
-   * Returns the keys that wait for a restart.
+   * Returns the keys that wait for a restart. `write: false`: they came from settings.json itself,
+   * which is left as the person wrote it.
    */
-  replaceSettings(next: Settings): string[];
+  replaceSettings(next: Settings, options?: { write?: boolean }): string[];
+  /** Set while settings.json on disk cannot be used (the last good settings stay in force). */
+  fileProblem(): SettingsFileProblem | null;
+  setFileProblem(problem: SettingsFileProblem | null): void;
   /** Saved changes that wait for a restart. */
   restartNeeded(): string[];
   /** The settings as saved: those in force, with policy and server as they will be after a restart. */

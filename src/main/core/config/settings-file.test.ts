@@ -89,4 +89,25 @@ describe('settings.json', () => {
     const committed = JSON.parse(readFileSync('resources/settings.schema.json', 'utf8'));
     expect(committed).toEqual(JSON.parse(JSON.stringify(settingsJsonSchema())));
   });
+
+  it('names a JSON mistake without quoting the file (it may hold a key), and never writes over it', () => {
+    const dir = home();
+    const text = '{"agents": {"a": {"command": "x", "env": {"KEY": sk-secret}}}}';
+    writeFileSync(join(dir, 'settings.json'), text);
+    expect(() => loadSettings(dir)).toThrow(SettingsError);
+    try {
+      loadSettings(dir);
+    } catch (error) {
+      expect((error as SettingsError).problems).toEqual([
+        expect.stringMatching(/^not JSON: Unexpected token/),
+      ]);
+      expect((error as SettingsError).message).not.toContain('sk-secret');
+    }
+    expect(() =>
+      updateSettingsFile(dir, (json) => {
+        json.agents = {};
+      }),
+    ).toThrow(SettingsError);
+    expect(readFileSync(join(dir, 'settings.json'), 'utf8')).toBe(text);
+  });
 });

@@ -26,13 +26,28 @@ export function describeIssues(error: z.ZodError): string[] {
   });
 }
 
-export function parseSettings(text: string, file = 'settings.json'): Settings {
-  let json: unknown;
+/**
+ * JSON.parse's words without the excerpt of the text some of its messages quote: the file may hold
+ * an agent's API key, and the problem is shown, logged and audited.
+ */
+function notJson(error: unknown): string {
+  const message = (error as Error).message.replace(
+    /,\s*(?:\.\.\.)?"[\s\S]* is not valid JSON$/,
+    '',
+  );
+  return `not JSON: ${message}`;
+}
+
+function parseJson(text: string, file: string): unknown {
   try {
-    json = JSON.parse(text);
+    return JSON.parse(text);
   } catch (error) {
-    throw new SettingsError(file, [`not JSON: ${(error as Error).message}`]);
+    throw new SettingsError(file, [notJson(error)]);
   }
+}
+
+export function parseSettings(text: string, file = 'settings.json'): Settings {
+  const json = parseJson(text, file);
   const parsed = Settings.safeParse(json);
   if (!parsed.success) throw new SettingsError(file, describeIssues(parsed.error));
   return parsed.data;
@@ -63,9 +78,13 @@ export function updateSettingsFile(
   change: (json: Record<string, unknown>) => void,
 ): Settings {
   const file = settingsPath(home);
+  // A file that does not read as JSON is the person's to fix: it is never written over.
   const json = existsSync(file)
-    ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>)
+    ? (parseJson(readFileSync(file, 'utf8'), file) as Record<string, unknown>)
     : {};
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw new SettingsError(file, ['(top level): not an object']);
+  }
   change(json);
   const parsed = Settings.safeParse(json);
   if (!parsed.success) throw new SettingsError(file, describeIssues(parsed.error));
