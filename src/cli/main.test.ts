@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GATEHOUSE_VERSION } from '../shared/control-protocol';
 import type { CliIo } from './io';
+import { acpHelp, thisGatehouse } from './acp/command';
 import { runCli } from './main';
 
 const home = mkdtempSync(join(tmpdir(), 'gatehouse-cli-unit-'));
@@ -59,5 +60,20 @@ describe('gatehouse', () => {
       out: '',
       err: `audit: no history database at ${join(home, 'gatehouse.db')} (set GATEHOUSE_HOME or pass the file)`,
     });
+  });
+
+  it("acp --help shows the editor's entry with this install's Node and gatehouse, by real path", async () => {
+    const entry = realpathSync(join(import.meta.dirname, '../../bin/gatehouse.mjs'));
+    expect(thisGatehouse(entry)).toEqual([process.execPath, entry]);
+    const help = acpHelp(thisGatehouse(entry));
+    const snippet = JSON.parse(`{${help.slice(help.indexOf('"agent_servers"'))}}`);
+    expect(snippet.agent_servers['Gemini via Gatehouse']).toEqual({
+      type: 'custom',
+      command: process.execPath,
+      args: [entry, 'acp', '--agent', 'gemini'],
+    });
+    expect(help).not.toContain('/path/to/gatehouse');
+    // Run some other way (a test runner), it names the command as installed on the PATH.
+    expect(thisGatehouse('/usr/lib/node_modules/vitest/vitest.mjs')).toEqual(['gatehouse']);
   });
 });

@@ -2,7 +2,7 @@
 // Node): talks to the core that owns $GATEHOUSE_HOME over its control socket, and checks the audit.
 import { parseArgs } from 'node:util';
 import { GATEHOUSE_VERSION } from '../shared/control-protocol';
-import { acp, ACP_HELP } from './acp/command';
+import { acp, ACP_HELP, acpHelp } from './acp/command';
 import { AGENTS_HELP, fetchRegistry, importRegistry } from './agents-registry';
 import { AUDIT_VERIFY_HELP, auditVerify } from './audit-verify';
 import { hookCommand, HOOK_HELP } from './hook/command';
@@ -114,7 +114,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
       return auditVerify(files[0], io);
     }
     case 'acp': {
-      if (help) return done(ACP_HELP);
+      if (help) return done(acpHelp());
       const { agent, name } = parsed;
       if ((agent === undefined) === (positionals.length === 0)) {
         return usage(io, 'acp: give either --agent <id> or -- <agent command>', ACP_HELP);

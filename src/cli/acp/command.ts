@@ -2,10 +2,12 @@
 // starts any agent (environment, sandbox), relays ACP between the two unchanged, and puts every
 // permission request the agent makes through the core that owns $GATEHOUSE_HOME.
 import { spawn } from 'node:child_process';
+import { realpathSync } from 'node:fs';
 import { constants } from 'node:os';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AgentConfig, AgentIdKey } from '../../shared/settings';
+import { setupSnippets } from '../../shared/setup-snippets';
 import {
   loadSettings,
   managedAgent,
@@ -45,6 +47,21 @@ The agent runs in the sandbox of its settings (given after --: the default sandb
 folder the editor starts this command in as its project folder. With no core running one is
 started in the background (setting proxy.autoStart); with auto-start off, every permission request
 is refused and the reason written to stderr.`;
+
+/** This gatehouse as an editor should start it: this Node and bin/gatehouse.mjs, by real path. */
+export function thisGatehouse(entry = process.argv[1]): string[] {
+  if (!entry || !/gatehouse\.mjs$/.test(entry)) return ['gatehouse'];
+  try {
+    return [process.execPath, realpathSync(entry)];
+  } catch {
+    return ['gatehouse'];
+  }
+}
+
+/** The help, with the editor's entry for this install (Zed's settings.json). */
+export function acpHelp(gatehouse: readonly string[] = thisGatehouse()): string {
+  return `${ACP_HELP}\n\nIn Zed's settings.json, for this install (the agent "gemini" of Gatehouse's settings):\n${setupSnippets(gatehouse).editor}`;
+}
 
 export interface AcpOptions {
   agent?: string;
