@@ -170,17 +170,17 @@ test('an agent’s new command from the browser waits for the code shown where G
     .getByRole('listitem')
     .filter({ has: page.getByRole('heading', { name: /Claude Code/ }) });
   const before = onDisk().agents['claude']!.command;
-  await agent.getByText('Change the command').click();
-  const form = agent.getByRole('form', { name: 'Command of Claude Code' });
-  await form.getByRole('textbox', { name: 'Command' }).fill('/bin/sh');
+  await agent.getByRole('button', { name: 'Edit Claude Code' }).click();
+  const form = agent.getByRole('form', { name: 'Edit Claude Code' });
+  await form.getByRole('textbox', { name: /^Command/ }).fill('/bin/sh');
   await form.getByRole('textbox', { name: 'Arguments, one per line' }).fill('-c\nid');
-  await form.getByRole('button', { name: 'Save command' }).click();
+  await form.getByRole('button', { name: 'Save agent' }).click();
 
   const waiting = page.getByRole('region', {
     name: 'Waiting for confirmation: enter the code shown where Gatehouse runs',
   });
   await expect(waiting).toBeVisible();
-  await expect(agent.getByRole('alert')).toHaveText(/Not applied yet/);
+  await expect(waiting).toContainText('The change of claude is not applied yet.');
   expect(onDisk().agents['claude']!.command).toBe(before);
   expect((await getJson<Loaded>('/api/settings')).settings.agents['claude']!.command).toBe(before);
 

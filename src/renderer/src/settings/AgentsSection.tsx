@@ -1,16 +1,24 @@
 // Each configured agent: how it is started, the permission mode of its new sessions, its Bypass
-// (trust without asking), and the mediator policy its requests follow.
-import type { FormEvent } from 'react';
+// (trust without asking), and the mediator policy its requests follow; added, edited and removed
+// here. From a browser, a change of what an agent runs (or a looser sandbox) waits for the code
+// shown where Gatehouse runs, as any such settings change does.
+import { useState } from 'react';
+import type { SettingsConfirmation } from '../../../shared/contract';
+import type { AgentDraft } from '../../../shared/contract-commands-agents';
 import type { AgentInfo, PermissionMode } from '../../../shared/domain';
 import type { Settings } from '../../../shared/settings';
 import { useApi } from '../api/context';
 import { ModeOptions } from '../components/ModeOptions';
 import { MODE_HINT, MODE_LABEL } from '../history/words';
 import { AsyncState } from '../ui/AsyncState';
+import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { Field } from '../ui/Field';
 import { Stack } from '../ui/Stack';
 import { useReportedAction } from '../ui/use-action';
+import { AgentForm } from './AgentForm';
+import { EMPTY_FORM, formOf } from './agent-form-state';
+import { ConfirmChange } from './ConfirmChange';
 import './AgentsSection.css';
 
 interface Props {
@@ -18,13 +26,38 @@ interface Props {
   agents: AgentInfo[];
   /** Saves settings changed by `patch` (applied to the settings in force); throws the core's error. */
   update(patch: (settings: Settings) => void): Promise<void>;
-  onBypassChanged(): void;
+  /** An agent was added, changed or removed (or its Bypass switched): read the settings again. */
+  onChanged(): void;
 }
 
-export function AgentsSection({ settings, agents, update, onBypassChanged }: Props) {
+/** Which form is open: a new agent's, or one agent's edit. */
+type Editing = { kind: 'add' } | { kind: 'edit'; agentId: string } | null;
+
+export function AgentsSection({ settings, agents, update, onChanged }: Props) {
   const api = useApi();
   const { report, notice } = useReportedAction();
   const ids = Object.keys(settings.agents);
+  const [editing, setEditing] = useState<Editing>(null);
+  const [waiting, setWaiting] = useState<SettingsConfirmation | null>(null);
+  const [removing, setRemoving] = useState<string | null>(null);
+
+  const save = async (agentId: string, draft: AgentDraft) => {
+    const out =
+      editing?.kind === 'edit'
+        ? await api.call('updateAgent', { agentId, agent: draft })
+        : await api.call('addAgent', { agentId, agent: draft });
+    setEditing(null);
+    if (out.confirmation) setWaiting(out.confirmation);
+    else onChanged();
+  };
+
+  const remove = (agentId: string) =>
+    report(agentId, async () => {
+      await api.call('removeAgent', { agentId });
+      setRemoving(null);
+      onChanged();
+      return `${agentId} is removed.`;
+    });
 
   const setMode = (agentId: string, mode: PermissionMode) =>
     report(agentId, async () => {
@@ -34,30 +67,10 @@ export function AgentsSection({ settings, agents, update, onBypassChanged }: Pro
       return `New sessions of ${agentId} start in ${MODE_LABEL[mode]}.`;
     });
 
-  /** From a browser this waits for a confirmation where Gatehouse runs (the view shows how). */
-  const setCommand = (agentId: string, e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const form = new FormData(e.currentTarget);
-    const command = String(form.get('command') ?? '').trim();
-    const args = String(form.get('args') ?? '')
-      .split('\n')
-      .map((a) => a.trim())
-      .filter((a) => a !== '');
-    void report(agentId, async () => {
-      await update((s) => {
-        const agent = s.agents[agentId]!;
-        // A command of its own replaces the ACP Registry's: an agent has one or the other.
-        delete agent.registry;
-        Object.assign(agent, { command, args });
-      });
-      return `${agentId} starts with the new command.`;
-    });
-  };
-
   const setBypass = (agentId: string, enabled: boolean) =>
     report(agentId, async () => {
       await api.call('setAgentBypass', { agentId, enabled });
-      onBypassChanged();
+      onChanged();
       return enabled
         ? `${agentId} is trusted: its requests are allowed without asking.`
         : `${agentId} asks again.`;
@@ -68,8 +81,34 @@ export function AgentsSection({ settings, agents, update, onBypassChanged }: Pro
       id="sv-agents"
       title="Agents"
       description="The agents Gatehouse can start, and how much each one is trusted."
+      actions={
+        editing?.kind !== 'add' && (
+          <Button variant="primary" onClick={() => setEditing({ kind: 'add' })}>
+            Add agent
+          </Button>
+        )
+      }
     >
-      <AsyncState items={ids} empty="No agents yet: add one under “agents” in settings.json.">
+      {waiting && (
+        <ConfirmChange
+          confirmation={waiting}
+          onApplied={() => {
+            setWaiting(null);
+            onChanged();
+          }}
+          onDismiss={() => setWaiting(null)}
+        />
+      )}
+      {editing?.kind === 'add' && (
+        <AgentForm
+          agentId={null}
+          initial={EMPTY_FORM}
+          taken={new Set(ids)}
+          save={save}
+          onCancel={() => setEditing(null)}
+        />
+      )}
+      <AsyncState items={ids} empty="No agents yet: add one.">
         {(shown) => (
           <Stack className="sv-agents">
             {shown.map((id) => {
@@ -145,18 +184,43 @@ export function AgentsSection({ settings, agents, update, onBypassChanged }: Pro
                       </div>
                     </div>
                   </div>
-                  <details className="sv-agent-edit">
-                    <summary>Change the command</summary>
-                    <form aria-label={`Command of ${name}`} onSubmit={(e) => setCommand(id, e)}>
-                      <Field label="Command" className="sv-field">
-                        <input name="command" defaultValue={config.command} required />
-                      </Field>
-                      <Field label="Arguments, one per line" className="sv-field">
-                        <textarea name="args" rows={3} defaultValue={config.args.join('\n')} />
-                      </Field>
-                      <button type="submit">Save command</button>
-                    </form>
-                  </details>
+                  <div className="sv-agent-actions">
+                    <Button
+                      variant="ghost"
+                      aria-label={`Edit ${name}`}
+                      onClick={() => setEditing({ kind: 'edit', agentId: id })}
+                    >
+                      Edit
+                    </Button>
+                    {removing === id ? (
+                      <span className="sv-agent-remove" role="group" aria-label={`Remove ${name}?`}>
+                        Remove {name}? Its running sessions go on.{' '}
+                        <Button variant="danger-solid" onClick={() => void remove(id)}>
+                          Remove
+                        </Button>{' '}
+                        <Button variant="ghost" onClick={() => setRemoving(null)}>
+                          Keep
+                        </Button>
+                      </span>
+                    ) : (
+                      <Button
+                        variant="danger"
+                        aria-label={`Remove ${name}`}
+                        onClick={() => setRemoving(id)}
+                      >
+                        Remove
+                      </Button>
+                    )}
+                  </div>
+                  {editing?.kind === 'edit' && editing.agentId === id && (
+                    <AgentForm
+                      agentId={id}
+                      initial={formOf(id, config)}
+                      taken={new Set(ids)}
+                      save={save}
+                      onCancel={() => setEditing(null)}
+                    />
+                  )}
                   {notice(id)}
                 </li>
               );

@@ -12,6 +12,7 @@ import { GrantsSection } from './GrantsSection';
 import { RegistrySection } from './RegistrySection';
 import { HooksSection } from './HooksSection';
 import { RulesSection } from './RulesSection';
+import { SettingsFileNotice } from './SettingsFileNotice';
 import { SupportSection } from './SupportSection';
 import { useSettingsUpdate } from './use-settings-update';
 import { Button } from '../ui/Button';
@@ -37,6 +38,7 @@ export function SettingsView() {
   const [agents, setAgents] = useState<AgentInfo[]>([]);
   const [policies, setPolicies] = useState<PermissionPolicy[]>([]);
   const [error, setError] = useState<string | null>(null);
+  const [fileRevision, setFileRevision] = useState(0);
 
   const reload = useCallback(() => {
     api.call('getSettings', {}).then(setLoaded, (e: Error) => setError(e.message));
@@ -49,6 +51,13 @@ export function SettingsView() {
       (h) => setPolicies(h.supportedPolicies),
       () => undefined,
     );
+    // Changed elsewhere (settings.json on disk, another window): shown as it is now.
+    return api.subscribe((event) => {
+      if (event.type !== 'settings_changed') return;
+      reload();
+      // A form holding what the file said before starts again from what it says now.
+      if (event.from === 'file') setFileRevision((n) => n + 1);
+    });
   }, [api, reload]);
 
   const applied = useCallback(
@@ -94,6 +103,7 @@ export function SettingsView() {
         </nav>
       </header>
       {error && <Notice tone="error">The settings could not be loaded: {error}</Notice>}
+      {loaded && <SettingsFileNotice loaded={loaded} />}
       {prompt}
       <GrantsSection />
       <RulesSection onChanged={reload} managed={loaded?.managed ?? null} />
@@ -103,10 +113,11 @@ export function SettingsView() {
             settings={loaded.settings}
             agents={agents}
             update={update}
-            onBypassChanged={reload}
+            onChanged={reload}
           />
           <RegistrySection settings={loaded.settings} update={update} />
           <GeneralSection
+            key={fileRevision}
             settings={loaded.settings}
             supportedPolicies={policies}
             restartNeeded={loaded.restartNeeded}
