@@ -7,6 +7,7 @@
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import type { Settings } from '../../src/shared/settings';
 import { scriptedAgentConfig } from '../support/agents/scripted-agent';
@@ -29,6 +30,19 @@ test.afterEach(async () => {
 
 const onDisk = () =>
   JSON.parse(readFileSync(join(headless.home, 'settings.json'), 'utf8')) as Partial<Settings>;
+/** No axe violation at all in what this spec adds (the agents card, the file notice). */
+async function expectAxeCleanIn(page: Page, selector: string) {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const axe = await new AxeBuilder({ page }).include(selector).analyze();
+    expect(
+      axe.violations.map((v) => v.id),
+      scheme,
+    ).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
 const agentsCard = (page: Page) => page.getByRole('region', { name: 'Agents', exact: true });
 
 async function openSettings(page: Page) {
@@ -78,6 +92,7 @@ test('a scripted agent added from the form, edited, used for a session, and remo
   await expect(form.getByRole('alert')).toContainText(
     'command not found: "gemini-cli-nope" is not a program on the PATH',
   );
+  await expectAxeCleanIn(page, '#sv-agents');
   // The whole form at 1280 px; on a phone its end, with the refusal and the buttons.
   await form.screenshot({ path: join(OUT, 'settings-add-agent.png') });
   await page.setViewportSize(PHONE);
@@ -154,9 +169,16 @@ test('settings.json edited on disk is shown at once; a broken one keeps the last
   const file = join(headless.home, 'settings.json');
   writeFileSync(
     file,
-    JSON.stringify({ agents: { cat: { name: 'Cat on disk', command: '/bin/cat' } } }),
+    JSON.stringify({
+      agents: { cat: { name: 'Cat on disk', command: '/bin/cat' } },
+      policy: { permissionStrategy: 'local-only' },
+    }),
   );
   await expect(agentsCard(page).getByRole('heading', { name: /Cat on disk/ })).toBeVisible();
+  // What cannot change while Gatehouse runs says so.
+  await expect(
+    page.getByRole('status').filter({ hasText: 'in force after Gatehouse restarts' }),
+  ).toHaveText('Saved, and in force after Gatehouse restarts: the mediator policy.');
 
   writeFileSync(file, '{ "agents": { "cat": { "command": "/bin/cat", } }');
   const notice = page.getByRole('alert').filter({
@@ -166,6 +188,7 @@ test('settings.json edited on disk is shown at once; a broken one keeps the last
   });
   await expect(notice).toContainText('not JSON');
   await expect(agentsCard(page).getByRole('heading', { name: /Cat on disk/ })).toBeVisible();
+  await expectAxeCleanIn(page, '.sv-file-problem');
   for (const [size, name] of [
     [DESKTOP, 'settings-broken-file.png'],
     [PHONE, 'settings-broken-file-phone.png'],
