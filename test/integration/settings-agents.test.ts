@@ -4,9 +4,9 @@
 // The form's own refusals (a taken id or name, an empty command, a program that is not there) name
 // what is wrong.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/main/core/core';
 import { startHttpServer, type RunningServer } from '../../src/main/server/http-server';
@@ -209,5 +209,25 @@ describe('the agent form’s refusals name what is wrong', () => {
     expect(onDisk(gh).agents['sh']).toBeUndefined();
     const changes = (await audited(gh, 'settings_changed')).map((e) => e.payload.changes.agents);
     expect(changes[0].after.sh).toBeUndefined();
+  });
+});
+
+describe('agents found on this machine', () => {
+  it("are the person's: Gatehouse's own dependencies (npm puts them first on the PATH) are not offered", async () => {
+    const gh = await start();
+    const ownBin = resolve('node_modules/.bin');
+    // This checkout's test dependencies include Gemini CLI and Claude Code.
+    expect(existsSync(join(ownBin, 'gemini'))).toBe(true);
+    const path = process.env['PATH'];
+    process.env['PATH'] = [ownBin, path].join(delimiter);
+    try {
+      const found = (await gh.phone('GET', '/api/agents/found')).body as Json[];
+      const known = (await gh.phone('GET', '/api/agents/known')).body as Json[];
+      for (const agent of [...found, ...known]) {
+        expect(agent.command.startsWith(resolve('.'))).toBe(false);
+      }
+    } finally {
+      process.env['PATH'] = path;
+    }
   });
 });
