@@ -1,11 +1,12 @@
-// Agents to add with one click: the known ones installed on this machine and those of the ACP
-// registry snapshot. Adding one is a settings change like any other: from a browser it waits for
-// the confirmation shown where Gatehouse runs, since it chooses the program Gatehouse will start.
+// Agents to add with one click: the known ones installed on this machine (outside Gatehouse's own
+// install) and those of the ACP registry snapshot. Adding one is the agent form's command: checked
+// the same way, and from a browser it waits for the confirmation shown where Gatehouse runs, since
+// it chooses the program Gatehouse will start.
 import { useEffect, useState } from 'react';
-import type { CommandOutput } from '../../../shared/contract';
-import { AgentConfig } from '../../../shared/settings';
+import type { CommandOutput, SettingsConfirmation } from '../../../shared/contract';
+import type { AgentDraft } from '../../../shared/contract-commands-agents';
 import { useApi } from '../api/context';
-import { useSettingsUpdate } from '../settings/use-settings-update';
+import { ConfirmChange } from '../settings/ConfirmChange';
 import { Button } from '../ui/Button';
 import { Notice } from '../ui/Notice';
 
@@ -15,7 +16,7 @@ interface Offer {
   /** Where it comes from, as the person reads it. */
   what: string;
   note: string | null;
-  config: AgentConfig;
+  draft: AgentDraft;
 }
 
 function offersOf(
@@ -27,7 +28,7 @@ function offersOf(
     name: a.name,
     what: [a.command, ...a.args].join(' '),
     note: a.note,
-    config: AgentConfig.parse({ name: a.name, command: a.command, args: a.args }),
+    draft: { name: a.name, command: a.command, args: a.args },
   }));
   for (const a of registry.agents) {
     if (a.kinds.length === 0 || offers.some((o) => o.id === a.id)) continue;
@@ -36,7 +37,7 @@ function offersOf(
       name: a.name,
       what: `ACP registry ${a.version} (${a.kinds.join(', ')})`,
       note: null,
-      config: AgentConfig.parse({ name: a.name, registry: a.id }),
+      draft: { name: a.name, registry: a.id },
     });
   }
   return offers;
@@ -45,7 +46,7 @@ function offersOf(
 export function AgentOffers({ onAdded }: { onAdded(): void }) {
   const api = useApi();
   const [offers, setOffers] = useState<Offer[] | null>(null);
-  const { update, prompt } = useSettingsUpdate({ onApplied: onAdded });
+  const [waiting, setWaiting] = useState<SettingsConfirmation | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
@@ -58,9 +59,9 @@ export function AgentOffers({ onAdded }: { onAdded(): void }) {
   const add = async (offer: Offer) => {
     setError(null);
     try {
-      await update((settings) => {
-        settings.agents[offer.id] = offer.config;
-      });
+      const out = await api.call('addAgent', { agentId: offer.id, agent: offer.draft });
+      if (out.confirmation) setWaiting(out.confirmation);
+      else onAdded();
     } catch (e) {
       setError((e as Error).message);
     }
@@ -69,7 +70,16 @@ export function AgentOffers({ onAdded }: { onAdded(): void }) {
   if (!offers || offers.length === 0) return null;
   return (
     <div className="home-offers">
-      {prompt}
+      {waiting && (
+        <ConfirmChange
+          confirmation={waiting}
+          onApplied={() => {
+            setWaiting(null);
+            onAdded();
+          }}
+          onDismiss={() => setWaiting(null)}
+        />
+      )}
       {error && <Notice tone="error">{error}</Notice>}
       <ul aria-label="Agents to add">
         {offers.map((offer) => (
