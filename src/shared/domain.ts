@@ -311,6 +311,11 @@ export const SessionSandbox = z.object({
   network: z.string().max(20_000),
   /** Why an agent runs without a sandbox (`off` only). */
   reason: z.string().max(2000).optional(),
+  /**
+   * The package a launcher (npx, uvx…) would have fetched, fetched by Gatehouse outside the sandbox
+   * and pinned: `name@version`, read-only to the agent.
+   */
+  package: z.string().max(300).optional(),
 });
 export type SessionSandbox = z.infer<typeof SessionSandbox>;
 

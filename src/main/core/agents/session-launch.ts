@@ -6,6 +6,8 @@ import { BadRequestError } from '../errors';
 import type { ProtectedEntry } from '../rules/protected-files';
 import { prepareAgentLaunch, type AgentLaunch } from '../sandbox/launch';
 import { LaunchFileChangedError } from '../sandbox/launch-file';
+import { LauncherCommandError } from '../sandbox/launcher-command';
+import { LauncherFetchError } from '../sandbox/launcher-fetch';
 import type { ViolationReporter } from '../sandbox/violation-reporter';
 import type { Store } from '../store';
 import type { Session } from './session';
@@ -40,11 +42,18 @@ export async function launchInSandbox(
     });
   } catch (error) {
     deps.store.recordEvent({
-      type: error instanceof LaunchFileChangedError ? 'launch_file_changed' : 'sandbox_unavailable',
+      type: startErrorType(error),
       agentId,
       at: deps.now(),
       payload: { cwd, error: (error as Error).message },
     });
     throw new BadRequestError(`agent "${agentId}" did not start: ${(error as Error).message}`);
   }
+}
+
+function startErrorType(error: unknown): string {
+  if (error instanceof LaunchFileChangedError) return 'launch_file_changed';
+  if (error instanceof LauncherCommandError || error instanceof LauncherFetchError)
+    return 'launcher_fetch_failed';
+  return 'sandbox_unavailable';
 }
