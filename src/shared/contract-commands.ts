@@ -23,6 +23,7 @@ import { Transcript } from './transcript';
 import { command, Empty, Ok, RequestRef } from './contract-command';
 import { historyCommands } from './contract-commands-history';
 import { ruleCommands } from './contract-commands-rules';
+import { keyCommands } from './contract-commands-keys';
 import { VOTE_STATUS, VoteInput, VoteOutcome } from './contract-votes';
 
 /** Rows one export carries; a larger history is exported filter by filter (or by date range). */
@@ -367,6 +368,7 @@ export const commands = {
   }),
   ...historyCommands,
   ...ruleCommands,
+  ...keyCommands,
 } as const;
 
 export type Commands = typeof commands;

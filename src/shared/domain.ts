@@ -356,6 +356,12 @@ export const SessionInfo = z.object({
    */
   via: z.object({ kind: z.enum(['editor', 'terminal']), name: z.string().max(200) }).optional(),
   /**
+   * While the agent waits for a sign-in: the variable its API key is kept in (null when Gatehouse
+   * does not know the agent: the person names it), and whether the agent's settings set it. Never
+   * the value.
+   */
+  apiKey: z.object({ variable: z.string().max(64).nullable(), set: z.boolean() }).optional(),
+  /**
    * The agent refused to open its session until it is signed in: the methods it offered. The
    * session stays starting until a person chooses one (authenticateSession).
    */

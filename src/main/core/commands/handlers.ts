@@ -1,5 +1,6 @@
 import { GATEHOUSE_VERSION } from '../../../shared/control-protocol';
 import { SUPPORTED_POLICIES } from '../mediator';
+import { apiKeyHandlers } from './api-key-handlers';
 import { approvalHandlers } from './approval-handlers';
 import { clientHandlers } from './client-handlers';
 import type { Handlers } from './dispatch';
@@ -26,6 +27,7 @@ export function createHandlers(services: CommandServices): Handlers {
     }),
     ...clientHandlers(services),
     ...settingsHandlers(services),
+    ...apiKeyHandlers(services),
     ...registryHandlers(services),
     ...sessionHandlers(services),
     ...approvalHandlers(services),

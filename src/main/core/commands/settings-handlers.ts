@@ -7,6 +7,7 @@ import {
   sandboxWidenedAgents,
 } from '../config/settings-diff';
 import { managedView } from '../config/managed-settings';
+import { HiddenValueError, hideSecrets, keepHiddenSecrets } from '../config/secret-env';
 import { settingsPath, SettingsError } from '../config/settings-file';
 import { BadRequestError, NotFoundError } from '../errors';
 import { logger } from '../log/logger';
@@ -34,7 +35,11 @@ function asBadRequest<T>(run: () => T): T {
   try {
     return run();
   } catch (error) {
-    if (error instanceof SettingsError || error instanceof InvalidPolicyConfigError) {
+    if (
+      error instanceof SettingsError ||
+      error instanceof InvalidPolicyConfigError ||
+      error instanceof HiddenValueError
+    ) {
       throw new BadRequestError(error.message);
     }
     throw error;
@@ -63,7 +68,7 @@ export function settingsHandlers(
   const audit = (type: string, by: Actor, payload: Record<string, unknown>, agentId?: string) =>
     auditAdmin(store, type, by, payload, agentId ? { agentId } : {});
   const current = () => ({
-    settings: services.savedSettings(),
+    settings: hideSecrets(services.savedSettings()),
     path: settingsPath(home),
     restartNeeded: services.restartNeeded(),
     managed: managedView(services.managed),
@@ -81,7 +86,7 @@ export function settingsHandlers(
       await audit('settings_changed', by, { changes, ...(confirmedBy ? { confirmedBy } : {}) });
       pipeline.rejudgePending();
     }
-    return { ...current(), settings: next, restartNeeded };
+    return { ...current(), settings: hideSecrets(next), restartNeeded };
   };
 
   const confirmations = new SettingsConfirmations({
@@ -105,13 +110,14 @@ export function settingsHandlers(
       // A remote caller may not choose the program Gatehouse spawns, nor loosen an agent's
       // sandbox: a person confirms it locally.
       const saved = services.savedSettings();
-      const launches =
-        caller.transport === 'http' ? launchChangedAgents(saved, input.settings) : [];
-      const widens = caller.transport === 'http' ? sandboxWidenedAgents(saved, input.settings) : {};
+      // Secrets were read as placeholders: sent back unchanged, they keep their values.
+      const next = asBadRequest(() => keepHiddenSecrets(input.settings, saved));
+      const launches = caller.transport === 'http' ? launchChangedAgents(saved, next) : [];
+      const widens = caller.transport === 'http' ? sandboxWidenedAgents(saved, next) : {};
       const agentIds = [...new Set([...launches, ...Object.keys(widens)])];
-      if (agentIds.length === 0) return applySettings(input.settings, by);
-      asBadRequest(() => services.checkSettings(input.settings));
-      const confirmation = await confirmations.request(input.settings, agentIds, by, widens);
+      if (agentIds.length === 0) return applySettings(next, by);
+      asBadRequest(() => services.checkSettings(next));
+      const confirmation = await confirmations.request(next, agentIds, by, widens);
       return { ...current(), confirmation };
     },
 
