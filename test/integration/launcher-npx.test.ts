@@ -104,6 +104,22 @@ describe.skipIf(missing !== null)('an agent started as `npx <package>`', () => {
     expect(JSON.parse(readFileSync(join(gh.home, 'launchers', 'pins.json'), 'utf8'))).toEqual({
       [`npm:${PACKAGE}`]: `${PACKAGE}@1.0.0`,
     });
+    // The start said what it fetched while it waited, and the audit keeps what it resolved to.
+    expect(gh.events.filter((e) => e.type === 'launcher_fetch')).toEqual([
+      { type: 'launcher_fetch', agentId: 'npx', package: PACKAGE, state: 'fetching' },
+      {
+        type: 'launcher_fetch',
+        agentId: 'npx',
+        package: PACKAGE,
+        state: 'fetched',
+        pinned: `${PACKAGE}@1.0.0`,
+      },
+    ]);
+    await gh.core.store.flush();
+    const audited = await gh.core.store.events({ type: 'launcher_fetched' });
+    expect(audited.map((e) => [e.agentId, e.payload])).toEqual([
+      ['npx', { package: PACKAGE, pinned: `${PACKAGE}@1.0.0` }],
+    ]);
 
     const prompt = gh.api.call('prompt', { sessionId, text: 'go' });
     const approval = await gh.nextApproval((a) => a.sessionId === sessionId);
@@ -129,6 +145,8 @@ describe.skipIf(missing !== null)('an agent started as `npx <package>`', () => {
     const { sessionId } = await gh.api.call('createSession', { agentId: 'npx', cwd: project });
     await gh.api.call('prompt', { sessionId, text: 'go' });
     expect(texts(sessionId)).toEqual(['again']);
+    // Nothing fetched again.
+    expect(gh.events.filter((e) => e.type === 'launcher_fetch')).toHaveLength(2);
     // One fetched folder, nothing left half-fetched.
     expect(readdirSync(join(gh.home, 'launchers', 'npm'))).toEqual([`${PACKAGE}@1.0.0`]);
     await gh.api.call('closeSession', { sessionId });

@@ -10,6 +10,7 @@ import { LauncherCommandError } from '../sandbox/launcher-command';
 import { LauncherFetchError } from '../sandbox/launcher-fetch';
 import type { ViolationReporter } from '../sandbox/violation-reporter';
 import type { Store } from '../store';
+import type { EventBus } from '../events/bus';
 import type { Session } from './session';
 
 export interface SessionLaunchDeps {
@@ -18,6 +19,8 @@ export interface SessionLaunchDeps {
   now: () => number;
   /** The protected files in force (the built-in list and the settings' additions). */
   protectedEntries?: () => readonly ProtectedEntry[];
+  /** Where a launcher's fetch is told while the start waits for it. */
+  bus?: Pick<EventBus, 'publish'>;
 }
 
 export async function launchInSandbox(
@@ -39,6 +42,18 @@ export async function launchInSandbox(
         onMove: (move) => violations.moved(move),
       },
       onShellStderr: (text) => violations.shellStderr(text),
+      onLauncherFetch: (progress) => {
+        deps.bus?.publish({ type: 'launcher_fetch', agentId, ...progress });
+        // What runs from now on for this command line: audited with the version it resolved to.
+        if (progress.state === 'fetched') {
+          deps.store.recordEvent({
+            type: 'launcher_fetched',
+            agentId,
+            at: deps.now(),
+            payload: { package: progress.package, pinned: progress.pinned },
+          });
+        }
+      },
     });
   } catch (error) {
     deps.store.recordEvent({

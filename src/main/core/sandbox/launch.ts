@@ -54,6 +54,12 @@ export interface LaunchInput {
    * Absent: not read.
    */
   onShellStderr?: (text: string) => void;
+  /** A launcher's package being fetched outside the sandbox, then fetched and pinned. */
+  onLauncherFetch?: (progress: {
+    package: string;
+    state: 'fetching' | 'fetched';
+    pinned?: string;
+  }) => void;
 }
 
 /**
@@ -133,7 +139,13 @@ function fetchedPackage(input: LaunchInput): Promise<FetchedLauncher> | null {
     if (/^(npm_config_|uv_)/i.test(name)) env[name] = value;
   }
   env['npm_config_update_notifier'] = 'false';
-  return fetchLauncher(call, input.gatehouseHome, env);
+  const told = input.onLauncherFetch ?? (() => {});
+  return fetchLauncher(call, input.gatehouseHome, env, () =>
+    told({ package: call.spec, state: 'fetching' }),
+  ).then((fetched) => {
+    if (fetched.fetched) told({ package: call.spec, state: 'fetched', pinned: fetched.pinned });
+    return fetched;
+  });
 }
 
 /**

@@ -29,6 +29,8 @@ export interface FetchedLauncher {
   folder: string;
   /** What was resolved and is run from now on: `name@version`. */
   pinned: string;
+  /** Fetched by this start (not found pinned and present). */
+  fetched: boolean;
 }
 
 /** A fetch takes minutes at most; a hung registry must not hold a start for ever. */
@@ -56,13 +58,14 @@ export function fetchLauncher(
   call: LauncherCall,
   gatehouseHome: string,
   env: NodeJS.ProcessEnv,
+  onFetching: () => void = () => {},
 ): Promise<FetchedLauncher> {
   const root = join(gatehouseHome, 'launchers');
   const key = `${call.tool === 'uvx' ? 'pypi' : 'npm'}:${call.spec}`;
   const id = `${root}\0${key}\0${call.bin ?? ''}`;
   let fetch = underWay.get(id);
   if (!fetch) {
-    fetch = (call.tool === 'uvx' ? fetchPypi : fetchNpm)(call, root, key, env);
+    fetch = (call.tool === 'uvx' ? fetchPypi : fetchNpm)(call, root, key, env, onFetching);
     underWay.set(id, fetch);
     void fetch.then(
       () => underWay.delete(id),
@@ -77,14 +80,16 @@ async function fetchNpm(
   root: string,
   key: string,
   env: NodeJS.ProcessEnv,
+  onFetching: () => void,
 ): Promise<FetchedLauncher> {
   if (call.tool === 'bunx') needTool('bun', 'bunx', env);
   const npm = needTool('npm', call.tool, env);
   const npmRoot = join(root, 'npm');
   const pinned = (await readPins(root))[key];
   const at = pinned ? join(npmRoot, folderName(pinned)) : null;
-  if (at && existsSync(join(at, 'node_modules'))) return npmBin(call, at, pinned!);
+  if (at && existsSync(join(at, 'node_modules'))) return npmBin(call, at, pinned!, false);
 
+  onFetching();
   await mkdir(npmRoot, { recursive: true, mode: 0o700 });
   const staging = await mkdtemp(join(npmRoot, '.fetching-'));
   try {
@@ -111,7 +116,7 @@ async function fetchNpm(
     // Another start may have fetched the same version meanwhile: its folder is as good.
     if (!existsSync(folder)) await rename(staging, folder).catch(ignoreExisting);
     await writePin(root, key, resolved);
-    return await npmBin(call, folder, resolved);
+    return await npmBin(call, folder, resolved, true);
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
@@ -122,6 +127,7 @@ async function fetchPypi(
   root: string,
   key: string,
   env: NodeJS.ProcessEnv,
+  onFetching: () => void,
 ): Promise<FetchedLauncher> {
   const uv = needTool('uv', 'uvx', env);
   // uv writes absolute paths into what it installs: the folder is final from the start.
@@ -133,7 +139,9 @@ async function fetchPypi(
   };
   const bin = join(folder, 'bin', call.bin ?? call.name);
   const pinned = (await readPins(root))[key];
-  if (!pinned || !existsSync(bin)) {
+  const fetched = !pinned || !existsSync(bin);
+  if (fetched) {
+    onFetching();
     await mkdir(folder, { recursive: true, mode: 0o700 });
     await run(uv, ['tool', 'install', '--force', call.spec], toolEnv, 'uvx');
   }
@@ -148,7 +156,7 @@ async function fetchPypi(
   ).exec(listed)?.[1];
   const resolved = `${call.name}@${version ?? 'unknown'}`;
   await writePin(root, key, resolved);
-  return { command: bin, args: call.args, folder, pinned: resolved };
+  return { command: bin, args: call.args, folder, pinned: resolved, fetched };
 }
 
 /** The bin of the package installed in `folder`: the one named, its only one, or its own name's. */
@@ -156,6 +164,7 @@ async function npmBin(
   call: LauncherCall,
   folder: string,
   pinned: string,
+  fetched: boolean,
 ): Promise<FetchedLauncher> {
   const manifest = await readManifest(join(folder, 'node_modules', call.name));
   const unscoped = call.name.replace(/^@[^/]+\//, '');
@@ -170,7 +179,7 @@ async function npmBin(
   const command = join(folder, 'node_modules', '.bin', chosen);
   if (!isInside(command, folder) || !existsSync(command))
     throw new LauncherFetchError(`${pinned}: its command "${chosen}" was not installed`);
-  return { command, args: call.args, folder, pinned };
+  return { command, args: call.args, folder, pinned, fetched };
 }
 
 async function readManifest(dir: string): Promise<z.infer<typeof Manifest>> {

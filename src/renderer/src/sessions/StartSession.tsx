@@ -25,9 +25,12 @@ export function StartSession({
   // What the sandbox refused the agent while it started, kept while its failure is shown.
   const watching = useRef<string | null>(null);
   const [blocked, setBlocked] = useState<{ agentId: string; list: Violation[] } | null>(null);
+  const [fetching, setFetching] = useState<string | null>(null);
   useEffect(
     () =>
       api.subscribe((event) => {
+        if (event.type === 'launcher_fetch' && event.agentId === watching.current)
+          setFetching(event.state === 'fetching' ? event.package : null);
         if (event.type !== 'sandbox_violation' || event.agentId !== watching.current) return;
         setBlocked((prev) => ({
           agentId: event.agentId,
@@ -56,6 +59,7 @@ export function StartSession({
     e.preventDefault();
     watching.current = chosen;
     setBlocked(null);
+    setFetching(null);
     void run(chosen, async () => {
       const path = cwd.trim();
       if ((await check(path)) !== null) return;
@@ -95,6 +99,12 @@ export function StartSession({
         <button type="submit" disabled={busy || !chosen || !cwd.trim()}>
           {busy ? 'Starting…' : 'Start session'}
         </button>
+        {busy && fetching && (
+          <p role="status" className="dim">
+            First start: fetching {fetching} outside the sandbox; it is then pinned and started
+            read-only…
+          </p>
+        )}
         {error && (
           <p role="alert" className="error" id="start-error">
             {error}
