@@ -109,6 +109,7 @@ async function fetchNpm(
       ],
       env,
       call.tool,
+      staging,
     );
     const manifest = await readManifest(join(staging, 'node_modules', call.name));
     const resolved = `${call.name}@${manifest.version}`;
@@ -143,13 +144,13 @@ async function fetchPypi(
   if (fetched) {
     onFetching();
     await mkdir(folder, { recursive: true, mode: 0o700 });
-    await run(uv, ['tool', 'install', '--force', call.spec], toolEnv, 'uvx');
+    await run(uv, ['tool', 'install', '--force', call.spec], toolEnv, 'uvx', folder);
   }
   if (!(call.bin ?? call.name).match(BIN_NAME) || !existsSync(bin))
     throw new LauncherFetchError(
       `uvx package ${call.spec} has no command "${call.bin ?? call.name}"`,
     );
-  const listed = await run(uv, ['tool', 'list'], toolEnv, 'uvx');
+  const listed = await run(uv, ['tool', 'list'], toolEnv, 'uvx', folder);
   const version = new RegExp(
     `^${call.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} v(\\S+)`,
     'im',
@@ -218,9 +219,13 @@ async function run(
   args: string[],
   env: NodeJS.ProcessEnv,
   launcher: string,
+  cwd: string,
 ): Promise<string> {
   try {
+    // In Gatehouse's own folder: no project's .npmrc or pyproject.toml (which an agent may have
+    // written) is read by a fetch that runs outside the sandbox.
     const { stdout } = await execFileAsync(tool, args, {
+      cwd,
       env,
       timeout: FETCH_TIMEOUT_MS,
       maxBuffer: 16 * 1024 * 1024,
