@@ -24,6 +24,7 @@ import { command, Empty, Ok, RequestRef } from './contract-command';
 import { agentCommands } from './contract-commands-agents';
 import { historyCommands } from './contract-commands-history';
 import { ruleCommands } from './contract-commands-rules';
+import { keyCommands } from './contract-commands-keys';
 import { VOTE_STATUS, VoteInput, VoteOutcome } from './contract-votes';
 
 /** Rows one export carries; a larger history is exported filter by filter (or by date range). */
@@ -381,6 +382,7 @@ export const commands = {
   ...historyCommands,
   ...ruleCommands,
   ...agentCommands,
+  ...keyCommands,
 } as const;
 
 export type Commands = typeof commands;

@@ -85,6 +85,19 @@ export const Event = z.discriminatedUnion('type', [
     before: z.string().max(200).nullable(),
     after: z.string().max(200).nullable(),
   }),
+  /**
+   * A launcher's package (npx, uvx…) fetched outside the sandbox at an agent's start: while npm or
+   * uv runs, then what the name was pinned to.
+   */
+  z.object({
+    type: z.literal('launcher_fetch'),
+    agentId: Id,
+    /** As the agent's command wrote it. */
+    package: z.string().max(300),
+    state: z.enum(['fetching', 'fetched']),
+    /** `name@version`, once fetched. */
+    pinned: z.string().max(300).optional(),
+  }),
   /** The sandbox refused something the agent did without asking (rate-limited per target). */
   z.object({
     type: z.literal('sandbox_violation'),

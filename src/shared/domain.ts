@@ -311,6 +311,11 @@ export const SessionSandbox = z.object({
   network: z.string().max(20_000),
   /** Why an agent runs without a sandbox (`off` only). */
   reason: z.string().max(2000).optional(),
+  /**
+   * The package a launcher (npx, uvx…) would have fetched, fetched by Gatehouse outside the sandbox
+   * and pinned: `name@version`, read-only to the agent.
+   */
+  package: z.string().max(300).optional(),
 });
 export type SessionSandbox = z.infer<typeof SessionSandbox>;
 
@@ -350,6 +355,12 @@ export const SessionInfo = z.object({
    * CLI whose hook asks Gatehouse (`gatehouse hook`). Absent for sessions started here.
    */
   via: z.object({ kind: z.enum(['editor', 'terminal']), name: z.string().max(200) }).optional(),
+  /**
+   * While the agent waits for a sign-in: the variable its API key is kept in (null when Gatehouse
+   * does not know the agent: the person names it), and whether the agent's settings set it. Never
+   * the value.
+   */
+  apiKey: z.object({ variable: z.string().max(64).nullable(), set: z.boolean() }).optional(),
   /**
    * The agent refused to open its session until it is signed in: the methods it offered. The
    * session stays starting until a person chooses one (authenticateSession).

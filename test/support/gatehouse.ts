@@ -1,6 +1,6 @@
 // A real Gatehouse core + HTTP server in the test process, and the renderer's own HTTP client.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GatehouseEvent } from '../../src/shared/contract';
@@ -48,10 +48,19 @@ export interface TestGatehouse {
 export async function startGatehouse(
   settings: SettingsInput,
   serverOptions: Partial<HttpServerOptions> = {},
-  coreOptions: Pick<CoreOptions, 'managedSettingsPath'> = {},
+  coreOptions: Pick<CoreOptions, 'managedSettingsPath'> & {
+    /** Write the settings to settings.json and start from the file, as a person's core does. */
+    settingsFile?: boolean;
+  } = {},
 ): Promise<TestGatehouse> {
   const home = mkdtempSync(join(tmpdir(), 'gatehouse-home-'));
-  const core = await createCore({ home, settings: Settings.parse(settings), ...coreOptions });
+  const { settingsFile, ...options } = coreOptions;
+  if (settingsFile) writeFileSync(join(home, 'settings.json'), JSON.stringify(settings));
+  const core = await createCore({
+    home,
+    ...(settingsFile ? {} : { settings: Settings.parse(settings) }),
+    ...options,
+  });
   const token = randomBytes(16).toString('hex');
   const server = await startHttpServer({ core, token, port: 0, ...serverOptions });
   const events: GatehouseEvent[] = [];

@@ -1,5 +1,6 @@
 // A one-package npm registry on loopback, for tests that run npx offline from its cache: the
-// package is packed with `npm pack`, its packument and tarball served as registry.npmjs.org would.
+// package is packed with `npm pack` (or its tarball given), its packument and tarball served as
+// registry.npmjs.org would.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -32,21 +33,39 @@ export async function startNpmRegistry(
   });
   if (packed.status !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
   const tarball = readFileSync(join(dir, packed.stdout.trim().split('\n').at(-1)!));
+  return servePackage({ name, version: '1.0.0', bin: { [name]: 'index.js' } }, tarball);
+}
+
+/**
+ * Serves one version of one package: `manifest` (name, version and what else npm reads) with the
+ * tarball's bytes. Anything else is 404, which npm takes for an optional dependency it can skip.
+ */
+export async function servePackage(
+  manifest: { name: string; version: string } & Record<string, unknown>,
+  tarball: Buffer,
+): Promise<NpmRegistry> {
+  const { name, version } = manifest;
+  const file = `${name.replace(/^@[^/]+\//, '')}-${version}.tgz`;
   const integrity = `sha512-${createHash('sha512').update(tarball).digest('base64')}`;
+  // npm asks for a scoped name with its slash escaped.
+  const paths = new Set([
+    `/${name}`,
+    `/${name.replace('/', '%2f')}`,
+    `/${name.replace('/', '%2F')}`,
+  ]);
   const server = createServer((request, response) => {
     const { port } = server.address() as { port: number };
-    if (request.url === `/${name}`) {
+    if (paths.has(request.url ?? '')) {
       response.setHeader('content-type', 'application/json');
-      const tarballUrl = `http://127.0.0.1:${port}/${name}/-/${name}-1.0.0.tgz`;
-      const version = { name, version: '1.0.0', bin: { [name]: 'index.js' } };
+      const tarballUrl = `http://127.0.0.1:${port}/${name}/-/${file}`;
       response.end(
         JSON.stringify({
           name,
-          'dist-tags': { latest: '1.0.0' },
-          versions: { '1.0.0': { ...version, dist: { tarball: tarballUrl, integrity } } },
+          'dist-tags': { latest: version },
+          versions: { [version]: { ...manifest, dist: { tarball: tarballUrl, integrity } } },
         }),
       );
-    } else if (request.url === `/${name}/-/${name}-1.0.0.tgz`) {
+    } else if (request.url === `/${name}/-/${file}`) {
       response.end(tarball);
     } else {
       response.statusCode = 404;

@@ -163,8 +163,9 @@ export interface ScriptedAgentScript {
   /** Ignore session/cancel: the turn goes on as if nothing was said. */
   ignoreCancel?: boolean;
   /** Advertise these `authMethods` in initialize and refuse session/new with ACP's auth_required
-   *  until `authenticate` succeeds with one of `accept` (default: every advertised id). */
-  requireAuth?: { methods: JsonValue[]; accept?: string[] };
+   *  until `authenticate` succeeds with one of `accept` (default: every advertised id), or at
+   *  once when the variable `unlessEnv` is set (an API key in its environment). */
+  requireAuth?: { methods: JsonValue[]; accept?: string[]; unlessEnv?: string };
 }
 
 export const DEFAULT_MODES: SessionMode[] = [
@@ -728,7 +729,8 @@ function main(): void {
       return {};
     })
     .onRequest(methods.agent.session.new, ({ params }) => {
-      if (script.requireAuth && !signedIn) throw RequestError.authRequired();
+      const keyed = script.requireAuth?.unlessEnv && process.env[script.requireAuth.unlessEnv];
+      if (script.requireAuth && !signedIn && !keyed) throw RequestError.authRequired();
       const id = randomUUID();
       const modeId = script.initialModeId ?? modes[0]?.id ?? 'default';
       sessions.set(id, { id, cwd: params.cwd, modeId, prompts: 0 });

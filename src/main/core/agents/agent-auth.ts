@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AuthMethod, MAX_AUTH_METHODS } from '../../../shared/domain';
 import type { LaunchableAgent } from '../../../shared/settings';
 import { AgentGoneError, BadRequestError, ConflictError } from '../errors';
+import { knownAgentFor } from '../sandbox/known-agents';
 import type { AgentProcess } from './agent-process';
 import type { Session } from './session';
 
@@ -49,6 +50,9 @@ export class SignIns {
   /** The session stays starting, listed and shown with its methods, until a person chooses one. */
   wait(session: Session, config: LaunchableAgent): void {
     this.waiting.set(session.sessionId, config);
+    // A key the person enters in the sign-in is kept there (commands/api-key-handlers.ts).
+    const variable = knownAgentFor(session.agentId, config.command, config.args)?.apiKey ?? null;
+    session.apiKey = { variable, set: variable !== null && Boolean(config.env[variable]) };
     this.changed(session);
   }
 

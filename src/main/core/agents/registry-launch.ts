@@ -1,6 +1,7 @@
 // What an agent declared as `registry: <id>` runs: the snapshot's npx or uvx package, or its binary
-// for this platform when the person has unpacked it. Nothing is downloaded here: npx and uvx fetch
-// their package themselves (from their caches when they can), and a binary archive is never fetched.
+// for this platform when the person has unpacked it. Nothing is downloaded here: an npx or uvx
+// package is fetched where the agent is launched, outside its sandbox (sandbox/launcher-fetch.ts),
+// and a binary archive is never fetched.
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';

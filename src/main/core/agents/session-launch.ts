@@ -6,8 +6,11 @@ import { BadRequestError } from '../errors';
 import type { ProtectedEntry } from '../rules/protected-files';
 import { prepareAgentLaunch, type AgentLaunch } from '../sandbox/launch';
 import { LaunchFileChangedError } from '../sandbox/launch-file';
+import { LauncherCommandError } from '../sandbox/launcher-command';
+import { LauncherFetchError } from '../sandbox/launcher-fetch';
 import type { ViolationReporter } from '../sandbox/violation-reporter';
 import type { Store } from '../store';
+import type { EventBus } from '../events/bus';
 import type { Session } from './session';
 
 export interface SessionLaunchDeps {
@@ -16,6 +19,8 @@ export interface SessionLaunchDeps {
   now: () => number;
   /** The protected files in force (the built-in list and the settings' additions). */
   protectedEntries?: () => readonly ProtectedEntry[];
+  /** Where a launcher's fetch is told while the start waits for it. */
+  bus?: Pick<EventBus, 'publish'>;
 }
 
 export async function launchInSandbox(
@@ -37,14 +42,33 @@ export async function launchInSandbox(
         onMove: (move) => violations.moved(move),
       },
       onShellStderr: (text) => violations.shellStderr(text),
+      onLauncherFetch: (progress) => {
+        deps.bus?.publish({ type: 'launcher_fetch', agentId, ...progress });
+        // What runs from now on for this command line: audited with the version it resolved to.
+        if (progress.state === 'fetched') {
+          deps.store.recordEvent({
+            type: 'launcher_fetched',
+            agentId,
+            at: deps.now(),
+            payload: { package: progress.package, pinned: progress.pinned },
+          });
+        }
+      },
     });
   } catch (error) {
     deps.store.recordEvent({
-      type: error instanceof LaunchFileChangedError ? 'launch_file_changed' : 'sandbox_unavailable',
+      type: startErrorType(error),
       agentId,
       at: deps.now(),
       payload: { cwd, error: (error as Error).message },
     });
     throw new BadRequestError(`agent "${agentId}" did not start: ${(error as Error).message}`);
   }
+}
+
+function startErrorType(error: unknown): string {
+  if (error instanceof LaunchFileChangedError) return 'launch_file_changed';
+  if (error instanceof LauncherCommandError || error instanceof LauncherFetchError)
+    return 'launcher_fetch_failed';
+  return 'sandbox_unavailable';
 }

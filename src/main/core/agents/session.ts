@@ -53,6 +53,8 @@ export class Session implements SessionContext {
   via: SessionInfo['via'] | null = null;
   /** While the agent waits for a sign-in: the methods it offered (cleared while one is tried). */
   authMethods: AuthMethod[] | null = null;
+  /** Where an API key for this agent is kept, while it waits for a sign-in (agent-auth.ts). */
+  apiKey: { variable: string | null; set: boolean } | null = null;
   /** Malformed session/update notifications: audited at most once a minute, with the count. */
   malformedUpdates = { lastAuditAt: -Infinity, dropped: 0 };
   /** Latest declared state of recent tool calls, so a permission request can be shown whole. */
@@ -131,6 +133,7 @@ export class Session implements SessionContext {
       ...(this.unguarded ? { unguarded: this.unguarded } : {}),
       ...(this.via ? { via: this.via } : {}),
       ...(this.authMethods ? { authMethods: this.authMethods } : {}),
+      ...(this.authMethods && this.apiKey ? { apiKey: this.apiKey } : {}),
       ...(this.configOptions.length > 0
         ? { configOptions: withRefusals(this.configOptions, this.agentFamily) }
         : {}),

@@ -1,6 +1,7 @@
 import { GATEHOUSE_VERSION } from '../../../shared/control-protocol';
 import { SUPPORTED_POLICIES } from '../mediator';
 import { agentHandlers } from './agent-handlers';
+import { apiKeyHandlers } from './api-key-handlers';
 import { approvalHandlers } from './approval-handlers';
 import { clientHandlers } from './client-handlers';
 import type { Handlers } from './dispatch';
@@ -31,6 +32,7 @@ export function createHandlers(services: CommandServices): Handlers {
     ...clientHandlers(services),
     ...settingsHandlers(services, changer),
     ...agentHandlers(services, changer),
+    ...apiKeyHandlers(services),
     ...registryHandlers(services),
     ...sessionHandlers(services),
     ...approvalHandlers(services),

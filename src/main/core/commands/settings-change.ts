@@ -13,6 +13,7 @@ import {
   sandboxWidening,
   settingsChanges,
 } from '../config/settings-diff';
+import { HiddenValueError, hideSecrets, keepHiddenSecrets } from '../config/secret-env';
 import { settingsPath, SettingsError } from '../config/settings-file';
 import { BadRequestError } from '../errors';
 import { logger } from '../log/logger';
@@ -32,7 +33,11 @@ export function asBadRequest<T>(run: () => T): T {
   try {
     return run();
   } catch (error) {
-    if (error instanceof SettingsError || error instanceof InvalidPolicyConfigError) {
+    if (
+      error instanceof SettingsError ||
+      error instanceof InvalidPolicyConfigError ||
+      error instanceof HiddenValueError
+    ) {
       throw new BadRequestError(error.message);
     }
     throw error;
@@ -76,7 +81,7 @@ export function settingsChanger(services: ChangeServices) {
   const audit = (type: string, by: Actor, payload: Record<string, unknown>, agentId?: string) =>
     auditAdmin(store, type, by, payload, agentId ? { agentId } : {});
   const current = (): SettingsSavedView => ({
-    settings: services.savedSettings(),
+    settings: hideSecrets(services.savedSettings()),
     path: settingsPath(home),
     restartNeeded: services.restartNeeded(),
     managed: managedView(services.managed),
@@ -100,7 +105,7 @@ export function settingsChanger(services: ChangeServices) {
       pipeline.rejudgePending();
       services.bus.publish({ type: 'settings_changed', from: 'command' });
     }
-    return { ...current(), settings: next, restartNeeded };
+    return { ...current(), settings: hideSecrets(next), restartNeeded };
   };
 
   const confirmations = new SettingsConfirmations({
@@ -121,10 +126,12 @@ export function settingsChanger(services: ChangeServices) {
    * sandbox) keeps it waiting for a person where Gatehouse runs and returns the ticket.
    */
   const change = async (
-    next: Settings,
+    sent: Settings,
     by: Actor,
     extraWidens: Record<string, string[]> = {},
   ): Promise<{ applied: SettingsSavedView } | { confirmation: ConfirmationTicket }> => {
+    // Secrets were read as placeholders: sent back unchanged, they keep their values.
+    const next = asBadRequest(() => keepHiddenSecrets(sent, services.savedSettings()));
     if (by.transport !== 'http') return { applied: await applySettings(next, by) };
     const needed = confirmationNeeded(services.savedSettings(), next);
     for (const [id, more] of Object.entries(extraWidens)) {

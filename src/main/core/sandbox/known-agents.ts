@@ -15,6 +15,8 @@ export interface KnownAgent {
   hosts: string[];
   /** Makes the agent ask its client where its own defaults would not. */
   askPolicy?: LaunchFile;
+  /** The variable its CLI reads an API key from. */
+  apiKey?: string;
 }
 
 export const KNOWN_AGENTS: Readonly<Record<string, KnownAgent>> = {
@@ -28,18 +30,22 @@ export const KNOWN_AGENTS: Readonly<Record<string, KnownAgent>> = {
       '*-aiplatform.googleapis.com',
     ],
     askPolicy: { name: GEMINI_POLICY_FILE_NAME, content: GEMINI_POLICY, args: geminiPolicyArgs },
+    apiKey: 'GEMINI_API_KEY',
   },
   claude: {
     stateDirs: ['.claude'],
     hosts: ['api.anthropic.com', 'console.anthropic.com', 'claude.ai'],
+    apiKey: 'ANTHROPIC_API_KEY',
   },
   codex: {
     stateDirs: ['.codex'],
     hosts: ['api.openai.com', 'auth.openai.com', 'chatgpt.com'],
+    apiKey: 'OPENAI_API_KEY',
   },
   qwen: {
     stateDirs: ['.qwen'],
     hosts: ['dashscope.aliyuncs.com', 'dashscope-intl.aliyuncs.com', 'chat.qwen.ai'],
+    apiKey: 'DASHSCOPE_API_KEY',
   },
   opencode: {
     stateDirs: [

@@ -10,6 +10,8 @@ import { agentEnvironment } from './agent-env';
 import { isInside } from '../fs/containment';
 import type { NetworkViolation } from './network-bridge';
 import { knownProgramFor } from './known-agents';
+import { launcherCall } from './launcher-command';
+import { fetchLauncher, type FetchedLauncher } from './launcher-fetch';
 import { writeLaunchFile, type WrittenLaunchFile } from './launch-file';
 import { resolveSandboxProfile, SECRETS_IN_HOME, type SandboxProfile } from './profile';
 import type { ProtectedLabel, ProtectionOptions } from './protection';
@@ -52,6 +54,12 @@ export interface LaunchInput {
    * Absent: not read.
    */
   onShellStderr?: (text: string) => void;
+  /** A launcher's package being fetched outside the sandbox, then fetched and pinned. */
+  onLauncherFetch?: (progress: {
+    package: string;
+    state: 'fetching' | 'fetched';
+    pinned?: string;
+  }) => void;
 }
 
 /**
@@ -75,16 +83,28 @@ export async function prepareAgentLaunch(input: LaunchInput): Promise<AgentLaunc
 }
 
 async function prepareOnce(
-  input: LaunchInput,
+  declared: LaunchInput,
 ): Promise<{ launch: AgentLaunch; policy: WrittenLaunchFile | null }> {
+  // Awaited only for a launcher: anything else is prepared in the same turn, as before.
+  const fetching = fetchedPackage(declared);
+  const fetched = fetching ? await fetching : null;
+  const input = fetched
+    ? { ...declared, config: { ...declared.config, command: fetched.command, args: fetched.args } }
+    : declared;
   const { config } = input;
   const askPolicy = knownProgramFor(config.command, config.args)?.askPolicy;
   const runDir = join(input.gatehouseHome, 'run');
   mkdirSync(runDir, { recursive: true, mode: 0o700 });
   const policy = askPolicy ? writeLaunchFile(askPolicy, runDir) : null;
-  if (!policy) return { launch: await launchWith(input, config.args, []), policy };
+  const folder = fetched ? [fetched.folder] : [];
+  if (!policy) return { launch: await launchWith(input, config.args, folder, fetched), policy };
   try {
-    const launch = await launchWith(input, [...config.args, ...policy.args], [policy.path]);
+    const launch = await launchWith(
+      input,
+      [...config.args, ...policy.args],
+      [policy.path, ...folder],
+      fetched,
+    );
     return {
       launch: {
         ...launch,
@@ -99,6 +119,33 @@ async function prepareOnce(
     policy.remove();
     throw error;
   }
+}
+
+/**
+ * Where the agent's command is a launcher (npx, uvx…) and a sandbox is asked for, its package is
+ * fetched outside the sandbox first (launcher-fetch.ts). npm and uv run with the person's environment
+ * and the agent's own npm and uv variables (its registry, offline), nothing else of the agent's.
+ */
+function fetchedPackage(input: LaunchInput): Promise<FetchedLauncher> | null {
+  const { config } = input;
+  if (config.sandbox === 'off') return null;
+  const call = launcherCall(config.command, config.args);
+  if (!call) return null;
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!name.toUpperCase().startsWith('GATEHOUSE_')) env[name] = value;
+  }
+  for (const [name, value] of Object.entries(config.env)) {
+    if (/^(npm_config_|uv_)/i.test(name)) env[name] = value;
+  }
+  env['npm_config_update_notifier'] = 'false';
+  const told = input.onLauncherFetch ?? (() => {});
+  return fetchLauncher(call, input.gatehouseHome, env, () =>
+    told({ package: call.spec, state: 'fetching' }),
+  ).then((fetched) => {
+    if (fetched.fetched) told({ package: call.spec, state: 'fetched', pinned: fetched.pinned });
+    return fetched;
+  });
 }
 
 /**
@@ -117,6 +164,7 @@ async function launchWith(
   input: LaunchInput,
   args: readonly string[],
   launchFiles: readonly string[],
+  fetched: FetchedLauncher | null = null,
 ): Promise<AgentLaunch> {
   const { config, agentId } = input;
   const env = agentEnvironment(process.env, config, process.platform, input.gatehouseHome);
@@ -126,7 +174,13 @@ async function launchWith(
     args: [...args],
     env,
     cwd,
-    sandbox: { profile: 'off', writable: [], network: 'all', reason },
+    sandbox: {
+      profile: 'off',
+      writable: [],
+      network: 'all',
+      reason,
+      ...(fetched ? { package: fetched.pinned } : {}),
+    },
     lifeline: true,
     gatehouseHome: input.gatehouseHome,
     agentId,
@@ -189,7 +243,7 @@ async function launchWith(
         await tap?.close();
       },
       cwd,
-      sandbox: summary(profile, home),
+      sandbox: { ...summary(profile, home), ...(fetched ? { package: fetched.pinned } : {}) },
       lifeline: true,
       gatehouseHome: input.gatehouseHome,
       agentId,

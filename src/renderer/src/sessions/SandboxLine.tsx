@@ -17,6 +17,12 @@ export function SandboxSummary({ sandbox }: { sandbox: SessionSandbox }) {
     <p className="gh-sandbox" role="note">
       Sandbox: {sandbox.profile} · writes: {sandbox.writable.join(', ') || 'nothing'} · network:{' '}
       {sandbox.network}
+      {sandbox.package && (
+        <span title="Fetched by Gatehouse outside the sandbox, pinned, read-only to the agent">
+          {' '}
+          · runs {sandbox.package}
+        </span>
+      )}
     </p>
   );
 }

@@ -7,15 +7,9 @@ import { StartSession } from './StartSession';
 import { useSessions } from './use-sessions';
 import './SessionView.css';
 
-/** The session a `#/sessions/<id>` address opens. */
-export const sessionOfHash = (hash: string): string | null => {
-  const match = /^#\/sessions\/(.+)$/.exec(hash);
-  return match ? decodeURIComponent(match[1]!) : null;
-};
+import { openSession } from './session-address';
 
-export const openSession = (sessionId: string) => {
-  window.location.hash = `#/sessions/${encodeURIComponent(sessionId)}`;
-};
+export { openSession, sessionOfHash } from './session-address';
 
 /** Every session, one of them open; and a form to start another. */
 export function SessionView({ selected }: { selected: string | null }) {
