@@ -11,6 +11,8 @@ import { ConnectionBanner } from './connection/ConnectionBanner';
 import { ConnectionContext, useConnectionOf } from './connection/connection';
 import { TokenRejected } from './connection/TokenRejected';
 import { useTitleCount } from './connection/use-title-count';
+import { NotificationOffer, notificationsOn } from './notify/NotificationOffer';
+import { useBrowserNotifications } from './notify/use-browser-notifications';
 import './App.css';
 
 type View = 'home' | 'sessions' | 'approvals' | 'history' | 'settings';
@@ -58,6 +60,10 @@ function Views() {
   const overlaid = (view === 'home' || view === 'sessions') && unseen;
   const modal = overlaid && pending > 0;
   useTitleCount(pending + approvals.unlisted);
+  // Notifications are a paired device's: its votes are a person's, so are its buttons'.
+  const mayNotify = api.surface === 'browser' && api.paired;
+  const [notifying, setNotifying] = useState(notificationsOn);
+  useBrowserNotifications(approvals, mayNotify && notifying);
 
   useEffect(() => {
     const onHash = () => setHash(window.location.hash);
@@ -86,6 +92,7 @@ function Views() {
           device on a paired browser.
         </p>
       )}
+      {mayNotify && <NotificationOffer onAnswered={() => setNotifying(notificationsOn())} />}
       <main className={view === 'approvals' ? 'wide' : undefined} inert={modal}>
         {view === 'home' && <HomeView queue={approvals} />}
         {view === 'sessions' && <SessionView selected={sessionOfHash(hash)} />}
