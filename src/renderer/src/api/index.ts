@@ -48,9 +48,10 @@ const deviceLabel = () => `Browser (${navigator.platform || 'unknown platform'})
 export async function connectApi(): Promise<GatehouseApi> {
   if (window.gatehouse) return new BridgeApi(window.gatehouse);
   // A new address opened in this tab differs only in its fragment, which does not load the page
-  // again: a token arriving that way is taken up by loading it again.
+  // again: a new token arriving that way (after a rotation) is taken up by loading it again.
   window.addEventListener('hashchange', () => {
-    if (new URLSearchParams(window.location.hash.slice(1)).has('token')) window.location.reload();
+    const arrived = new URLSearchParams(window.location.hash.slice(1)).get('token');
+    if (arrived && arrived !== sessionStorage.getItem(TOKEN_KEY)) window.location.reload();
   });
   const fragment = new URLSearchParams(window.location.hash.slice(1));
   const fromHash = fragment.get('token');
