@@ -9,11 +9,13 @@ import { hookCommand, HOOK_HELP } from './hook/command';
 import { EXIT, processIo, type CliIo } from './io';
 import { status, STATUS_HELP } from './status';
 import { supportBundle, SUPPORT_BUNDLE_HELP } from './support-bundle';
+import { tokenRotate, TOKEN_HELP } from './token';
 
 const HELP = `Usage: gatehouse <command> [options]
 
 Commands:
   status          whether a Gatehouse core runs on $GATEHOUSE_HOME, which one, and its sessions
+  token rotate    a new access token for the browser address (the old one is refused from then on)
   audit verify    check the audit's hash chain and name the first broken entry
   acp             run an ACP agent for an editor, its permission requests decided by Gatehouse
   hook            ask Gatehouse before Claude Code or Gemini CLI runs a tool (install, uninstall)
@@ -34,6 +36,7 @@ Commands:
 type Parsed = {
   help: boolean;
   json: boolean;
+  url: boolean;
   version: boolean;
   agent?: string;
   name?: string;
@@ -50,6 +53,7 @@ function parse(args: string[]): Parsed {
     options: {
       help: { type: 'boolean', short: 'h' },
       json: { type: 'boolean' },
+      url: { type: 'boolean' },
       version: { type: 'boolean', short: 'v' },
       agent: { type: 'string' },
       name: { type: 'string' },
@@ -61,6 +65,7 @@ function parse(args: string[]): Parsed {
   return {
     help: values.help ?? false,
     json: values.json ?? false,
+    url: values.url ?? false,
     version: values.version ?? false,
     ...(values.agent === undefined ? {} : { agent: values.agent }),
     ...(values.name === undefined ? {} : { name: values.name }),
@@ -96,13 +101,24 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     return usage(io, command ? `unknown option ${command}` : 'no command given', HELP);
   }
   if (json && command !== 'status') return usage(io, `--json is an option of status only`, HELP);
+  if (parsed.url && command !== 'status')
+    return usage(io, `--url is an option of status only`, HELP);
   if (parsed.out !== undefined && command !== 'support-bundle')
     return usage(io, `--out is an option of support-bundle only`, HELP);
   switch (command) {
     case 'status':
       if (help) return done(STATUS_HELP);
       if (positionals.length > 0) return usage(io, `status takes no arguments`, STATUS_HELP);
-      return status({ json }, io);
+      if (json && parsed.url) return usage(io, 'status: --json or --url, not both', STATUS_HELP);
+      return status({ json, url: parsed.url }, io);
+    case 'token': {
+      const [sub, ...extra] = positionals;
+      if (help || sub === undefined)
+        return help ? done(TOKEN_HELP) : usage(io, 'token: which command?', TOKEN_HELP);
+      if (sub !== 'rotate') return usage(io, `token: unknown command ${sub}`, TOKEN_HELP);
+      if (extra.length > 0) return usage(io, 'token rotate takes no arguments', TOKEN_HELP);
+      return tokenRotate(io);
+    }
     case 'audit': {
       const [sub, ...files] = positionals;
       if (sub === undefined)

@@ -1,5 +1,4 @@
 // Headless entry: the core and the HTTP + SSE API serving the renderer to a browser. No Electron.
-import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
@@ -17,6 +16,10 @@ import {
   HomeLockedError,
   InvalidPolicyConfigError,
   resolveHome,
+  loadServerToken,
+  newServerToken,
+  ServerTokenError,
+  writeServerToken,
 } from './core';
 import { startHttpServer } from './server/http-server';
 import { startControlServer } from './control/server';
@@ -26,11 +29,14 @@ const log = logger('headless');
 
 async function main(): Promise<void> {
   // GATEHOUSE_TOKEN is read once at start and removed from this process's environment, so the
-  // agents spawned later do not inherit it; from here on the token lives in memory only.
-  const token = process.env.GATEHOUSE_TOKEN || randomBytes(24).toString('base64url');
+  // agents spawned later do not inherit it.
+  const fromEnv = process.env.GATEHOUSE_TOKEN;
   delete process.env.GATEHOUSE_TOKEN;
   const home = resolveHome(process.env);
   const lock = acquireHomeLock(home, 'headless');
+  // The token outlives a restart (browsers and phones keep their address) until it is rotated.
+  const served = loadServerToken(home, fromEnv || undefined);
+  const { token } = served;
   installLogSink(nodeLogSink({ path: logFilePath(home) }));
   const core = await createCore({
     home,
@@ -50,7 +56,27 @@ async function main(): Promise<void> {
     staticDir: join(dirname(fileURLToPath(import.meta.url)), '../renderer'),
   });
   lock.update({ url: server.url });
-  const control = await startControlServer({ core, lock });
+  // Who may reach the API changes when the token does: each new token is in the audit (never the
+  // token itself).
+  if (served.origin !== 'kept') {
+    core.store.recordEvent({
+      type: 'server_token_changed',
+      at: core.now(),
+      payload: { how: served.origin, ...(served.reason ? { reason: served.reason } : {}) },
+    });
+  }
+  const rotateToken = () => {
+    const next = newServerToken();
+    writeServerToken(home, next);
+    server.replaceToken(next);
+    core.store.recordEvent({
+      type: 'server_token_changed',
+      at: core.now(),
+      payload: { how: 'rotated' },
+    });
+    log.info('the bearer token was rotated');
+  };
+  const control = await startControlServer({ core, lock, rotateToken });
   // One line a person (or a test) can open: the token and a one-time pairing secret ride in the
   // fragment, never sent to a server. The first browser to open it is paired: its votes are a person's.
   // It is the terminal's, not the log's: the log file never holds the token.
@@ -81,6 +107,7 @@ main().catch((error: unknown) => {
     error instanceof SettingsError ||
     error instanceof InvalidPolicyConfigError ||
     error instanceof AuditKeyError ||
+    error instanceof ServerTokenError ||
     error instanceof SocketPathError;
   const reason = known
     ? error.message

@@ -108,12 +108,17 @@ export type StatusResult = z.infer<typeof StatusResult>;
 
 const NoParams = z.object({}).strict().optional();
 
+/** The HTTP server now serves with a new bearer token (kept in the data folder, not sent here). */
+export const RotateTokenResult = z.object({ rotated: z.literal(true) }).strict();
+
 /** The whole method table. Any other name, HTTP command names included, is "method not found". */
 export const controlMethods = {
   /** The first message of every connection. */
   hello: { params: HelloParams, result: HelloResult },
   /** Which core runs on this home and its sessions. */
   status: { params: NoParams, result: StatusResult },
+  /** A new bearer token for the HTTP server; pages holding the old one are refused from now on. */
+  rotateToken: { params: NoParams, result: RotateTokenResult },
   ...proxyMethods,
   ...hookMethods,
 } as const;

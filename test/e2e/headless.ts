@@ -26,6 +26,12 @@ export interface Headless {
   api(path: string, init?: RequestInit): Promise<Response>;
   /** What the process printed so far (its terminal: a local confirmation's code goes there). */
   output(): string;
+  /** Sends the core a signal (SIGSTOP freezes it, SIGCONT wakes it); the data folder stays. */
+  signal(signal: NodeJS.Signals): void;
+  /** Stops the core (SIGTERM) and keeps its data folder, for a restart. */
+  halt(): Promise<void>;
+  /** Starts the core again on the same data folder and port; resolves with the URL it printed. */
+  restart(): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -54,25 +60,41 @@ export async function startHeadless(
     writeFileSync(file, JSON.stringify(options.managedSettings, null, 2));
     env['GATEHOUSE_MANAGED_SETTINGS'] = file;
   }
-  const child: ChildProcess = spawn(process.execPath, ['out/main/headless.js'], {
-    env: { ...process.env, GATEHOUSE_HOME: home, GATEHOUSE_PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
   let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`headless did not start:\n${output}`)), 20_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Gatehouse is running at (\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`headless exited with ${code}:\n${output}`)));
-  });
+  const launch = (port: string) => {
+    const started: ChildProcess = spawn(process.execPath, ['out/main/headless.js'], {
+      env: { ...process.env, GATEHOUSE_HOME: home, GATEHOUSE_PORT: port, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const printed = new Promise<string>((resolve, reject) => {
+      let own = '';
+      const timer = setTimeout(() => reject(new Error(`headless did not start:\n${own}`)), 20_000);
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString();
+        own += chunk.toString();
+        const match = /Gatehouse is running at (\S+)/.exec(own);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1]!);
+        }
+      };
+      started.stdout!.on('data', onData);
+      started.stderr!.on('data', onData);
+      started.once('exit', (code) => reject(new Error(`headless exited with ${code}:\n${own}`)));
+    });
+    return { started, printed };
+  };
+  const first = launch('0');
+  let child = first.started;
+  const url = await first.printed;
+  const halt = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGCONT');
+      child.kill('SIGTERM');
+      await exited;
+    }
+  };
   const parsed = new URL(url);
   const fragment = new URLSearchParams(parsed.hash.slice(1));
   const token = fragment.get('token')!;
@@ -122,12 +144,16 @@ export async function startHeadless(
     pair: async (label, surface = 'browser') => pairWith(await newCode(), label, surface),
     api,
     output: () => output,
+    signal: (signal) => child.kill(signal),
+    halt,
+    async restart() {
+      await halt();
+      const next = launch(parsed.port);
+      child = next.started;
+      return next.printed;
+    },
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await halt();
       rmSync(home, { recursive: true, force: true });
     },
   };

@@ -31,6 +31,8 @@ export interface ControlServerOptions {
   /** A connection that has not said hello by then is closed. */
   helloTimeoutMs?: number;
   log?: (message: string, error?: unknown) => void;
+  /** Gives the HTTP server a new bearer token (headless only). */
+  rotateToken?: () => void;
 }
 
 export interface ControlServer {
@@ -75,7 +77,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
   const log =
     options.log ??
     ((message, error) => controlLog.warn(message, ...(error === undefined ? [] : [error])));
-  const handlers = controlHandlers(core, lock);
+  const handlers = controlHandlers(core, lock, options.rotateToken);
   const path = controlSocketPath(core.home);
   const unix = process.platform !== 'win32';
   const sockets = new Set<Socket>();

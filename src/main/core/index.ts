@@ -72,4 +72,14 @@ export {
   type ResolvedAuditKey,
 } from './store/audit-key';
 export { databasePath, resolveHome } from './store/data-folder';
+export {
+  forgetServerToken,
+  loadServerToken,
+  newServerToken,
+  readServerToken,
+  ServerTokenError,
+  serverTokenPath,
+  writeServerToken,
+  type ServerToken,
+} from './store/server-token';
 export { BUNDLE_AUDIT_ENTRIES, bundleName, bundleZip } from './support/bundle';

@@ -13,7 +13,7 @@ import type { GatehouseEvent } from '../../shared/contract';
 import type { Caller } from '../core/approvals/clients';
 import type { Core } from '../core/core';
 import { EventBus } from '../core/events/bus';
-import { openEventStream } from './event-stream';
+import { HEARTBEAT_MS, openEventStream } from './event-stream';
 
 const caller: Caller = {
   clientId: null,
@@ -73,14 +73,30 @@ describe('the event stream', () => {
     bus.publish(ended('a'));
     bus.publish(ended('b'));
     await new Promise((resolve) => setImmediate(resolve));
-    expect(write).toHaveBeenCalledTimes(1);
+    // The heartbeat's comment lines are writes of their own; only the events' writes count here.
+    const eventWrites = () =>
+      write.mock.calls.filter(([chunk]) => String(chunk).includes('event:'));
+    expect(eventWrites()).toHaveLength(1);
     bus.publish(ended('c'));
     expect(await arrived).toEqual([
       { id: '1', type: 'turn_ended' },
       { id: '2', type: 'turn_ended' },
       { id: '3', type: 'turn_ended' },
     ]);
-    expect(write).toHaveBeenCalledTimes(2);
+    expect(eventWrites()).toHaveLength(2);
+  });
+
+  it('beats while nothing happens, so a page can tell a silent core from a gone one', async () => {
+    const { body } = await stream();
+    body.setEncoding('utf8');
+    let text = '';
+    await new Promise<void>((resolve) =>
+      body.on('data', (chunk: string) => {
+        text += chunk;
+        if (text.includes(': keep-alive\n\n')) resolve();
+      }),
+    );
+    expect(HEARTBEAT_MS).toBeLessThanOrEqual(1000);
   });
 
   it('writes nothing for an event published after the client left', async () => {

@@ -3,7 +3,12 @@ import type { GatehouseEvent } from '../../shared/contract';
 import type { Caller, Core } from '../core';
 import { SECURITY_HEADERS } from '../../shared/security-headers';
 
-const HEARTBEAT_MS = 15_000;
+/**
+ * A comment line this often, events or not: a page that hears nothing for longer than a beat and a
+ * half knows the core is gone or unreachable (a frozen process, a dropped network, a sleeping
+ * laptop) even where no connection closes, and says so before it shows a countdown as live.
+ */
+export const HEARTBEAT_MS = 1000;
 
 /** Each event is serialised once, however many streams are open (every browser tab has one). */
 const frames = new WeakMap<GatehouseEvent, string>();
@@ -52,7 +57,9 @@ export function openEventStream(
     if (unsent === '') process.nextTick(send);
     unsent += `id: ${++seq}\n${frameOf(event)}`;
   });
-  const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
+  const heartbeat = setInterval(() => {
+    if (open) res.write(': keep-alive\n\n');
+  }, HEARTBEAT_MS);
   heartbeat.unref();
   const left = caller.paired && caller.clientId ? core.clients.streamOpened(caller.clientId) : null;
   const done = () => {

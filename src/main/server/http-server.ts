@@ -39,6 +39,11 @@ export interface HttpServerOptions {
 export interface RunningServer {
   url: string;
   port: number;
+  /**
+   * Serves with a new bearer token from now on. Open event streams end, so every page holding the
+   * old token learns at once that it is no longer accepted (its reconnect is refused).
+   */
+  replaceToken(token: string): void;
   close(): Promise<void>;
 }
 
@@ -93,7 +98,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
   const host = options.host ?? '127.0.0.1';
   const isLoopback = options.isLoopback ?? isLoopbackAddress;
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;
-  const tokenDigest = digest(options.token);
+  let tokenDigest = digest(options.token);
   const streams = new Set<ServerResponse>();
   const exports = new HistoryExports(core);
   let allowedHosts = new Set<string>();
@@ -307,6 +312,10 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
       resolve({
         url: `http://${hostPart}:${port}`,
         port,
+        replaceToken: (token) => {
+          tokenDigest = digest(token);
+          for (const stream of streams) stream.end();
+        },
         close: () =>
           new Promise<void>((done) => {
             for (const stream of streams) stream.end();

@@ -7,6 +7,12 @@ import { HomeView } from './home/HomeView';
 import { SessionView, sessionOfHash } from './sessions/SessionView';
 import { SettingsView } from './settings/SettingsView';
 import { Count } from './ui/Count';
+import { ConnectionBanner } from './connection/ConnectionBanner';
+import { ConnectionContext, useConnectionOf } from './connection/connection';
+import { TokenRejected } from './connection/TokenRejected';
+import { useTitleCount } from './connection/use-title-count';
+import { NotificationOffer, notificationsOn } from './notify/NotificationOffer';
+import { useBrowserNotifications } from './notify/use-browser-notifications';
 import './App.css';
 
 type View = 'home' | 'sessions' | 'approvals' | 'history' | 'settings';
@@ -33,6 +39,16 @@ const viewOf = (hash: string): View =>
 
 export function App() {
   const api = useApi();
+  const connection = useConnectionOf(api);
+  return (
+    <ConnectionContext.Provider value={connection}>
+      {connection.state === 'unauthorized' ? <TokenRejected reason="refused" /> : <Views />}
+    </ConnectionContext.Provider>
+  );
+}
+
+function Views() {
+  const api = useApi();
   const approvals = useApprovals();
   const [hash, setHash] = useState(() => window.location.hash);
   const view = viewOf(hash);
@@ -43,6 +59,11 @@ export function App() {
   // Over home and the sessions the dialog is modal: the page behind it takes no input meanwhile.
   const overlaid = (view === 'home' || view === 'sessions') && unseen;
   const modal = overlaid && pending > 0;
+  useTitleCount(pending + approvals.unlisted);
+  // Notifications are a paired device's: its votes are a person's, so are its buttons'.
+  const mayNotify = api.surface === 'browser' && api.paired;
+  const [notifying, setNotifying] = useState(notificationsOn);
+  useBrowserNotifications(approvals, mayNotify && notifying);
 
   useEffect(() => {
     const onHash = () => setHash(window.location.hash);
@@ -52,6 +73,7 @@ export function App() {
 
   return (
     <div className="app">
+      <ConnectionBanner />
       <header className="topbar" inert={modal}>
         <h1>Gatehouse</h1>
         <nav aria-label="views">
@@ -70,6 +92,7 @@ export function App() {
           device on a paired browser.
         </p>
       )}
+      {mayNotify && <NotificationOffer onAnswered={() => setNotifying(notificationsOn())} />}
       <main className={view === 'approvals' ? 'wide' : undefined} inert={modal}>
         {view === 'home' && <HomeView queue={approvals} />}
         {view === 'sessions' && <SessionView selected={sessionOfHash(hash)} />}

@@ -1,10 +1,11 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { connectApi } from './api';
+import { connectApi, MissingTokenError } from './api';
 import { ApiProvider } from './api/context';
 import { HttpApi } from './api/http-client';
 import { LinkPage } from './link/LinkPage';
 import { App } from './App';
+import { TokenRejected } from './connection/TokenRejected';
 import './styles.css';
 
 const root = createRoot(document.getElementById('root')!);
@@ -34,6 +35,8 @@ function start() {
       ),
     )
     .catch((error: unknown) => {
+      if (error instanceof MissingTokenError)
+        return root.render(<TokenRejected reason="missing" />);
       root.render(
         <main className="fatal" role="alert">
           <h1>Gatehouse cannot connect</h1>

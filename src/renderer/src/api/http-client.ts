@@ -22,6 +22,22 @@ interface Identity {
   clientToken: string;
 }
 
+/**
+ * What the page knows of the core: `connecting` until the first answer, `online` while the event
+ * stream delivers (events or the heartbeat), `lost` once it has been silent or closed, and
+ * `unauthorized` when the core refuses this page's token (changed or rotated).
+ */
+export type ConnectionState = 'connecting' | 'online' | 'lost' | 'unauthorized';
+
+/** The server beats every second; this long without a byte, the core is taken for gone. */
+export const SILENCE_MS = 1600;
+/** Silent this long, the stream is dropped and opened anew (a half-open connection never ends). */
+const REOPEN_AFTER_MS = 8000;
+/** A stream that does not open within this is abandoned (a frozen core accepts, never answers). */
+const OPEN_TIMEOUT_MS = 5000;
+const BACKOFF_MIN_MS = 500;
+const BACKOFF_MAX_MS = 5000;
+
 /** Fills `:name` path segments from the input; the rest goes to the query (GET) or the body. */
 function buildRequest(
   name: CommandName,
@@ -43,8 +59,12 @@ export class HttpApi implements GatehouseApi {
   private isPaired = false;
   private readonly listeners = new Set<(event: GatehouseEvent) => void>();
   private readonly connectionListeners = new Set<(connected: boolean) => void>();
+  private readonly stateListeners = new Set<(state: ConnectionState, since: number) => void>();
   private streaming = false;
   private readonly abort = new AbortController();
+  private current: ConnectionState = 'connecting';
+  /** When the core was last heard from (a byte of the stream, an answer). */
+  private lastHeard = Date.now();
 
   constructor(
     private readonly base: string,
@@ -123,6 +143,7 @@ export class HttpApi implements GatehouseApi {
       headers: this.headers(!isGet),
       body: isGet ? undefined : JSON.stringify(rest),
     });
+    this.noteAnswer(response.status);
     const body: unknown = await response.json().catch(() => null);
     const error = ErrorBody.safeParse(body);
     if (error.success)
@@ -139,6 +160,7 @@ export class HttpApi implements GatehouseApi {
     const response = await fetch(`${this.base}${HISTORY_EXPORT_PATH}?${query}`, {
       headers: this.headers(false),
     });
+    this.noteAnswer(response.status);
     if (!response.ok) {
       const error = ErrorBody.safeParse(await response.json().catch(() => null));
       if (error.success)
@@ -183,22 +205,70 @@ export class HttpApi implements GatehouseApi {
     return () => this.connectionListeners.delete(listener);
   }
 
-  private setConnected(connected: boolean): void {
-    for (const l of this.connectionListeners) l(connected);
+  /** The connection as it is now, and when it became so (for `lost`: when the core was last heard). */
+  get state(): { state: ConnectionState; since: number } {
+    return { state: this.current, since: this.current === 'lost' ? this.lastHeard : Date.now() };
   }
 
-  /** SSE over fetch (EventSource cannot send the bearer token); reconnects with backoff. */
+  /** Every change of the connection's state; also starts the event stream. */
+  onStateChange(listener: (state: ConnectionState, since: number) => void): () => void {
+    this.stateListeners.add(listener);
+    const off = this.subscribe(() => {});
+    return () => {
+      this.stateListeners.delete(listener);
+      off();
+    };
+  }
+
+  private setState(state: ConnectionState): void {
+    if (state === this.current) return;
+    const was = this.current;
+    this.current = state;
+    const since = state === 'lost' ? this.lastHeard : Date.now();
+    for (const l of this.stateListeners) l(state, since);
+    // Coming back is the moment to re-read what changed meanwhile; leaving, the moment to stop.
+    if (state === 'online') for (const l of this.connectionListeners) l(true);
+    else if (was === 'online') for (const l of this.connectionListeners) l(false);
+  }
+
+  /** A refused token is the one thing a retry cannot fix; any other answer means the core is there. */
+  private noteAnswer(status: number): void {
+    if (this.scheme !== 'Bearer') return;
+    if (status === 401) this.setState('unauthorized');
+    else this.lastHeard = Date.now();
+  }
+
+  /**
+   * SSE over fetch (EventSource cannot send the bearer token); reconnects with backoff. The server
+   * beats every second, so silence, not only a closed connection, tells the page the core is gone.
+   */
   private async stream(): Promise<void> {
-    let delay = 500;
+    let delay = BACKOFF_MIN_MS;
     for (;;) {
+      const attempt = new AbortController();
+      const stop = () => attempt.abort();
+      this.abort.signal.addEventListener('abort', stop);
+      let silence: ReturnType<typeof setTimeout> | undefined;
+      let reopen: ReturnType<typeof setTimeout> | undefined;
+      const heard = () => {
+        this.lastHeard = Date.now();
+        clearTimeout(silence);
+        clearTimeout(reopen);
+        silence = setTimeout(() => this.setState('lost'), SILENCE_MS);
+        reopen = setTimeout(stop, REOPEN_AFTER_MS);
+      };
+      const opening = setTimeout(stop, OPEN_TIMEOUT_MS);
       try {
         const response = await fetch(`${this.base}/api/events`, {
           headers: this.headers(false),
-          signal: this.abort.signal,
+          signal: attempt.signal,
         });
+        clearTimeout(opening);
+        this.noteAnswer(response.status);
         if (!response.ok || !response.body) throw new Error(`events: HTTP ${response.status}`);
-        this.setConnected(true);
-        delay = 500;
+        heard();
+        this.setState('online');
+        delay = BACKOFF_MIN_MS;
         const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
         // Only the part not searched yet is searched for the blank line that ends a frame, so a
         // multi-megabyte event (a large diff) costs linear time, not quadratic.
@@ -207,6 +277,8 @@ export class HttpApi implements GatehouseApi {
         for (;;) {
           const { value, done } = await reader.read();
           if (done) break;
+          heard();
+          this.setState('online');
           buffer += value;
           let end: number;
           while ((end = buffer.indexOf('\n\n', scanFrom)) >= 0) {
@@ -218,11 +290,16 @@ export class HttpApi implements GatehouseApi {
         }
       } catch {
         // fall through to reconnect
+      } finally {
+        clearTimeout(opening);
+        clearTimeout(silence);
+        clearTimeout(reopen);
+        this.abort.signal.removeEventListener('abort', stop);
       }
-      this.setConnected(false);
+      if (this.current !== 'unauthorized') this.setState('lost');
       if (this.abort.signal.aborted) return;
       await new Promise((r) => setTimeout(r, delay));
-      delay = Math.min(delay * 2, 10_000);
+      delay = Math.min(delay * 2, BACKOFF_MAX_MS);
     }
   }
 

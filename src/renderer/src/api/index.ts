@@ -10,6 +10,13 @@ declare global {
 }
 
 const TOKEN_KEY = 'gatehouse.token';
+
+/** The page was opened without the token its address carries. */
+export class MissingTokenError extends Error {
+  constructor() {
+    super('This address carries no access token.');
+  }
+}
 /** This browser's pairing, per Gatehouse address; it outlives the tab (the bearer token does not). */
 const IDENTITY_KEY = `gatehouse.identity:${window.location.origin}`;
 
@@ -40,6 +47,12 @@ const deviceLabel = () => `Browser (${navigator.platform || 'unknown platform'})
  */
 export async function connectApi(): Promise<GatehouseApi> {
   if (window.gatehouse) return new BridgeApi(window.gatehouse);
+  // A new address opened in this tab differs only in its fragment, which does not load the page
+  // again: a new token arriving that way (after a rotation) is taken up by loading it again.
+  window.addEventListener('hashchange', () => {
+    const arrived = new URLSearchParams(window.location.hash.slice(1)).get('token');
+    if (arrived && arrived !== sessionStorage.getItem(TOKEN_KEY)) window.location.reload();
+  });
   const fragment = new URLSearchParams(window.location.hash.slice(1));
   const fromHash = fragment.get('token');
   const pairing = fragment.get('pair');
@@ -47,7 +60,7 @@ export async function connectApi(): Promise<GatehouseApi> {
   if (fromHash || pairing)
     history.replaceState(null, '', window.location.pathname + window.location.search);
   const token = fromHash ?? sessionStorage.getItem(TOKEN_KEY);
-  if (!token) throw new Error('No access token: open the URL that `npm run headless` printed.');
+  if (!token) throw new MissingTokenError();
   const api = new HttpApi(window.location.origin, token, 'Bearer', download);
   if (pairing) {
     try {
@@ -56,17 +69,15 @@ export async function connectApi(): Promise<GatehouseApi> {
       // A used or expired secret: a pairing this browser already holds still applies.
     }
   }
-  if (!api.paired) {
-    const stored = storedIdentity();
-    if (stored) {
-      api.resume(stored);
-      // A revoked pairing is dropped, so the page says it is not paired rather than pretend.
-      const clients = await api.call('listClients', {}).catch(() => null);
-      if (clients && !clients.some((c) => c.clientId === stored.clientId && c.paired)) {
-        api.resume(null);
-        localStorage.removeItem(IDENTITY_KEY);
-      }
-    }
+  const stored = api.paired ? null : storedIdentity();
+  if (stored) api.resume(stored);
+  // The first answer also tells whether the core still accepts this tab's token: a refused one
+  // puts the page in its "open the new address" state before any view reads an empty answer.
+  const clients = await api.call('listClients', {}).catch(() => null);
+  // A revoked pairing is dropped, so the page says it is not paired rather than pretend.
+  if (stored && clients && !clients.some((c) => c.clientId === stored.clientId && c.paired)) {
+    api.resume(null);
+    localStorage.removeItem(IDENTITY_KEY);
   }
   return api;
 }

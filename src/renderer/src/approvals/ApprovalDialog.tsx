@@ -6,7 +6,9 @@ import type { GrantChoice } from '../../../shared/contract';
 import type { PendingSummary, PermissionOption } from '../../../shared/domain';
 import { ShieldIcon } from '../components/icons';
 import { useApi } from '../api/context';
-import { useNow } from '../components/use-now';
+import { canVote, useConnection } from '../connection/connection';
+import { useFrozenNow } from '../connection/use-frozen-now';
+import { VotesWhileOnline } from '../connection/VotesWhileOnline';
 import { warmDiffWorker } from '../diff/diff-engine';
 import { useDiffMode } from '../diff/use-diff-mode';
 import { ActionBar } from './ActionBar';
@@ -50,7 +52,9 @@ export function ApprovalDialog({
   /** Over a page: set the dialog aside until a new request arrives (Later, or Escape). */
   onSetAside?: () => void;
 }) {
-  const now = useNow(1000);
+  // While the core is not heard from, the clock stops where it was last heard and nothing is voted.
+  const now = useFrozenNow(1000);
+  const online = canVote(useConnection());
   const ordered = useMemo(() => orderQueue(queue.items, now), [queue.items, now]);
   const { index, current, moveTo, go, advancePast } = useQueueCursor(ordered);
   const currentId = current?.requestId ?? '';
@@ -134,7 +138,7 @@ export function ApprovalDialog({
   };
 
   const canUse = (option: PermissionOption) =>
-    !guarded && myVote === undefined && (!option.kind.startsWith('allow') || diffReady);
+    online && !guarded && myVote === undefined && (!option.kind.startsWith('allow') || diffReady);
 
   const choose = (option: PermissionOption | undefined) => {
     if (!current || !option || !canUse(option)) return;
@@ -142,7 +146,7 @@ export function ApprovalDialog({
   };
 
   const confirmBypass = async () => {
-    if (!current || bypassGuarded) return;
+    if (!current || bypassGuarded || !online) return;
     const a = current;
     const option = approveOption(a) ?? a.options.find((o) => o.kind === 'allow_always');
     setBypassFor(null);
@@ -164,6 +168,7 @@ export function ApprovalDialog({
   };
 
   const runBatch = async (kind: BatchKind) => {
+    if (!online) return;
     const targets = ordered.filter(
       (a) => batch.selected.has(a.requestId) && !queue.myVotes.has(a.requestId),
     );
@@ -211,7 +216,7 @@ export function ApprovalDialog({
   };
 
   const extend = async () => {
-    if (!current) return;
+    if (!current || !online) return;
     const result = await queue.extend(current.requestId, EXTEND_SECONDS);
     if (!result.ok) setStatus({ tone: 'error', text: result.message });
   };
@@ -335,26 +340,28 @@ export function ApprovalDialog({
               {status.text}
             </p>
           )}
-          {!detail ? null : bypassOpen ? (
-            <BypassConfirm
-              approval={detail}
-              armed={!bypassGuarded}
-              onConfirm={() => void confirmBypass()}
-              onCancel={() => setBypassFor(null)}
-            />
-          ) : (
-            <ActionBar
-              key={currentId}
-              approval={detail}
-              armed={!guarded}
-              diffReady={diffReady}
-              myVote={myVote}
-              grant={grant}
-              onGrant={(draft) => setGrantState({ id: currentId, draft })}
-              onDecide={(option) => choose(option)}
-              onBypass={() => setBypassFor(currentId)}
-            />
-          )}
+          <VotesWhileOnline>
+            {!detail ? null : bypassOpen ? (
+              <BypassConfirm
+                approval={detail}
+                armed={!bypassGuarded}
+                onConfirm={() => void confirmBypass()}
+                onCancel={() => setBypassFor(null)}
+              />
+            ) : (
+              <ActionBar
+                key={currentId}
+                approval={detail}
+                armed={!guarded}
+                diffReady={diffReady}
+                myVote={myVote}
+                grant={grant}
+                onGrant={(draft) => setGrantState({ id: currentId, draft })}
+                onDecide={(option) => choose(option)}
+                onBypass={() => setBypassFor(currentId)}
+              />
+            )}
+          </VotesWhileOnline>
           <p className="gh-hints" aria-hidden="true">
             <kbd>1</kbd>–<kbd>{Math.min(9, current.options.length)}</kbd> choose · <kbd>A</kbd>{' '}
             allow once · <kbd>D</kbd> deny · <kbd>J</kbd>/<kbd>K</kbd> next/previous · <kbd>X</kbd>{' '}

@@ -3,6 +3,7 @@ import { summarizeApproval } from '../../../shared/approval-summary';
 import type { GrantChoice } from '../../../shared/contract';
 import type { PendingApproval, PendingSummary } from '../../../shared/domain';
 import { useApi } from '../api/context';
+import { canVote, useConnection } from '../connection/connection';
 import { markReceived } from './perf';
 
 /** What became of one vote, as the dialog tells it. */
@@ -53,6 +54,13 @@ export function useApprovals(): ApprovalQueue {
   const displayed = useRef(new Set<string>());
   const loading = useRef(new Set<string>());
   const unlistedRef = useRef(0);
+  // A vote is sent only while the core is heard from: one sent into silence may land after the
+  // request was cancelled, or never, while the page said it was cast.
+  const online = canVote(useConnection());
+  const onlineRef = useRef(online);
+  useEffect(() => {
+    onlineRef.current = online;
+  }, [online]);
 
   useEffect(() => {
     let alive = true;
@@ -141,6 +149,8 @@ export function useApprovals(): ApprovalQueue {
 
   const vote = useCallback(
     async (requestId: string, optionId: string, grant?: GrantChoice): Promise<VoteResult> => {
+      if (!onlineRef.current)
+        return { ok: false, message: 'Gatehouse is not answering: the vote was not sent.' };
       setHidden((set) => new Set(set).add(requestId));
       const restore = () => setHidden((set) => without(set, requestId));
       try {
