@@ -52,7 +52,7 @@ test('a grant chosen in the dialog is listed in settings, decides, and once revo
     .selectOption({ label: 'this project folder' });
   await view.getByRole('combobox', { name: 'for' }).selectOption({ label: '30 minutes' });
   await expect(view.locator('[data-default-option]')).not.toHaveAttribute('aria-disabled', 'true');
-  await view.getByRole('button', { name: 'Always allow' }).click();
+  await view.getByRole('button', { name: 'Allow in this project for 30 min' }).click();
   await first;
 
   const [made] = await getJson<GrantView[]>('/api/grants');
@@ -67,13 +67,17 @@ test('a grant chosen in the dialog is listed in settings, decides, and once revo
   expect((await historyOf(h))[0]!.decider).toEqual({ type: 'grant', grantId: made!.grant.id });
   await openView(h, page, '#/history');
   await rows(page).first().click();
-  await expect(page.getByTestId('decider')).toHaveText(/^Allowed by grant \S+ \(project\)$/);
+  await expect(page.getByTestId('decider')).toHaveText(
+    `Allowed by a grant: allow \`npm run build\` in ${h.folder} for 30 min`,
+  );
 
   // Settings lists it, with what it covers, and revokes it.
   await page.getByRole('link', { name: 'Settings' }).click();
   const row = grantsTable(page).getByRole('row').filter({ hasText: 'npm run build' });
-  await expect(row).toContainText('This project');
-  await expect(row).toContainText(h.folder);
+  // In words, not an id: what it allows, where, for how long.
+  await expect(row.getByRole('cell').nth(1)).toHaveText(
+    `allow npm run build in ${h.folder} for 30 min`,
+  );
   await expect(row).toContainText(/in (29|30) minutes/);
   await expect(row).toContainText('Active');
   await row.getByRole('button', { name: /^Revoke/ }).click();
@@ -94,7 +98,7 @@ test('a grant chosen in the dialog is listed in settings, decides, and once revo
   await vote(h, voter, again!.requestId, { optionId: 'opt-always', grant: { scope: 'session' } });
   await third;
   const live = grantsTable(page).getByRole('row').filter({ hasText: 'npm run build' });
-  await expect(live).toContainText('This session');
+  await expect(live).toContainText('allow npm run build in this session');
   await expect(live).toContainText('with the session');
 });
 
