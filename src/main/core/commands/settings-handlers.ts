@@ -8,7 +8,8 @@ import {
 } from '../config/settings-diff';
 import { managedView } from '../config/managed-settings';
 import { settingsPath, SettingsError } from '../config/settings-file';
-import { BadRequestError, NotFoundError } from '../errors';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../errors';
+import { newAllowAny } from '../rules';
 import { logger } from '../log/logger';
 import { InvalidPolicyConfigError } from '../mediator';
 import { allowTarget, TargetRefused } from '../sandbox/allow-target';
@@ -105,6 +106,18 @@ export function settingsHandlers(
       // A remote caller may not choose the program Gatehouse spawns, nor loosen an agent's
       // sandbox: a person confirms it locally.
       const saved = services.savedSettings();
+      // An allow rule that matches any request is confirmed in the rule editor, as Bypass is: a
+      // whole settings file is no way around it.
+      const allowAny = newAllowAny(saved.rules, input.settings.rules);
+      if (allowAny.length > 0) {
+        await audit('settings_change_refused', by, {
+          reason: 'an allow rule that matches any request, unconfirmed',
+          rules: allowAny,
+        });
+        throw new ForbiddenError(
+          `${allowAny.map((r) => `rule "${r.ruleId}" allows ${r.reach}`).join('; ')}: save it as a rule, confirmed (saveRule with confirmAllowAny)`,
+        );
+      }
       const launches =
         caller.transport === 'http' ? launchChangedAgents(saved, input.settings) : [];
       const widens = caller.transport === 'http' ? sandboxWidenedAgents(saved, input.settings) : {};
