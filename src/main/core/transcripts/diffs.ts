@@ -3,7 +3,7 @@
 import type { PreparedDiff, ToolCallSnapshot } from '../../../shared/domain';
 import { TRANSCRIPT_LIMITS as L, type TranscriptDiff } from '../../../shared/transcript';
 import { prepareDiffs } from '../safety/diff';
-import { truncateWithMarker } from '../safety/text';
+import { isRecord, truncateWithMarker } from '../safety/text';
 
 /** One prepared diff as a transcript keeps it: each side within the transcript's bound. */
 export function transcriptDiff(d: PreparedDiff): TranscriptDiff {
@@ -25,7 +25,17 @@ export function transcriptDiff(d: PreparedDiff): TranscriptDiff {
   };
 }
 
-/** The diffs a tool call declares, prepared as the dialog prepares a request's. */
+const isDiff = (item: unknown) => isRecord(item) && item['type'] === 'diff';
+
+/**
+ * The diffs a tool call declares, prepared as the dialog prepares a request's. Only the diffs the
+ * transcript keeps are prepared: an agent that sends thousands costs no more than one that sends
+ * four.
+ */
 export function declaredDiffs(call: ToolCallSnapshot): TranscriptDiff[] {
-  return prepareDiffs(call, { maxBytes: L.diffSide }).slice(0, L.diffs).map(transcriptDiff);
+  const kept = call.content.filter(isDiff).slice(0, L.diffs);
+  const others = call.content.filter((item) => !isDiff(item));
+  return prepareDiffs({ ...call, content: [...kept, ...others] }, { maxBytes: L.diffSide })
+    .slice(0, L.diffs)
+    .map(transcriptDiff);
 }
