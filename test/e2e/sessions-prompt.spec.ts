@@ -81,6 +81,7 @@ test('the focus comes back to the box after a decision and after the dialog is s
   await page.keyboard.type('zz');
   await expect(box).toHaveValue('');
   await expect(deny).not.toHaveAttribute('aria-disabled', 'true');
+  await expect(dialog.locator('[data-default-option]')).toBeFocused();
   await page.keyboard.press('d');
   await expect(dialog).toHaveCount(0);
   await expect(box).toBeFocused();
@@ -89,6 +90,7 @@ test('the focus comes back to the box after a decision and after the dialog is s
   await page.keyboard.type('write b');
   await page.keyboard.press('Enter');
   await expect(dialog.getByRole('button', { name: 'Reject' })).toBeVisible();
+  await expect(dialog.locator('[data-default-option]')).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
   await expect(box).toBeFocused();

@@ -54,6 +54,7 @@ test('a new file reads "New file +1" in the dialog and in the transcript; a deni
     'aria-disabled',
     'true',
   );
+  await expect(dialog.locator('[data-default-option]')).toBeFocused();
   await page.keyboard.press('d');
   const run = log.getByRole('region', { name: 'tool call: npm test' });
   await expect(run.locator('.t-status')).toHaveText('denied');
