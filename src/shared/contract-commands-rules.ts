@@ -27,11 +27,21 @@ export const ruleCommands = {
     summary: 'The rules of settings.json, in order.',
   }),
   saveRule: command({
-    input: z.object({ ruleId: Id, rule: RuleSchema }).strict(),
+    input: z
+      .object({
+        ruleId: Id,
+        rule: RuleSchema,
+        /**
+         * The person confirmed an allow rule that matches any request (no command or path narrows
+         * it, or only wildcards do), as they confirm Bypass. Without it such a rule is refused.
+         */
+        confirmAllowAny: z.literal(true).optional(),
+      })
+      .strict(),
     output: z.array(RuleSchema),
     http: { method: 'PUT', path: '/api/rules/:ruleId' },
     summary:
-      'Add or replace a rule (validated: a rule that can never match is refused); saved in settings.',
+      'Add or replace a rule (validated: a rule that can never match is refused; an allow rule that matches any request needs confirmAllowAny); saved in settings.',
   }),
   deleteRule: command({
     input: z.object({ ruleId: Id }).strict(),
@@ -44,6 +54,9 @@ export const ruleCommands = {
       .object({ rule: RuleSchema, limit: z.number().int().min(1).max(2000).default(500) })
       .strict(),
     output: z.object({
+      /** What the rule allows when nothing narrows it ("every request from any agent in any
+       * folder"): saving it needs the confirmation. null for any other rule. */
+      allowsAny: z.string().max(2_000).nullable(),
       scanned: z.number().int(),
       matches: z.array(
         z.object({ item: HistoryItem, match: z.enum(['full', 'partial', 'maybe']) }),

@@ -2,7 +2,15 @@
 // the prompts sent and the decisions taken: every surface reads the same one.
 import { z } from 'zod';
 import type { AgentReply } from './domain';
-import { Decider, Id, Location, PermissionOptionKind, ToolKind, Uuid } from './domain';
+import {
+  Decider,
+  Id,
+  Location,
+  PermissionOptionKind,
+  PreparedDiff,
+  ToolKind,
+  Uuid,
+} from './domain';
 
 /** Bounds of one transcript: what an agent streams can never grow the core or a client without end. */
 export const TRANSCRIPT_LIMITS = {
@@ -29,9 +37,17 @@ const L = TRANSCRIPT_LIMITS;
 
 export const TranscriptDiff = z.object({
   path: z.string().max(L.path),
-  /** null: a new file. */
+  /**
+   * What happens to the file, as the core classified it for the dialog (an agent's '' before is a
+   * new file there too): the transcript and the dialog never disagree on new or modified.
+   */
+  change: PreparedDiff.shape.change,
+  /** null: no text before (a new file, or a side not kept). */
   oldText: z.string().max(L.diffSide).nullable(),
   newText: z.string().max(L.diffSide),
+  /** Lines of the whole sides, counted as the dialog counts them (before any cut). */
+  oldLines: z.number().int().nonnegative(),
+  newLines: z.number().int().nonnegative(),
   /** A side was cut to fit: the view says so instead of showing a false diff. */
   truncated: z.boolean(),
 });
@@ -84,6 +100,11 @@ export const TranscriptEntry = z.discriminatedUnion('kind', [
     asked: AskedView.optional(),
     /** After the decision the agent changed the call's diff or command: it is not what was asked. */
     changedAfterDecision: z.boolean().optional(),
+    /**
+     * How its permission request was decided (absent: none was asked, or not yet). An agent need not
+     * report a refused call as failed (Gemini CLI leaves it pending): the decision is the truth.
+     */
+    decided: DecisionOutcome.optional(),
   }),
   z.object({
     ...Base,

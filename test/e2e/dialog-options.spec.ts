@@ -31,7 +31,8 @@ test('one button per option in the agent’s words, grouped by kind, numbered', 
   const { view } = await h.showTurn(page, 1);
   await expect(view.getByRole('group', { name: 'Allow' }).getByRole('button')).toHaveText([
     /^Yes\s*1$/,
-    /^Yes, and don't ask again this session\s*2$/,
+    // "Always" in Gatehouse's words: the scope and expiry chosen beside it.
+    /^Allow for this session\s*2$/,
   ]);
   await expect(view.getByRole('group', { name: 'Reject' }).getByRole('button')).toHaveText([
     /^No\s*3$/,
@@ -65,14 +66,18 @@ test('allow always sends the chosen grant: scope and expiry (default: this sessi
   };
 
   await queue(view).getByRole('button', { name: /First/ }).click();
+  const always = view.locator('button[data-kind="allow_always"] .gh-option-label');
+  await expect(always).toHaveText('Allow for this session');
   await view
     .getByRole('combobox', { name: 'Always applies to' })
     .selectOption({ label: 'this project folder' });
+  // The button follows the scope and the expiry chosen beside it.
+  await expect(always).toHaveText('Allow in this project, until revoked');
   await view.getByRole('combobox', { name: 'for' }).selectOption({ label: '30 minutes' });
   await armed(view);
   expect(
     await grantOfNextVote(() =>
-      view.getByRole('button', { name: "Yes, and don't ask again this session" }).click(),
+      view.getByRole('button', { name: 'Allow in this project for 30 min' }).click(),
     ),
   ).toEqual({ optionId: 'always', grant: { scope: 'project', expiresInMinutes: 30 } });
 
@@ -94,7 +99,7 @@ test('allow always sends the chosen grant: scope and expiry (default: this sessi
   await view.getByRole('combobox', { name: 'for' }).selectOption({ label: 'until tomorrow' });
   await armed(view);
   const third = await grantOfNextVote(() =>
-    view.getByRole('button', { name: "Yes, and don't ask again this session" }).click(),
+    view.getByRole('button', { name: 'Allow for Claude Code everywhere until tomorrow' }).click(),
   );
   expect(third).toMatchObject({ optionId: 'always', grant: { scope: 'agent' } });
   const minutes = (third.grant as { expiresInMinutes: number }).expiresInMinutes;

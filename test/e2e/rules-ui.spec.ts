@@ -52,7 +52,7 @@ test('a grant chosen in the dialog is listed in settings, decides, and once revo
     .selectOption({ label: 'this project folder' });
   await view.getByRole('combobox', { name: 'for' }).selectOption({ label: '30 minutes' });
   await expect(view.locator('[data-default-option]')).not.toHaveAttribute('aria-disabled', 'true');
-  await view.getByRole('button', { name: 'Always allow' }).click();
+  await view.getByRole('button', { name: 'Allow in this project for 30 min' }).click();
   await first;
 
   const [made] = await getJson<GrantView[]>('/api/grants');
@@ -67,13 +67,17 @@ test('a grant chosen in the dialog is listed in settings, decides, and once revo
   expect((await historyOf(h))[0]!.decider).toEqual({ type: 'grant', grantId: made!.grant.id });
   await openView(h, page, '#/history');
   await rows(page).first().click();
-  await expect(page.getByTestId('decider')).toHaveText(/^Allowed by grant \S+ \(project\)$/);
+  await expect(page.getByTestId('decider')).toHaveText(
+    `Allowed by a grant: allow \`npm run build\` in ${h.folder} for 30 min`,
+  );
 
   // Settings lists it, with what it covers, and revokes it.
   await page.getByRole('link', { name: 'Settings' }).click();
   const row = grantsTable(page).getByRole('row').filter({ hasText: 'npm run build' });
-  await expect(row).toContainText('This project');
-  await expect(row).toContainText(h.folder);
+  // In words, not an id: what it allows, where, for how long.
+  await expect(row.getByRole('cell').nth(1)).toHaveText(
+    `allow npm run build in ${h.folder} for 30 min`,
+  );
   await expect(row).toContainText(/in (29|30) minutes/);
   await expect(row).toContainText('Active');
   await row.getByRole('button', { name: /^Revoke/ }).click();
@@ -94,7 +98,7 @@ test('a grant chosen in the dialog is listed in settings, decides, and once revo
   await vote(h, voter, again!.requestId, { optionId: 'opt-always', grant: { scope: 'session' } });
   await third;
   const live = grantsTable(page).getByRole('row').filter({ hasText: 'npm run build' });
-  await expect(live).toContainText('This session');
+  await expect(live).toContainText('allow npm run build in this session');
   await expect(live).toContainText('with the session');
 });
 
@@ -192,7 +196,9 @@ test('five identical approvals: a suggestion, made a rule in one click through t
   expect(await getJson<unknown[]>('/api/rules/suggestions')).toEqual([]);
 });
 
-test('settings: add, edit and delete a rule', async ({ page }) => {
+test('settings: a new rule starts as Ask matching nothing; add, edit and delete a rule', async ({
+  page,
+}) => {
   const { voter, sessionId } = await start({
     status: [run('git status --short', 'Check the tree')],
   });
@@ -202,6 +208,13 @@ test('settings: add, edit and delete a rule', async ({ page }) => {
 
   await page.getByRole('button', { name: 'Add rule…' }).click();
   const add = page.getByRole('dialog', { name: 'New rule' });
+  // A new rule asks, and matches nothing until the person picks what: it cannot be saved as is.
+  await expect(add.getByRole('radio', { name: 'Ask' })).toBeChecked();
+  for (const target of ['Any request', 'A command', 'A path'])
+    await expect(add.getByRole('radio', { name: target })).not.toBeChecked();
+  await expect(add.getByRole('button', { name: 'Save rule' })).toBeDisabled();
+  await expect(add).toContainText('Until then it matches nothing.');
+  await add.getByRole('radio', { name: 'Allow' }).check();
   await add.getByRole('radio', { name: 'A command' }).check();
   await add.getByRole('textbox', { name: 'Command' }).fill('git status');
   await expect(add.getByRole('combobox', { name: 'Match' })).toHaveValue('prefix');
@@ -241,4 +254,43 @@ test('settings: add, edit and delete a rule', async ({ page }) => {
   await row.getByRole('button', { name: 'Delete allow-git-status' }).click();
   await expect(page.getByText('No rules yet')).toBeVisible();
   expect(await getJson<Rule[]>('/api/rules')).toEqual([]);
+});
+
+test('an allow rule that matches any request is saved only once confirmed, as Bypass is', async ({
+  page,
+}) => {
+  await start({});
+  await openView(h, page, '#/settings');
+  await page.getByRole('button', { name: 'Add rule…' }).click();
+  const add = page.getByRole('dialog', { name: 'New rule' });
+  await add.getByRole('radio', { name: 'Allow' }).check();
+  await add.getByRole('radio', { name: 'Any request' }).check();
+  await add.getByRole('button', { name: 'Save rule' }).click();
+
+  const confirm = add.getByRole('alertdialog', {
+    name: 'Allow every request from any agent in any folder?',
+  });
+  await expect(confirm).toContainText('as Bypass does');
+  await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  // Escape closes the confirmation, not the editor; nothing is saved.
+  await page.keyboard.press('Escape');
+  await expect(confirm).toBeHidden();
+  await expect(add).toBeVisible();
+  expect(await getJson<Rule[]>('/api/rules')).toEqual([]);
+
+  await add.getByRole('button', { name: 'Save rule' }).click();
+  const go = confirm.getByRole('button', { name: 'Save this allow rule' });
+  await expect(go).not.toHaveAttribute('aria-disabled');
+  await go.click();
+  await expect(add).toBeHidden();
+  expect(await getJson<Rule[]>('/api/rules')).toEqual([
+    expect.objectContaining({ id: 'allow-any', action: 'allow' }),
+  ]);
+  // Without the confirmation the route itself refuses it.
+  const refused = await h.headless.api('/api/rules/allow-more', {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ rule: { id: 'allow-more', action: 'allow', toolKind: 'execute' } }),
+  });
+  expect(refused.status).toBe(403);
 });

@@ -72,3 +72,25 @@ test('start-up errors in the view: no such command, an exit code, a sign-in offe
   await view.getByRole('button', { name: 'Send' }).click();
   await expect(view.getByRole('log', { name: 'transcript' })).toContainText('Signed in.');
 });
+
+test('failed starts of the same agent in the same folder list once, the others folded under it', async ({
+  page,
+}) => {
+  await page.goto(await headless.pairingUrl());
+  await page.getByRole('link', { name: 'Sessions', exact: true }).click();
+  const form = page.getByRole('form', { name: 'start a session' });
+  for (let i = 0; i < 3; i++) {
+    await start(page, 'Crashing agent');
+    await expect(form.getByRole('alert')).toContainText('code 3');
+  }
+  const list = page.getByRole('navigation', { name: 'sessions' });
+  await expect(list.locator('.session-row')).toHaveCount(1);
+  const toggle = list.getByRole('button', {
+    name: 'Show 2 earlier sessions that ended the same way',
+  });
+  await toggle.click();
+  await expect(list.locator('.session-row')).toHaveCount(3);
+  // Each row names its session, so rows that read alike are still told apart.
+  const ids = await list.locator('.session-row-meta [title]').allInnerTexts();
+  expect(new Set(ids).size).toBe(3);
+});

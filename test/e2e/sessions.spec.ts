@@ -45,7 +45,7 @@ test('a session started from the UI: its transcript, the same after a reload and
   await page.getByRole('button', { name: 'Send' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('button', { name: 'Allow', exact: true }).click();
-  await expect(page.getByText('Turn ended: end_turn')).toBeVisible();
+  await expect(page.getByText('The agent finished its turn.')).toBeVisible();
   await expectTranscript(page, file);
 
   await page.reload();

@@ -103,7 +103,7 @@ test('a reader who scrolls up is left there while the agent goes on; Home and En
   await page.mouse.wheel(0, -3000);
   await expect.poll(() => fromBottom(page)).toBeGreaterThan(1000);
   await turn;
-  await expect(page.getByText('Turn ended: end_turn')).toBeVisible();
+  await expect(page.getByText('The agent finished its turn.')).toBeVisible();
   await expect(log.getByText('Read src/after-149.ts')).toHaveCount(0);
   expect(await fromBottom(page)).toBeGreaterThan(1000);
 

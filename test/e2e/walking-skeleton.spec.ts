@@ -40,7 +40,7 @@ test('allow: the approval shows its diff, Allow lets the agent write the file', 
   await expect(dialog.getByLabel('after')).toContainText('print("hello from gemini")');
   await page.screenshot({ path: 'test-results/screenshots/walking-skeleton-approval.png' });
   await dialog.getByRole('button', { name: 'Allow', exact: true }).click();
-  await expect(page.getByText('Turn ended: end_turn')).toBeVisible();
+  await expect(page.getByText('The agent finished its turn.')).toBeVisible();
   await expect(dialog).toBeHidden();
   expect(readFileSync(file, 'utf8')).toBe('print("hello from gemini")\n');
 
@@ -58,7 +58,7 @@ test('deny: Reject keeps the file from being written and the turn ends normally'
   const file = join(folder, 'secret.txt');
   const dialog = await promptForWrite(page, file, 'password=hunter2\n');
   await dialog.getByRole('button', { name: 'Reject' }).click();
-  await expect(page.getByText('Turn ended: end_turn')).toBeVisible();
+  await expect(page.getByText('The agent finished its turn.')).toBeVisible();
   expect(existsSync(file)).toBe(false);
 
   const history = HistoryPage.parse(await (await headless.api('/api/history')).json());

@@ -131,14 +131,20 @@ describe('administration is audited in the hash chain', () => {
     });
 
     const allowAll: Rule = { id: 'allow-all', action: 'allow' };
-    await gh.api.call('saveRule', { ruleId: 'allow-all', rule: allowAll });
+    await gh.api.call('saveRule', { ruleId: 'allow-all', rule: allowAll, confirmAllowAny: true });
     let event = await audited(gh, 'rule_saved');
-    expect(event.payload).toMatchObject({ ruleId: 'allow-all', before: null, by });
+    expect(event.payload).toMatchObject({
+      ruleId: 'allow-all',
+      before: null,
+      by,
+      confirmedAllowAny: 'every request from any agent in any folder',
+    });
     expect(event.payload.after).toMatchObject({ id: 'allow-all', action: 'allow' });
 
     await gh.api.call('saveRule', {
       ruleId: 'allow-all',
       rule: { ...allowAll, toolKind: 'read' },
+      confirmAllowAny: true,
     });
     event = await audited(gh, 'rule_saved');
     expect(event.payload.before).toMatchObject({ id: 'allow-all', action: 'allow' });

@@ -2,8 +2,8 @@ import type { HistoryItem } from '../../../shared/history';
 import type { Caller } from '../approvals/clients';
 import type { Rule } from '../../../shared/rules';
 import { factsOf } from '../approvals/rules-gate';
-import { BadRequestError, NotFoundError } from '../errors';
-import { preview, suggestRules, validateRules } from '../rules';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../errors';
+import { allowAnyReach, preview, suggestRules, validateRules } from '../rules';
 import { isManagedRule } from '../config/managed-settings';
 import { actorOf, auditAdmin } from './admin-audit';
 import { refuseManaged } from './managed-refusal';
@@ -108,6 +108,17 @@ export function ruleHandlers({
       if (input.rule.id !== input.ruleId)
         throw new BadRequestError('the rule id differs from the path');
       await refuseManagedRule(input.ruleId, caller, 'changed');
+      const allowsAny = allowAnyReach(input.rule);
+      if (allowsAny !== null && input.confirmAllowAny !== true) {
+        await auditAdmin(store, 'rule_refused', actorOf(caller), {
+          ruleId: input.ruleId,
+          rule: input.rule,
+          reason: `it allows ${allowsAny} and was not confirmed`,
+        });
+        throw new ForbiddenError(
+          `rule "${input.ruleId}" allows ${allowsAny}: it is saved only when confirmed, as Bypass is (confirmAllowAny)`,
+        );
+      }
       const before = settings.rules.find((r) => r.id === input.ruleId) ?? null;
       const rules = before
         ? settings.rules.map((r) => (r.id === input.ruleId ? input.rule : r))
@@ -117,6 +128,7 @@ export function ruleHandlers({
         ruleId: input.ruleId,
         before,
         after: saved.find((r) => r.id === input.ruleId) ?? input.rule,
+        ...(allowsAny !== null ? { confirmedAllowAny: allowsAny } : {}),
       });
       pipeline.rejudgePending();
       return saved;
@@ -146,6 +158,7 @@ export function ruleHandlers({
         decided.map((d) => d.facts),
       );
       return {
+        allowsAny: allowAnyReach(checked.rules[0]!),
         scanned: decided.length,
         matches: hits.map((hit) => ({ item: decided[hit.index]!.item, match: hit.match })),
       };

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
-import { NotFoundError, BadRequestError } from '../errors';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../errors';
+import { newAllowAny } from '../rules';
 import { allowTarget, TargetRefused } from '../sandbox/allow-target';
 import { actorOf } from './admin-audit';
 import { refuseManaged } from './managed-refusal';
@@ -31,7 +32,20 @@ export function settingsHandlers(
     updateSettings: async (input, caller) => {
       // A remote caller may not choose the program Gatehouse spawns, nor loosen an agent's
       // sandbox: a person confirms it locally.
-      const done = await changer.change(input.settings, actorOf(caller));
+      const by = actorOf(caller);
+      // An allow rule that matches any request is confirmed in the rule editor, as Bypass is: a
+      // whole settings file is no way around it.
+      const allowAny = newAllowAny(services.savedSettings().rules, input.settings.rules);
+      if (allowAny.length > 0) {
+        await audit('settings_change_refused', by, {
+          reason: 'an allow rule that matches any request, unconfirmed',
+          rules: allowAny,
+        });
+        throw new ForbiddenError(
+          `${allowAny.map((r) => `rule "${r.ruleId}" allows ${r.reach}`).join('; ')}: save it as a rule, confirmed (saveRule with confirmAllowAny)`,
+        );
+      }
+      const done = await changer.change(input.settings, by);
       return 'applied' in done ? done.applied : { ...current(), confirmation: done.confirmation };
     },
 

@@ -25,6 +25,7 @@ export {
 export { grantFromRequest, type GrantOptions, type GrantResult } from './grant-from-request';
 export { isGrantActive, revokeGrant, afterGrantUse, compareGrantNarrowness } from './grant-use';
 export { preview, type PreviewHit } from './rule-preview';
+export { allowAnyReach, newAllowAny } from './allow-any';
 export { suggestRules, type RuleSuggestion, type SuggestOptions } from './rule-suggestions';
 export {
   PathResolver,

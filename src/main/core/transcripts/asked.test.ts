@@ -19,7 +19,17 @@ function asked(): SessionTranscript {
   t.ask(REQUEST, 'c', 'Edit a.txt');
   t.shown('c', {
     requestId: REQUEST,
-    diffs: [{ path: '/p/a.txt', oldText: null, newText: 'hello\n', truncated: false }],
+    diffs: [
+      {
+        path: '/p/a.txt',
+        change: 'create',
+        oldText: null,
+        newText: 'hello\n',
+        oldLines: 0,
+        newLines: 1,
+        truncated: false,
+      },
+    ],
     command: null,
   });
   t.decide(REQUEST, ALLOWED, { type: 'person', clientId: 'x', surface: 'api' }, 'ok');
@@ -39,6 +49,20 @@ describe('what was asked about a tool call', () => {
     t.update({ sessionUpdate: 'tool_call_update', toolCallId: 'c', content: [diff('hello\n')] });
     expect(tool(t)).toMatchObject({ asked: { requestId: REQUEST }, status: 'completed' });
     expect(tool(t)).not.toHaveProperty('changedAfterDecision');
+  });
+
+  it('the decision is kept on the call: a refused call reads refused though the agent leaves it pending', () => {
+    const t = new SessionTranscript('s', () => 0);
+    t.update({ sessionUpdate: 'tool_call', toolCallId: 'c', kind: 'execute', title: 'npm test' });
+    t.ask(REQUEST, 'c', 'npm test');
+    t.decide(
+      REQUEST,
+      { outcome: 'selected', optionId: 'n', optionKind: 'reject_once' },
+      { type: 'person', clientId: 'x', surface: 'api' },
+      'no',
+    );
+    expect(tool(t)).toMatchObject({ status: 'pending', decided: 'rejected' });
+    expect(asked().snapshot().entries[0]).toMatchObject({ decided: 'allowed' });
   });
 
   it('another diff after the decision is marked', () => {

@@ -1,6 +1,6 @@
 // What one ACP value becomes in a transcript entry: read defensively (every value is the agent's)
 // and bounded, so an entry never outgrows TRANSCRIPT_LIMITS whatever the agent sends.
-import type { ToolKind } from '../../../shared/domain';
+import type { ToolCallSnapshot, ToolKind } from '../../../shared/domain';
 import {
   PlanItem,
   TRANSCRIPT_LIMITS as L,
@@ -11,6 +11,7 @@ import {
 import { commandFromRawInput } from '../safety/command';
 import { normalizeToolCall } from '../safety/normalize';
 import { isRecord, ownField, stringField, truncateWithMarker } from '../safety/text';
+import { declaredDiffs } from './diffs';
 
 export type ToolEntry = Extract<TranscriptEntry, { kind: 'tool' }>;
 type ToolFields = Omit<ToolEntry, 'id' | 'rev' | 'at' | 'kind'>;
@@ -42,37 +43,19 @@ export function planItems(update: Record<string, unknown>): PlanItem[] {
   });
 }
 
-function diffOf(item: Record<string, unknown>): TranscriptDiff | null {
-  const path = stringField(item, 'path');
-  const newText = stringField(item, 'newText');
-  if (path === undefined || newText === undefined) return null;
-  const oldText = stringField(item, 'oldText') ?? null;
-  const cut = newText.length > L.diffSide || (oldText?.length ?? 0) > L.diffSide;
-  return {
-    path: truncateWithMarker(path, L.path),
-    oldText: oldText === null ? null : oldText.slice(0, L.diffSide),
-    newText: newText.slice(0, L.diffSide),
-    truncated: cut,
-  };
-}
-
 /** Diffs and text of a tool call's content (ACP sends it whole each time it sends it). */
-function contentFields(content: unknown[]): Pick<ToolFields, 'diffs' | 'text'> {
-  const diffs: TranscriptDiff[] = [];
+function contentFields(call: ToolCallSnapshot): Pick<ToolFields, 'diffs' | 'text'> {
   const texts: string[] = [];
-  for (const item of content) {
+  for (const item of call.content) {
     if (!isRecord(item)) continue;
     const type = stringField(item, 'type');
-    if (type === 'diff') {
-      const diff = diffOf(item);
-      if (diff && diffs.length < L.diffs) diffs.push(diff);
-    } else if (type === 'content') {
+    if (type === 'content') {
       texts.push(blockText(ownField(item, 'content')));
     } else if (type === 'terminal') {
       texts.push('[terminal output]');
     }
   }
-  return { diffs, text: truncateWithMarker(texts.join('\n'), L.toolText) };
+  return { diffs: declaredDiffs(call), text: truncateWithMarker(texts.join('\n'), L.toolText) };
 }
 
 /**
@@ -97,7 +80,7 @@ export function toolFields(
     locations:
       has('locations') || !previous ? call.locations.slice(0, L.locations) : previous.locations,
     ...(has('content') || !previous
-      ? contentFields(call.content)
+      ? contentFields(call)
       : { diffs: previous.diffs, text: previous.text }),
     command: rawCommand
       ? truncateWithMarker(rawCommand.command, L.command)

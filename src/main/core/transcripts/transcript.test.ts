@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Transcript, TRANSCRIPT_LIMITS } from '../../../shared/transcript';
 import { EventBus } from '../events/bus';
 import type { GatehouseEvent } from '../../../shared/contract';
+import { prepareDiffs } from '../safety/diff';
 import { Transcripts } from './transcripts';
 
 const REQUEST = '0190a0b0-0000-7000-8000-000000000001';
@@ -78,7 +79,17 @@ describe('a transcript rebuilt from session updates', () => {
       toolKind: 'edit',
       status: 'completed',
       locations: [{ path: '/p/a.ts', line: 3 }],
-      diffs: [{ path: '/p/a.ts', oldText: 'a', newText: 'b', truncated: false }],
+      diffs: [
+        {
+          path: '/p/a.ts',
+          change: 'modify',
+          oldText: 'a',
+          newText: 'b',
+          oldLines: 1,
+          newLines: 1,
+          truncated: false,
+        },
+      ],
     });
     expect(run).toMatchObject({
       kind: 'tool',
@@ -116,6 +127,13 @@ describe('a transcript rebuilt from session updates', () => {
         requestId: REQUEST,
         sessionId: 's1',
         toolCall: { toolCallId: 't1', title: 'Write x' },
+        diffs: prepareDiffs({
+          toolCallId: 't1',
+          kind: 'edit',
+          title: 'Write x',
+          locations: [],
+          content: [{ type: 'diff', path: '/p/x', oldText: '', newText: 'x\n' }],
+        }),
       },
     } as unknown as GatehouseEvent);
     bus.publish({
@@ -132,6 +150,34 @@ describe('a transcript rebuilt from session updates', () => {
       toolCallId: 't1',
       outcome: 'rejected',
       decider: { type: 'person', surface: 'browser' },
+    });
+    // The call itself reads refused, and what was asked is told as the dialog told it.
+    expect(transcripts.get('s1').entries[0]).toMatchObject({
+      decided: 'rejected',
+      asked: { diffs: [{ change: 'create', oldText: '', newLines: 1 }] },
+    });
+  });
+
+  it("tells a change as the dialog does: an agent's empty before is a new file, lines counted as there", () => {
+    const { transcripts } = book();
+    const content = [{ type: 'diff', path: '/p/new.py', oldText: '', newText: 'print("hi")\n' }];
+    transcripts.record('s1', {
+      sessionUpdate: 'tool_call',
+      toolCallId: 't',
+      kind: 'edit',
+      content,
+    });
+    const [tool] = transcripts.get('s1').entries;
+    const [prepared] = prepareDiffs({
+      toolCallId: 't',
+      kind: 'edit',
+      title: '',
+      locations: [],
+      content,
+    });
+    expect(prepared).toMatchObject({ change: 'create', newLines: 1 });
+    expect(tool).toMatchObject({
+      diffs: [{ path: '/p/new.py', change: 'create', oldLines: 0, newLines: 1 }],
     });
   });
 

@@ -80,16 +80,19 @@ export class SessionTranscript {
   decide(requestId: string, reply: AgentReply, decider: Decider, reason: string): void {
     const asked = this.asked.get(requestId);
     this.asked.delete(requestId);
-    if (asked && this.tools.has(asked.toolCallId)) {
+    const outcome = outcomeOf(reply);
+    const tool = asked ? this.tools.get(asked.toolCallId) : undefined;
+    if (asked && tool) {
       this.decided.add(asked.toolCallId);
       if (this.decided.size > MAX_ASKED) this.decided.delete(this.decided.values().next().value!);
+      this.change(tool, () => (tool.decided = outcome));
     }
     this.add({
       kind: 'decision',
       requestId,
       toolCallId: asked?.toolCallId ?? null,
       title: asked?.title ?? null,
-      outcome: outcomeOf(reply),
+      outcome,
       optionKind: reply.outcome === 'selected' ? reply.optionKind : null,
       decider,
       reason: truncateWithMarker(reason, L.reason),

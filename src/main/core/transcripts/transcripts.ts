@@ -7,6 +7,7 @@ import {
 import { truncateWithMarker } from '../safety/text';
 import { NotFoundError } from '../errors';
 import type { EventBus } from '../events/bus';
+import { transcriptDiff } from './diffs';
 import { SessionTranscript } from './transcript';
 
 /** What the dialog showed: its diffs (their "before" from disk) and command, bounded as the transcript is. */
@@ -14,16 +15,7 @@ function askedView(approval: PendingApproval): AskedView {
   return {
     requestId: approval.requestId,
     // Read defensively: a listener that throws would leave the transcript half told.
-    diffs: (approval.diffs ?? []).slice(0, L.diffs).map((d) => ({
-      path: truncateWithMarker(d.path, L.path),
-      oldText: d.oldText === null ? null : d.oldText.slice(0, L.diffSide),
-      newText: (d.newText ?? '').slice(0, L.diffSide),
-      truncated:
-        d.truncated ||
-        d.binary ||
-        (d.oldText?.length ?? 0) > L.diffSide ||
-        (d.newText?.length ?? 0) > L.diffSide,
-    })),
+    diffs: (approval.diffs ?? []).slice(0, L.diffs).map(transcriptDiff),
     command: approval.command ? truncateWithMarker(approval.command.command, L.command) : null,
   };
 }

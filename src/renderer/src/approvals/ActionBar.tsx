@@ -1,6 +1,6 @@
 import type { PendingApproval, PermissionOption } from '../../../shared/domain';
 import { ShieldIcon } from '../components/icons';
-import type { GrantDraft, GrantExpiry, GrantScope } from './grant-draft';
+import { alwaysLabel, type GrantDraft, type GrantExpiry, type GrantScope } from './grant-draft';
 import { ARIA } from './keyboard';
 import { defaultOption, hasDanger, orderedOptions } from './queue-order';
 import { quorumOf } from './RequestDetails';
@@ -71,7 +71,11 @@ export function ActionBar({
         aria-keyshortcuts={n <= 9 ? String(n) : undefined}
         onClick={() => enabled && onDecide(option)}
       >
-        <span className="gh-option-label">{option.name.trim() || KIND_LABEL[option.kind]}</span>
+        <span className="gh-option-label">
+          {option.kind === 'allow_always'
+            ? alwaysLabel(grant, approval.agentName)
+            : option.name.trim() || KIND_LABEL[option.kind]}
+        </span>
         {votes !== null && (
           <span className="gh-option-votes">
             {votes}/{quorumOf(approval.tally!)}

@@ -108,13 +108,16 @@ export function ApprovalDialog({
   }, [currentId, diffReady, guarded]);
 
   // A new request on screen takes the focus (its safe default), unless the person is busy elsewhere;
-  // so does one the person jumps to from the queue, once it is loaded.
+  // so does one the person jumps to from the queue, once it is loaded. What the modal made inert (the
+  // prompt box the person just sent from) is not elsewhere: it can take no input now.
   const [focusTick, setFocusTick] = useState(0);
   useEffect(() => {
     const root = rootRef.current;
     if (!root || !currentId) return;
     const active = document.activeElement;
-    if (active && active !== document.body && !root.contains(active)) return;
+    const busy =
+      active && active !== document.body && !root.contains(active) && !active.closest('[inert]');
+    if (busy) return;
     const target = root.querySelector<HTMLElement>('[data-default-option]') ?? root;
     target.focus({ preventScroll: true });
   }, [currentId, focusTick, loaded]);

@@ -6,6 +6,7 @@ import type {
   PermissionMode,
   Surface,
 } from '../../../shared/domain';
+import { grantWords } from '../../../shared/grant-words';
 import type { Grant } from '../../../shared/rules';
 
 export type Decision = 'allow' | 'deny' | 'cancelled';
@@ -64,13 +65,6 @@ export const DECIDER_LABEL: Record<DeciderType, string> = {
   sandbox: 'The sandbox',
 };
 
-export const SCOPE_LABEL: Record<Grant['scope'], string> = {
-  once: 'once',
-  session: 'session',
-  project: 'project',
-  agent: 'agent',
-};
-
 export interface DeciderContext {
   /** Whether a person saw the request (history detail only). */
   displayed?: boolean;
@@ -80,7 +74,7 @@ export interface DeciderContext {
 
 /**
  * "Allowed by you in the browser", "Denied by rule no-rm", "Timed out — never displayed",
- * "Allowed by grant 0192… (session)".
+ * "Allowed by a grant: allow `npm test` in /home/me/proj for 30 min".
  */
 export function deciderWords(
   reply: AgentReply,
@@ -97,10 +91,11 @@ export function deciderWords(
       return `${verb} by consensus of ${decider.clientIds.length} voter${decider.clientIds.length === 1 ? '' : 's'}`;
     case 'rule':
       return `${verb} by ${decider.source === 'managed' ? 'managed rule' : 'rule'} ${decider.ruleId}`;
-    case 'grant': {
-      const scope = context.grant ? ` (${SCOPE_LABEL[context.grant.scope]})` : '';
-      return `${verb} by grant ${shortId(decider.grantId)}${scope}`;
-    }
+    case 'grant':
+      // The grant in words where it is known (the detail reads it); a list says only that one did.
+      return context.grant
+        ? `${verb} by a grant: ${grantWords(context.grant)}`
+        : `${verb} by a grant`;
     case 'mode':
       return `${verb} by mode ${MODE_LABEL[decider.mode]}`;
     case 'timeout':

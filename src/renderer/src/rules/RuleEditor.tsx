@@ -8,6 +8,8 @@ import { useApi } from '../api/context';
 import { Button } from '../ui/Button';
 import { Field } from '../ui/Field';
 import { Notice } from '../ui/Notice';
+import { TrustConfirm } from '../approvals/TrustConfirm';
+import { useGuard } from '../approvals/use-guard';
 import { ruleOfDraft, suggestId, type RuleDraft, type RuleTarget } from './rule-draft';
 import { RulePreview } from './RulePreview';
 import './RuleEditor.css';
@@ -34,6 +36,8 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
   const [takenIds, setTakenIds] = useState<ReadonlySet<string>>(new Set());
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
+  // An allow rule that matches any request, waiting for the person to confirm what it allows.
+  const [allowAny, setAllowAny] = useState<{ rule: Rule; reach: string } | null>(null);
 
   useEffect(() => {
     const el = dialog.current;
@@ -52,6 +56,10 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
 
   const id = idTouched ? draft.id : suggestId(draft, takenIds);
   const rule = useMemo(() => ruleOfDraft({ ...draft, id }), [draft, id]);
+  const chosen = draft.target !== '';
+  const confirming =
+    allowAny !== null && JSON.stringify(allowAny.rule) === JSON.stringify(rule) ? allowAny : null;
+  const confirmGuarded = useGuard(confirming ? `allow-any:${JSON.stringify(rule)}` : '');
   const set = <K extends keyof RuleDraft>(key: K, value: RuleDraft[K]) =>
     setDraft((d) => ({ ...d, [key]: value }));
 
@@ -68,18 +76,43 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
             : d.toolKind,
     }));
 
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
+  /** What the core says the rule allows when nothing narrows it; null when it names something. */
+  const reachOf = async (asked: Rule): Promise<string | null> => {
+    try {
+      return (await api.call('previewRule', { rule: asked, limit: 1 })).allowsAny;
+    } catch {
+      // An invalid rule: the save below shows the core's own words for it.
+      return null;
+    }
+  };
+
+  const store = async (confirmed: boolean) => {
+    if (!chosen) return;
     setSaving(true);
     setSaveError(null);
     try {
-      const rules = await api.call('saveRule', { ruleId: rule.id, rule });
+      const reach = confirmed ? null : await reachOf(rule);
+      if (reach !== null) {
+        setAllowAny({ rule, reach });
+        return;
+      }
+      const rules = await api.call('saveRule', {
+        ruleId: rule.id,
+        rule,
+        ...(confirmed ? { confirmAllowAny: true as const } : {}),
+      });
+      setAllowAny(null);
       onSaved(rules, rule);
     } catch (error) {
       setSaveError((error as Error).message);
     } finally {
       setSaving(false);
     }
+  };
+
+  const save = (e: FormEvent) => {
+    e.preventDefault();
+    void store(false);
   };
 
   const agentChoices =
@@ -98,7 +131,7 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
         onClose();
       }}
     >
-      <form className="re-form" onSubmit={(e) => void save(e)} noValidate>
+      <form className="re-form" onSubmit={save} noValidate>
         <header className="re-head">
           <h2 id={`${uid}-title`}>{title}</h2>
           {origin && <p className="re-origin">{origin}</p>}
@@ -282,7 +315,14 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
             </div>
           </div>
 
-          <RulePreview rule={rule} />
+          {chosen ? (
+            <RulePreview rule={rule} />
+          ) : (
+            <p className="re-preview re-choose" id={`${uid}-choose`}>
+              Choose what the rule matches — any request, a command or a path — to see the past
+              requests it would have matched. Until then it matches nothing.
+            </p>
+          )}
         </div>
 
         {saveError && (
@@ -290,14 +330,36 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
             {saveError}
           </Notice>
         )}
-        <footer className="re-foot">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <Button type="submit" variant="primary" disabled={saving}>
-            {saving ? 'Saving…' : 'Save rule'}
-          </Button>
-        </footer>
+        {confirming ? (
+          <TrustConfirm
+            title={`Allow ${confirming.reach}?`}
+            confirmLabel="Save this allow rule"
+            armed={!confirmGuarded && !saving}
+            onConfirm={() => void store(true)}
+            onCancel={() => setAllowAny(null)}
+          >
+            <p>
+              Rule <strong>{rule.id}</strong> narrows to no particular command or path: from now on
+              it allows {confirming.reach} without asking — as Bypass does — except what an explicit
+              deny rule blocks. It is saved in settings and stays until you edit or delete it.
+            </p>
+            <p>To allow less, cancel and choose a command or a path.</p>
+          </TrustConfirm>
+        ) : (
+          <footer className="re-foot">
+            <button type="button" onClick={onClose}>
+              Cancel
+            </button>
+            <Button
+              type="submit"
+              variant="primary"
+              disabled={saving || !chosen}
+              aria-describedby={chosen ? undefined : `${uid}-choose`}
+            >
+              {saving ? 'Saving…' : 'Save rule'}
+            </Button>
+          </footer>
+        )}
       </form>
     </dialog>
   );

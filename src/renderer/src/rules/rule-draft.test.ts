@@ -56,6 +56,10 @@ describe('drafts and rules', () => {
     expect(ruleOfDraft(draftOfRule(several))).toEqual(several);
   });
 
+  it('a new rule asks and matches nothing until the person picks what', () => {
+    expect(EMPTY_DRAFT).toMatchObject({ action: 'ask', target: '' });
+  });
+
   it('a draft targets the command, else the path, else anything', () => {
     expect(draftOfRule(rule).target).toBe('command');
     expect(draftOfRule({ id: 'p', action: 'deny', path: '/x' }).target).toBe('path');
@@ -199,17 +203,19 @@ describe('suggestId', () => {
   const none = new Set<string>();
 
   it('names the action and what the rule matches', () => {
-    expect(suggestId({ ...EMPTY_DRAFT, target: 'command', command: 'npm test' }, none)).toBe(
-      'allow-npm-test',
-    );
+    expect(
+      suggestId({ ...EMPTY_DRAFT, action: 'allow', target: 'command', command: 'npm test' }, none),
+    ).toBe('allow-npm-test');
     expect(
       suggestId({ ...EMPTY_DRAFT, action: 'deny', target: 'path', path: '/a/b/.env.local' }, none),
     ).toBe('deny-env-local');
     expect(suggestId({ ...EMPTY_DRAFT, action: 'ask', toolKind: ['edit', 'delete'] }, none)).toBe(
       'ask-edit-delete',
     );
-    expect(suggestId({ ...EMPTY_DRAFT, toolKind: 'fetch' }, none)).toBe('allow-fetch');
-    expect(suggestId(EMPTY_DRAFT, none)).toBe('allow-any');
+    expect(suggestId({ ...EMPTY_DRAFT, action: 'allow', toolKind: 'fetch' }, none)).toBe(
+      'allow-fetch',
+    );
+    expect(suggestId(EMPTY_DRAFT, none)).toBe('ask-any');
   });
 
   it('counts up past ids that are taken', () => {
@@ -230,6 +236,6 @@ describe('suggestId', () => {
   });
 
   it('falls back to the action when nothing readable is left', () => {
-    expect(suggestId({ ...EMPTY_DRAFT, target: 'command', command: '!!!' }, none)).toBe('allow');
+    expect(suggestId({ ...EMPTY_DRAFT, target: 'command', command: '!!!' }, none)).toBe('ask');
   });
 });

@@ -10,7 +10,8 @@ export interface RuleDraft {
   action: RuleAction;
   /** '' = any kind; a list is kept as it was (the editor shows it, the schema allows it). */
   toolKind: ToolKind | '' | ToolKind[];
-  target: RuleTarget;
+  /** '' = not chosen yet: a new rule matches nothing until the person says what. */
+  target: RuleTarget | '';
   command: string;
   commandMatch: 'prefix' | 'exact';
   path: string;
@@ -23,11 +24,12 @@ export interface RuleDraft {
   commandParts?: string[];
 }
 
+/** A new rule: it asks, and matches nothing until the person picks what (never "allow anything"). */
 export const EMPTY_DRAFT: RuleDraft = {
   id: '',
-  action: 'allow',
+  action: 'ask',
   toolKind: '',
-  target: 'any',
+  target: '',
   command: '',
   commandMatch: 'prefix',
   path: '',
@@ -127,6 +129,7 @@ export function draftOfHistory(detail: HistoryDetail, now: number): RuleDraft {
   const base: RuleDraft = {
     ...EMPTY_DRAFT,
     action: allowed ? 'allow' : 'deny',
+    target: 'any',
     toolKind: detail.toolKind,
     agent: detail.agentId,
     project: detail.cwd,

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import type { PermissionMode, SessionInfo, StopReason } from '../../../shared/domain';
 import { useApi } from '../api/context';
 import { ModeOptions } from '../components/ModeOptions';
@@ -7,7 +7,9 @@ import { RefusedWrites } from './RefusedWrites';
 import { SessionSandboxLine } from './SandboxLine';
 import { SandboxViolations } from './SandboxViolations';
 import { BuildScriptChanges } from './BuildScriptChanges';
+import { PromptBox } from './PromptBox';
 import { SessionOptions } from './SessionOptions';
+import { stopWords } from './stop-words';
 import { SignIn } from './SignIn';
 import { TranscriptList } from './TranscriptList';
 import { statusWords } from './use-sessions';
@@ -19,7 +21,6 @@ export function SessionDetail({ session }: { session: SessionInfo }) {
   const api = useApi();
   const { sessionId } = session;
   const transcript = useTranscript(sessionId);
-  const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [modeBusy, setModeBusy] = useState(false);
   const [stop, setStop] = useState<StopReason | null>(null);
@@ -47,11 +48,7 @@ export function SessionDetail({ session }: { session: SessionInfo }) {
     }
   };
 
-  const send = (e: FormEvent) => {
-    e.preventDefault();
-    const prompt = text;
-    if (!prompt.trim()) return;
-    setText('');
+  const send = (prompt: string) => {
     setStop(null);
     void act(() => api.call('prompt', { sessionId, text: prompt }));
   };
@@ -107,7 +104,7 @@ export function SessionDetail({ session }: { session: SessionInfo }) {
       <BuildScriptChanges sessionId={sessionId} />
       <h3 className="visually-hidden">Transcript</h3>
       <TranscriptList entries={transcript.entries} dropped={transcript.dropped} />
-      {stop && <p className="stop dim">Turn ended: {stop}</p>}
+      {stop && <p className="stop dim">{stopWords(stop)}</p>}
       {open && editor && (
         <p className="dim">
           Prompted in {editor}: the turn and the session are ended there. Gatehouse shows the
@@ -115,27 +112,11 @@ export function SessionDetail({ session }: { session: SessionInfo }) {
         </p>
       )}
       {here && (
-        <form className="prompt-form" onSubmit={send}>
-          <textarea
-            aria-label="prompt"
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-            placeholder="Ask the agent…"
-            rows={3}
-          />
-          <div className="row">
-            <button type="submit" disabled={turning || !text.trim()}>
-              Send
-            </button>
-            <button
-              type="button"
-              disabled={!turning}
-              onClick={() => void act(() => api.call('cancelTurn', { sessionId }))}
-            >
-              Cancel turn
-            </button>
-          </div>
-        </form>
+        <PromptBox
+          turning={turning}
+          onSend={send}
+          onCancel={() => void act(() => api.call('cancelTurn', { sessionId }))}
+        />
       )}
       {(error ?? transcript.error) && (
         <p role="alert" className="error">

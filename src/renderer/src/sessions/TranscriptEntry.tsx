@@ -3,23 +3,25 @@ import type { TranscriptDiff, TranscriptEntry } from '../../../shared/transcript
 import { DiffView } from '../diff/DiffView';
 import { deciderWords } from '../history/words';
 import { Markdown } from './markdown';
+import { TOOL_STATE_WORDS, toolState } from './tool-state';
 
-const lines = (text: string | null) => (text === null ? 0 : text.split('\n').length);
-
-/** The diff view reads prepared diffs; a transcript's diff is text on both sides, cut and marked. */
+/**
+ * The diff view reads prepared diffs; a transcript's diff is the core's prepared diff, its sides cut
+ * to the transcript's bound: what it changes and its line counts are the dialog's.
+ */
 function prepared(diff: TranscriptDiff, key: string): PreparedDiff {
   return {
     path: diff.path,
     oldPath: null,
-    change: diff.oldText === null ? 'create' : 'modify',
+    change: diff.change,
     binary: false,
     oldText: diff.oldText,
     newText: diff.newText,
     truncated: diff.truncated,
     oldBytes: diff.oldText?.length ?? 0,
     newBytes: diff.newText.length,
-    oldLines: lines(diff.oldText),
-    newLines: lines(diff.newText),
+    oldLines: diff.oldLines,
+    newLines: diff.newLines,
     hash: key,
   };
 }
@@ -89,8 +91,8 @@ export function TranscriptEntryView({ entry }: { entry: TranscriptEntry }) {
         <section className="t-tool" aria-label={`tool call: ${entry.title}`}>
           <p className="t-tool-head">
             <span className="t-badge">{entry.toolKind}</span> <strong>{entry.title}</strong>{' '}
-            <span className={`t-status status-${entry.status}`}>
-              {entry.status.replace('_', ' ')}
+            <span className={`t-status status-${toolState(entry)}`}>
+              {TOOL_STATE_WORDS[toolState(entry)]}
             </span>
           </p>
           {entry.locations.length > 0 && (

@@ -2,12 +2,11 @@
 // applying at once. Refreshed when a decision lands (a vote for an "always" option makes a grant).
 import { useCallback, useEffect, useState } from 'react';
 import type { CommandOutput } from '../../../shared/contract';
-import type { Grant, GrantCommand } from '../../../shared/rules';
+import { grantCommandText } from '../../../shared/grant-words';
 import { useApi } from '../api/context';
-import { KindBadge } from '../approvals/KindBadge';
-import { Revealed } from '../components/Revealed';
+import { GrantWords } from '../components/GrantWords';
 import { useNow } from '../components/use-now';
-import { formatDateTime, relative, shortId } from '../history/words';
+import { formatDateTime, relative } from '../history/words';
 import { AsyncState } from '../ui/AsyncState';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
@@ -16,30 +15,6 @@ import { useAction } from '../ui/use-action';
 import './GrantsSection.css';
 
 type GrantView = CommandOutput<'listGrants'>[number];
-
-/** A token as the shell would need it written. */
-const shellWord = (token: string) =>
-  /^[A-Za-z0-9_@%+=:,./-]+$/.test(token) ? token : `'${token.replaceAll("'", "'\\''")}'`;
-
-export function commandText(c: GrantCommand): string {
-  const env = Object.entries(c.env).map(([k, v]) => `${k}=${shellWord(v)}`);
-  const argv = c.argv.map((token, i) => (c.dynamic.includes(i) ? token : shellWord(token)));
-  const writes = c.writes.map((w) => `> ${w}`);
-  return [...env, ...argv, ...writes].join(' ') + (c.match === 'prefix' ? ' …' : '');
-}
-
-function scopeText(grant: Grant): { label: string; detail: string | null } {
-  switch (grant.scope) {
-    case 'once':
-      return { label: 'Once', detail: null };
-    case 'session':
-      return { label: 'This session', detail: grant.sessionId ?? null };
-    case 'project':
-      return { label: 'This project', detail: grant.projectRoot ?? null };
-    case 'agent':
-      return { label: 'Everywhere', detail: null };
-  }
-}
 
 export function GrantsSection() {
   const api = useApi();
@@ -121,13 +96,11 @@ export function GrantsSection() {
         }
       >
         {(shown) => (
-          <Table
-            label="Grants"
-            columns={['Agent', 'Scope', 'Covers', 'Created', 'Expires', 'Status']}
-          >
+          <Table label="Grants" columns={['Agent', 'Allows', 'Created', 'Expires', 'Status']}>
             {shown.map(({ grant, active, revokeReason }) => {
-              const scope = scopeText(grant);
-              const covers = grant.commands ? grant.commands.map(commandText) : (grant.paths ?? []);
+              const covers = grant.commands
+                ? grant.commands.map(grantCommandText)
+                : (grant.paths ?? []);
               const expired = grant.expiresAt !== undefined && grant.expiresAt <= now;
               return (
                 <tr
@@ -136,25 +109,8 @@ export function GrantsSection() {
                   className={active ? undefined : 'inactive'}
                 >
                   <td>{grant.agentId}</td>
-                  <td>
-                    <span className="sv-scope">{scope.label}</span>
-                    {scope.detail && (
-                      <code className="ui-table-detail" title={scope.detail}>
-                        {grant.scope === 'session' ? shortId(scope.detail) : scope.detail}
-                      </code>
-                    )}
-                  </td>
                   <td className="sv-covers">
-                    <KindBadge kind={grant.toolKind} />
-                    <ul aria-label={grant.commands ? 'Commands' : 'Paths'}>
-                      {covers.map((c, i) => (
-                        <li key={i}>
-                          <code>
-                            <Revealed text={c} />
-                          </code>
-                        </li>
-                      ))}
-                    </ul>
+                    <GrantWords grant={grant} />
                   </td>
                   <td>
                     <time
