@@ -46,6 +46,39 @@ describe('pairing', () => {
     );
   });
 
+  it('a browser pairing again with its proven pairing replaces it; a claimed id replaces nothing', async () => {
+    gh = await startGatehouse({});
+    const browser = new HttpApi(gh.server.url, gh.token);
+    const first = await browser.pair(gh.pairingSecret(), 'Browser (Linux)');
+    // A restart later the same browser opens the new printed link, its pairing in its headers.
+    const again = new HttpApi(gh.server.url, gh.token);
+    again.actAs(first);
+    const second = await again.pair(gh.pairingSecret(), 'Browser (Linux)');
+    const paired = () =>
+      gh!.api
+        .call('listClients', {})
+        .then((all) => all.filter((c) => c.label === 'Browser (Linux)'));
+    expect((await paired()).map((c) => c.clientId)).toEqual([second.clientId]);
+    // Someone who saw the id on the wire but holds no token pairs a device of their own.
+    const thief = new HttpApi(gh.server.url, gh.token);
+    thief.actAs({ clientId: second.clientId, clientToken: 'not-its-token' });
+    await thief.pair(gh.pairingSecret(), 'Browser (Linux)');
+    expect((await paired()).map((c) => c.clientId)).toContain(second.clientId);
+    expect(await paired()).toHaveLength(2);
+    await gh.core.store.flush();
+    const pairings = (await gh.core.store.events({ type: 'client_paired' })).map(
+      (e) => e.payload as Record<string, unknown>,
+    );
+    expect(pairings.filter((p) => 'replaces' in p)).toEqual([
+      {
+        clientId: second.clientId,
+        label: 'Browser (Linux)',
+        surface: 'browser',
+        replaces: first.clientId,
+      },
+    ]);
+  });
+
   it('only a paired client makes pairing codes and revokes; the bearer token or a registration does not', async () => {
     gh = await startGatehouse({});
     const bare = await gh.client({ register: false });
