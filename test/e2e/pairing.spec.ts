@@ -60,6 +60,13 @@ test('served on loopback, Devices says that only this machine reaches it and sho
   page,
 }) => {
   headless = await startHeadless({});
+  // Loopback unless a person says otherwise: no address another device could open.
+  expect(await (await headless.api('/api/server')).json()).toEqual({
+    served: true,
+    host: '127.0.0.1',
+    port: Number(new URL(headless.origin).port),
+    networkUrls: [],
+  });
   await page.goto(await headless.pairingUrl());
   await page.locator('.topbar').waitFor();
   await page.evaluate("location.hash = '#/settings'");
