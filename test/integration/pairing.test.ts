@@ -79,6 +79,25 @@ describe('pairing', () => {
     ]);
   });
 
+  it('serving on the network is not chosen over HTTP: server.host beyond loopback is refused and audited', async () => {
+    gh = await startGatehouse({});
+    const before = (await gh.api.call('getSettings', {})).settings;
+    const exposed = { ...before, server: { ...before.server, host: '0.0.0.0' } };
+    await expect(status(gh.api.call('updateSettings', { settings: exposed }))).resolves.toBe(403);
+    expect(gh.core.savedSettings().server.host).toBe('127.0.0.1');
+    await gh.core.store.flush();
+    const [refused] = await gh.core.store.events({ type: 'settings_refused' });
+    expect(refused?.payload).toMatchObject({
+      key: 'server.host',
+      from: '127.0.0.1',
+      to: '0.0.0.0',
+      by: { clientId: gh.api.clientId, transport: 'http' },
+    });
+    // Back to (or staying on) this machine is no widening.
+    const local = { ...before, server: { ...before.server, host: 'localhost' } };
+    await expect(status(gh.api.call('updateSettings', { settings: local }))).resolves.toBe(200);
+  });
+
   it('only a paired client makes pairing codes and revokes; the bearer token or a registration does not', async () => {
     gh = await startGatehouse({});
     const bare = await gh.client({ register: false });

@@ -17,6 +17,7 @@ import { actorOf, auditAdmin, type Actor } from './admin-audit';
 import { refuseManaged } from './managed-refusal';
 import type { Handlers } from './dispatch';
 import type { CommandServices, SettingsService } from './services';
+import { refuseRemoteExposure } from './server-exposure';
 import { SettingsConfirmations } from './settings-confirmation';
 
 const log = logger('settings');
@@ -105,6 +106,7 @@ export function settingsHandlers(
       // A remote caller may not choose the program Gatehouse spawns, nor loosen an agent's
       // sandbox: a person confirms it locally.
       const saved = services.savedSettings();
+      await refuseRemoteExposure(store, saved, input.settings, caller);
       const launches =
         caller.transport === 'http' ? launchChangedAgents(saved, input.settings) : [];
       const widens = caller.transport === 'http' ? sandboxWidenedAgents(saved, input.settings) : {};
