@@ -1,6 +1,7 @@
-// A phone can approve: at 360 and 390 px wide no view scrolls sideways (home, the sessions and a
-// session, the dialog over the page and as its own view with a diff and a command, history and a
-// detail, settings, an approval link), and the dialog's buttons and scope select lie on screen.
+// A phone can approve: at 360, 390 and 430 px wide no view scrolls sideways (home, the sessions
+// and a session, the dialog over the page and as its own view with a diff and a command, history
+// and a detail, settings, an approval link), and the dialog's buttons and scope select lie on
+// screen.
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import {
@@ -80,7 +81,7 @@ async function expectDialogReachable(page: Page, dialog: Locator, where: string)
   await expect(dialog.getByRole('button', { name: 'Reject', exact: true })).toBeInViewport();
 }
 
-for (const width of [360, 390]) {
+for (const width of [360, 390, 430]) {
   test(`no view scrolls sideways at ${width} px, and the dialog's buttons are reachable`, async ({
     page,
   }) => {
