@@ -125,3 +125,30 @@ test.describe('served on the network', () => {
     await expect(page.getByRole('table', { name: 'Devices' }).getByText(/^Browser/)).toHaveCount(1);
   });
 });
+
+test.describe('served on every address', () => {
+  test.skip(!external, 'this machine has no network address');
+
+  test('a page opened on this machine makes a pairing link on the network address, not its own', async ({
+    page,
+  }) => {
+    headless = await startHeadless({}, { host: '0.0.0.0' });
+    const port = new URL(headless.origin).port;
+    // What this machine opens is loopback; what a phone opens is the network address.
+    expect(headless.origin).toBe(`http://127.0.0.1:${port}`);
+    await page.goto(await headless.pairingUrl());
+    await page.locator('.topbar').waitFor();
+    await page.evaluate("location.hash = '#/settings'");
+    await page.getByRole('button', { name: 'Pair another device' }).click();
+    const link = (await page.getByTestId('pairing-link').getAttribute('href'))!;
+    expect(link.startsWith(`http://${external}:${port}/#token=`)).toBe(true);
+    await expect(page.getByTestId('pairing-qr')).toBeVisible();
+    // The phone opens it there and is paired.
+    const phone = await page.context().browser()!.newContext();
+    const other = await phone.newPage();
+    await other.goto(link);
+    await other.locator('.topbar').waitFor();
+    await expect(other.getByText(UNPAIRED)).toHaveCount(0);
+    await phone.close();
+  });
+});

@@ -28,11 +28,15 @@ export function DevicesSection() {
     api.call('serverAddress', {}).then(setServed, (e: Error) => setError(e.message));
   }, [api]);
 
-  // Another device opens the server's network address, not the one this page happens to use.
-  const networkUrl = served?.networkUrls[0];
   const pairAnother = async () => {
     try {
-      const made = await api.call('createPairingCode', {});
+      // Another device opens the server's network address, not the one this page happens to use
+      // (asked again if the click came before the first answer).
+      const [made, where] = await Promise.all([
+        api.call('createPairingCode', {}),
+        served ?? api.call('serverAddress', {}),
+      ]);
+      const networkUrl = where.networkUrls[0];
       const link = api.pairingUrl(made.secret, networkUrl);
       setCode({
         link: link ?? made.path,
