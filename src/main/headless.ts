@@ -2,6 +2,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
+import { renderUnicodeCompact } from 'uqr';
 import {
   confirmOnTerminal,
   SettingsError,
@@ -22,12 +23,14 @@ import {
   writeServerToken,
 } from './core';
 import { startHttpServer } from './server/http-server';
+import { checkListenHost, listenOptions, ListenOptionsError } from './server/listen-options';
 import { startControlServer } from './control/server';
 import { SocketPathError } from './control/socket-path';
 
 const log = logger('headless');
 
 async function main(): Promise<void> {
+  const flags = listenOptions(process.argv.slice(2));
   // GATEHOUSE_TOKEN is read once at start and removed from this process's environment, so the
   // agents spawned later do not inherit it.
   const fromEnv = process.env.GATEHOUSE_TOKEN;
@@ -51,10 +54,15 @@ async function main(): Promise<void> {
   const server = await startHttpServer({
     core,
     token,
-    host: process.env.GATEHOUSE_HOST || core.settings.server.host,
+    host:
+      flags.host ??
+      (process.env.GATEHOUSE_HOST
+        ? checkListenHost(process.env.GATEHOUSE_HOST, 'GATEHOUSE_HOST')
+        : checkListenHost(core.settings.server.host, 'server.host')),
     port,
     staticDir: join(dirname(fileURLToPath(import.meta.url)), '../renderer'),
   });
+  core.clients.announceServer(server);
   lock.update({ url: server.url });
   // Who may reach the API changes when the token does: each new token is in the audit (never the
   // token itself).
@@ -80,6 +88,17 @@ async function main(): Promise<void> {
   // One line a person (or a test) can open: the token and a one-time pairing secret ride in the
   // fragment, never sent to a server. The first browser to open it is paired: its votes are a person's.
   // It is the terminal's, not the log's: the log file never holds the token.
+  const [phoneUrl] = server.networkUrls;
+  if (phoneUrl) {
+    // A second secret for the code a phone scans: whichever opens first does not spend the other's.
+    const phone = core.clients.issuePairingSecret(PRINTED_PAIRING_TTL_MS, null);
+    process.stdout.write(
+      `Reachable from the network at ${server.networkUrls.join(', ')}: anyone on that network ` +
+        'reaches the sign-in, and over plain HTTP anyone listening can read the token. Serve on a ' +
+        'network you trust, or behind a TLS proxy.\n' +
+        `Scan to pair a phone:\n${renderUnicodeCompact(`${phoneUrl}/#token=${token}&pair=${phone.secret}`)}\n`,
+    );
+  }
   const { secret } = core.clients.issuePairingSecret(PRINTED_PAIRING_TTL_MS, null);
   process.stdout.write(`Gatehouse is running at ${server.url}/#token=${token}&pair=${secret}\n`);
   log.info(`listening at ${server.url}`);
@@ -104,6 +123,7 @@ main().catch((error: unknown) => {
     process.exit(1);
   }
   const known =
+    error instanceof ListenOptionsError ||
     error instanceof SettingsError ||
     error instanceof InvalidPolicyConfigError ||
     error instanceof AuditKeyError ||

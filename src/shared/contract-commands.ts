@@ -128,6 +128,20 @@ export const commands = {
     http: { method: 'GET', path: '/api/clients' },
     summary: 'Registered and paired clients, and when each was last seen.',
   }),
+  serverAddress: command({
+    input: Empty,
+    output: z.object({
+      /** False where no HTTP server runs (the desktop app). */
+      served: z.boolean(),
+      host: z.string().max(300).nullable(),
+      port: z.number().int().min(0).max(65_535).nullable(),
+      /** The addresses another device opens; empty when only this machine reaches the server. */
+      networkUrls: z.array(z.string().max(400)).max(64),
+    }),
+    http: { method: 'GET', path: '/api/server' },
+    summary:
+      'Where the HTTP server listens and the addresses another device opens (none on loopback).',
+  }),
   revokeClient: command({
     input: z.object({ clientId: ClientId }).strict(),
     output: Ok,

@@ -34,8 +34,11 @@ export interface GatehouseApi {
   readonly paired: boolean;
   /** The desktop's folder picker: the chosen folder, or null when cancelled. Absent in a browser. */
   chooseFolder?: () => Promise<string | null>;
-  /** The address another device opens to pair with a code; null where there is none to give. */
-  pairingUrl(secret: string): string | null;
+  /**
+   * The address another device opens to pair with a code, on `base` (the server's network address)
+   * when given; null where there is none to give.
+   */
+  pairingUrl(secret: string, base?: string): string | null;
   /**
    * Saves the history's export as a file: a download in a browser, the file the person chose in the
    * desktop's save dialog (null when cancelled).

@@ -42,6 +42,8 @@ export interface HeadlessOptions {
   path?: string;
   /** Files written into the data folder before the start (a registry snapshot). */
   files?: Record<string, string>;
+  /** Where it listens (GATEHOUSE_HOST): an address of this machine to serve on its network. */
+  host?: string;
 }
 
 export async function startHeadless(
@@ -55,6 +57,7 @@ export async function startHeadless(
   }
   const env: Record<string, string> = {};
   if (options.path !== undefined) env['PATH'] = options.path;
+  if (options.host !== undefined) env['GATEHOUSE_HOST'] = options.host;
   if (options.managedSettings !== undefined) {
     const file = join(home, 'managed-settings.json');
     writeFileSync(file, JSON.stringify(options.managedSettings, null, 2));

@@ -46,6 +46,58 @@ describe('pairing', () => {
     );
   });
 
+  it('a browser pairing again with its proven pairing replaces it; a claimed id replaces nothing', async () => {
+    gh = await startGatehouse({});
+    const browser = new HttpApi(gh.server.url, gh.token);
+    const first = await browser.pair(gh.pairingSecret(), 'Browser (Linux)');
+    // A restart later the same browser opens the new printed link, its pairing in its headers.
+    const again = new HttpApi(gh.server.url, gh.token);
+    again.actAs(first);
+    const second = await again.pair(gh.pairingSecret(), 'Browser (Linux)');
+    const paired = () =>
+      gh!.api
+        .call('listClients', {})
+        .then((all) => all.filter((c) => c.label === 'Browser (Linux)'));
+    expect((await paired()).map((c) => c.clientId)).toEqual([second.clientId]);
+    // Someone who saw the id on the wire but holds no token pairs a device of their own.
+    const thief = new HttpApi(gh.server.url, gh.token);
+    thief.actAs({ clientId: second.clientId, clientToken: 'not-its-token' });
+    await thief.pair(gh.pairingSecret(), 'Browser (Linux)');
+    expect((await paired()).map((c) => c.clientId)).toContain(second.clientId);
+    expect(await paired()).toHaveLength(2);
+    await gh.core.store.flush();
+    const pairings = (await gh.core.store.events({ type: 'client_paired' })).map(
+      (e) => e.payload as Record<string, unknown>,
+    );
+    expect(pairings.filter((p) => 'replaces' in p)).toEqual([
+      {
+        clientId: second.clientId,
+        label: 'Browser (Linux)',
+        surface: 'browser',
+        replaces: first.clientId,
+      },
+    ]);
+  });
+
+  it('serving on the network is not chosen over HTTP: server.host beyond loopback is refused and audited', async () => {
+    gh = await startGatehouse({});
+    const before = (await gh.api.call('getSettings', {})).settings;
+    const exposed = { ...before, server: { ...before.server, host: '0.0.0.0' } };
+    await expect(status(gh.api.call('updateSettings', { settings: exposed }))).resolves.toBe(403);
+    expect(gh.core.savedSettings().server.host).toBe('127.0.0.1');
+    await gh.core.store.flush();
+    const [refused] = await gh.core.store.events({ type: 'settings_refused' });
+    expect(refused?.payload).toMatchObject({
+      key: 'server.host',
+      from: '127.0.0.1',
+      to: '0.0.0.0',
+      by: { clientId: gh.api.clientId, transport: 'http' },
+    });
+    // Back to (or staying on) this machine is no widening.
+    const local = { ...before, server: { ...before.server, host: 'localhost' } };
+    await expect(status(gh.api.call('updateSettings', { settings: local }))).resolves.toBe(200);
+  });
+
   it('only a paired client makes pairing codes and revokes; the bearer token or a registration does not', async () => {
     gh = await startGatehouse({});
     const bare = await gh.client({ register: false });

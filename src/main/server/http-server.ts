@@ -16,6 +16,13 @@ import { findAgentPeer, type AgentPeer, type AgentProcessInfo } from './peer-pro
 import { RateLimit } from './rate-limit';
 import { fail, send } from './respond';
 import { HistoryExports } from './history-export';
+import {
+  hostAllowed,
+  hostPart,
+  isLoopbackAddress,
+  isWildcardHost,
+  networkUrls,
+} from './listen-address';
 import { serveStatic } from './static-files';
 
 const log = logger('http');
@@ -37,6 +44,7 @@ export interface HttpServerOptions {
 }
 
 export interface RunningServer {
+  /** The address this machine opens (loopback when the server is bound to every address). */
   url: string;
   port: number;
   /**
@@ -44,12 +52,11 @@ export interface RunningServer {
    * old token learns at once that it is no longer accepted (its reconnect is refused).
    */
   replaceToken(token: string): void;
+  /** The address it was bound to, as given. */
+  host: string;
+  /** The addresses another device opens; empty when only this machine can reach the server. */
+  networkUrls: string[];
   close(): Promise<void>;
-}
-
-export function isLoopbackAddress(address: string): boolean {
-  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
-  return v4.startsWith('127.') || address === '::1';
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
@@ -101,7 +108,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
   let tokenDigest = digest(options.token);
   const streams = new Set<ServerResponse>();
   const exports = new HistoryExports(core);
-  let allowedHosts = new Set<string>();
+  let port = 0;
 
   const authorized = (req: IncomingMessage) => {
     const header = req.headers.authorization ?? '';
@@ -203,8 +210,18 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
     if (peer) return refuseAgent(req, res, peer);
     const url = new URL(req.url ?? '/', 'http://localhost');
     // DNS rebinding: a page on another name that resolves here must not reach the API.
-    if (!allowedHosts.has((req.headers.host ?? '').toLowerCase())) {
+    const localAddress = req.socket.localAddress;
+    if (!hostAllowed(req.headers.host, { boundHost: host, port, localAddress })) {
       return fail(res, 421, 'MisdirectedRequest', 'unexpected Host header');
+    }
+    // A page of another origin (a site open on the phone, a page on another port of this machine)
+    // is not this UI, whatever it sends.
+    const origin = req.headers.origin;
+    if (
+      origin !== undefined &&
+      origin.toLowerCase() !== `http://${req.headers.host!.toLowerCase()}`
+    ) {
+      return fail(res, 403, 'CrossOrigin', 'requests from another origin are refused');
     }
     if (!url.pathname.startsWith('/api/')) {
       if (req.method !== 'GET' && req.method !== 'HEAD')
@@ -301,21 +318,16 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {
-      const { port } = server.address() as AddressInfo;
-      const hostPart = host.includes(':') ? `[${host}]` : host;
-      allowedHosts = new Set([
-        `${hostPart}:${port}`,
-        `127.0.0.1:${port}`,
-        `localhost:${port}`,
-        `[::1]:${port}`,
-      ]);
+      port = (server.address() as AddressInfo).port;
       resolve({
-        url: `http://${hostPart}:${port}`,
+        url: `http://${isWildcardHost(host) ? '127.0.0.1' : hostPart(host)}:${port}`,
         port,
         replaceToken: (token) => {
           tokenDigest = digest(token);
           for (const stream of streams) stream.end();
         },
+        host,
+        networkUrls: networkUrls(host, port),
         close: () =>
           new Promise<void>((done) => {
             for (const stream of streams) stream.end();

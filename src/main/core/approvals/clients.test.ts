@@ -31,6 +31,63 @@ function registry() {
 }
 
 describe('client registry', () => {
+  it('a device that pairs again in the name of its proven pairing replaces it: one device, one record', () => {
+    const r = registry();
+    const code = () => r.clients.issuePairingSecret(PAIRING_CODE_TTL_MS, null).secret;
+    const first = r.clients.pair(code(), 'Browser (Linux)', 'browser')!;
+    const other = r.clients.pair(code(), 'Phone', 'browser')!;
+    // After a restart the browser opens the new printed link, presenting the pairing it holds.
+    const again = r.clients.pair(code(), 'Browser (Linux)', 'browser', first.clientId)!;
+    const listed = r.clients.list().map((c) => c.clientId);
+    expect(listed).toEqual([other.clientId, again.clientId]);
+    expect(r.clients.identify(first.clientId, first.clientToken)).toBeNull();
+    expect(r.rows.find((row) => row.clientId === first.clientId)?.revokedAt).toBe(r.now());
+    expect(r.audited.at(-1)).toEqual({
+      type: 'client_paired',
+      payload: {
+        clientId: again.clientId,
+        label: 'Browser (Linux)',
+        surface: 'browser',
+        replaces: first.clientId,
+      },
+    });
+    // What replaces is only ever a paired, non-local client; a secret that fails replaces nothing.
+    r.clients.registerLocal('desktop', 'dialog', 'Desktop');
+    const unpaired = r.clients.register('api', 'script');
+    r.clients.pair(code(), 'x', 'browser', 'desktop');
+    r.clients.pair(code(), 'y', 'browser', unpaired.clientId);
+    expect(r.clients.pair('A'.repeat(43), 'z', 'browser', other.clientId)).toBeNull();
+    expect(r.clients.isRegistered('desktop')).toBe(true);
+    expect(r.clients.isRegistered(unpaired.clientId)).toBe(true);
+    expect(r.clients.isRegistered(other.clientId)).toBe(true);
+  });
+
+  it('where the server listens is kept for the pairing links and audited', () => {
+    const r = registry();
+    expect(r.clients.servedAddress()).toBeNull();
+    r.clients.announceServer({
+      host: '0.0.0.0',
+      port: 7878,
+      networkUrls: ['http://192.168.1.20:7878'],
+    });
+    expect(r.clients.servedAddress()).toEqual({
+      host: '0.0.0.0',
+      port: 7878,
+      networkUrls: ['http://192.168.1.20:7878'],
+    });
+    expect(r.audited).toEqual([
+      {
+        type: 'server_listening',
+        payload: {
+          host: '0.0.0.0',
+          port: 7878,
+          network: true,
+          networkUrls: ['http://192.168.1.20:7878'],
+        },
+      },
+    ]);
+  });
+
   it('a pairing secret works once, until it expires; only its hash and the token hash are kept', () => {
     const r = registry();
     const { secret } = r.clients.issuePairingSecret(PAIRING_CODE_TTL_MS, null);

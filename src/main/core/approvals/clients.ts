@@ -33,6 +33,14 @@ export interface ClientInfo {
   lastSeenAt: number;
 }
 
+/** Where the HTTP server listens, as the process that started it announced. */
+export interface ServedAddress {
+  host: string;
+  port: number;
+  /** The addresses another device opens; empty when only this machine reaches the server. */
+  networkUrls: string[];
+}
+
 interface Client extends ClientInfo {
   tokenHash: Buffer;
   /** The desktop person: paired by being this process, never persisted nor revoked over the API. */
@@ -71,6 +79,7 @@ export class ClientRegistry {
   /** Pairing secrets by hash: one-time, with an expiry. */
   private readonly secrets = new Map<string, number>();
   private readonly now: () => number;
+  private served: ServedAddress | null = null;
   private readonly audit: (type: string, payload: Record<string, unknown>) => void;
 
   constructor(private readonly options: ClientRegistryOptions = {}) {
@@ -127,11 +136,35 @@ export class ClientRegistry {
     return { secret, expiresAt };
   }
 
-  /** Spends a pairing secret for a new paired client; null when it is unknown, used or expired. */
+  /**
+   * Where devices reach this core to pair. Serving beyond this machine widens who can reach the
+   * sign-in, so it is audited at each start.
+   */
+  announceServer(address: ServedAddress): void {
+    this.served = { ...address, networkUrls: [...address.networkUrls] };
+    this.audit('server_listening', {
+      host: address.host,
+      port: address.port,
+      network: address.networkUrls.length > 0,
+      networkUrls: address.networkUrls,
+    });
+  }
+
+  /** Null where no HTTP server runs (the desktop app). */
+  servedAddress(): ServedAddress | null {
+    return this.served;
+  }
+
+  /**
+   * Spends a pairing secret for a new paired client; null when it is unknown, used or expired.
+   * `replaces`: the paired client the caller proved to be (a browser that paired before, opening a
+   * new link after a restart): the new pairing takes its place, so one device is listed once.
+   */
   pair(
     secret: string,
     label: string,
     surface: Surface,
+    replaces: string | null = null,
   ): { clientId: string; clientToken: string } | null {
     const key = hash(secret).toString('hex');
     const expiresAt = this.secrets.get(key);
@@ -144,6 +177,12 @@ export class ClientRegistry {
       });
       return null;
     }
+    const previous = replaces === null ? undefined : this.clients.get(replaces);
+    const replaced = previous?.paired && !previous.local ? previous.clientId : null;
+    if (replaced !== null) {
+      this.clients.delete(replaced);
+      this.options.store?.revokePairedClient(replaced, this.now());
+    }
     const issued = this.add(`${surface}-${uuidv7()}`, surface, label, true);
     const client = this.clients.get(issued.clientId)!;
     this.options.store?.savePairedClient({
@@ -154,7 +193,12 @@ export class ClientRegistry {
       pairedAt: client.registeredAt,
       revokedAt: null,
     });
-    this.audit('client_paired', { clientId: client.clientId, label, surface });
+    this.audit('client_paired', {
+      clientId: client.clientId,
+      label,
+      surface,
+      ...(replaced !== null ? { replaces: replaced } : {}),
+    });
     return issued;
   }
 

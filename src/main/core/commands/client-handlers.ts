@@ -5,7 +5,12 @@ import { requirePaired } from './require-paired';
 import type { CommandServices } from './services';
 
 type ClientCommands =
-  'registerClient' | 'pairClient' | 'createPairingCode' | 'listClients' | 'revokeClient';
+  | 'registerClient'
+  | 'pairClient'
+  | 'createPairingCode'
+  | 'listClients'
+  | 'revokeClient'
+  | 'serverAddress';
 
 /** Who the clients are: registration, pairing with a person, revocation. */
 export function clientHandlers({
@@ -22,8 +27,10 @@ export function clientHandlers({
       return clients.register(input.surface, input.label);
     },
 
-    pairClient: (input) => {
-      const paired = clients.pair(input.pairingSecret, input.label, input.surface);
+    pairClient: (input, caller) => {
+      // Only a pairing the caller proves (its id with its token) is replaced: a claimed id is not.
+      const replaces = caller.identityProven && caller.paired ? caller.clientId : null;
+      const paired = clients.pair(input.pairingSecret, input.label, input.surface, replaces);
       if (!paired) throw new ForbiddenError('unknown, used or expired pairing secret');
       return paired;
     },
@@ -38,6 +45,13 @@ export function clientHandlers({
     },
 
     listClients: () => clients.list(),
+
+    serverAddress: () => {
+      const served = clients.servedAddress();
+      return served === null
+        ? { served: false, host: null, port: null, networkUrls: [] }
+        : { served: true, ...served };
+    },
 
     revokeClient: (input, caller) => {
       requirePaired(caller, 'revoke a client');

@@ -6,6 +6,7 @@ import { actorOf } from './admin-audit';
 import { refuseManaged } from './managed-refusal';
 import type { Handlers } from './dispatch';
 import { asBadRequest, type ChangeServices, type SettingsChanger } from './settings-change';
+import { refuseRemoteExposure } from './server-exposure';
 
 type SettingsCommands =
   | 'getSettings'
@@ -45,6 +46,7 @@ export function settingsHandlers(
           `${allowAny.map((r) => `rule "${r.ruleId}" allows ${r.reach}`).join('; ')}: save it as a rule, confirmed (saveRule with confirmAllowAny)`,
         );
       }
+      await refuseRemoteExposure(store, services.savedSettings(), input.settings, caller);
       const done = await changer.change(input.settings, by);
       return 'applied' in done ? done.applied : { ...current(), confirmation: done.confirmation };
     },

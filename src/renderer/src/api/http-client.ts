@@ -113,9 +113,12 @@ export class HttpApi implements GatehouseApi {
     return this.identity?.clientId ?? null;
   }
 
-  /** The address another device opens to pair: this server, its bearer token, the one-time secret. */
-  pairingUrl(secret: string): string {
-    return `${this.base}/#token=${encodeURIComponent(this.token)}&pair=${encodeURIComponent(secret)}`;
+  /**
+   * The address another device opens to pair: this server (at `base`, its network address, when
+   * given), its bearer token, the one-time secret.
+   */
+  pairingUrl(secret: string, base: string = this.base): string {
+    return `${base}/#token=${encodeURIComponent(this.token)}&pair=${encodeURIComponent(secret)}`;
   }
 
   private headers(json: boolean): Record<string, string> {

@@ -63,10 +63,14 @@ export async function connectApi(): Promise<GatehouseApi> {
   if (!token) throw new MissingTokenError();
   const api = new HttpApi(window.location.origin, token, 'Bearer', download);
   if (pairing) {
+    // The pairing this browser already holds goes with the new one, which then takes its place:
+    // a browser that opens a fresh link after a restart is still one device, listed once.
+    api.actAs(storedIdentity());
     try {
       localStorage.setItem(IDENTITY_KEY, JSON.stringify(await api.pair(pairing, deviceLabel())));
     } catch {
       // A used or expired secret: a pairing this browser already holds still applies.
+      api.actAs(null);
     }
   }
   const stored = api.paired ? null : storedIdentity();

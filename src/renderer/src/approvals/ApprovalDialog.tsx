@@ -207,7 +207,9 @@ export function ApprovalDialog({
     if (!current) return;
     try {
       const link = await api.call('createApprovalLink', { requestId: current.requestId });
-      const url = `${window.location.origin}${link.path}`;
+      // Served on the network, the link names the address another device opens.
+      const served = await api.call('serverAddress', {}).catch(() => null);
+      const url = `${served?.networkUrls[0] ?? window.location.origin}${link.path}`;
       await navigator.clipboard.writeText(url).catch(() => {});
       setStatus({
         tone: 'info',

@@ -1,23 +1,22 @@
 // Devices: the clients that may vote, which of them a person paired, and a one-time link that pairs
 // another device (a phone, a second browser). Only a paired client can make such a link.
 import { useCallback, useEffect, useState } from 'react';
-import type { ClientInfo } from '../../../shared/contract';
+import type { ClientInfo, CommandOutput } from '../../../shared/contract';
 import { useApi } from '../api/context';
 import { formatDateTime } from '../history/words';
 import { AsyncState } from '../ui/AsyncState';
 import { Card } from '../ui/Card';
 import { Notice } from '../ui/Notice';
 import { Table } from '../ui/Table';
+import { type Code, PairingCode } from './PairingCode';
 import './DevicesSection.css';
 
-interface Code {
-  link: string;
-  expiresAt: number;
-}
+type Served = CommandOutput<'serverAddress'>;
 
 export function DevicesSection() {
   const api = useApi();
   const [clients, setClients] = useState<ClientInfo[] | null>(null);
+  const [served, setServed] = useState<Served | null>(null);
   const [code, setCode] = useState<Code | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -25,11 +24,25 @@ export function DevicesSection() {
     api.call('listClients', {}).then(setClients, (e: Error) => setError(e.message));
   }, [api]);
   useEffect(load, [load]);
+  useEffect(() => {
+    api.call('serverAddress', {}).then(setServed, (e: Error) => setError(e.message));
+  }, [api]);
 
   const pairAnother = async () => {
     try {
-      const made = await api.call('createPairingCode', {});
-      setCode({ link: api.pairingUrl(made.secret) ?? made.path, expiresAt: made.expiresAt });
+      // Another device opens the server's network address, not the one this page happens to use
+      // (asked again if the click came before the first answer).
+      const [made, where] = await Promise.all([
+        api.call('createPairingCode', {}),
+        served ?? api.call('serverAddress', {}),
+      ]);
+      const networkUrl = where.networkUrls[0];
+      const link = api.pairingUrl(made.secret, networkUrl);
+      setCode({
+        link: link ?? made.path,
+        expiresAt: made.expiresAt,
+        reachable: link !== null && !isThisMachineOnly(link),
+      });
       setError(null);
     } catch (e) {
       setError((e as Error).message);
@@ -64,14 +77,8 @@ export function DevicesSection() {
       }
     >
       {error && <Notice tone="error">{error}</Notice>}
-      {code && (
-        <p className="sv-pairing" role="status">
-          Open on the other device (once, until {formatDateTime(code.expiresAt)}):{' '}
-          <a href={code.link} data-testid="pairing-link">
-            {code.link}
-          </a>
-        </p>
-      )}
+      {served?.served && <Reach served={served} />}
+      {code && <PairingCode code={code} />}
       <AsyncState items={clients}>
         {(shown) => (
           <Table label="Devices" columns={['Device', 'Kind', 'Last seen']}>
@@ -95,5 +102,34 @@ export function DevicesSection() {
         )}
       </AsyncState>
     </Card>
+  );
+}
+
+const isThisMachineOnly = (link: string) =>
+  /^http:\/\/(127\.[\d.]+|localhost|\[::1\])(:|\/)/i.test(link);
+
+/** Who can reach this server: said plainly, as serving beyond this machine widens it. */
+function Reach({ served }: { served: Served }) {
+  if (served.networkUrls.length > 0) {
+    return (
+      <p className="sv-reach network" data-testid="server-reach">
+        Reachable from the network at{' '}
+        {served.networkUrls.map((url, i) => (
+          <span key={url}>
+            {i > 0 && ', '}
+            <code>{url}</code>
+          </span>
+        ))}
+        . Anyone on that network reaches the sign-in, and the pairing link is the only gate; over
+        plain HTTP, anyone listening on the network can read it.
+      </p>
+    );
+  }
+  return (
+    <p className="sv-reach" data-testid="server-reach">
+      Reachable from this machine only (<code>{served.host}</code>, port {served.port}). To pair a
+      phone, start Gatehouse with <code>--host</code> and this machine&apos;s address on a network
+      you trust.
+    </p>
   );
 }
