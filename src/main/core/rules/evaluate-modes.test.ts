@@ -2,18 +2,9 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluate, resolveMode, type Rule, type ToolKind } from '.';
-import {
-  evaluationBuilders,
-  sandboxPerFile,
-  TABLE_RULES,
-  type Sandbox,
-} from './helpers.test-support';
+import { evaluationFile, TABLE_RULES } from './helpers.test-support';
 
-let box: Sandbox;
-sandboxPerFile((sandbox) => {
-  box = sandbox;
-});
-const { state, req, edit, exec } = evaluationBuilders(() => box);
+const { box, state, req, edit, exec } = evaluationFile();
 
 describe('modes', () => {
   const kinds: ToolKind[] = [
