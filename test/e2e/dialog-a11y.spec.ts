@@ -3,14 +3,8 @@
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import {
-  approvalsView,
-  edit,
-  oneAgent,
-  run,
-  startDialogHarness,
-  type DialogHarness,
-} from './support/dialog-harness';
+import { approvalsView, edit, oneAgent, run, startDialogHarness } from './support/dialog-harness';
+import type { DialogHarness } from './support/dialog-harness';
 
 let h: DialogHarness;
 test.afterEach(async () => h?.stop());

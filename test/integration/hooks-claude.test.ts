@@ -15,6 +15,8 @@ import {
   pendingOne,
   requireBuiltCli,
   startHookCore,
+  writeDiffedThenDenied,
+  allowExactly,
 } from '../support/hook-core';
 
 const cleanup = cleanupAfterEach();
@@ -84,30 +86,11 @@ describe('Claude Code with gatehouse hook', () => {
     writeFileSync(file, 'old line\n');
     model.script({ name: 'Write', input: { file_path: file, content: 'new line\n' } });
     const finished = run('write it');
-    const pending = await pendingOne(api);
-    const detail = await api.call('approvalDetail', { requestId: pending.requestId });
-    expect(detail.diffs[0]).toMatchObject({
-      path: file,
-      oldText: 'old line\n',
-      newText: 'new line\n',
-    });
-    await api.call('vote', { requestId: pending.requestId, optionId: 'deny' });
-    await finished;
-    expect(readFileSync(file, 'utf8')).toBe('old line\n');
+    await writeDiffedThenDenied(api, file, finished);
   });
 
   it('an allow rule decides without a person', async () => {
-    await setup({
-      rules: [
-        {
-          id: 'mkdir-ok',
-          action: 'allow',
-          agent: 'claude-code',
-          command: 'mkdir ruled',
-          commandMatch: 'exact',
-        },
-      ],
-    });
+    await setup(allowExactly('claude-code', 'mkdir-ok', 'mkdir ruled'));
     model.script({ name: 'Bash', input: { command: 'mkdir ruled' } });
     const done = await run('run it');
     expect(done.code).toBe(0);

@@ -17,6 +17,8 @@ import {
   pendingOne,
   requireBuiltCli,
   startHookCore,
+  writeDiffedThenDenied,
+  allowExactly,
 } from '../support/hook-core';
 
 const cleanup = cleanupAfterEach();
@@ -96,30 +98,11 @@ describe('Gemini CLI with gatehouse hook', () => {
     const file = join(project, 'notes.txt');
     writeFileSync(file, 'old line\n');
     const finished = run({ name: 'write_file', args: { file_path: file, content: 'new line\n' } });
-    const pending = await pendingOne(api);
-    const detail = await api.call('approvalDetail', { requestId: pending.requestId });
-    expect(detail.diffs[0]).toMatchObject({
-      path: file,
-      oldText: 'old line\n',
-      newText: 'new line\n',
-    });
-    await api.call('vote', { requestId: pending.requestId, optionId: 'deny' });
-    await finished;
-    expect(readFileSync(file, 'utf8')).toBe('old line\n');
+    await writeDiffedThenDenied(api, file, finished);
   });
 
   it('an allow rule decides without a person', async () => {
-    await setup({
-      rules: [
-        {
-          id: 'mkdir-ok',
-          action: 'allow',
-          agent: 'gemini-cli',
-          command: 'mkdir ruled',
-          commandMatch: 'exact',
-        },
-      ],
-    });
+    await setup(allowExactly('gemini-cli', 'mkdir-ok', 'mkdir ruled'));
     await run({ name: 'run_shell_command', args: { command: 'mkdir ruled' } });
     expect(existsSync(join(project, 'ruled'))).toBe(true);
   });

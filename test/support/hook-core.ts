@@ -1,13 +1,13 @@
 // What the terminal-hook tests share: a headless core in its own process with a paired person,
 // the hook installed into a project by the built `gatehouse`, and the one request a CLI waits on.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, expect } from 'vitest';
 import { HttpApi } from '../../src/renderer/src/api/http-client';
 import { startCoreProcess } from './core-process';
-import { freshDir, type Cleanup } from './steps';
+import { freshDir, pendingOne, type Cleanup } from './steps';
 
 export const GATEHOUSE_CLI = resolve('bin/gatehouse.mjs');
 const TOKEN = 'hooks-test-token';
@@ -68,4 +68,30 @@ export function hookedProject(
   const project = freshDir(cleanup, 'gatehouse-hooks-project-');
   expect(gatehouse(['hook', 'install', cli, '--project', project]).stdout).toMatch(/installed/);
   return { home, project };
+}
+
+/** Settings with one rule: `command`, exactly, allowed for `agent` without a person. */
+export const allowExactly = (agent: string, id: string, command: string) => ({
+  rules: [{ id, action: 'allow', agent, command, commandMatch: 'exact' }],
+});
+
+/**
+ * What both hooked CLIs show of a write over `old line\n` in `file` with `new line\n` (`finished`
+ * is the CLI's run): the request's diff is against the disk, and denied, the file is unchanged.
+ */
+export async function writeDiffedThenDenied(
+  api: HttpApi,
+  file: string,
+  finished: Promise<unknown>,
+) {
+  const pending = await pendingOne(api);
+  const detail = await api.call('approvalDetail', { requestId: pending.requestId });
+  expect(detail.diffs[0]).toMatchObject({
+    path: file,
+    oldText: 'old line\n',
+    newText: 'new line\n',
+  });
+  await api.call('vote', { requestId: pending.requestId, optionId: 'deny' });
+  await finished;
+  expect(readFileSync(file, 'utf8')).toBe('old line\n');
 }
