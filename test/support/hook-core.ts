@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterEach, expect } from 'vitest';
+import { afterEach, beforeAll, expect } from 'vitest';
 import { HttpApi } from '../../src/renderer/src/api/http-client';
 import { startCoreProcess } from './core-process';
 import { freshDir, pendingOne, type Cleanup } from './steps';
@@ -57,6 +57,27 @@ export function cleanupAfterEach(): Cleanup {
 export function requireBuiltCli(): void {
   if (!existsSync('out/main/cli.js'))
     throw new Error('not built: run `npx electron-vite build` first');
+}
+
+/**
+ * A hooked CLI's suite: the built `gatehouse` checked before its first test; `setup` makes a fresh
+ * HOME and project with the hook installed (`home`, `project`) and a core on them, for one test,
+ * undone after it with the rest of `cleanup`.
+ */
+export function hookSuite(cli: 'claude-code' | 'gemini') {
+  const cleanup = cleanupAfterEach();
+  beforeAll(requireBuiltCli);
+  const suite = {
+    home: '',
+    project: '',
+    /** What the running test leaves, undone after it. */
+    cleanup,
+    async setup(settings: Record<string, unknown> = {}) {
+      Object.assign(suite, hookedProject(cleanup, cli));
+      return startHookCore(cleanup, suite.home, settings);
+    },
+  };
+  return suite;
 }
 
 /** A fresh HOME and project, with Gatehouse's hook for `cli` installed in the project. */
