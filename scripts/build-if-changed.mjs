@@ -37,10 +37,16 @@ function filesBelow(dir) {
 // Relative paths with forward slashes, so that one stamp reads the same on every system.
 const name = (root, file) => relative(root, file).split(sep).join('/');
 
-/** One hash of the build's inputs: every file of src/ and BUILD_INPUT_FILES, by path and content. */
+// Tests sit beside their units in src/, and no bundle imports them.
+const isTest = (file) => /\.test(-support)?\.tsx?$/.test(file);
+
+/**
+ * One hash of the build's inputs: every file of src/ but the tests, and BUILD_INPUT_FILES, by path
+ * and content.
+ */
 export function sourcesFingerprint(root) {
   const files = [
-    ...filesBelow(join(root, 'src')),
+    ...filesBelow(join(root, 'src')).filter((file) => !isTest(file)),
     ...BUILD_INPUT_FILES.map((file) => join(root, file)).filter((file) => existsSync(file)),
   ]
     .map((file) => [name(root, file), file])

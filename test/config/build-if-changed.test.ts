@@ -68,6 +68,13 @@ describe('the build before npm run headless', () => {
     expect(builds).toBe(5);
   });
 
+  it('does not build when only a test beside its unit changed: no bundle holds it', () => {
+    run();
+    write('src/main/headless.test.ts', 'it("x", () => {});\n');
+    write('src/main/fixtures.test-support.ts', 'export {};\n');
+    expect(buildDecision(root)).toMatchObject({ build: false });
+  });
+
   it('does not build when only a time changed, not a content', () => {
     run();
     const later = new Date(Date.now() + 60_000);
