@@ -1,31 +1,13 @@
 // Accessibility: axe finds no serious or critical violation in the dialog, light or dark, as the
 // #/approvals view and as the modal over the sessions page, at 100 % and at 200 % zoom.
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import {
-  approvalsView,
-  edit,
-  oneAgent,
-  run,
-  startDialogHarness,
-  type DialogHarness,
-} from './support/dialog-harness';
+import { expect, test } from '@playwright/test';
+import { approvalsView, edit, oneAgent, run, startDialogHarness } from './support/dialog-harness';
+import type { DialogHarness } from './support/dialog-harness';
+import { seriousViolations } from './support/axe';
 
 let h: DialogHarness;
 test.afterEach(async () => h?.stop());
-
-async function seriousViolations(page: Page, include: string) {
-  const results = await new AxeBuilder({ page }).include(include).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      help: v.help,
-      nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5),
-    }));
-}
 
 const BEFORE = Array.from({ length: 40 }, (_, i) => `const value${i} = ${i}; // line ${i}\n`).join(
   '',

@@ -5,18 +5,13 @@ import { join } from 'node:path';
 import { expect, test, type Locator } from '@playwright/test';
 import type { PermissionOption } from '../../src/shared/domain';
 import { HistoryDetail } from '../../src/shared/history';
-import {
-  edit,
-  oneAgent,
-  run,
-  startDialogHarness,
-  type DialogHarness,
-} from './support/dialog-harness';
+import { edit, oneAgent, run, startDialogHarness } from './support/dialog-harness';
+import type { DialogHarness } from './support/dialog-harness';
+import { queue } from './support/dialog-view';
 
 let h: DialogHarness;
 test.afterEach(async () => h?.stop());
 
-const queue = (view: Locator) => view.getByRole('navigation', { name: 'Pending requests' });
 const batch = (view: Locator) => view.getByRole('group', { name: 'Batch decision' });
 
 test('batch approve: three requests, each answered with its own allow_once and audited alone', async ({

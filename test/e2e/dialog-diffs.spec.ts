@@ -2,20 +2,15 @@
 // side by side (remembered), highlighted by file type, unchanged stretches collapsed.
 import { join } from 'node:path';
 import { expect, test, type Locator } from '@playwright/test';
-import {
-  ask,
-  edit,
-  oneAgent,
-  startDialogHarness,
-  type DialogHarness,
-} from './support/dialog-harness';
+import { ask, edit, oneAgent, startDialogHarness } from './support/dialog-harness';
+import type { DialogHarness } from './support/dialog-harness';
+import { queue } from './support/dialog-view';
 
 let h: DialogHarness;
 test.afterEach(async () => h?.stop());
 
 const diffOf = (view: Locator, change: string, path: RegExp) =>
   view.getByRole('region', { name: new RegExp(`^${change}: .*${path.source}`) });
-const queue = (view: Locator) => view.getByRole('navigation', { name: 'Pending requests' });
 const show = (view: Locator, title: string) =>
   queue(view)
     .getByRole('button', { name: new RegExp(title) })

@@ -4,13 +4,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Locator } from '@playwright/test';
 import type { PermissionOption } from '../../src/shared/domain';
-import {
-  approvalsView,
-  oneAgent,
-  run,
-  startDialogHarness,
-  type DialogHarness,
-} from './support/dialog-harness';
+import { approvalsView, oneAgent, run, startDialogHarness } from './support/dialog-harness';
+import type { DialogHarness } from './support/dialog-harness';
+import { queue } from './support/dialog-view';
 
 let h: DialogHarness;
 test.afterEach(async () => h?.stop());
@@ -22,7 +18,6 @@ const OPTIONS: PermissionOption[] = [
   { optionId: 'no', name: 'No', kind: 'reject_once' },
 ];
 
-const queue = (view: Locator) => view.getByRole('navigation', { name: 'Pending requests' });
 const armed = (view: Locator) =>
   expect(view.locator('[data-default-option]')).not.toHaveAttribute('aria-disabled', 'true');
 

@@ -3,13 +3,8 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { PermissionOption } from '../../src/shared/domain';
 import { HistoryDetail } from '../../src/shared/history';
-import {
-  ask,
-  oneAgent,
-  run,
-  startDialogHarness,
-  type DialogHarness,
-} from './support/dialog-harness';
+import { ask, oneAgent, run, startDialogHarness } from './support/dialog-harness';
+import type { DialogHarness } from './support/dialog-harness';
 
 let h: DialogHarness;
 test.afterEach(async () => h?.stop());

@@ -4,13 +4,8 @@
 //   GATEHOUSE_SCREENSHOTS=1 npx playwright test -c playwright.config.ts test/e2e/dialog-screenshots.spec.ts
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import {
-  edit,
-  oneAgent,
-  run,
-  startDialogHarness,
-  type DialogHarness,
-} from './support/dialog-harness';
+import { edit, oneAgent, run, startDialogHarness } from './support/dialog-harness';
+import type { DialogHarness } from './support/dialog-harness';
 
 const OUT = process.env.GATEHOUSE_SCREENSHOTS ? 'docs/images' : 'test-results/screenshots';
 

@@ -2,22 +2,13 @@
 // link's target and the protected file it is, a look-alike letter by code point.
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Locator } from '@playwright/test';
-import type { WarningCode } from '../../src/shared/domain';
-import {
-  edit,
-  oneAgent,
-  run,
-  startDialogHarness,
-  type DialogHarness,
-} from './support/dialog-harness';
+import { expect, test } from '@playwright/test';
+import { edit, oneAgent, run, startDialogHarness } from './support/dialog-harness';
+import type { DialogHarness } from './support/dialog-harness';
+import { queue, warning } from './support/dialog-view';
 
 let h: DialogHarness;
 test.afterEach(async () => h?.stop());
-
-const queue = (view: Locator) => view.getByRole('navigation', { name: 'Pending requests' });
-const warning = (view: Locator, code: WarningCode) =>
-  view.locator(`.gh-warning[data-code="${code}"]`);
 
 test('the disk, a link and look-alike letters are shown before a person decides', async ({
   page,

@@ -2,23 +2,14 @@
 // danger apart from caution; the command is shown as it runs, invisible characters made visible.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Locator } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import type { WarningCode } from '../../src/shared/domain';
-import {
-  ask,
-  edit,
-  oneAgent,
-  run,
-  startDialogHarness,
-  type DialogHarness,
-} from './support/dialog-harness';
+import { ask, edit, oneAgent, run, startDialogHarness } from './support/dialog-harness';
+import type { DialogHarness } from './support/dialog-harness';
+import { queue, warning } from './support/dialog-view';
 
 let h: DialogHarness;
 test.afterEach(async () => h?.stop());
-
-const queue = (view: Locator) => view.getByRole('navigation', { name: 'Pending requests' });
-const warning = (view: Locator, code: WarningCode) =>
-  view.locator(`.gh-warning[data-code="${code}"]`);
 
 interface Case {
   title: string;

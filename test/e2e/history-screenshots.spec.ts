@@ -2,13 +2,8 @@
 // decisions of the scripted agent. They are looked at, not compared.
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import {
-  edit,
-  run,
-  startDialogHarness,
-  type AgentSpec,
-  type DialogHarness,
-} from './support/dialog-harness';
+import { edit, run, startDialogHarness } from './support/dialog-harness';
+import type { AgentSpec, DialogHarness } from './support/dialog-harness';
 import {
   decideTurn,
   openSession,

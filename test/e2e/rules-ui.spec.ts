@@ -3,12 +3,8 @@
 // suggestions after repeated approvals; rules added, edited and deleted in settings.
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { Grant, Rule } from '../../src/shared/rules';
-import {
-  approvalsView,
-  run,
-  startDialogHarness,
-  type DialogHarness,
-} from './support/dialog-harness';
+import { approvalsView, run, startDialogHarness } from './support/dialog-harness';
+import type { DialogHarness } from './support/dialog-harness';
 import {
   decideTurn,
   historyOf,

@@ -4,12 +4,8 @@
 import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import {
-  approvalsView,
-  run,
-  startDialogHarness,
-  type DialogHarness,
-} from './support/dialog-harness';
+import { approvalsView, run, startDialogHarness } from './support/dialog-harness';
+import type { DialogHarness } from './support/dialog-harness';
 import { openView } from './support/history-harness';
 
 const OUT = process.env.GATEHOUSE_SCREENSHOTS ? 'docs/images' : 'test-results/screenshots';

@@ -2,7 +2,6 @@
 // or dark, with a detail (diff, votes) open, with the rule editor open, and at 200 % zoom, where
 // nothing needs scrolling sideways either.
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { edit, run, startDialogHarness, type DialogHarness } from './support/dialog-harness';
 import {
@@ -12,21 +11,10 @@ import {
   prompt,
   registerVoter,
 } from './support/history-harness';
+import { seriousViolations } from './support/axe';
 
 let h: DialogHarness;
 test.afterEach(async () => h?.stop());
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      help: v.help,
-      nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5),
-    }));
-}
 
 const BEFORE = Array.from({ length: 30 }, (_, i) => `const value${i} = ${i};\n`).join('');
 const AFTER = BEFORE.replace('= 12;', '= 13;');

@@ -1,7 +1,6 @@
 // Administration over the real HTTP server: every change to what Gatehouse allows is an event in the
 // hash chain naming its author; an agent's new command sent over HTTP waits for a code shown only
 // where Gatehouse runs; retention saved through the API is shown and prunes.
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,9 +10,9 @@ import type { Caller } from '../../src/main/core/approvals/clients';
 import { dispatch } from '../../src/main/core/commands/dispatch';
 import type { ConfirmLocally } from '../../src/main/core/commands/settings-confirmation';
 import { createCore, type Core } from '../../src/main/core/core';
-import { startHttpServer, type RunningServer } from '../../src/main/server/http-server';
-import { HttpApi } from '../../src/renderer/src/api/http-client';
-import { rawRequest } from '../support/raw-request';
+import type { RunningServer } from '../../src/main/server/http-server';
+import type { HttpApi } from '../../src/renderer/src/api/http-client';
+import { serveCore } from '../support/served-core';
 import type { ApiError } from '../../src/renderer/src/api/api-error';
 import type { Settings, SettingsInput } from '../../src/shared/settings';
 import type { Rule } from '../../src/shared/rules';
@@ -75,10 +74,8 @@ async function start(
     ...(confirmLocally ? { confirmLocally } : {}),
     ...(options.now ? { now: options.now } : {}),
   });
-  const token = randomBytes(16).toString('hex');
-  const server = await startHttpServer({ core, token, host: '127.0.0.1', port: 0 });
-  const api = new HttpApi(server.url, token);
-  const { clientId, clientToken } = await api.connect('admin test', 'browser');
+  const served = await serveCore(core, 'admin test');
+  const { server, api, clientId, raw } = served;
   running = {
     core,
     server,
@@ -86,11 +83,9 @@ async function start(
     api,
     clientId,
     terminal,
-    raw: rawRequest(server.url, token, { clientId, clientToken }),
+    raw,
     async close() {
-      api.close();
-      await server.close();
-      await core.close();
+      await served.close();
       rmSync(home, { recursive: true, force: true });
     },
   };

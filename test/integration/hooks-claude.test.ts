@@ -9,24 +9,16 @@ import {
   startFakeAnthropicServer,
   type FakeAnthropicServer,
 } from '../support/fake-anthropic-server';
-import {
-  cleanupAfterEach,
-  hookedProject,
-  pendingOne,
-  requireBuiltCli,
-  startHookCore,
-} from '../support/hook-core';
+import { allowExactly, hookSuite, pendingOne, writeDiffedThenDenied } from '../support/hook-core';
 
-const cleanup = cleanupAfterEach();
+const suite = hookSuite('claude-code');
+const { setup } = suite;
 
 describe('Claude Code with gatehouse hook', () => {
   let model: FakeAnthropicServer;
   let claude: PreparedClaude;
-  let home: string;
-  let project: string;
 
   beforeAll(async () => {
-    requireBuiltCli();
     model = await startFakeAnthropicServer();
     claude = prepareClaude(model.url);
   });
@@ -35,11 +27,7 @@ describe('Claude Code with gatehouse hook', () => {
     await model.close();
   });
 
-  const setup = async (settings: Record<string, unknown> = {}) => {
-    ({ home, project } = hookedProject(cleanup, 'claude-code'));
-    return startHookCore(cleanup, home, settings);
-  };
-  const run = (prompt: string) => claude.run(prompt, project, { GATEHOUSE_HOME: home });
+  const run = (prompt: string) => claude.run(prompt, suite.project, { GATEHOUSE_HOME: suite.home });
 
   it('a Bash call waits in Gatehouse as a terminal session; allowed, the command runs', async () => {
     const api = await setup();
@@ -61,7 +49,7 @@ describe('Claude Code with gatehouse hook', () => {
     await api.call('vote', { requestId: pending.requestId, optionId: 'allow' });
     const done = await finished;
     expect(done.code).toBe(0);
-    expect(readFileSync(join(project, 'ran.txt'), 'utf8')).toBe('ran\n');
+    expect(readFileSync(join(suite.project, 'ran.txt'), 'utf8')).toBe('ran\n');
   });
 
   it('denied, the command does not run and the model is told why', async () => {
@@ -71,7 +59,7 @@ describe('Claude Code with gatehouse hook', () => {
     const pending = await pendingOne(api);
     await api.call('vote', { requestId: pending.requestId, optionId: 'deny' });
     const done = await finished;
-    expect(existsSync(join(project, 'ran.txt'))).toBe(false);
+    expect(existsSync(join(suite.project, 'ran.txt'))).toBe(false);
     expect(done.result?.permission_denials?.map((d) => d.tool_name)).toEqual(['Bash']);
     expect(JSON.stringify(model.toolResults.at(-1)?.content)).toMatch(
       /Gatehouse denied this \(a person\)/,
@@ -80,37 +68,18 @@ describe('Claude Code with gatehouse hook', () => {
 
   it('a Write shows its diff against the file on disk', async () => {
     const api = await setup();
-    const file = join(project, 'notes.txt');
+    const file = join(suite.project, 'notes.txt');
     writeFileSync(file, 'old line\n');
     model.script({ name: 'Write', input: { file_path: file, content: 'new line\n' } });
     const finished = run('write it');
-    const pending = await pendingOne(api);
-    const detail = await api.call('approvalDetail', { requestId: pending.requestId });
-    expect(detail.diffs[0]).toMatchObject({
-      path: file,
-      oldText: 'old line\n',
-      newText: 'new line\n',
-    });
-    await api.call('vote', { requestId: pending.requestId, optionId: 'deny' });
-    await finished;
-    expect(readFileSync(file, 'utf8')).toBe('old line\n');
+    await writeDiffedThenDenied(api, file, finished);
   });
 
   it('an allow rule decides without a person', async () => {
-    await setup({
-      rules: [
-        {
-          id: 'mkdir-ok',
-          action: 'allow',
-          agent: 'claude-code',
-          command: 'mkdir ruled',
-          commandMatch: 'exact',
-        },
-      ],
-    });
+    await setup(allowExactly('claude-code', 'mkdir-ok', 'mkdir ruled'));
     model.script({ name: 'Bash', input: { command: 'mkdir ruled' } });
     const done = await run('run it');
     expect(done.code).toBe(0);
-    expect(existsSync(join(project, 'ruled'))).toBe(true);
+    expect(existsSync(join(suite.project, 'ruled'))).toBe(true);
   });
 });

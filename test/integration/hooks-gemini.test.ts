@@ -11,24 +11,16 @@ import {
   type FunctionCallSpec,
 } from '../support/fake-model-server';
 import { prepareGemini, resolveGeminiEntry, type PreparedGemini } from '../support/gemini';
-import {
-  cleanupAfterEach,
-  hookedProject,
-  pendingOne,
-  requireBuiltCli,
-  startHookCore,
-} from '../support/hook-core';
+import { allowExactly, hookSuite, pendingOne, writeDiffedThenDenied } from '../support/hook-core';
 
-const cleanup = cleanupAfterEach();
+const suite = hookSuite('gemini');
+const { setup } = suite;
 
 describe('Gemini CLI with gatehouse hook', () => {
   let model: FakeModelServer;
   let gemini: PreparedGemini;
-  let home: string;
-  let project: string;
 
   beforeAll(async () => {
-    requireBuiltCli();
     model = await startFakeModelServer();
     gemini = prepareGemini({
       modelUrl: model.url,
@@ -42,22 +34,18 @@ describe('Gemini CLI with gatehouse hook', () => {
     await model.close();
   });
 
-  const setup = async (settings: Record<string, unknown> = {}) => {
-    ({ home, project } = hookedProject(cleanup, 'gemini'));
-    return startHookCore(cleanup, home, settings);
-  };
   const run = (call: FunctionCallSpec): Promise<number | null> => {
     model.enqueue({ functionCalls: [call] });
     const child = spawn(
       process.execPath,
       [resolveGeminiEntry(), '-p', 'do it', '--approval-mode', 'yolo'],
       {
-        cwd: project,
-        env: { ...gemini.env, GATEHOUSE_HOME: home },
+        cwd: suite.project,
+        env: { ...gemini.env, GATEHOUSE_HOME: suite.home },
         stdio: ['ignore', 'ignore', 'ignore'],
       },
     );
-    cleanup.push(() => void child.kill('SIGKILL'));
+    suite.cleanup.push(() => void child.kill('SIGKILL'));
     return new Promise((resolve) => child.once('close', resolve));
   };
 
@@ -76,7 +64,7 @@ describe('Gemini CLI with gatehouse hook', () => {
     expect(session?.via).toEqual({ kind: 'terminal', name: 'Gemini CLI' });
     await api.call('vote', { requestId: pending.requestId, optionId: 'allow' });
     await finished;
-    expect(readFileSync(join(project, 'ran.txt'), 'utf8')).toBe('ran\n');
+    expect(readFileSync(join(suite.project, 'ran.txt'), 'utf8')).toBe('ran\n');
   });
 
   it('denied, the command does not run and the model is told why', async () => {
@@ -85,7 +73,7 @@ describe('Gemini CLI with gatehouse hook', () => {
     const pending = await pendingOne(api);
     await api.call('vote', { requestId: pending.requestId, optionId: 'deny' });
     await finished;
-    expect(existsSync(join(project, 'ran.txt'))).toBe(false);
+    expect(existsSync(join(suite.project, 'ran.txt'))).toBe(false);
     expect(JSON.stringify(model.lastFunctionResponse()?.response)).toMatch(
       /Gatehouse denied this \(a person\)/,
     );
@@ -93,34 +81,15 @@ describe('Gemini CLI with gatehouse hook', () => {
 
   it('a write_file shows its diff against the file on disk', async () => {
     const api = await setup();
-    const file = join(project, 'notes.txt');
+    const file = join(suite.project, 'notes.txt');
     writeFileSync(file, 'old line\n');
     const finished = run({ name: 'write_file', args: { file_path: file, content: 'new line\n' } });
-    const pending = await pendingOne(api);
-    const detail = await api.call('approvalDetail', { requestId: pending.requestId });
-    expect(detail.diffs[0]).toMatchObject({
-      path: file,
-      oldText: 'old line\n',
-      newText: 'new line\n',
-    });
-    await api.call('vote', { requestId: pending.requestId, optionId: 'deny' });
-    await finished;
-    expect(readFileSync(file, 'utf8')).toBe('old line\n');
+    await writeDiffedThenDenied(api, file, finished);
   });
 
   it('an allow rule decides without a person', async () => {
-    await setup({
-      rules: [
-        {
-          id: 'mkdir-ok',
-          action: 'allow',
-          agent: 'gemini-cli',
-          command: 'mkdir ruled',
-          commandMatch: 'exact',
-        },
-      ],
-    });
+    await setup(allowExactly('gemini-cli', 'mkdir-ok', 'mkdir ruled'));
     await run({ name: 'run_shell_command', args: { command: 'mkdir ruled' } });
-    expect(existsSync(join(project, 'ruled'))).toBe(true);
+    expect(existsSync(join(suite.project, 'ruled'))).toBe(true);
   });
 });

@@ -3,7 +3,6 @@
 // the agent itself may hold the token) it waits for the code shown where Gatehouse runs. Targets
 // that would open Gatehouse's folder, /, HOME or a key folder are refused and audited. A Unix
 // socket the agent may use goes the same way.
-import { randomBytes } from 'node:crypto';
 import {
   mkdirSync,
   mkdtempSync,
@@ -20,9 +19,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Caller } from '../../src/main/core/approvals/clients';
 import { dispatch } from '../../src/main/core/commands/dispatch';
 import { createCore, type Core } from '../../src/main/core/core';
-import { startHttpServer } from '../../src/main/server/http-server';
-import { HttpApi } from '../../src/renderer/src/api/http-client';
-import { rawRequest } from '../support/raw-request';
+import { serveCore } from '../support/served-core';
 import type { Settings } from '../../src/shared/settings';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -74,21 +71,16 @@ async function start(): Promise<Running> {
       return { how: 'code' };
     },
   });
-  const token = randomBytes(16).toString('hex');
-  const server = await startHttpServer({ core, token, host: '127.0.0.1', port: 0 });
-  const api = new HttpApi(server.url, token);
-  const { clientId, clientToken } = await api.connect('allow test', 'browser');
+  const served = await serveCore(core, 'allow test');
   running = {
     core,
     root,
     home,
     agentHome,
     terminal,
-    raw: rawRequest(server.url, token, { clientId, clientToken }),
+    raw: served.raw,
     async close() {
-      api.close();
-      await server.close();
-      await core.close();
+      await served.close();
       rmSync(root, { recursive: true, force: true });
     },
   };

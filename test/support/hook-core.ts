@@ -1,13 +1,13 @@
 // What the terminal-hook tests share: a headless core in its own process with a paired person,
 // the hook installed into a project by the built `gatehouse`, and the one request a CLI waits on.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterEach, expect } from 'vitest';
+import { afterEach, beforeAll, expect } from 'vitest';
 import { HttpApi } from '../../src/renderer/src/api/http-client';
 import { startCoreProcess } from './core-process';
-import { freshDir, type Cleanup } from './steps';
+import { freshDir, pendingOne, type Cleanup } from './steps';
 
 export const GATEHOUSE_CLI = resolve('bin/gatehouse.mjs');
 const TOKEN = 'hooks-test-token';
@@ -59,6 +59,27 @@ export function requireBuiltCli(): void {
     throw new Error('not built: run `npx electron-vite build` first');
 }
 
+/**
+ * A hooked CLI's suite: the built `gatehouse` checked before its first test; `setup` makes a fresh
+ * HOME and project with the hook installed (`home`, `project`) and a core on them, for one test,
+ * undone after it with the rest of `cleanup`.
+ */
+export function hookSuite(cli: 'claude-code' | 'gemini') {
+  const cleanup = cleanupAfterEach();
+  beforeAll(requireBuiltCli);
+  const suite = {
+    home: '',
+    project: '',
+    /** What the running test leaves, undone after it. */
+    cleanup,
+    async setup(settings: Record<string, unknown> = {}) {
+      Object.assign(suite, hookedProject(cleanup, cli));
+      return startHookCore(cleanup, suite.home, settings);
+    },
+  };
+  return suite;
+}
+
 /** A fresh HOME and project, with Gatehouse's hook for `cli` installed in the project. */
 export function hookedProject(
   cleanup: Cleanup,
@@ -68,4 +89,30 @@ export function hookedProject(
   const project = freshDir(cleanup, 'gatehouse-hooks-project-');
   expect(gatehouse(['hook', 'install', cli, '--project', project]).stdout).toMatch(/installed/);
   return { home, project };
+}
+
+/** Settings with one rule: `command`, exactly, allowed for `agent` without a person. */
+export const allowExactly = (agent: string, id: string, command: string) => ({
+  rules: [{ id, action: 'allow', agent, command, commandMatch: 'exact' }],
+});
+
+/**
+ * What both hooked CLIs show of a write over `old line\n` in `file` with `new line\n` (`finished`
+ * is the CLI's run): the request's diff is against the disk, and denied, the file is unchanged.
+ */
+export async function writeDiffedThenDenied(
+  api: HttpApi,
+  file: string,
+  finished: Promise<unknown>,
+) {
+  const pending = await pendingOne(api);
+  const detail = await api.call('approvalDetail', { requestId: pending.requestId });
+  expect(detail.diffs[0]).toMatchObject({
+    path: file,
+    oldText: 'old line\n',
+    newText: 'new line\n',
+  });
+  await api.call('vote', { requestId: pending.requestId, optionId: 'deny' });
+  await finished;
+  expect(readFileSync(file, 'utf8')).toBe('old line\n');
 }

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
+import { afterEach } from 'vitest';
 import type {
   Decision,
   Decider,
@@ -31,6 +32,33 @@ export function tempDir(): TempDir {
     dir,
     dbPath: join(dir, 'gatehouse.db'),
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * For a test file whose tests open their own store: the temp folders and stores made through it
+ * are closed and removed after each test.
+ */
+export function closedAfterEach(): {
+  tempDir(): TempDir;
+  store<S extends { close(): Promise<void> }>(store: S): S;
+} {
+  const dirs: TempDir[] = [];
+  const stores: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const store of stores.splice(0)) await store.close();
+    for (const dir of dirs.splice(0)) dir.cleanup();
+  });
+  return {
+    tempDir: () => {
+      const dir = tempDir();
+      dirs.push(dir);
+      return dir;
+    },
+    store: (store) => {
+      stores.push(store);
+      return store;
+    },
   };
 }
 

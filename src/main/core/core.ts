@@ -171,13 +171,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   bus.subscribe((event) => {
     if (event.type === 'permission_resolved') links.forget(event.requestId);
   });
+  // What every kind of session is given: the agents, the policy, the pipeline, the store, the bus.
+  const sessionDeps = { agents, defaultPolicy: () => policy.policy, pipeline, store, bus, now };
   const sessions = new SessionManager({
-    agents,
-    defaultPolicy: () => policy.policy,
-    pipeline,
-    store,
-    bus,
-    now,
+    ...sessionDeps,
     home,
     cancelGraceMs: () => settings.approvals.cancelGraceSeconds * 1000,
     judgeRead: createReadJudge({
@@ -192,26 +189,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   });
 
   const editorSessions = new EditorSessions({
+    ...sessionDeps,
     sessions,
-    agents,
-    defaultPolicy: () => policy.policy,
-    pipeline,
     coverage,
-    store,
-    bus,
-    now,
     askEditor: () => settings.proxy.askEditor,
   });
 
-  const terminalSessions = new TerminalSessions({
-    sessions,
-    agents,
-    defaultPolicy: () => policy.policy,
-    pipeline,
-    store,
-    bus,
-    now,
-  });
+  const terminalSessions = new TerminalSessions({ ...sessionDeps, sessions });
 
   // Reads the committed audit on its own timers: nothing above waits for it.
   const telemetry = startTelemetry({

@@ -11,7 +11,7 @@ describe("the core's node flags", () => {
     const run = scripts
       .headless!.split('&&')
       .map((part) => part.trim())
-      .find((part) => part.startsWith('node '));
+      .find((part) => part.endsWith(' out/main/headless.js'));
     expect(run).toBe(`node ${CORE_NODE_FLAGS.join(' ')} out/main/headless.js`);
   });
 });

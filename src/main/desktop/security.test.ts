@@ -7,6 +7,7 @@ import { CONTENT_SECURITY_POLICY } from '../../shared/security-headers';
 import { ClientRegistry } from '../core/approvals/clients';
 import type { Core } from '../core/core';
 import { EventBus } from '../core/events/bus';
+import { HEALTH } from '../../../test/support/health';
 
 const electron = vi.hoisted(() => {
   const handlers = new Map<string, (event: unknown, input: unknown) => Promise<unknown>>();
@@ -189,14 +190,7 @@ describe('IPC', () => {
         name,
         (_input: unknown, caller: unknown) => {
           calls.push({ name, caller });
-          return {
-            ok: true,
-            version: '0',
-            policy: 'first-responder',
-            supportedPolicies: [],
-            pending: 0,
-            capabilities: [],
-          };
+          return HEALTH;
         },
       ]),
     );

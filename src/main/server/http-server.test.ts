@@ -5,18 +5,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CLIENT_ID_HEADER, CLIENT_TOKEN_HEADER } from '../../shared/contract';
 import { CONTENT_SECURITY_POLICY } from '../../shared/security-headers';
 import { ClientRegistry, type Caller, type Core, installLogSink, type LogSink } from '../core';
+import { HEALTH } from '../../../test/support/health';
 import { startHttpServer, type HttpServerOptions, type RunningServer } from './http-server';
 
 const TOKEN = 'router-test-token';
 const REQUEST_ID = '0190f0a0-0000-7000-8000-000000000001';
-const HEALTH = {
-  ok: true,
-  version: '0',
-  policy: 'first-responder',
-  supportedPolicies: [],
-  pending: 0,
-  capabilities: [],
-};
 
 /** The few commands these tests call; the input and the caller are what the router passed. */
 const fakeHandlers = () => ({

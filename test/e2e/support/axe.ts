@@ -1,4 +1,5 @@
-// The accessibility check the views share: no axe violation at all, in the light theme and in the dark.
+// The accessibility checks the views share: no axe violation at all, in the light theme and in the
+// dark; or none serious or critical, named by rule and first places.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 
@@ -11,4 +12,18 @@ export async function expectAxeClean(page: Page): Promise<void> {
       scheme,
     ).toEqual([]);
   }
+}
+
+/** The serious and critical violations axe finds (inside `include` when given). */
+export async function seriousViolations(page: Page, include?: string) {
+  const axe = new AxeBuilder({ page });
+  const results = await (include ? axe.include(include) : axe).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5),
+    }));
 }

@@ -52,43 +52,48 @@ const multiEdit = (input: Input): Edit[] | null => {
 const FILE = ['file_path', 'absolute_path', 'path', 'notebook_path'];
 const DIR = ['dir_path', 'path', 'directory'];
 
+// The shapes both CLIs' tools share; each CLI's table below names its tools with them.
+const RUN: ToolShape = { kind: 'execute', label: 'Run' };
+const WRITE: ToolShape = { kind: 'edit', path: FILE, write: content, label: 'Write' };
+const edit = (edits: ToolShape['edits']): ToolShape => ({
+  kind: 'edit',
+  path: FILE,
+  edits,
+  label: 'Edit',
+});
+const READ: ToolShape = { kind: 'read', path: FILE, label: 'Read' };
+const search = (label: string): ToolShape => ({ kind: 'search', path: DIR, label });
+const web = (label: string): ToolShape => ({ kind: 'fetch', label });
+
 /** The tools of each CLI by name; any other tool is `other`, and a person is asked. */
 const TOOLS: Record<HookAgent, Record<string, ToolShape>> = {
   'claude-code': {
-    Bash: { kind: 'execute', label: 'Run' },
-    Write: { kind: 'edit', path: FILE, write: content, label: 'Write' },
-    Edit: {
-      kind: 'edit',
-      path: FILE,
-      edits: oneEdit((i) => i['replace_all'] === true),
-      label: 'Edit',
-    },
-    MultiEdit: { kind: 'edit', path: FILE, edits: multiEdit, label: 'Edit' },
+    Bash: RUN,
+    Write: WRITE,
+    Edit: edit(oneEdit((i) => i['replace_all'] === true)),
+    MultiEdit: edit(multiEdit),
     NotebookEdit: { kind: 'edit', path: FILE, label: 'Edit notebook' },
-    Read: { kind: 'read', path: FILE, label: 'Read' },
-    Glob: { kind: 'search', path: DIR, label: 'Find files' },
-    Grep: { kind: 'search', path: DIR, label: 'Search' },
-    LS: { kind: 'search', path: DIR, label: 'List' },
-    WebFetch: { kind: 'fetch', label: 'Fetch' },
-    WebSearch: { kind: 'fetch', label: 'Search the web' },
+    Read: READ,
+    Glob: search('Find files'),
+    Grep: search('Search'),
+    LS: search('List'),
+    WebFetch: web('Fetch'),
+    WebSearch: web('Search the web'),
   },
   'gemini-cli': {
-    run_shell_command: { kind: 'execute', label: 'Run' },
-    write_file: { kind: 'edit', path: FILE, write: content, label: 'Write' },
-    replace: {
-      kind: 'edit',
-      path: FILE,
-      edits: oneEdit((i) => i['allow_multiple'] === true || Number(i['expected_replacements']) > 1),
-      label: 'Edit',
-    },
-    read_file: { kind: 'read', path: FILE, label: 'Read' },
+    run_shell_command: RUN,
+    write_file: WRITE,
+    replace: edit(
+      oneEdit((i) => i['allow_multiple'] === true || Number(i['expected_replacements']) > 1),
+    ),
+    read_file: READ,
     read_many_files: { kind: 'read', label: 'Read files' },
-    list_directory: { kind: 'search', path: DIR, label: 'List' },
-    glob: { kind: 'search', path: DIR, label: 'Find files' },
-    search_file_content: { kind: 'search', path: DIR, label: 'Search' },
-    grep_search: { kind: 'search', path: DIR, label: 'Search' },
-    web_fetch: { kind: 'fetch', label: 'Fetch' },
-    google_web_search: { kind: 'fetch', label: 'Search the web' },
+    list_directory: search('List'),
+    glob: search('Find files'),
+    search_file_content: search('Search'),
+    grep_search: search('Search'),
+    web_fetch: web('Fetch'),
+    google_web_search: web('Search the web'),
   },
 };
 

@@ -27,7 +27,11 @@ function registry() {
     paired: rows,
     audit: (type, payload) => audited.push({ type, payload }),
   });
-  return { clients, audited, rows, store, advance: (ms: number) => (now += ms), now: () => now };
+  /** A browser paired with a fresh pairing secret. */
+  const pairBrowser = (label: string) =>
+    clients.pair(clients.issuePairingSecret(PAIRING_CODE_TTL_MS, null).secret, label, 'browser')!;
+  const advance = (ms: number) => (now += ms);
+  return { clients, audited, rows, store, advance, now: () => now, pairBrowser };
 }
 
 describe('client registry', () => {
@@ -121,16 +125,8 @@ describe('client registry', () => {
   it('voters are the paired clients present: seen lately or listening, and the desktop', () => {
     const r = registry();
     r.clients.registerLocal('desktop', 'dialog', 'desktop');
-    const a = r.clients.pair(
-      r.clients.issuePairingSecret(PAIRING_CODE_TTL_MS, null).secret,
-      'a',
-      'browser',
-    )!;
-    const b = r.clients.pair(
-      r.clients.issuePairingSecret(PAIRING_CODE_TTL_MS, null).secret,
-      'b',
-      'browser',
-    )!;
+    const a = r.pairBrowser('a');
+    const b = r.pairBrowser('b');
     expect(r.clients.voterIds().sort()).toEqual([a.clientId, b.clientId, 'desktop'].sort());
     const close = r.clients.streamOpened(b.clientId);
     r.advance(PRESENCE_MS + 1);
@@ -144,16 +140,8 @@ describe('client registry', () => {
 
   it('paired clients outlive a restart, absent until seen; a revoked one does not come back', () => {
     const r = registry();
-    const a = r.clients.pair(
-      r.clients.issuePairingSecret(PAIRING_CODE_TTL_MS, null).secret,
-      'a',
-      'browser',
-    )!;
-    const b = r.clients.pair(
-      r.clients.issuePairingSecret(PAIRING_CODE_TTL_MS, null).secret,
-      'b',
-      'browser',
-    )!;
+    const a = r.pairBrowser('a');
+    const b = r.pairBrowser('b');
     expect(r.clients.revoke(b.clientId, a.clientId)).toBe(true);
     const restarted = new ClientRegistry({ now: r.now, store: r.store, paired: r.rows });
     expect(restarted.voterIds()).toEqual([]);

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
+import type { ClientInfo } from '../../../shared/contract-commands';
 import type { Surface } from '../../../shared/domain';
 import type { PairedClientRecord, PairedClientStore } from '../store/paired-clients';
 
@@ -23,15 +24,8 @@ export interface Caller {
   link?: { token: string; requestId: string };
 }
 
-/** A paired client as the store keeps it (the token only as its hash). */
-export interface ClientInfo {
-  clientId: string;
-  label: string;
-  surface: Surface;
-  paired: boolean;
-  registeredAt: number;
-  lastSeenAt: number;
-}
+/** A client as the contract shows it (the contract's type): never its token's hash. */
+export type { ClientInfo };
 
 /** Where the HTTP server listens, as the process that started it announced. */
 export interface ServedAddress {
@@ -278,14 +272,8 @@ export class ClientRegistry {
     return !c.paired && c.streams === 0 && this.now() - c.lastSeenAt > UNPAIRED_TTL_MS;
   }
 
-  private info(c: Client): ClientInfo {
-    return {
-      clientId: c.clientId,
-      label: c.label,
-      surface: c.surface,
-      paired: c.paired,
-      registeredAt: c.registeredAt,
-      lastSeenAt: c.lastSeenAt,
-    };
+  /** The fields named here and no others: the token's hash and the streams stay inside. */
+  private info({ clientId, label, surface, paired, registeredAt, lastSeenAt }: Client): ClientInfo {
+    return { clientId, label, surface, paired, registeredAt, lastSeenAt };
   }
 }

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PendingApproval } from '../../../shared/domain';
 import {
   CANCEL_VOTE_SENTINEL,
   MultiClientPermissionMediator,
   type PermissionMediatorEvent,
 } from '../mediator';
 import { session } from '../../../../test/support/pipeline-harness';
+import { pendingApproval } from '../safety/pending-approval.test-support';
 import { PendingQueue, type PendingView } from './pending';
 
 /** The mediator as the pipeline builds it, the queue reading it, and requests issued with views. */
@@ -19,7 +19,7 @@ function holder(emit: (event: PermissionMediatorEvent) => void = () => {}) {
   let issued = 0;
   const ask = (sessionId = 's1', promptId = 'turn-1') => {
     const requestId = `req-${++issued}`;
-    const approval: PendingApproval = {
+    const approval = pendingApproval({
       requestId,
       sessionId,
       agentId: 'coder',
@@ -32,18 +32,9 @@ function holder(emit: (event: PermissionMediatorEvent) => void = () => {}) {
         locations: [{ path: `/work/project/${requestId}.txt` }],
         content: [],
       },
-      options: [
-        { optionId: 'yes', name: 'Allow', kind: 'allow_once' },
-        { optionId: 'no', name: 'Reject', kind: 'reject_once' },
-      ],
-      policy: 'first-responder',
       issuedAt: 1_000,
       expiresAt: 61_000,
-      warnings: [],
-      diffs: [],
-      command: null,
-      tally: null,
-    };
+    });
     const view: PendingView = {
       approval,
       displayed: false,

@@ -1,6 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { consensusQuorumFor } from '.';
-import { makeHarness, proven, record, state, vote } from './harness.test-support';
+import {
+  decided,
+  resolved,
+  makeHarness,
+  proven,
+  record,
+  state,
+  vote,
+} from './harness.test-support';
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -22,10 +30,9 @@ describe('consensus quorum', () => {
 
   it('a vote short of quorum is recorded with votesNeeded and the per-option tally', async () => {
     const h = consensus(['a', 'b', 'c']);
-    const r = record();
-    const p = h.request(r, 60_000);
+    const { r, p } = h.ask();
 
-    expect(h.mediator.vote(proven(r.requestId, 'allow', 'a'))).toEqual({
+    expect(h.voteProven(r, 'allow', 'a')).toEqual({
       kind: 'recorded',
       votesNeeded: 1,
       tally: { allow: 1, reject: 0 },
@@ -35,18 +42,10 @@ describe('consensus quorum', () => {
 
   it('reaching quorum resolves with that option, decided by every supporting voter in vote order', async () => {
     const h = consensus(['a', 'b', 'c']);
-    const r = record();
-    const p = h.request(r, 60_000);
-    h.mediator.vote(proven(r.requestId, 'allow', 'c'));
-    expect(h.mediator.vote(proven(r.requestId, 'allow', 'a'))).toEqual({
-      kind: 'resolved',
-      resolvedOptionId: 'allow',
-    });
-    await expect(p).resolves.toEqual({
-      kind: 'option',
-      optionId: 'allow',
-      decidedBy: { reason: 'consensus-quorum', clientIds: ['c', 'a'] },
-    });
+    const { r, p } = h.ask();
+    h.voteProven(r, 'allow', 'c');
+    expect(h.voteProven(r, 'allow', 'a')).toEqual(resolved('allow'));
+    await expect(p).resolves.toEqual(decided('allow', 'consensus-quorum', ['c', 'a']));
     expect((await h.decisions())[0]).toMatchObject({
       reason: 'consensus-quorum',
       quorum: 2,
@@ -57,12 +56,11 @@ describe('consensus quorum', () => {
 
   it('supporters of a losing option are not counted among the deciders', async () => {
     const h = consensus(['a', 'b', 'c', 'd', 'e']);
-    const r = record();
-    const p = h.request(r, 60_000);
-    h.mediator.vote(proven(r.requestId, 'allow', 'a'));
-    h.mediator.vote(proven(r.requestId, 'reject', 'b'));
-    h.mediator.vote(proven(r.requestId, 'allow', 'c'));
-    h.mediator.vote(proven(r.requestId, 'allow', 'd'));
+    const { r, p } = h.ask();
+    h.voteProven(r, 'allow', 'a');
+    h.voteProven(r, 'reject', 'b');
+    h.voteProven(r, 'allow', 'c');
+    h.voteProven(r, 'allow', 'd');
     expect(await p).toMatchObject({ optionId: 'allow', decidedBy: { clientIds: ['a', 'c', 'd'] } });
   });
 
@@ -70,8 +68,8 @@ describe('consensus quorum', () => {
     const h = consensus(['a', 'b', 'c', 'd']);
     const r = record({ promptId: 'p9' });
     void h.request(r, 60_000);
-    h.mediator.vote(proven(r.requestId, 'allow', 'a'));
-    h.mediator.vote(proven(r.requestId, 'reject', 'b'));
+    h.voteProven(r, 'allow', 'a');
+    h.voteProven(r, 'reject', 'b');
 
     expect(h.eventsOfType('permission_partial_vote')).toEqual([
       {
@@ -110,7 +108,7 @@ describe('consensus quorum', () => {
         quorum: consensusQuorumFor(new Set(voters).size),
       });
       expect(h.mediator.vote(proven(r.requestId, 'allow', voters.at(-1)!)).kind).toBe('recorded');
-      expect(h.mediator.vote(proven(r.requestId, 'allow', 'stranger'))).toMatchObject({
+      expect(h.voteProven(r, 'allow', 'stranger')).toMatchObject({
         kind: 'forbidden',
         reason: 'not_a_voter',
       });
@@ -121,31 +119,29 @@ describe('consensus quorum', () => {
     const h = consensus(['a', 'b', 'c']);
     const r = record();
     void h.request(r, 60_000);
-    h.mediator.vote(proven(r.requestId, 'allow', 'a'));
-    h.mediator.vote(proven(r.requestId, 'allow', 'b'));
+    h.voteProven(r, 'allow', 'a');
+    h.voteProven(r, 'allow', 'b');
     expect(h.votersForSession).toHaveBeenCalledTimes(1);
     expect(h.votersForSession).toHaveBeenCalledWith('s1');
   });
 
   it('a client that joined after issue is not_a_voter; one that left still votes', async () => {
     const h = consensus(['a', 'b', 'c']);
-    const r = record();
-    const p = h.request(r, 60_000);
+    const { r, p } = h.ask();
     h.voters.set('s1', ['b', 'c', 'late']);
 
-    expect(h.mediator.vote(proven(r.requestId, 'allow', 'late'))).toEqual({
+    expect(h.voteProven(r, 'allow', 'late')).toEqual({
       kind: 'forbidden',
       reason: 'not_a_voter',
     });
-    h.mediator.vote(proven(r.requestId, 'allow', 'a'));
-    expect(h.mediator.vote(proven(r.requestId, 'allow', 'b'))).toMatchObject({ kind: 'resolved' });
+    h.voteProven(r, 'allow', 'a');
+    expect(h.voteProven(r, 'allow', 'b')).toMatchObject({ kind: 'resolved' });
     expect(await p).toMatchObject({ decidedBy: { clientIds: ['a', 'b'] } });
   });
 
   it('only proven votes count: unproven is identity_unproven, anonymous is anonymous_not_allowed', async () => {
     const h = consensus(['a', 'b', 'c']);
-    const r = record();
-    const p = h.request(r, 60_000);
+    const { r, p } = h.ask();
 
     expect(
       h.mediator.vote(vote(r.requestId, 'allow', { clientId: 'a', fromLoopback: true })),
@@ -172,36 +168,34 @@ describe('consensus quorum', () => {
     const h = consensus(['a', 'b', 'c', 'd']);
     const r = record();
     void h.request(r, 60_000);
-    const first = h.mediator.vote(proven(r.requestId, 'allow', 'a'));
+    const first = h.voteProven(r, 'allow', 'a');
     const eventsBefore = h.events.length;
 
-    expect(h.mediator.vote(proven(r.requestId, 'allow', 'a'))).toEqual(first);
+    expect(h.voteProven(r, 'allow', 'a')).toEqual(first);
     expect(h.events.length).toBe(eventsBefore);
     expect(h.mediator.progress(r.requestId)).toMatchObject({ votesCast: 1, tally: { allow: 1 } });
   });
 
   it('ballots are final: a different second vote is forbidden already_voted and not moved', async () => {
     const h = consensus(['a', 'b', 'c']);
-    const r = record();
-    const p = h.request(r, 60_000);
-    h.mediator.vote(proven(r.requestId, 'allow', 'a'));
-    h.mediator.vote(proven(r.requestId, 'reject', 'b'));
+    const { r, p } = h.ask();
+    h.voteProven(r, 'allow', 'a');
+    h.voteProven(r, 'reject', 'b');
 
-    expect(h.mediator.vote(proven(r.requestId, 'reject', 'a'))).toEqual({
+    expect(h.voteProven(r, 'reject', 'a')).toEqual({
       kind: 'forbidden',
       reason: 'already_voted',
     });
     expect(h.mediator.progress(r.requestId)?.tally).toEqual({ allow: 1, reject: 1 });
     expect(await state(p)).toBe('pending');
-    h.mediator.vote(proven(r.requestId, 'allow', 'c'));
+    h.voteProven(r, 'allow', 'c');
     expect(await p).toMatchObject({ optionId: 'allow', decidedBy: { clientIds: ['a', 'c'] } });
   });
 
   it('the consensusQuorum option overrides the majority formula', async () => {
     const h = consensus(['a', 'b', 'c'], { consensusQuorum: 1 });
-    const r = record();
-    const p = h.request(r, 60_000);
-    expect(h.mediator.vote(proven(r.requestId, 'reject', 'b'))).toMatchObject({ kind: 'resolved' });
+    const { r, p } = h.ask();
+    expect(h.voteProven(r, 'reject', 'b')).toMatchObject({ kind: 'resolved' });
     expect(await p).toMatchObject({ optionId: 'reject' });
   });
 
@@ -209,17 +203,16 @@ describe('consensus quorum', () => {
     const h = consensus(['a', 'b', 'c'], { consensusQuorum: 1 });
     const r = record();
     const p = h.request(r, 60_000, { consensusQuorum: 3 });
-    h.mediator.vote(proven(r.requestId, 'allow', 'a'));
-    h.mediator.vote(proven(r.requestId, 'allow', 'b'));
+    h.voteProven(r, 'allow', 'a');
+    h.voteProven(r, 'allow', 'b');
     expect(await state(p)).toBe('pending');
-    h.mediator.vote(proven(r.requestId, 'allow', 'c'));
+    h.voteProven(r, 'allow', 'c');
     expect(await p).toMatchObject({ optionId: 'allow' });
   });
 
   it('a quorum larger than the voter snapshot is never lowered: the request ends as split_vote at once', async () => {
     const h = consensus(['a', 'b'], { consensusQuorum: 3 });
-    const r = record();
-    const p = h.request(r, 60_000);
+    const { r, p } = h.ask();
 
     await expect(p).resolves.toEqual({ kind: 'cancelled', reason: 'split_vote' });
     expect(vi.getTimerCount()).toBe(0);
@@ -229,7 +222,7 @@ describe('consensus quorum', () => {
       quorum: 3,
       voters: ['a', 'b'],
     });
-    expect(h.mediator.vote(proven(r.requestId, 'allow', 'a'))).toEqual({
+    expect(h.voteProven(r, 'allow', 'a')).toEqual({
       kind: 'already_resolved',
       resolvedOptionId: null,
     });
@@ -245,8 +238,8 @@ describe('consensus quorum', () => {
     const h = consensus(['a', 'b']);
     const r = record();
     const p = h.request(r, 300_000);
-    h.mediator.vote(proven(r.requestId, 'allow', 'a'));
-    expect(h.mediator.vote(proven(r.requestId, 'reject', 'b'))).toEqual({
+    h.voteProven(r, 'allow', 'a');
+    expect(h.voteProven(r, 'reject', 'b')).toEqual({
       kind: 'cancelled',
       reason: 'split_vote',
     });
@@ -261,18 +254,17 @@ describe('consensus quorum', () => {
 
   it('a split ends as soon as no option can win, before every voter has voted', async () => {
     const h = consensus(['a', 'b', 'c', 'd']);
-    const r = record({ allowedOptionIds: ['x', 'y', 'z'] });
-    const p = h.request(r, 60_000);
-    h.mediator.vote(proven(r.requestId, 'x', 'a'));
-    h.mediator.vote(proven(r.requestId, 'y', 'b'));
+    const { r, p } = h.ask({ allowedOptionIds: ['x', 'y', 'z'] });
+    h.voteProven(r, 'x', 'a');
+    h.voteProven(r, 'y', 'b');
     expect(await state(p)).toBe('pending');
     // quorum 3: x and y hold 1 each with one voter (d) left after c; nobody can reach 3.
-    expect(h.mediator.vote(proven(r.requestId, 'z', 'c'))).toEqual({
+    expect(h.voteProven(r, 'z', 'c')).toEqual({
       kind: 'cancelled',
       reason: 'split_vote',
     });
     await expect(p).resolves.toEqual({ kind: 'cancelled', reason: 'split_vote' });
-    expect(h.mediator.vote(proven(r.requestId, 'x', 'd'))).toEqual({
+    expect(h.voteProven(r, 'x', 'd')).toEqual({
       kind: 'already_resolved',
       resolvedOptionId: null,
     });
@@ -280,11 +272,10 @@ describe('consensus quorum', () => {
 
   it('an option with only an outstanding voter short of quorum does not count as winnable', async () => {
     const h = consensus(['a', 'b', 'c']);
-    const r = record({ allowedOptionIds: ['x', 'y', 'z'] });
-    const p = h.request(r, 60_000);
-    h.mediator.vote(proven(r.requestId, 'x', 'a'));
+    const { r, p } = h.ask({ allowedOptionIds: ['x', 'y', 'z'] });
+    h.voteProven(r, 'x', 'a');
     // x=1, y=1, one voter left: x or y can still reach 2.
-    expect(h.mediator.vote(proven(r.requestId, 'y', 'b'))).toMatchObject({ kind: 'recorded' });
+    expect(h.voteProven(r, 'y', 'b')).toMatchObject({ kind: 'recorded' });
     expect(await state(p)).toBe('pending');
   });
 
@@ -292,7 +283,7 @@ describe('consensus quorum', () => {
     const h = consensus(['a', 'b', 'c']);
     const r = record();
     void h.request(r, 60_000);
-    h.mediator.vote(proven(r.requestId, 'reject', 'a'));
+    h.voteProven(r, 'reject', 'a');
     const snapshot = h.mediator.progress(r.requestId);
     expect(snapshot).toEqual({
       requestId: r.requestId,
@@ -302,9 +293,9 @@ describe('consensus quorum', () => {
       votesNeeded: 1,
       tally: { allow: 0, reject: 1 },
     });
-    h.mediator.vote(proven(r.requestId, 'allow', 'b'));
+    h.voteProven(r, 'allow', 'b');
     expect(snapshot?.tally).toEqual({ allow: 0, reject: 1 });
-    h.mediator.vote(proven(r.requestId, 'reject', 'c'));
+    h.voteProven(r, 'reject', 'c');
     expect(h.mediator.progress(r.requestId)).toBeNull();
     expect(h.mediator.progress('nope')).toBeNull();
 
@@ -316,14 +307,13 @@ describe('consensus quorum', () => {
 
   it('an option literally named __proto__ is tallied like any other', async () => {
     const h = consensus(['a', 'b', 'c']);
-    const r = record({ allowedOptionIds: ['__proto__', 'constructor'] });
-    const p = h.request(r, 60_000);
-    const outcome = h.mediator.vote(proven(r.requestId, '__proto__', 'a'));
+    const { r, p } = h.ask({ allowedOptionIds: ['__proto__', 'constructor'] });
+    const outcome = h.voteProven(r, '__proto__', 'a');
     expect(outcome.kind === 'recorded' && Object.entries(outcome.tally)).toEqual([
       ['__proto__', 1],
       ['constructor', 0],
     ]);
-    h.mediator.vote(proven(r.requestId, '__proto__', 'b'));
+    h.voteProven(r, '__proto__', 'b');
     expect(await p).toMatchObject({ optionId: '__proto__' });
   });
 });

@@ -32,6 +32,18 @@ export interface Harness {
   ): Array<Extract<PermissionMediatorEvent, { type: T }>>;
   /** The decisions of the requests ended so far, in the order they ended. */
   decisions(): Promise<PermissionDecision[]>;
+  /** A request of `record(overrides)` asked with a one-minute timeout: the record and its answer. */
+  ask(overrides?: Partial<PermissionRequestRecord>): {
+    r: PermissionRequestRecord;
+    p: Promise<PermissionResolution>;
+  };
+  /** `mediator.vote` of a client that presented its token, on request `r`. */
+  voteProven(
+    r: PermissionRequestRecord,
+    optionId: string,
+    clientId: string,
+    overrides?: Parameters<typeof proven>[3],
+  ): ReturnType<MultiClientPermissionMediator['vote']>;
 }
 
 export function makeHarness(
@@ -56,13 +68,20 @@ export function makeHarness(
     reportError: () => {},
     ...overrides,
   });
+  const request: Harness['request'] = (record, timeoutMs, options) =>
+    mediator.request(record, timeoutMs, options).then((decision) => {
+      decided.push(decision);
+      return decision.resolution;
+    });
   return {
     mediator,
-    request: (record, timeoutMs, options) =>
-      mediator.request(record, timeoutMs, options).then((decision) => {
-        decided.push(decision);
-        return decision.resolution;
-      }),
+    request,
+    ask: (overrides) => {
+      const r = record(overrides);
+      return { r, p: request(r, 60_000) };
+    },
+    voteProven: (r, optionId, clientId, overrides) =>
+      mediator.vote(proven(r.requestId, optionId, clientId, overrides)),
     events,
     lateVotes,
     voters,
@@ -122,3 +141,13 @@ export async function state(
   const result = await Promise.race([promise, later]);
   return result === marker ? 'pending' : (result as PermissionResolution);
 }
+
+/** What `mediator.vote` answers when the vote decides the request. */
+export const resolved = (optionId: string) => ({ kind: 'resolved', resolvedOptionId: optionId });
+
+/** A request's answer: an option, decided for `reason` by `clientIds`. */
+export const decided = (optionId: string, reason: string, clientIds: string[]) => ({
+  kind: 'option',
+  optionId,
+  decidedBy: { reason, clientIds },
+});

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CANCEL_VOTE_SENTINEL } from '.';
-import { makeHarness, proven, record, state, vote } from './harness.test-support';
+import { decided, resolved, makeHarness, record, state, vote } from './harness.test-support';
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -12,24 +12,15 @@ afterEach(() => {
 describe('designated policy', () => {
   it('only the proven originator resolves, decided by designated-originator', async () => {
     const h = makeHarness('designated');
-    const r = record({ originatorClientId: 'alice' });
-    const p = h.request(r, 60_000);
+    const { r, p } = h.ask({ originatorClientId: 'alice' });
 
-    expect(h.mediator.vote(proven(r.requestId, 'allow', 'alice'))).toEqual({
-      kind: 'resolved',
-      resolvedOptionId: 'allow',
-    });
-    await expect(p).resolves.toEqual({
-      kind: 'option',
-      optionId: 'allow',
-      decidedBy: { reason: 'designated-originator', clientIds: ['alice'] },
-    });
+    expect(h.voteProven(r, 'allow', 'alice')).toEqual(resolved('allow'));
+    await expect(p).resolves.toEqual(decided('allow', 'designated-originator', ['alice']));
   });
 
   it('an unproven vote is identity_unproven even when it claims the originator id', async () => {
     const h = makeHarness('designated');
-    const r = record({ originatorClientId: 'alice' });
-    const p = h.request(r, 60_000);
+    const { r, p } = h.ask({ originatorClientId: 'alice' });
 
     expect(h.mediator.vote(vote(r.requestId, 'allow', { clientId: 'alice' }))).toEqual({
       kind: 'forbidden',
@@ -49,9 +40,8 @@ describe('designated policy', () => {
 
   it('a proven different client is designated_mismatch', async () => {
     const h = makeHarness('designated');
-    const r = record({ originatorClientId: 'alice' });
-    const p = h.request(r, 60_000);
-    expect(h.mediator.vote(proven(r.requestId, 'allow', 'mallory'))).toEqual({
+    const { r, p } = h.ask({ originatorClientId: 'alice' });
+    expect(h.voteProven(r, 'allow', 'mallory')).toEqual({
       kind: 'forbidden',
       reason: 'designated_mismatch',
     });
@@ -84,9 +74,9 @@ describe('designated policy', () => {
     const h = makeHarness('designated');
     const r = record({ originatorClientId: 'alice' });
     void h.request(r, 60_000);
-    h.mediator.vote(proven(r.requestId, 'allow', 'mallory'));
+    h.voteProven(r, 'allow', 'mallory');
     h.mediator.vote(vote(r.requestId, 'allow', { clientId: 'alice' }));
-    h.mediator.vote(proven(r.requestId, 'reject', 'alice'));
+    h.voteProven(r, 'reject', 'alice');
 
     expect(
       h.eventsOfType('permission_forbidden').map((e) => [e.clientId, e.reason, e.policy]),
@@ -109,11 +99,11 @@ describe('designated policy', () => {
     const r = record({ originatorClientId: undefined });
     const p = h.request(r, 1_000);
 
-    expect(h.mediator.vote(proven(r.requestId, 'allow', 'alice', { fromLoopback: true }))).toEqual({
+    expect(h.voteProven(r, 'allow', 'alice', { fromLoopback: true })).toEqual({
       kind: 'forbidden',
       reason: 'designated_mismatch',
     });
-    expect(h.mediator.vote(proven(r.requestId, 'allow', '', { fromLoopback: true }))).toEqual({
+    expect(h.voteProven(r, 'allow', '', { fromLoopback: true })).toEqual({
       kind: 'forbidden',
       reason: 'anonymous_not_allowed',
     });
@@ -123,8 +113,7 @@ describe('designated policy', () => {
 
   it('without an originator a cancel still ends it', async () => {
     const h = makeHarness('designated');
-    const r = record({ originatorClientId: undefined });
-    const p = h.request(r, 60_000);
+    const { r, p } = h.ask({ originatorClientId: undefined });
     h.mediator.vote(vote(r.requestId, CANCEL_VOTE_SENTINEL, { clientId: 'x' }));
     await expect(p).resolves.toEqual({
       kind: 'cancelled',

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeCommand, evaluate, initShellParser, type PermissionMode, type Rule } from '.';
 import { facts, makeSandbox, NOW, type Sandbox } from './helpers.test-support';
+import { HOSTILE_LINES, type HostileLine } from './hostile-lines.test-support';
 
 let box: Sandbox;
 beforeAll(async () => {
@@ -11,14 +12,9 @@ afterAll(() => box.cleanup());
 
 const ALLOW_ECHO: Rule[] = [{ id: 'allow-echo', action: 'allow', command: 'echo' }];
 
-// Hostile lines that used to hold the main thread for seconds or minutes.
-const HOSTILE: Array<[string, () => string]> = [
-  ['100,000 substitutions', () => `echo ${'$(echo) '.repeat(100_000)}`],
-  ['10 MB', () => `echo ${'a'.repeat(10 * 1024 * 1024)}`],
-  ['10,000 nested substitutions', () => `echo ${'$('.repeat(10_000)}echo${')'.repeat(10_000)}`],
-  ['1,000,000 words', () => Array.from({ length: 1_000_000 }, () => 'echo').join(';')],
-  // Under the length bound, over the substitution and node bounds.
-  ['300 substitutions', () => `echo ${'$(echo) '.repeat(300)}`],
+const HOSTILE: HostileLine[] = [
+  ...HOSTILE_LINES,
+  // Under the length bound, over the node bound.
   ['30,000 words', () => Array.from({ length: 30_000 }, () => 'echo').join(';')],
   // Under the length bound; tree-sitter's error recovery would take seconds over it.
   ['10,000 unterminated here-documents', () => '<<EOF\n'.repeat(10_000)],

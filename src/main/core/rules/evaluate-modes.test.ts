@@ -1,33 +1,15 @@
 // The evaluation of a request under each permission mode (split from evaluate.test.ts by topic).
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { evaluate, resolveMode, type Rule, type ToolKind } from '.';
-import {
-  evaluationBuilders,
-  sandboxPerFile,
-  TABLE_RULES,
-  type Sandbox,
-} from './helpers.test-support';
+import { ToolKind } from '../../../shared/domain';
+import { evaluate, resolveMode, type Rule } from '.';
+import { evaluationFile, TABLE_RULES } from './helpers.test-support';
 
-let box: Sandbox;
-sandboxPerFile((sandbox) => {
-  box = sandbox;
-});
-const { state, req, edit, exec } = evaluationBuilders(() => box);
+const { box, state, req, edit, exec } = evaluationFile();
 
 describe('modes', () => {
-  const kinds: ToolKind[] = [
-    'read',
-    'edit',
-    'delete',
-    'move',
-    'search',
-    'execute',
-    'think',
-    'fetch',
-    'switch_mode',
-    'other',
-  ];
+  // Every kind ACP defines, as the domain lists them.
+  const kinds: ToolKind[] = [...ToolKind.options];
 
   it('default asks for everything without rules', () => {
     for (const toolKind of kinds) {

@@ -3,13 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluate, PathResolver, type RequestFacts, type Rule } from '.';
-import { evaluationBuilders, sandboxPerFile, type Sandbox } from './helpers.test-support';
+import { evaluationFile } from './helpers.test-support';
 
-let box: Sandbox;
-sandboxPerFile((sandbox) => {
-  box = sandbox;
-});
-const { state, req, edit, exec } = evaluationBuilders(() => box);
+const { box, state, req, edit, exec } = evaluationFile();
 
 describe('path rules', () => {
   it('relative globs are relative to the session folder and never match outside it', () => {

@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { evaluate, PathResolver, type Rule } from '.';
-import {
-  evaluationBuilders,
-  sandboxPerFile,
-  TABLE_RULES,
-  type Sandbox,
-} from './helpers.test-support';
+import { evaluationFile, TABLE_RULES } from './helpers.test-support';
 
-let box: Sandbox;
-sandboxPerFile((sandbox) => {
-  box = sandbox;
-});
-const { state, req, edit, exec } = evaluationBuilders(() => box);
+const { box, state, req, edit, exec } = evaluationFile();
 
 describe('precedence: deny > ask > allow, then most specific', () => {
   it('deny beats ask beats allow for the same command', () => {

@@ -62,21 +62,22 @@ export function facts(partial: Partial<RequestFacts> & { sessionCwd: string }): 
 }
 
 /**
- * The shell parser and one sandbox for the calling test file, removed after it. `use` is handed the
- * sandbox before the first test, so the file keeps the name its tests read.
+ * The shell parser and one sandbox for the calling test file, removed after it, with the evaluation
+ * builders made in it. `box` is filled in before the file's first test, so its tests read
+ * `box.root` as a plain object.
  */
-export function sandboxPerFile(use: (box: Sandbox) => void): void {
-  let box: Sandbox;
+export function evaluationFile() {
+  const box = {} as Sandbox;
   beforeAll(async () => {
     await initShellParser();
-    box = makeSandbox();
-    use(box);
+    Object.assign(box, makeSandbox());
   });
   afterAll(() => box.cleanup());
+  return { box, ...evaluationBuilders(box) };
 }
 
-/** An evaluation state and requests made in the sandbox `box()` names (read when each is built). */
-export function evaluationBuilders(box: () => Sandbox) {
+/** An evaluation state and requests made in the sandbox `box` (read when each is built). */
+function evaluationBuilders(box: Sandbox) {
   const state = (rules: Rule[], mode: PermissionMode = 'default'): EvaluationState => ({
     mode,
     rules,
@@ -84,7 +85,7 @@ export function evaluationBuilders(box: () => Sandbox) {
     now: NOW,
   });
   const req = (partial: Partial<RequestFacts>): RequestFacts =>
-    facts({ sessionCwd: box().root, ...partial });
+    facts({ sessionCwd: box.root, ...partial });
   const edit = (...paths: string[]): RequestFacts => req({ toolKind: 'edit', paths });
   const exec = (command: string): RequestFacts => req({ toolKind: 'execute', command });
   return { state, req, edit, exec };

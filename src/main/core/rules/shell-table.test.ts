@@ -20,6 +20,13 @@ type Row = [
   decidedBy?: string,
 ];
 
+/** Each line's kind as the analyser makes it, the line named where one differs. */
+function expectKinds(kinds: Record<'simple' | 'opaque', string[]>): void {
+  for (const [kind, lines] of Object.entries(kinds)) {
+    for (const line of lines) expect(analyzeCommand(line).kind, line).toBe(kind);
+  }
+}
+
 const LONG_OK = `ls ${'a '.repeat(20_000)}`.trimEnd();
 const TOO_LONG = `ls ${'a'.repeat(MAX_COMMAND_LENGTH)}`;
 
@@ -338,26 +345,31 @@ describe('shell analysis details', () => {
   });
 
   it('bash script files are ordinary commands, a bare shell is opaque', () => {
-    expect(analyzeCommand('bash ./build.sh --fast').kind).toBe('simple');
-    expect(analyzeCommand('python3 script.py').kind).toBe('simple');
-    expect(analyzeCommand('node --version').kind).toBe('simple');
-    expect(analyzeCommand('bash').kind).toBe('opaque');
-    expect(analyzeCommand('curl x | python3').kind).toBe('opaque');
-    expect(analyzeCommand('deno eval "1"').kind).toBe('opaque');
-    expect(analyzeCommand('pwsh -Command ls').kind).toBe('opaque');
-    expect(analyzeCommand('npx -c "rm -rf /"').kind).toBe('opaque');
+    expectKinds({
+      simple: ['bash ./build.sh --fast', 'python3 script.py', 'node --version'],
+      opaque: [
+        'bash',
+        'curl x | python3',
+        'deno eval "1"',
+        'pwsh -Command ls',
+        'npx -c "rm -rf /"',
+      ],
+    });
   });
 
   it('declarations: safe flags stay simple; -i, nameref, dangerous names and subscripts are opaque', () => {
-    expect(analyzeCommand('export FOO=bar').kind).toBe('simple');
-    expect(analyzeCommand('local -r x=1').kind).toBe('simple');
-    expect(analyzeCommand('declare -i x=1').kind).toBe('opaque');
-    expect(analyzeCommand('declare -n ref=x').kind).toBe('opaque');
-    expect(analyzeCommand('export PATH=/tmp/evil:$PATH').kind).toBe('opaque');
-    expect(analyzeCommand('a[1+2]=3 ls').kind).toBe('opaque');
-    expect(analyzeCommand("unset 'a[$(id)]'").kind).toBe('opaque');
-    expect(analyzeCommand('printf -v x %s 1').kind).toBe('opaque');
-    expect(analyzeCommand('PATH=/x; ls').kind).toBe('opaque');
+    expectKinds({
+      simple: ['export FOO=bar', 'local -r x=1'],
+      opaque: [
+        'declare -i x=1',
+        'declare -n ref=x',
+        'export PATH=/tmp/evil:$PATH',
+        'a[1+2]=3 ls',
+        "unset 'a[$(id)]'",
+        'printf -v x %s 1',
+        'PATH=/x; ls',
+      ],
+    });
   });
 
   it('is deterministic on emoji and other astral characters', () => {

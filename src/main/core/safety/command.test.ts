@@ -9,6 +9,9 @@ function command(raw: unknown, cwd = SESSION) {
   return view;
 }
 
+/** An execute tool call with nothing of note but its `rawInput`. */
+const execute = (rawInput: unknown) => ({ toolCallId: 'a', kind: 'execute', title: 't', rawInput });
+
 describe('extractCommand — per agent', () => {
   it('Claude Code (claude-agent-acp Bash): rawInput.command, no cwd stated', () => {
     expect(command(claudeBash('npm test -- --watch=false', 'Run the unit tests'))).toEqual({
@@ -145,22 +148,9 @@ describe('extractCommand — per agent', () => {
   });
 
   it('generic fallback: cmd, script, argv, nested input, exec-style command + args', () => {
-    expect(
-      command({ toolCallId: 'a', kind: 'execute', title: 't', rawInput: { cmd: 'make all' } })
-        ?.command,
-    ).toBe('make all');
-    expect(
-      command({ toolCallId: 'a', kind: 'execute', title: 't', rawInput: { script: 'echo hi' } })
-        ?.command,
-    ).toBe('echo hi');
-    expect(
-      command({
-        toolCallId: 'a',
-        kind: 'execute',
-        title: 't',
-        rawInput: { argv: ['ls', '-l', 'my dir'] },
-      }),
-    ).toEqual({
+    expect(command(execute({ cmd: 'make all' }))?.command).toBe('make all');
+    expect(command(execute({ script: 'echo hi' }))?.command).toBe('echo hi');
+    expect(command(execute({ argv: ['ls', '-l', 'my dir'] }))).toEqual({
       command: "ls -l 'my dir'",
       args: ['ls', '-l', 'my dir'],
       cwd: null,
@@ -179,14 +169,7 @@ describe('extractCommand — per agent', () => {
       cwd: `${SESSION}/tests`,
       source: 'rawInput',
     });
-    expect(
-      command({
-        toolCallId: 'a',
-        kind: 'execute',
-        title: 't',
-        rawInput: { command: 'git', args: ['push', '--force'] },
-      }),
-    ).toEqual({
+    expect(command(execute({ command: 'git', args: ['push', '--force'] }))).toEqual({
       command: 'git push --force',
       args: ['git', 'push', '--force'],
       cwd: null,
@@ -222,9 +205,7 @@ describe('extractCommand — per agent', () => {
 
   it('ignores malformed command values', () => {
     for (const value of [42, null, [], [1, 2], { a: 1 }, ['ok', 3]]) {
-      expect(
-        command({ toolCallId: 'a', kind: 'execute', title: 't', rawInput: { command: value } }),
-      ).toBeNull();
+      expect(command(execute({ command: value }))).toBeNull();
     }
   });
 
@@ -234,28 +215,9 @@ describe('extractCommand — per agent', () => {
   });
 
   it('keeps `~` in a stated cwd as written and does not resolve against a relative session folder', () => {
-    expect(
-      command({
-        toolCallId: 'a',
-        kind: 'execute',
-        title: 't',
-        rawInput: { command: 'ls', cwd: '~/x' },
-      })?.cwd,
-    ).toBe('~/x');
-    expect(
-      command(
-        { toolCallId: 'a', kind: 'execute', title: 't', rawInput: { command: 'ls', cwd: 'sub' } },
-        'relative',
-      )?.cwd,
-    ).toBe('sub');
-    expect(
-      command({
-        toolCallId: 'a',
-        kind: 'execute',
-        title: 't',
-        rawInput: { command: 'ls', cwd: '/a/b/../c' },
-      })?.cwd,
-    ).toBe('/a/c');
+    expect(command(execute({ command: 'ls', cwd: '~/x' }))?.cwd).toBe('~/x');
+    expect(command(execute({ command: 'ls', cwd: 'sub' }), 'relative')?.cwd).toBe('sub');
+    expect(command(execute({ command: 'ls', cwd: '/a/b/../c' }))?.cwd).toBe('/a/c');
   });
 });
 

@@ -19,6 +19,7 @@ import {
   TITLE_MAX_CHARS,
 } from './limits';
 import { analyse, SESSION } from './helpers.test-support';
+import { pendingApproval } from './pending-approval.test-support';
 
 const MB = 1024 * 1024;
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -30,25 +31,17 @@ function approvalOf(raw: Record<string, unknown>): PendingApproval {
     maxBytes: DIFF_SIDE_MAX_BYTES,
     totalBytes: DIFFS_TEXT_MAX_BYTES,
   });
-  return {
+  return pendingApproval({
     requestId: '01900000-0000-7000-8000-000000000001',
     sessionId: 's1',
     agentId: 'a',
     agentName: 'Agent',
     cwd: SESSION,
     toolCall,
-    options: [
-      { optionId: 'yes', name: 'Yes', kind: 'allow_once' },
-      { optionId: 'no', name: 'No', kind: 'reject_once' },
-    ],
-    policy: 'first-responder',
-    issuedAt: 1,
-    expiresAt: 2,
     warnings,
     diffs,
     command,
-    tally: null,
-  };
+  });
 }
 
 const cutOf = (approval: PendingApproval, part: string): Cut | undefined =>

@@ -2,13 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { computeWarnings } from '.';
 import { commandCalls } from './script';
 import { HOME, SESSION } from './helpers.test-support';
+import { HOSTILE_LINES, type HostileLine } from '../rules/hostile-lines.test-support';
 
-const HOSTILE: Array<[string, () => string]> = [
-  ['100,000 substitutions', () => `echo ${'$(echo) '.repeat(100_000)}`],
-  ['10 MB', () => `echo ${'a'.repeat(10 * 1024 * 1024)}`],
-  ['10,000 nested substitutions', () => `echo ${'$('.repeat(10_000)}echo${')'.repeat(10_000)}`],
-  ['1,000,000 words', () => Array.from({ length: 1_000_000 }, () => 'echo').join(';')],
-  ['300 substitutions', () => `echo ${'$(echo) '.repeat(300)}`],
+const HOSTILE: HostileLine[] = [
+  ...HOSTILE_LINES,
   // About four syntax nodes a command: over the analysis's node budget.
   ['13,000 commands', () => Array.from({ length: 13_000 }, () => 'ls').join(';')],
   ['substitutions inside ${…}', () => `echo \${x:-${'$(echo)'.repeat(300)}}`],

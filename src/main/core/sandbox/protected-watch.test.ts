@@ -24,11 +24,17 @@ afterEach(() => {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-async function watched(): Promise<{ project: string; quarantine: string; moves: ProtectedMove[] }> {
+/** A project (with a .git folder unless told otherwise) under a watch; what it moved so far. */
+async function watched({ gitFolder = true } = {}): Promise<{
+  base: string;
+  project: string;
+  quarantine: string;
+  moves: ProtectedMove[];
+}> {
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-watch-')));
   made.push(base);
   const project = join(base, 'project');
-  mkdirSync(join(project, '.git'), { recursive: true });
+  mkdirSync(gitFolder ? join(project, '.git') : project, { recursive: true });
   const quarantine = join(base, 'quarantine');
   const scan = await scanProtected([project]);
   const moves: ProtectedMove[] = [];
@@ -41,7 +47,7 @@ async function watched(): Promise<{ project: string; quarantine: string; moves: 
       onMove: (move) => moves.push(move),
     }),
   );
-  return { project, quarantine, moves };
+  return { base, project, quarantine, moves };
 }
 
 describe('watchProtected', () => {
@@ -82,21 +88,7 @@ describe('watchProtected', () => {
   });
 
   it('a .git file or link made where git looks is moved: it would send git elsewhere', async () => {
-    const base = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-watch-')));
-    made.push(base);
-    const project = join(base, 'project');
-    mkdirSync(project);
-    const scan = await scanProtected([project]);
-    const moves: ProtectedMove[] = [];
-    watches.push(
-      watchProtected({
-        scan,
-        mounts: planProtectedMounts(scan.found),
-        entries: PROTECTED_FILES,
-        quarantineDir: join(base, 'q'),
-        onMove: (move) => moves.push(move),
-      }),
-    );
+    const { base, project, moves } = await watched({ gitFolder: false });
     writeFileSync(join(project, '.git'), `gitdir: ${join(base, 'evil')}\n`);
     await expect.poll(() => moves.map((m) => m.entry)).toEqual(['.git']);
     expect(moves[0]!.runs).toMatch(/hooks and config/);

@@ -5,14 +5,8 @@ import { openDatabase } from './database';
 import { migrate, schemaVersion } from './migrations';
 import { Writer } from './writer';
 import { prepareDecision, prepareRequest } from './records';
-import {
-  decision,
-  diff,
-  request,
-  tempDir,
-  storeKey,
-  type TempDir,
-} from '../../../../test/support/store';
+import { decision, diff, request, tempDir, storeKey } from '../../../../test/support/store';
+import type { TempDir } from '../../../../test/support/store';
 
 let tmp: TempDir;
 afterEach(() => tmp?.cleanup());

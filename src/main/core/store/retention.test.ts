@@ -4,15 +4,8 @@ import { openStoreEngine, type StoreEngine } from '.';
 import { ChainWriter } from './audit-log';
 import { openDatabase } from './database';
 import { Pruner } from './retention';
-import {
-  decide,
-  decision,
-  diff,
-  request,
-  tempDir,
-  storeKey,
-  type TempDir,
-} from '../../../../test/support/store';
+import { decide, decision, diff, request, tempDir, storeKey } from '../../../../test/support/store';
+import type { TempDir } from '../../../../test/support/store';
 
 const DAY = 86_400_000;
 let tmp: TempDir;

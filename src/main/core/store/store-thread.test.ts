@@ -2,30 +2,28 @@
 // between the threads, the one clock, and a thread that dies.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { openStore, RecordRejectedError, StoreClosedError, StoreWriteError, type Store } from '.';
-import { decision, request, tempDir, type TempDir } from '../../../../test/support/store';
+import { closedAfterEach, decision, request, type TempDir } from '../../../../test/support/store';
 
 const WAIT = { timeout: 30_000, interval: 20 };
 let tmp: TempDir | undefined;
 let store: Store | undefined;
-afterEach(async () => {
-  await store?.close();
-  tmp?.cleanup();
-  store = undefined;
-});
+const made = closedAfterEach();
 
 async function open(options: Partial<Parameters<typeof openStore>[0]> = {}) {
-  tmp = tempDir();
+  tmp = made.tempDir();
   const died: { role: string; exitCode: number; replaced: boolean }[] = [];
   const reports: string[] = [];
-  store = await openStore({
-    path: tmp.dbPath,
-    checkpointKey: 'k',
-    onError: (error) => reports.push(`${error.name}: ${error.message}`),
-    onThreadDied: (info) => died.push(info),
-    ...options,
-  });
+  store = made.store(
+    await openStore({
+      path: tmp.dbPath,
+      checkpointKey: 'k',
+      onError: (error) => reports.push(`${error.name}: ${error.message}`),
+      onThreadDied: (info) => died.push(info),
+      ...options,
+    }),
+  );
   return { store, died, reports };
 }
 
@@ -216,7 +214,7 @@ describe('the store on its threads', { timeout: 60_000 }, () => {
   });
 
   it('a store the writer cannot open is an error at open', async () => {
-    tmp = tempDir();
+    tmp = made.tempDir();
     const { writeFileSync } = await import('node:fs');
     writeFileSync(tmp.dbPath, 'not a database, but long enough to be read as one '.repeat(200));
     await expect(openStore({ path: tmp.dbPath, checkpointKey: 'k' })).rejects.toThrow(

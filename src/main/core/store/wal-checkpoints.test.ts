@@ -1,18 +1,14 @@
 // The WAL is copied back into the database file by the reader's thread, not inside the writer's
 // commits: a page reaches the file without the writer's connection ever checkpointing.
 import { statSync } from 'node:fs';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { openStore, openStoreEngine, type Store } from '.';
 import { openDatabase } from './database';
-import { decision, request, tempDir, type TempDir } from '../../../../test/support/store';
+import { closedAfterEach, decision, request, type TempDir } from '../../../../test/support/store';
 
 let tmp: TempDir | undefined;
 let store: Store | undefined;
-afterEach(async () => {
-  await store?.close();
-  tmp?.cleanup();
-  store = undefined;
-});
+const made = closedAfterEach();
 
 async function decide(s: Pick<Store, 'recordRequest' | 'recordDecision'>, count: number) {
   for (let i = 0; i < count; i++) {
@@ -24,8 +20,8 @@ async function decide(s: Pick<Store, 'recordRequest' | 'recordDecision'>, count:
 
 describe('WAL checkpoints', { timeout: 60_000 }, () => {
   it('the reader thread copies committed pages into the database file', async () => {
-    tmp = tempDir();
-    store = await openStore({ path: tmp.dbPath, checkpointKey: 'k' });
+    tmp = made.tempDir();
+    store = made.store(await openStore({ path: tmp.dbPath, checkpointKey: 'k' }));
     await store.flush();
     const before = statSync(tmp.dbPath).size;
     // Far fewer frames than SQLite's own threshold (1,000 pages): a commit would not checkpoint.
@@ -46,7 +42,7 @@ describe('WAL checkpoints', { timeout: 60_000 }, () => {
   });
 
   it('the writer leaves small checkpoints to the reader, and the engine alone keeps its own', () => {
-    tmp = tempDir();
+    tmp = made.tempDir();
     const engine = openStoreEngine({ path: tmp.dbPath, checkpointKey: 'k' });
     engine.close();
     const elsewhere = openDatabase(tmp.dbPath, { walCheckpoints: 'elsewhere' });
