@@ -4,6 +4,7 @@
  * explicit confirmation as Bypass, asked by the editor and required here, so that no client (an
  * agent that found the token among them) can make one in a single quiet call.
  */
+import { ruleKinds } from './match';
 import { parseCommandPattern } from './pattern';
 import type { Rule } from './types';
 
@@ -35,12 +36,7 @@ function anyPath(glob: string): boolean {
  */
 export function allowAnyReach(rule: Rule): string | null {
   if (rule.action !== 'allow') return null;
-  const kinds =
-    rule.toolKind === undefined
-      ? null
-      : Array.isArray(rule.toolKind)
-        ? rule.toolKind
-        : [rule.toolKind];
+  const kinds = ruleKinds(rule);
   let what: string;
   if (rule.command !== undefined) {
     if (!anyCommand(rule.command)) return null;

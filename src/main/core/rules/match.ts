@@ -43,6 +43,12 @@ const compiledCache = new WeakMap<
   Omit<CompiledRule, 'index' | 'specificity'> & { weight: number }
 >();
 
+/** The tool kinds a rule is limited to, or null for every kind. */
+export function ruleKinds(rule: Rule): readonly ToolKind[] | null {
+  if (rule.toolKind === undefined) return null;
+  return Array.isArray(rule.toolKind) ? rule.toolKind : [rule.toolKind];
+}
+
 /** Compile a rule (cached per rule object). Throws on a pattern validateRules would reject. */
 export function compileRule(rule: Rule, index: number): CompiledRule {
   let c = compiledCache.get(rule);
@@ -54,12 +60,7 @@ export function compileRule(rule: Rule, index: number): CompiledRule {
         throw new Error(`rule "${rule.id}": invalid command pattern: ${parsed.error}`);
       command = parsed.pattern;
     }
-    const kinds =
-      rule.toolKind === undefined
-        ? null
-        : Array.isArray(rule.toolKind)
-          ? rule.toolKind
-          : [rule.toolKind];
+    const kinds = ruleKinds(rule);
     const weight = command
       ? patternWeight(command)
       : rule.path !== undefined

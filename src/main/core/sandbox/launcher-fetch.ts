@@ -65,7 +65,7 @@ export function fetchLauncher(
   const id = `${root}\0${key}\0${call.bin ?? ''}`;
   let fetch = underWay.get(id);
   if (!fetch) {
-    fetch = (call.tool === 'uvx' ? fetchPypi : fetchNpm)(call, root, key, env, onFetching);
+    fetch = (call.tool === 'uvx' ? fetchPypi : fetchNpm)({ call, root, key, env, onFetching });
     underWay.set(id, fetch);
     void fetch.then(
       () => underWay.delete(id),
@@ -75,13 +75,16 @@ export function fetchLauncher(
   return fetch;
 }
 
-async function fetchNpm(
-  call: LauncherCall,
-  root: string,
-  key: string,
-  env: NodeJS.ProcessEnv,
-  onFetching: () => void,
-): Promise<FetchedLauncher> {
+/** One package to fetch: what the agent's command asked for, where and with which environment. */
+interface FetchJob {
+  call: LauncherCall;
+  root: string;
+  key: string;
+  env: NodeJS.ProcessEnv;
+  onFetching: () => void;
+}
+
+async function fetchNpm({ call, root, key, env, onFetching }: FetchJob): Promise<FetchedLauncher> {
   if (call.tool === 'bunx') needTool('bun', 'bunx', env);
   const npm = needTool('npm', call.tool, env);
   const npmRoot = join(root, 'npm');
@@ -123,13 +126,7 @@ async function fetchNpm(
   }
 }
 
-async function fetchPypi(
-  call: LauncherCall,
-  root: string,
-  key: string,
-  env: NodeJS.ProcessEnv,
-  onFetching: () => void,
-): Promise<FetchedLauncher> {
+async function fetchPypi({ call, root, key, env, onFetching }: FetchJob): Promise<FetchedLauncher> {
   const uv = needTool('uv', 'uvx', env);
   // uv writes absolute paths into what it installs: the folder is final from the start.
   const folder = join(root, 'pypi', createHash('sha256').update(key).digest('hex').slice(0, 32));
