@@ -12,6 +12,7 @@ import { expect, test, type Page } from '@playwright/test';
 import type { Settings } from '../../src/shared/settings';
 import { scriptedAgentConfig } from '../support/agents/scripted-agent';
 import { startHeadless, type Headless } from './headless';
+import { agentsCard, fillAgentForm, typeTheCode } from './support/agent-form';
 
 const OUT = process.env.GATEHOUSE_SCREENSHOTS ? 'docs/images' : 'test-results/screenshots';
 const PHONE = { width: 390, height: 844 };
@@ -43,26 +44,11 @@ async function expectAxeCleanIn(page: Page, selector: string) {
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
-const agentsCard = (page: Page) => page.getByRole('region', { name: 'Agents', exact: true });
-
 async function openSettings(page: Page) {
   await page.goto(await headless.pairingUrl());
   await page.locator('.topbar').waitFor();
   await page.evaluate(`location.hash = '#/settings'`);
   await expect(agentsCard(page)).toBeVisible();
-}
-
-/** The code the headless terminal printed for the change waiting now. */
-async function typeTheCode(page: Page) {
-  const waiting = page.getByRole('region', {
-    name: 'Waiting for confirmation: enter the code shown where Gatehouse runs',
-  });
-  await expect(waiting).toBeVisible();
-  await expect.poll(() => headless.output()).toMatch(/code \d{3}-\d{3}/);
-  const codes = [...headless.output().matchAll(/code (\d{3}-\d{3})/g)];
-  await waiting.getByRole('textbox', { name: 'Code' }).fill(codes.at(-1)![1]!);
-  await waiting.getByRole('button', { name: 'Confirm' }).click();
-  await expect(waiting).toBeHidden();
 }
 
 test('a scripted agent added from the form, edited, used for a session, and removed', async ({
@@ -81,13 +67,13 @@ test('a scripted agent added from the form, edited, used for a session, and remo
     prompts: [[{ type: 'text', text: 'Hello from the scripted agent.' }]],
   });
   // A typo is named before anything is saved (shown as a person would fill the form).
-  await form.getByRole('textbox', { name: /^Id/ }).fill('gemini');
-  await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Gemini CLI');
-  await form.getByRole('textbox', { name: /^Command/ }).fill('gemini-cli-nope');
-  await form.getByRole('textbox', { name: 'Arguments, one per line' }).fill('--acp');
-  await form
-    .getByRole('textbox', { name: /^Environment, NAME=value per line/ })
-    .fill('GEMINI_API_KEY=your-key');
+  await fillAgentForm(form, {
+    id: 'gemini',
+    name: 'Gemini CLI',
+    command: 'gemini-cli-nope',
+    args: ['--acp'],
+    env: { GEMINI_API_KEY: 'your-key' },
+  });
   await form.getByRole('button', { name: 'Add agent' }).click();
   await expect(form.getByRole('alert')).toContainText(
     'command not found: "gemini-cli-nope" is not a program on the PATH',
@@ -100,21 +86,11 @@ test('a scripted agent added from the form, edited, used for a session, and remo
   await page.screenshot({ path: join(OUT, 'settings-add-agent-phone.png') });
   await page.setViewportSize(DESKTOP);
 
-  await form.getByRole('textbox', { name: /^Id/ }).fill('scripted');
-  await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Scripted agent');
-  await form.getByRole('textbox', { name: /^Command/ }).fill(scripted.command);
-  await form
-    .getByRole('textbox', { name: 'Arguments, one per line' })
-    .fill(scripted.args.join('\n'));
-  await form.getByRole('textbox', { name: /^Environment, NAME=value per line/ }).fill(
-    Object.entries(scripted.env)
-      .map(([k, v]) => `${k}=${v}`)
-      .join('\n'),
-  );
+  await fillAgentForm(form, { id: 'scripted', name: 'Scripted agent', ...scripted });
   await form.getByRole('button', { name: 'Add agent' }).click();
   // From a browser, a new command waits for the person where Gatehouse runs.
   expect(onDisk().agents?.['scripted']).toBeUndefined();
-  await typeTheCode(page);
+  await typeTheCode(page, headless);
   const agent = agentsCard(page)
     .getByRole('listitem')
     .filter({ has: page.getByRole('heading', { name: /Scripted agent/ }) });

@@ -18,9 +18,14 @@ export interface GeminiHeadless {
 
 /**
  * Registers the hooks in the calling spec file. `use` is handed each test's setup before the test
- * runs, so the spec keeps the names its tests read (`headless`, `folder`, `model`).
+ * runs, so the spec keeps the names its tests read (`headless`, `folder`, `model`). With
+ * `configured: false` the core starts with no agent, as a new user's does, and the test adds
+ * Gemini itself from the prepared command and environment.
  */
-export function geminiHeadlessPerTest(use: (setup: GeminiHeadless) => void): void {
+export function geminiHeadlessPerTest(
+  use: (setup: GeminiHeadless) => void,
+  { configured = true }: { configured?: boolean } = {},
+): void {
   let model: FakeModelServer;
   let gemini: PreparedGemini;
   let headless: Headless;
@@ -36,16 +41,15 @@ export function geminiHeadlessPerTest(use: (setup: GeminiHeadless) => void): voi
   });
   test.beforeEach(async () => {
     folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-e2e-work-')));
-    headless = await startHeadless({
-      agents: {
-        gemini: {
-          name: 'Gemini CLI',
-          command: gemini.command,
-          args: gemini.args,
-          env: gemini.env as Record<string, string>,
-        },
+    const agents = {
+      gemini: {
+        name: 'Gemini CLI',
+        command: gemini.command,
+        args: gemini.args,
+        env: gemini.env as Record<string, string>,
       },
-    });
+    };
+    headless = await startHeadless(configured ? { agents } : {});
     use({ model, gemini, headless, folder });
   });
   test.afterEach(async () => {
