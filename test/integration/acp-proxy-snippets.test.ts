@@ -10,7 +10,7 @@ import { scriptedAgentLaunch } from '../support/agents/scripted-agent';
 import { startCoreProcess, type CoreProcess } from '../support/core-process';
 import { startEditor } from '../support/scripted-editor';
 
-const TOKEN = 'snippet-token';
+const TOKEN = 'snippet-test-token';
 
 /** Each code block of the README's editor section, as the command line it configures. */
 function snippets(): { name: string; argv: string[] }[] {

@@ -83,11 +83,14 @@ describe.skipIf(noSandbox)('the control socket from inside the default sandbox',
         agents: { probe: { command: process.execPath, args: ['-e', probe, socket] } },
       }),
     );
-    const core = await start(home, { GATEHOUSE_TOKEN: 'probe-token' });
+    const core = await start(home, { GATEHOUSE_TOKEN: 'probe-token-of-this-test' });
     const controller = new AbortController();
     void fetch(`${new URL(core.url).origin}/api/sessions`, {
       method: 'POST',
-      headers: { authorization: 'Bearer probe-token', 'content-type': 'application/json' },
+      headers: {
+        authorization: 'Bearer probe-token-of-this-test',
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({ agentId: 'probe', cwd: folder }),
       signal: controller.signal,
     }).catch(() => undefined);
@@ -119,11 +122,14 @@ describe('the gatehouse command', () => {
         },
       }),
     );
-    const core = await start(home, { GATEHOUSE_TOKEN: 'cli-test-token' });
+    const core = await start(home, { GATEHOUSE_TOKEN: 'cli-test-token-of-this-core' });
     const origin = new URL(core.url).origin;
     const created = await fetch(`${origin}/api/sessions`, {
       method: 'POST',
-      headers: { authorization: 'Bearer cli-test-token', 'content-type': 'application/json' },
+      headers: {
+        authorization: 'Bearer cli-test-token-of-this-core',
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({ agentId: 's', cwd: folder }),
     });
     expect(created.status).toBe(200);
@@ -136,7 +142,7 @@ describe('the gatehouse command', () => {
     expect(status.stdout).toContain(
       `  control socket: ${join(home, 'gatehouse.sock')}\n  http: ${origin}\n  1 session:\n    s  idle  ${folder}\n`,
     );
-    expect(status.stdout).not.toContain('cli-test-token');
+    expect(status.stdout).not.toContain('cli-test-token-of-this-core');
 
     const json = await runNode([CLI, 'status', '--json'], { GATEHOUSE_HOME: home });
     expect(JSON.parse(json.stdout)).toMatchObject({
