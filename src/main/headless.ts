@@ -72,6 +72,8 @@ async function main(): Promise<void> {
       at: core.now(),
       payload: { how: served.origin, ...(served.reason ? { reason: served.reason } : {}) },
     });
+    // Committed before the token is printed: no one holds a token the audit does not know of.
+    await core.store.flush();
   }
   const rotateToken = () => {
     const next = newServerToken();
