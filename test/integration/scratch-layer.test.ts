@@ -1,6 +1,7 @@
 // A command run in a scratch layer changes nothing real, and what it would have changed is listed:
-// files made, changed and removed, a folder removed whole, a write too large, a network it cannot
-// reach, and a command that does not end, stopped at its bound with every process it started.
+// files made, changed and removed, a folder removed whole. Its bounds hold: a write too large,
+// memory past its bound, a network it cannot reach, and a command that does not end, stopped at its
+// bound with every process it started.
 import {
   mkdirSync,
   mkdtempSync,
@@ -95,6 +96,15 @@ describe('a command in a scratch layer', () => {
     const big = result.changes.find((c) => c.path === join(project, 'big.bin'));
     expect(big?.size).toBeLessThanOrEqual(1024 * 1024);
     expect(result.output).not.toContain('exit 0');
+  });
+
+  it('a process that takes more memory than its bound fails, and the run still ends', async () => {
+    const result = await run(
+      `node -e "const a = []; for (;;) a.push(Buffer.alloc(64 * 1024 * 1024, 1))"; echo "exit $?"`,
+      { maxMemoryBytes: 512 * 1024 * 1024 },
+    );
+    expect(result.state).toBe('finished');
+    expect(result.output).toMatch(/exit [1-9]/);
   });
 
   it('a command that does not end is stopped at its bound, with the processes it started', async () => {

@@ -20,6 +20,8 @@ export interface ScratchRunInput {
   timeoutMs: number;
   /** Largest file the command may write, in bytes (the shell's file-size limit). */
   maxFileBytes?: number;
+  /** Address space each of its processes may take, in bytes. */
+  maxMemoryBytes?: number;
   /** Where the scratch folders go: never inside a root. Defaults to the system's temp folder. */
   scratchParent?: string;
 }
@@ -49,6 +51,7 @@ export interface ScratchResult {
 const OUTPUT_KEEP = 16 * 1024;
 const MOUNT_FAILED = 97;
 const DEFAULT_MAX_FILE = 256 * 1024 * 1024;
+const DEFAULT_MAX_MEMORY = 2 * 1024 * 1024 * 1024;
 
 const quote = (value: string): string => `'${value.replaceAll("'", `'\\''`)}'`;
 
@@ -64,9 +67,14 @@ function script(input: ScratchRunInput, scratch: string): string {
     );
   });
   const blocks = Math.ceil((input.maxFileBytes ?? DEFAULT_MAX_FILE) / 1024);
+  const memory = Math.ceil((input.maxMemoryBytes ?? DEFAULT_MAX_MEMORY) / 1024);
+  // CPU seconds per process: a busy loop that forks away from the time bound still ends.
+  const cpu = Math.ceil(input.timeoutMs / 1000) + 1;
   lines.push(
     'set +e',
     `ulimit -f ${blocks}`,
+    `ulimit -v ${memory}`,
+    `ulimit -t ${cpu}`,
     `cd ${quote(input.cwd)}`,
     `exec /bin/sh -c ${quote(input.command)}`,
   );
