@@ -34,6 +34,16 @@ export function AgentForm({ agentId, initial, taken, save, onCancel }: Props) {
   const [busy, setBusy] = useState(false);
   const set = <K extends keyof AgentFormState>(key: K, value: AgentFormState[K]) =>
     setForm((f) => ({ ...f, [key]: value }));
+  /** The fields written one entry per line. */
+  const lines = (key: 'args' | 'env' | 'hosts' | 'allowWrite', describedBy?: string) => (
+    <textarea
+      value={form[key]}
+      rows={2}
+      onChange={(e) => set(key, e.target.value)}
+      spellCheck={false}
+      aria-describedby={describedBy}
+    />
+  );
   const title = agentId ? `Edit ${initial.name || agentId}` : 'Add an agent';
 
   const submit = async (e: FormEvent) => {
@@ -94,21 +104,10 @@ export function AgentForm({ agentId, initial, taken, save, onCancel }: Props) {
         </Field>
       )}
       <Field label="Arguments, one per line" className="sv-field">
-        <textarea
-          value={form.args}
-          rows={2}
-          onChange={(e) => set('args', e.target.value)}
-          spellCheck={false}
-        />
+        {lines('args')}
       </Field>
       <Field label="Environment, NAME=value per line" className="sv-field">
-        <textarea
-          value={form.env}
-          rows={2}
-          onChange={(e) => set('env', e.target.value)}
-          spellCheck={false}
-          aria-describedby={`${uid}-env`}
-        />
+        {lines('env', `${uid}-env`)}
         <small id={`${uid}-env`} className="sv-hint">
           Values are never shown again: a name alone on its line keeps its value.
         </small>
@@ -144,21 +143,11 @@ export function AgentForm({ agentId, initial, taken, save, onCancel }: Props) {
         </div>
         {form.network === 'default' && (
           <Field label="More hosts, one per line (host or host:port)" className="sv-field">
-            <textarea
-              value={form.hosts}
-              rows={2}
-              onChange={(e) => set('hosts', e.target.value)}
-              spellCheck={false}
-            />
+            {lines('hosts')}
           </Field>
         )}
         <Field label="More writable folders, one per line" className="sv-field">
-          <textarea
-            value={form.allowWrite}
-            rows={2}
-            onChange={(e) => set('allowWrite', e.target.value)}
-            spellCheck={false}
-          />
+          {lines('allowWrite')}
         </Field>
         <label className="sv-check">
           <input
