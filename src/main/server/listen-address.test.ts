@@ -8,6 +8,7 @@ import { ClientRegistry, type Core } from '../core';
 import { startHttpServer, type RunningServer } from './http-server';
 import { hostAllowed, isLoopbackHost, networkUrls } from './listen-address';
 import { checkListenHost, listenOptions, ListenOptionsError } from './listen-options';
+import { HEALTH } from '../../../test/support/health';
 
 const TOKEN = 'listen-test-token';
 
@@ -101,15 +102,7 @@ describe('the server', () => {
   });
 
   const start = async (host?: string) => {
-    const health = {
-      ok: true,
-      version: '0',
-      policy: 'first-responder',
-      supportedPolicies: [],
-      pending: 0,
-      capabilities: [],
-    };
-    const handlers = { health: vi.fn(() => health) };
+    const handlers = { health: vi.fn(() => HEALTH) };
     const core = { clients: new ClientRegistry(), handlers, links: { resolve: () => null } };
     server = await startHttpServer({
       core: core as unknown as Core,
