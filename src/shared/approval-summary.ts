@@ -1,5 +1,6 @@
 // The queue's view of a pending request, built from the approval by the core (listApprovals) and
 // by the renderer (from the approval an event carries), so both lists agree.
+import { previewSummary } from './preview';
 import { SUMMARY_LIMITS, type PendingApproval, type PendingSummary, type Warning } from './domain';
 
 /** At most `max` UTF-16 units, ending with "…" when cut; never splits a surrogate pair. */
@@ -50,5 +51,6 @@ export function summarizeApproval(approval: PendingApproval): PendingSummary {
     tally: approval.tally,
     options: approval.options.map((o) => ({ ...o, name: clip(o.name, SUMMARY_LIMITS.optionName) })),
     truncated: (approval.cuts?.length ?? 0) > 0,
+    ...(approval.preview ? { effects: previewSummary(approval.preview) } : {}),
   };
 }

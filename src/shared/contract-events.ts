@@ -36,6 +36,8 @@ export const Event = z.discriminatedUnion('type', [
     reason: z.string(),
   }),
   z.object({ type: z.literal('permission_extended'), requestId: Uuid, expiresAt: z.number() }),
+  /** A waiting request's preview started or finished: the approval as it is shown now. */
+  z.object({ type: z.literal('permission_previewed'), approval: PendingApproval }),
   z.object({
     type: z.literal('session_update'),
     sessionId: Id,

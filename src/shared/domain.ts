@@ -2,6 +2,8 @@
 // No Node, no DOM: this file is bundled into all three worlds.
 import { z } from 'zod';
 import { ConfigOptions } from './session-config';
+import { PreparedDiff, Warning, WarningCode } from './findings';
+import { CommandPreview } from './preview';
 
 export const Id = z.string().min(1).max(200);
 export const Uuid = z.uuid();
@@ -76,49 +78,7 @@ export const ToolCallSnapshot = z.object({
 });
 export type ToolCallSnapshot = z.infer<typeof ToolCallSnapshot>;
 
-export const WarningCode = z.enum([
-  'title_mismatch',
-  'bidi_control',
-  'zero_width',
-  'ansi_escape',
-  'download_exec',
-  'secret_path',
-  'outside_session',
-  'too_complex',
-  'lookalike',
-  'disk_differs',
-  'link_target',
-  'protected_file',
-]);
-export type WarningCode = z.infer<typeof WarningCode>;
-
-export const Warning = z.object({
-  code: WarningCode,
-  severity: z.enum(['caution', 'danger']),
-  /** What is wrong, in one sentence a person can act on. */
-  message: z.string(),
-  /** Where it was found: 'title', 'command', 'path', 'diff:<path>', 'rawInput.<key>'. */
-  where: z.string(),
-});
-export type Warning = z.infer<typeof Warning>;
-
-/** A file change prepared for display: classified, size-limited, binary-detected. */
-export const PreparedDiff = z.object({
-  path: z.string(),
-  oldPath: z.string().nullable(),
-  change: z.enum(['create', 'modify', 'delete', 'move']),
-  binary: z.boolean(),
-  oldText: z.string().nullable(),
-  newText: z.string().nullable(),
-  truncated: z.boolean(),
-  oldBytes: z.number().int().nonnegative(),
-  newBytes: z.number().int().nonnegative(),
-  oldLines: z.number().int().nonnegative(),
-  newLines: z.number().int().nonnegative(),
-  /** sha-256 of old and new text, so the full content can be fetched or verified later. */
-  hash: z.string(),
-});
-export type PreparedDiff = z.infer<typeof PreparedDiff>;
+export { PreparedDiff, Warning, WarningCode } from './findings';
 
 export const CommandView = z.object({
   command: z.string(),
@@ -184,6 +144,8 @@ export const PendingApproval = z.object({
   tally: VoteTally.nullable(),
   /** The parts cut to keep the approval small (absent or empty: it is whole). */
   cuts: z.array(Cut).optional(),
+  /** What the command would change, seen in a scratch view (absent: not a command, or not yet asked). */
+  preview: CommandPreview.optional(),
 });
 export type PendingApproval = z.infer<typeof PendingApproval>;
 
@@ -224,6 +186,8 @@ export const PendingSummary = z.object({
     .max(20),
   /** True when parts of the request were too large to keep whole. */
   truncated: z.boolean(),
+  /** The preview's one line ("changes 3 files, deletes 1"); absent for requests with no preview. */
+  effects: z.string().max(200).optional(),
 });
 export type PendingSummary = z.infer<typeof PendingSummary>;
 

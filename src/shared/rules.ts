@@ -41,6 +41,12 @@ export const RuleSchema = z.strictObject({
   command: z.string().optional(),
   commandMatch: z.enum(['prefix', 'exact']).optional(),
   reason: z.string().optional(),
+  /**
+   * An allow that holds only once the command's preview finished and every change it made lies
+   * under one of these paths (relative to the session folder; `[]`: it changes nothing). Until the
+   * preview is done, or when it changes anything else, the request is asked as if no rule matched.
+   */
+  whenPreviewChangesOnly: z.array(z.string().min(1).max(1_024)).max(32).optional(),
   createdAt: z.number().int().nonnegative().optional(),
   source: RuleSourceSchema.optional(),
 });

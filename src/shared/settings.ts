@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { PermissionMode, PermissionPolicy } from './domain';
 import { ACP_REGISTRY_URL, RegistryAgentId } from './registry-format';
+import { DEFAULT_PREVIEW_TIMEOUT_SECONDS, MAX_PREVIEW_TIMEOUT_SECONDS } from './preview';
 import { RuleSchema } from './rules';
 import { ProtectedPathEntry, SandboxSettings } from './sandbox-settings';
 
@@ -64,6 +65,11 @@ export const AgentConfig = z
      * from any local program). Its sessions are shown as not guarded.
      */
     allowUnguarded: z.boolean().default(false),
+    /**
+     * Run this agent's commands once in a scratch view before asking (shown in the dialog); off
+     * also when `preview.enabled` is off in the settings.
+     */
+    preview: z.boolean().default(true),
     /** The OS sandbox the agent runs in: what it does without asking stays inside the project. */
     ...SandboxSettings.shape,
   })
@@ -145,6 +151,23 @@ export const Settings = z
      * shortened: an agent cannot create, change, rename or delete them on its own.
      */
     protectedPaths: z.array(ProtectedPathEntry).max(64).default([]),
+    /**
+     * Before a person is asked about a command whose exact text is known, it is run once in a
+     * throwaway copy-on-write view of the session (no network, bounded time, memory, disk and
+     * processes) and the dialog shows what it changed. Nothing it does reaches the real files.
+     */
+    preview: z
+      .object({
+        enabled: z.boolean().default(true),
+        timeoutSeconds: z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_PREVIEW_TIMEOUT_SECONDS)
+          .default(DEFAULT_PREVIEW_TIMEOUT_SECONDS),
+      })
+      .strict()
+      .default({ enabled: true, timeoutSeconds: DEFAULT_PREVIEW_TIMEOUT_SECONDS }),
     approvals: z
       .object({
         /** Fail-closed timeout: an unanswered request is denied after this many seconds. */

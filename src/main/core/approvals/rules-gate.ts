@@ -1,4 +1,5 @@
 import type { Decider, PendingApproval, PermissionMode } from '../../../shared/domain';
+import type { CommandPreview } from '../../../shared/preview';
 import type { Rule } from '../../../shared/rules';
 import { evaluate, scriptOfShellArgv, type DecidedBy, type RequestFacts } from '../rules';
 import type { ProtectedEntry } from '../rules/protected-files';
@@ -11,7 +12,10 @@ import { allowOnceReply, rejectReply } from './reply';
  * argv that only hands a script to a shell is judged as that script.
  */
 export function factsOf(
-  approval: Pick<PendingApproval, 'agentId' | 'sessionId' | 'toolCall' | 'diffs' | 'command'>,
+  approval: Pick<
+    PendingApproval,
+    'agentId' | 'sessionId' | 'toolCall' | 'diffs' | 'command' | 'preview'
+  >,
   sessionCwd: string,
 ): RequestFacts {
   const paths = new Set<string>();
@@ -34,6 +38,23 @@ export function factsOf(
             approval.command.command,
         }
       : {}),
+    ...(approval.preview ? { preview: previewFacts(approval.preview) } : {}),
+  };
+}
+
+/** A preview as the rules read it: complete only when it finished and listed every change. */
+function previewFacts(preview: CommandPreview): NonNullable<RequestFacts['preview']> {
+  const { counts } = preview;
+  const total = counts.created + counts.modified + counts.deleted + counts.renamed;
+  const changed: string[] = [];
+  for (const change of preview.changes) {
+    changed.push(change.path);
+    if (change.oldPath) changed.push(change.oldPath);
+  }
+  return {
+    complete: preview.state === 'done' && preview.changes.length >= total,
+    beyondRoots: counts.outside > 0 || counts.protected > 0,
+    changed,
   };
 }
 

@@ -37,6 +37,7 @@ import type { PathResolver } from './paths';
 import { protectedReason, protectedWrites } from './protected';
 import { prepareRequest } from './request';
 import type { ProtectedEntry } from './protected-files';
+import { previewConditionHolds } from './preview-condition';
 import type { DecidedBy, Evaluation, EvaluationState, Grant, RequestFacts, Rule } from './types';
 
 export interface EvaluateOptions {
@@ -127,7 +128,9 @@ export function evaluate(
     return result('ask', { type: 'default' }, capitalize(items));
   }
 
-  const allowRules = rules.filter((c) => c.rule.action === 'allow');
+  const allowRules = rules.filter(
+    (c) => c.rule.action === 'allow' && previewConditionHolds(c.rule, prep.facts),
+  );
   const grants = state.grants
     .filter((g) => grantApplies(g, prep, state.now))
     .sort(compareGrantNarrowness);

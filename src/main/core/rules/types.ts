@@ -29,6 +29,17 @@ export const RequestFactsSchema = z.strictObject({
   paths: z.array(z.string()).optional(),
   /** Raw shell text as the agent will run it. */
   command: z.string().optional(),
+  /** What the command changed in its preview, for rules that require one (`whenPreviewChangesOnly`). */
+  preview: z
+    .strictObject({
+      /** Finished, not cut short, and every change listed in `changed`. */
+      complete: z.boolean(),
+      /** It wrote outside the writable roots or into a protected file. */
+      beyondRoots: z.boolean(),
+      /** Absolute paths of everything it created, modified, deleted or renamed (both ends). */
+      changed: z.array(z.string()),
+    })
+    .optional(),
 });
 export type RequestFacts = z.infer<typeof RequestFactsSchema>;
 

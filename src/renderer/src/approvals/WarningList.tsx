@@ -17,6 +17,9 @@ const CODE_LABEL: Record<WarningCode, string> = {
   disk_differs: 'Not what is on disk',
   link_target: 'Goes through a link',
   protected_file: 'A file other programs run',
+  effect_outside: 'Its preview wrote outside the project',
+  effect_protected: 'Its preview wrote a file other programs run',
+  effect_mass_delete: 'Its preview deletes many files',
 };
 
 /** "diff:/a/b.ts line 3" → "the diff of /a/b.ts, line 3"; "rawInput.x" → "input field x". */
