@@ -139,7 +139,7 @@ export class PreviewStage {
     const preview = approval.preview;
     if (!preview || !command) return () => {};
     if (preview.state !== 'running') {
-      this.deps.store.recordEvent(previewedEvent(approval, preview));
+      this.record(previewedEvent(approval, preview));
       return () => {};
     }
     const controller = new AbortController();
@@ -161,6 +161,15 @@ export class PreviewStage {
       this.queue.splice(at, 1);
       this.dropped(job, 0);
     };
+  }
+
+  /** A store that closed under a run (Gatehouse stopping) loses that record, not the process. */
+  private record(event: AuditEventInput): void {
+    try {
+      this.deps.store.recordEvent(event);
+    } catch {
+      // Closed: nothing is waiting on this request any more.
+    }
   }
 
   private pump(): void {
@@ -216,7 +225,7 @@ export class PreviewStage {
   /** The request ended before its preview did: nothing of the run is kept but that it was dropped. */
   private dropped(job: Job, durationMs: number): void {
     const { approval } = job.view;
-    this.deps.store.recordEvent({
+    this.record({
       type: 'command_preview_dropped',
       requestId: approval.requestId,
       sessionId: approval.sessionId,
@@ -243,7 +252,7 @@ export class PreviewStage {
       this.dropped(job, durationMs);
       return;
     }
-    this.deps.store.recordEvent(previewedEvent(shown, preview));
+    this.record(previewedEvent(shown, preview));
     this.deps.bus.publish({ type: 'permission_previewed', approval: shown });
     this.host.rejudgePending();
   }
