@@ -77,7 +77,7 @@ const coreFloors = [
   },
   { floor: 'judgement and record', rooms: ['mediator', 'rules', 'events', 'store'] },
   { floor: 'what a request is made of', rooms: ['safety', 'config', 'telemetry', 'sandbox'] },
-  { floor: 'the request path', rooms: ['approvals', 'transcripts', 'support'] },
+  { floor: 'the request path', rooms: ['approvals', 'transcripts', 'support', 'preview'] },
   { floor: 'agents', rooms: ['agents'] },
   { floor: 'commands', rooms: ['commands'] },
   { floor: 'composition', rooms: ['core.ts'] },

@@ -7,6 +7,7 @@ import type {
   SessionSandbox,
 } from '../../../shared/domain';
 import type { AgentConfig } from '../../../shared/settings';
+import type { SandboxProfile } from '../sandbox/profile';
 import type { SessionContext } from '../approvals/session-context';
 import { resolveMode } from '../rules';
 import { mergeToolCallUpdate } from '../safety';
@@ -49,6 +50,8 @@ export class Session implements SessionContext {
   cancelTimer: NodeJS.Timeout | null = null;
   /** The sandbox the agent runs in; set before the agent starts. */
   sandbox: SessionSandbox = { profile: 'off', writable: [], network: 'all', reason: 'not started' };
+  /** That sandbox as bwrap builds it, for a command's preview; null without one. */
+  sandboxProfile: SandboxProfile | null = null;
   /** Where the session runs when not started here (an editor, through `gatehouse acp`). */
   via: SessionInfo['via'] | null = null;
   /** While the agent waits for a sign-in: the methods it offered (cleared while one is tried). */

@@ -153,6 +153,7 @@ export class SessionManager {
       throw error;
     }
     session.sandbox = launch.sandbox;
+    session.sandboxProfile = launch.profile;
     violations.labelWith(launch.protectedBy);
     this.sessions.set(session.sessionId, session);
     this.transcripts.open(session.sessionId);

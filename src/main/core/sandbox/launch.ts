@@ -39,6 +39,8 @@ export interface AgentLaunch {
   cleanup(): Promise<void>;
   /** The protected entry a refused path falls under; null for others, or without a sandbox. */
   protectedBy(path: string): ProtectedLabel | null;
+  /** The sandbox it runs in (null: none), kept so a command can be previewed in the same view. */
+  profile: SandboxProfile | null;
 }
 
 export interface LaunchInput {
@@ -186,6 +188,7 @@ async function launchWith(
     agentId,
     cleanup: () => Promise.resolve(),
     protectedBy: () => null,
+    profile: null,
   });
 
   const home = env['HOME'] ?? homedir();
@@ -247,6 +250,7 @@ async function launchWith(
       lifeline: true,
       gatehouseHome: input.gatehouseHome,
       agentId,
+      profile,
     };
   } catch (error) {
     if (!(error instanceof SandboxUnavailableError)) throw error;

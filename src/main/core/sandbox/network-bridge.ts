@@ -33,12 +33,15 @@ LOCAL_ADDRESSES.addSubnet('::ffff:127.0.0.0', 104, 'ipv6');
 /**
  * Starts the outside half of an allow-list network: loopback destinations are forwarded as they
  * are; remote hosts go through an HTTP CONNECT proxy that passes only the allowed host:port pairs.
+ * With `proxyAlways`, the proxy listens even with no remote host allowed: it then refuses every
+ * connection and reports each one's host (a command tried before anyone allows it).
  */
 export async function startBridge(
   dir: string,
   loopback: readonly HostRule[],
   remote: readonly HostRule[],
   onViolation: (violation: NetworkViolation) => void,
+  proxyAlways = false,
 ): Promise<Bridge> {
   const servers: Server[] = [];
   const open = new Set<Socket>();
@@ -56,7 +59,7 @@ export async function startBridge(
       forwards.push({ host: rule.host, port: rule.port, socket });
     }
     let proxySocket: string | null = null;
-    if (remote.length > 0) {
+    if (remote.length > 0 || proxyAlways) {
       proxySocket = join(dir, 'proxy');
       servers.push(await listen(connectProxy(remote, onViolation, open), proxySocket));
     }

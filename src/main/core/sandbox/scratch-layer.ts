@@ -1,197 +1,403 @@
-// A command run once in a throwaway copy-on-write view of its writable roots, to see what it would
-// change before anyone allows it. Each root is covered by an overlay whose upper folder lives outside
-// it, inside a new user, mount, network and PID namespace: the command writes at the roots' own
-// paths, nothing reaches the real files, and killing the namespace's first process ends every
-// process the command started. bubblewrap 0.8 has no overlay options, so the namespaces come from
-// util-linux's unshare; where unprivileged namespaces or overlays are refused the run says
-// "unavailable" and never falls back to running the command for real.
+// A command run once in a throwaway copy-on-write view of the session's sandbox, to see what it
+// would change before anyone allows it. bubblewrap 0.8 has no overlay options, so util-linux's
+// unshare makes a user, mount, network and PID namespace first: there a size-bounded tmpfs holds
+// an overlay's upper folder for each writable root and for HOME (so a write outside the roots lands
+// in the layer too, and is reported rather than made), and the session's own bwrap view is built on
+// top — `/` read-only, its secrets hidden, a temp folder of its own, no Unix sockets, no network but
+// a proxy that refuses every connection and names its host. Where namespaces or overlays are
+// refused the run says "unavailable" and never falls back to running the command for real.
 import { spawn } from 'node:child_process';
-import { lstat, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { statfs } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { isInside } from '../fs/containment';
+import { bwrapArgs, type MountPlan } from './bwrap-args';
+import { existingRealPaths, hiddenPaths } from './hidden-paths';
+import { startBridge, type NetworkViolation } from './network-bridge';
+import { NPM_CACHE_INSIDE } from './npm-view';
+import type { SandboxProfile } from './profile';
+import { seenUnderTmp } from './private-tmp';
+import { RELAY_SOURCE, type RelaySpec } from './relay';
+import { listLayers, type LayerChange, type LayerPaths, type Listing } from './scratch-listing';
+import { overlaySafe, scratchScript, SETUP_FAILED, tmpOf, upperOf } from './scratch-script';
+import {
+  dropSocketVariables,
+  nestedSandboxArgs,
+  planUnixSockets,
+  SECCOMP_FD,
+} from './unix-sockets';
+import { findBwrap, unreadableFileIn } from './wrap';
 
-export interface ScratchRunInput {
-  /** Folders the command may change, each seen through its own overlay. Absolute, real paths. */
-  roots: readonly string[];
+export type { LayerChange } from './scratch-listing';
+
+export interface ScratchBounds {
+  /** Largest file the command may write, in bytes. */
+  fileBytes: number;
+  /** Writable memory each of its processes may take (RLIMIT_DATA), in bytes. */
+  memoryBytes: number;
+  /** Everything it writes into the layer together (the tmpfs's size), in bytes. */
+  diskBytes: number;
+  /** Processes at once. */
+  processes: number;
+}
+
+export const DEFAULT_SCRATCH_BOUNDS: ScratchBounds = {
+  fileBytes: 256 * 1024 * 1024,
+  memoryBytes: 2 * 1024 * 1024 * 1024,
+  diskBytes: 512 * 1024 * 1024,
+  processes: 1024,
+};
+
+/** The command as it is in the layer, readable until the run's namespace ends. */
+export interface LayerView {
+  changes: readonly LayerChange[];
+  /** Every change, also those past the ones listed, by kind. */
+  totals: Listing['totals'];
+  /** The host path through which `path`'s new content is read (never followed: open O_NOFOLLOW). */
+  upperPath(change: LayerChange): string;
+}
+
+export interface ScratchRunInput<T = never> {
+  /** The session's sandbox: its writable folders are the layer's roots. */
+  profile: SandboxProfile;
   cwd: string;
   /** The exact command line, run by /bin/sh -c. */
   command: string;
   env: Readonly<Record<string, string>>;
   timeoutMs: number;
-  /** Largest file the command may write, in bytes (the shell's file-size limit). */
-  maxFileBytes?: number;
-  /** Address space each of its processes may take, in bytes. */
-  maxMemoryBytes?: number;
-  /** Where the scratch folders go: never inside a root. Defaults to the system's temp folder. */
-  scratchParent?: string;
+  bounds?: Partial<ScratchBounds>;
+  /** Aborted: the command is killed at once and nothing is listed. */
+  signal?: AbortSignal;
+  /** Changes listed one by one (all are counted). */
+  keep?: number;
+  /** Read what the layer holds before it is thrown away. */
+  inspect?: (view: LayerView) => Promise<T>;
 }
 
-export type LayerChangeKind = 'created' | 'modified' | 'deleted';
-
-export interface LayerChange {
-  /** The path at the root, as the person knows it. */
-  path: string;
-  change: LayerChangeKind;
-  entry: 'file' | 'folder' | 'link' | 'other';
-  /** Bytes written, for files. */
-  size?: number;
-}
-
-export interface ScratchResult {
-  state: 'finished' | 'timed_out' | 'unavailable';
+export interface ScratchResult<T> {
+  state: 'finished' | 'timed_out' | 'aborted' | 'unavailable';
   /** Why the run could not happen, for "unavailable". */
   reason?: string;
   exitCode: number | null;
   /** The last of what it printed (stdout and stderr together). */
   output: string;
   changes: LayerChange[];
+  /** Every change, also those not listed, by kind. */
+  totals: Listing['totals'];
+  /** The listing stopped at its bound. */
+  cut: boolean;
+  /** The layer's disk bound was reached (the tmpfs is full). */
+  diskFull: boolean;
+  /** Connections it tried, each refused. */
+  refused: NetworkViolation[];
+  inspected: T | null;
   durationMs: number;
 }
 
 const OUTPUT_KEEP = 16 * 1024;
-const MOUNT_FAILED = 97;
-const DEFAULT_MAX_FILE = 256 * 1024 * 1024;
-const DEFAULT_MAX_MEMORY = 2 * 1024 * 1024 * 1024;
+const VISIT = 200_000;
+const PROXY_PORT = 3128;
+// A stopped layer that does not go within this long is killed with its process group.
+const STOP_GRACE_MS = 5_000;
 
-const quote = (value: string): string => `'${value.replaceAll("'", `'\\''`)}'`;
-
-function script(input: ScratchRunInput, scratch: string): string {
-  const lines = ['set -e'];
-  input.roots.forEach((root, i) => {
-    const upper = join(scratch, `upper-${i}`);
-    const work = join(scratch, `work-${i}`);
-    lines.push(
-      `mkdir -p ${quote(upper)} ${quote(work)}`,
-      // userxattr: the overlay's own marks as user.* attributes, which a user namespace may write.
-      `mount -t overlay overlay -o userxattr,lowerdir=${quote(root)},upperdir=${quote(upper)},workdir=${quote(work)} ${quote(root)} || exit ${MOUNT_FAILED}`,
-    );
-  });
-  const blocks = Math.ceil((input.maxFileBytes ?? DEFAULT_MAX_FILE) / 1024);
-  const memory = Math.ceil((input.maxMemoryBytes ?? DEFAULT_MAX_MEMORY) / 1024);
-  // CPU seconds per process: a busy loop that forks away from the time bound still ends.
-  const cpu = Math.ceil(input.timeoutMs / 1000) + 1;
-  lines.push(
-    'set +e',
-    `ulimit -f ${blocks}`,
-    `ulimit -v ${memory}`,
-    `ulimit -t ${cpu}`,
-    `cd ${quote(input.cwd)}`,
-    `exec /bin/sh -c ${quote(input.command)}`,
-  );
-  return lines.join('\n');
-}
-
-/** Runs `input.command` in a scratch layer over `input.roots` and lists what it changed there. */
-export async function runInScratchLayer(input: ScratchRunInput): Promise<ScratchResult> {
+/** Runs `input.command` in a scratch layer of the session's sandbox and lists what it changed. */
+export async function runInScratchLayer<T = never>(
+  input: ScratchRunInput<T>,
+): Promise<ScratchResult<T>> {
   const started = Date.now();
-  const scratch = await mkdtemp(join(input.scratchParent ?? tmpdir(), 'gatehouse-scratch-'));
+  const unavailable = (reason: string): ScratchResult<T> => ({
+    ...EMPTY,
+    state: 'unavailable',
+    reason: reason.slice(0, 2000),
+    durationMs: Date.now() - started,
+  });
+  if (process.platform !== 'linux') return unavailable(`a scratch layer needs Linux`);
+  if (input.signal?.aborted) return { ...EMPTY, state: 'aborted', durationMs: 0 };
+  let bwrap: string;
   try {
-    const run = await spawnLayer(input, scratch);
-    const took = Date.now() - started;
-    if (run.exitCode === MOUNT_FAILED || run.spawnError) {
-      return {
-        state: 'unavailable',
-        reason: run.spawnError ?? `no overlay in a user namespace here: ${run.output.trim()}`,
-        exitCode: null,
-        output: '',
-        changes: [],
-        durationMs: took,
+    bwrap = findBwrap();
+    for (const tool of ['unshare', 'prlimit']) onPath(tool);
+  } catch (error) {
+    return unavailable((error as Error).message);
+  }
+  const { profile } = input;
+  const bounds = { ...DEFAULT_SCRATCH_BOUNDS, ...input.bounds };
+  const roots = outermost(await existingRealPaths(profile.writable));
+  const homes = (await existingRealPaths([profile.home, homedir()])).filter(
+    (home) => !roots.some((root) => isInside(home, root)),
+  );
+  // Parents first: a root inside HOME is covered after HOME.
+  const layers = [...outermost(homes), ...roots].sort((a, b) => a.length - b.length);
+  const parent = [tmpdir(), join(profile.gatehouseHome, 'run')].find(
+    (dir) => !layers.some((layer) => isInside(dir, layer)),
+  );
+  if (!parent) return unavailable('no folder outside the layers to hold the scratch folders');
+  const unsafe = [...layers, parent].find((path) => !overlaySafe(path));
+  if (unsafe) return unavailable(`an overlay cannot name this folder: ${unsafe}`);
+
+  const runDir = join(profile.gatehouseHome, 'run');
+  mkdirSync(runDir, { recursive: true, mode: 0o700 });
+  mkdirSync(parent, { recursive: true });
+  const scratch = mkdtempSync(join(parent, 'gatehouse-preview-'));
+  const control = mkdtempSync(join(runDir, 'preview-'));
+  const refused: NetworkViolation[] = [];
+  let bridge: Awaited<ReturnType<typeof startBridge>> | null = null;
+  try {
+    const sockets = await planUnixSockets([], runDir, profile.gatehouseHome).catch(
+      (error: Error) => error,
+    );
+    if (sockets instanceof Error) return unavailable(sockets.message);
+    bridge = await startBridge(control, [], [], (violation) => refused.push(violation), true);
+    const env: NodeJS.ProcessEnv = { ...input.env };
+    dropSocketVariables(env, []);
+    const hidden = await hiddenPaths(profile, env, []);
+    const tmpDirs = await existingRealPaths(profile.tmpDirs);
+    const plan: MountPlan = {
+      privateTmp: { source: tmpOf(scratch), targets: tmpDirs },
+      afterTmp: seenUnderTmp(tmpDirs, [profile.home, input.cwd, folderOf(process.execPath)]).map(
+        (path) => ({ source: path, target: path }),
+      ),
+      writable: layers,
+      readOnly: [],
+      protectedAnchors: [],
+      protectedReadOnly: [],
+      protectedState: [],
+      hiddenDirs: hidden.dirs,
+      hiddenFiles: hidden.files,
+      unreadableFile: unreadableFileIn(runDir),
+      bridgeDir: control,
+      launchFiles: [],
+      shareNetwork: false,
+      bindLowPorts: false,
+      disableUserns: false,
+      cwd: input.cwd,
+      // The command starts in a nested bwrap that holds the filter; mapping uid 0 (the
+      // namespace's root) into it takes CAP_SETFCAP.
+      nestingCaps: true,
+    };
+    const spec: RelaySpec = {
+      forwards: [{ host: '127.0.0.1', port: PROXY_PORT, socket: bridge.proxySocket! }],
+      setEnv: {},
+      unsetEnv: [],
+      nested: { argv: nestedSandboxArgs(bwrap, false), fd: SECCOMP_FD },
+    };
+    const proxy = `http://127.0.0.1:${PROXY_PORT}`;
+    for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY'])
+      spec.setEnv[name] = proxy;
+    spec.setEnv['NODE_USE_ENV_PROXY'] = '1';
+    Object.assign(env, { TMPDIR: '/tmp', TMP: '/tmp', TEMP: '/tmp', NO_PROXY: '', no_proxy: '' });
+    // The session's npm keeps its cache in its own temp folder, as in its sandbox.
+    env['npm_config_cache'] = NPM_CACHE_INSIDE;
+    if (process.versions['electron']) {
+      env['ELECTRON_RUN_AS_NODE'] = '1';
+      spec.unsetEnv.push('ELECTRON_RUN_AS_NODE');
+    }
+    const relay = ['-e', RELAY_SOURCE, JSON.stringify(spec), '/bin/sh', '-c', input.command];
+    const script = scratchScript({
+      scratch,
+      layers,
+      diskBytes: bounds.diskBytes,
+      pidMax: Math.max(bounds.processes, 301),
+      root: process.getuid?.() === 0,
+      limits: [
+        'prlimit',
+        `--fsize=${bounds.fileBytes}`,
+        // Writable private memory, not address space: WebAssembly and V8 reserve far more address
+        // space than they use (Node's fetch could not start under an address-space bound).
+        `--data=${bounds.memoryBytes}`,
+        `--cpu=${Math.ceil(input.timeoutMs / 1000) + 1}`,
+        `--nproc=${bounds.processes}`,
+        '--core=0',
+        '--',
+      ],
+      argv: [bwrap, ...bwrapArgs(plan, process.execPath, relay)],
+      filterFile: sockets.filterFile!,
+    });
+    const scriptFile = join(control, 'layer.sh');
+    writeFileSync(scriptFile, script, { mode: 0o600 });
+
+    const layerPaths = (pid: number): LayerPaths[] =>
+      layers.map((target, i) => ({
+        target,
+        upper: `/proc/${pid}/root${upperOf(scratch, i)}`,
+        merged: `/proc/${pid}/root${target}`,
+      }));
+    const run = await runLayer(scriptFile, env, input, async (pid) => {
+      const paths = layerPaths(pid);
+      const listing = await listLayers(paths, input.keep ?? 200, VISIT);
+      const free = await statfs(`/proc/${pid}/root${scratch}`).catch(() => null);
+      const view: LayerView = {
+        changes: listing.changes,
+        totals: listing.totals,
+        upperPath: (change) => {
+          const i = layers.indexOf(change.layer);
+          return join(paths[i]!.upper, change.path.slice(change.layer.length));
+        },
       };
-    }
-    const changes: LayerChange[] = [];
-    for (const [i, root] of input.roots.entries()) {
-      changes.push(...(await listUpper(join(scratch, `upper-${i}`), root, '')));
-    }
+      const inspected = input.inspect ? await input.inspect(view) : null;
+      // Less than a block left of the bound: the command was stopped by it.
+      const diskFull = free !== null && free.bavail * free.bsize < 64 * 1024;
+      return { listing, inspected, diskFull };
+    });
+    const took = Date.now() - started;
+    if (run.setupFailure !== null || run.spawnError)
+      return unavailable(run.spawnError ?? `no scratch layer here: ${run.setupFailure}`);
+    if (run.aborted) return { ...EMPTY, state: 'aborted', output: run.output, durationMs: took };
+    const read = run.read;
     return {
       state: run.timedOut ? 'timed_out' : 'finished',
       exitCode: run.timedOut ? null : run.exitCode,
       output: run.output,
-      changes,
+      changes: read?.listing.changes ?? [],
+      totals: read?.listing.totals ?? { ...NO_TOTALS },
+      cut: read?.listing.cut ?? false,
+      diskFull: read?.diskFull ?? false,
+      refused,
+      inspected: read?.inspected ?? null,
       durationMs: took,
     };
   } finally {
-    await rm(scratch, { recursive: true, force: true, maxRetries: 3 });
+    await bridge?.close();
+    rmSync(control, { recursive: true, force: true });
+    // The tmpfs was mounted only in the namespace: on the host this folder is empty.
+    rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });
   }
 }
 
-interface SpawnOutcome {
+const NO_TOTALS = { created: 0, modified: 0, deleted: 0 } as const;
+
+const EMPTY: Omit<ScratchResult<never>, 'state' | 'durationMs'> = {
+  exitCode: null,
+  output: '',
+  changes: [],
+  totals: NO_TOTALS,
+  cut: false,
+  diskFull: false,
+  refused: [],
+  inspected: null,
+};
+
+interface LayerRun<R> {
   exitCode: number | null;
   timedOut: boolean;
+  aborted: boolean;
   output: string;
+  setupFailure: string | null;
   spawnError?: string;
+  read: R | null;
 }
 
-function spawnLayer(input: ScratchRunInput, scratch: string): Promise<SpawnOutcome> {
+/**
+ * Starts the namespaces and the script; when the command ended (or was stopped at the bound),
+ * `read` looks at the layer through the namespace, then the namespace is let go.
+ */
+function runLayer<R>(
+  scriptFile: string,
+  env: NodeJS.ProcessEnv,
+  input: Pick<ScratchRunInput<unknown>, 'timeoutMs' | 'signal'>,
+  read: (pid: number) => Promise<R>,
+): Promise<LayerRun<R>> {
   return new Promise((resolve) => {
     const child = spawn(
       'unshare',
-      ['--user', '--map-root-user', '--mount', '--net', '--pid', '--fork', '--kill-child'],
-      { env: { ...input.env }, stdio: ['pipe', 'pipe', 'pipe'], detached: true },
+      [
+        '--user',
+        '--map-root-user',
+        '--mount',
+        '--net',
+        '--pid',
+        '--fork',
+        '--kill-child',
+        '--mount-proc',
+        '/bin/sh',
+        scriptFile,
+      ],
+      { env, stdio: ['pipe', 'pipe', 'pipe', 'pipe'], detached: true },
     );
-    let output = '';
-    let timedOut = false;
-    const keep = (chunk: Buffer) => {
-      output = (output + chunk.toString('utf8')).slice(-OUTPUT_KEEP);
+    const outcome: LayerRun<R> = {
+      exitCode: null,
+      timedOut: false,
+      aborted: false,
+      output: '',
+      setupFailure: null,
+      read: null,
     };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
-    // The namespace's first process dies with unshare, and every process in it with that one.
-    const timer = setTimeout(() => {
-      timedOut = true;
-      if (child.pid !== undefined) {
-        try {
-          process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          // Already gone.
-        }
+    const keep = (chunk: Buffer): void => {
+      outcome.output = (outcome.output + chunk.toString('utf8')).slice(-OUTPUT_KEEP);
+    };
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
+    child.stdin!.on('error', () => {});
+    let reports = '';
+    let reading = false;
+    const killAll = (): void => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
       }
+    };
+    let grace: NodeJS.Timeout | null = null;
+    const stop = (): void => {
+      child.stdin!.write('stop\n');
+      grace ??= setTimeout(killAll, STOP_GRACE_MS);
+    };
+    const timer = setTimeout(() => {
+      outcome.timedOut = true;
+      stop();
     }, input.timeoutMs);
+    const onAbort = (): void => {
+      outcome.aborted = true;
+      killAll();
+    };
+    input.signal?.addEventListener('abort', onAbort, { once: true });
+    (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => {
+      reports += chunk.toString('utf8');
+      const exit = /^exit (\d+)$/m.exec(reports);
+      if (!exit || reading) return;
+      reading = true;
+      clearTimeout(timer);
+      outcome.exitCode = Number(exit[1]);
+      if (outcome.aborted || child.pid === undefined) return;
+      void read(child.pid)
+        .then((value) => (outcome.read = value))
+        .catch(() => {})
+        .finally(() => {
+          child.stdin!.end();
+          grace ??= setTimeout(killAll, STOP_GRACE_MS);
+        });
+    });
     child.on('error', (error) => {
       clearTimeout(timer);
-      resolve({ exitCode: null, timedOut: false, output, spawnError: `unshare: ${error.message}` });
+      resolve({ ...outcome, spawnError: `unshare: ${error.message}` });
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ exitCode: code, timedOut, output });
+      if (grace) clearTimeout(grace);
+      input.signal?.removeEventListener('abort', onAbort);
+      // Whatever the command left running dies with the namespace; nothing outlives the run.
+      killAll();
+      const failed = /^fail ([\s\S]*)$/m.exec(reports);
+      if (code === SETUP_FAILED && failed) outcome.setupFailure = failed[1]!.trim();
+      else if (!reading && !outcome.aborted && !outcome.timedOut)
+        outcome.setupFailure = `the layer ended before its command (${code}): ${outcome.output.trim().slice(-500)}`;
+      resolve(outcome);
     });
-    child.stdin.end(script(input, scratch));
   });
 }
 
-async function lowerEntry(path: string): Promise<'folder' | 'other' | null> {
-  try {
-    return (await lstat(path)).isDirectory() ? 'folder' : 'other';
-  } catch {
-    return null;
-  }
+/** Folders none of which is inside another. */
+function outermost(paths: readonly string[]): string[] {
+  return paths.filter((path) => !paths.some((other) => other !== path && isInside(path, other)));
 }
 
-/** What an upper folder holds, read as changes to the root it covered. */
-async function listUpper(upper: string, root: string, rel: string): Promise<LayerChange[]> {
-  const out: LayerChange[] = [];
-  const names = await readdir(join(upper, rel)).catch(() => [] as string[]);
-  for (const name of names.sort()) {
-    const relPath = rel ? join(rel, name) : name;
-    const stat = await lstat(join(upper, relPath));
-    const path = join(root, relPath);
-    const before = await lowerEntry(path);
-    // A whiteout (a character device 0:0) marks what the command removed.
-    if (stat.isCharacterDevice() && stat.rdev === 0) {
-      out.push({ path, change: 'deleted', entry: before === 'folder' ? 'folder' : 'file' });
-      continue;
-    }
-    if (stat.isDirectory()) {
-      if (before !== 'folder') out.push({ path, change: 'created', entry: 'folder' });
-      out.push(...(await listUpper(upper, root, relPath)));
-      continue;
-    }
-    const entry = stat.isFile() ? 'file' : stat.isSymbolicLink() ? 'link' : 'other';
-    out.push({
-      path,
-      change: before ? 'modified' : 'created',
-      entry,
-      ...(entry === 'file' ? { size: stat.size } : {}),
-    });
-  }
-  return out;
+function folderOf(path: string): string {
+  return path.slice(0, path.lastIndexOf('/')) || '/';
+}
+
+function onPath(tool: string): void {
+  const dirs = (process.env['PATH'] ?? '/usr/bin:/bin').split(delimiter);
+  if (!dirs.some((dir) => dir && existsSync(join(dir, tool))))
+    throw new Error(`${tool} not found: install util-linux`);
 }

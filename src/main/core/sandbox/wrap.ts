@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
-import { readdir, realpath, stat } from 'node:fs/promises';
 import { isInside } from '../fs/containment';
+import { existingRealPaths, hiddenPaths } from './hidden-paths';
 import { bwrapArgs, type MountPlan } from './bwrap-args';
 import { startBridge, type NetworkViolation } from './network-bridge';
 import { isLoopbackHost, type HostRule, type SandboxProfile } from './profile';
@@ -80,20 +80,11 @@ export async function wrapCommand(
 ): Promise<WrappedCommand> {
   const bwrap = options.bwrapPath ?? findBwrap();
   const innerEnv: NodeJS.ProcessEnv = { ...env };
-  const hidden = [
-    ...profile.unreadable,
-    ...(await envFilesIn(profile.envFileDirs, profile.projectDir)),
-  ];
   dropSocketVariables(innerEnv, profile.allowUnixSockets);
-  const agentSocketDir = env['SSH_AUTH_SOCK'] ? dirname(env['SSH_AUTH_SOCK']) : null;
-  if (agentSocketDir && !profile.writable.some((path) => isInside(path, agentSocketDir)))
-    hidden.push(agentSocketDir);
-  const uid = process.getuid?.();
-  if (uid !== undefined) hidden.push(`/run/user/${uid}`);
   const runDir = join(profile.gatehouseHome, 'run');
   mkdirSync(runDir, { recursive: true, mode: 0o700 });
   const sockets = await unixSocketPlan(profile, runDir);
-  hidden.push(...sockets.hidden);
+  const hidden = await hiddenPaths(profile, env, sockets.hidden);
 
   const guard = await guardState(profile.writable, profile.protectedState);
   const tmp = await createPrivateTmp(runDir);
@@ -132,8 +123,8 @@ export async function wrapCommand(
     protectedState: guard.readOnly.filter(
       (path) => !guard.lockedDirs.some((dir) => isInside(path, dir)),
     ),
-    hiddenDirs: [],
-    hiddenFiles: [],
+    hiddenDirs: hidden.dirs,
+    hiddenFiles: hidden.files,
     unreadableFile: unreadableFileIn(runDir),
     bridgeDir: null,
     launchFiles: [...(options.launchFiles ?? [])],
@@ -143,16 +134,6 @@ export async function wrapCommand(
     cwd,
     unixSockets: sockets.shown,
   };
-  const hiddenPaths = await existingRealPaths(hidden);
-  const kinds = await Promise.all(hiddenPaths.map((path) => stat(path).catch(() => null)));
-  hiddenPaths.forEach((path, i) => {
-    const kind = kinds[i];
-    // Gone since its realpath: nothing there to hide. Files, sockets and fifos alike get the
-    // unreadable file mounted over them.
-    if (kind?.isDirectory()) plan.hiddenDirs.push(path);
-    else if (kind) plan.hiddenFiles.push(path);
-  });
-
   const protectedBy = protection.label;
   if (profile.network.kind !== 'allow') {
     if (sockets.filterFile) plan.seccompFd = SECCOMP_FD;
@@ -281,7 +262,7 @@ export function findBwrap(): string {
 }
 
 const usernsSupport = new Map<string, boolean>();
-function canDisableUserns(bwrap: string): boolean {
+export function canDisableUserns(bwrap: string): boolean {
   let known = usernsSupport.get(bwrap);
   if (known === undefined) {
     const help = spawnSync(bwrap, ['--help'], { encoding: 'utf8', timeout: 5000 });
@@ -307,47 +288,8 @@ async function writableDirs(profile: SandboxProfile): Promise<string[]> {
   return existingRealPaths(present);
 }
 
-/**
- * The real paths of those that exist, resolved off the thread: a sandbox hides dozens of paths,
- * and fifty sandboxes starting at once made thousands of blocking calls of them.
- */
-async function existingRealPaths(paths: readonly string[]): Promise<string[]> {
-  // Nothing there to expose or to hide: no path.
-  const real = await Promise.all(paths.map((path) => realpath(path).catch(() => null)));
-  return [...new Set(real.filter((path): path is string => path !== null))];
-}
-
-/**
- * Listings under way, shared by the sandboxes that start while one runs: sessions started together
- * list the same folders (the project's ancestors, /tmp with its thousands of names, HOME). None is
- * kept once read, so a start never sees a listing older than the starts beside it.
- */
-const listings = new Map<string, Promise<string[]>>();
-function listing(dir: string): Promise<string[]> {
-  let names = listings.get(dir);
-  if (!names) {
-    names = readdir(dir).catch(() => [] as string[]);
-    listings.set(dir, names);
-    void names.then(() => listings.delete(dir));
-  }
-  return names;
-}
-
-/** `.env*` files directly in the given folders, unless inside the project. */
-async function envFilesIn(dirs: readonly string[], projectDir: string): Promise<string[]> {
-  // Read without blocking: a home folder can hold thousands of names.
-  const listed = await Promise.all(
-    dirs
-      .filter((dir) => !isInside(dir, projectDir))
-      .map(async (dir) => ({ dir, names: await listing(dir) })),
-  );
-  return listed.flatMap(({ dir, names }) =>
-    names.filter((name) => name.startsWith('.env')).map((name) => join(dir, name)),
-  );
-}
-
 /** An empty file with no permissions, shared by every sandbox of this Gatehouse. */
-function unreadableFileIn(runDir: string): string {
+export function unreadableFileIn(runDir: string): string {
   const path = join(runDir, 'unreadable');
   writeFileSync(path, '', { mode: 0 });
   // An older copy may have other permissions.
