@@ -1,5 +1,4 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
 import type { Settings } from '../../shared/settings';
 import { installedGatehouse } from './agents/hooked-clis';
 import { HookWatcher } from './agents/hook-watch';
@@ -40,7 +39,7 @@ import { watchSettingsFile } from './config/settings-watch';
 import { EventBus } from './events/bus';
 import { validatePolicyConfig } from './mediator';
 import { initShellParser, validateRules } from './rules';
-import { provisionalPreviewer } from './sandbox/provisional-previewer';
+import { createPreviewer } from './preview';
 import { openStore, type Store } from './store';
 import { KEY_ENV, resolveAuditKey, type ResolvedAuditKey } from './store/audit-key';
 import { databasePath } from './store/data-folder';
@@ -150,9 +149,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     coverage.endSession(sessionId);
     return grants.endSession(sessionId);
   };
-  const previewer = provisionalPreviewer({
-    rootOf: (sessionId): string => sessions.get(sessionId).cwd,
-    scratchParent: join(home, 'preview'),
+  const previewer = createPreviewer({
+    gatehouseHome: home,
+    // Editor and terminal sessions run outside Gatehouse's sandbox: their folder is the one root.
+    sandboxOf: (sessionId) => {
+      const session = sessions.find(sessionId);
+      return session ? { folder: session.cwd, profile: session.sandboxProfile } : null;
+    },
     protectedEntries: () => protectedEntries(settings.protectedPaths, managed),
   });
   // The runs still going when Gatehouse closes: their requests end first, which stops them, and

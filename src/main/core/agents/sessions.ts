@@ -90,6 +90,12 @@ export class SessionManager {
     return checkFolder(path, this.options.home);
   }
 
+  /** The open session with this id, or undefined. */
+  find(sessionId: string): Session | undefined {
+    const session = this.sessions.get(sessionId);
+    return session && session.state !== 'closed' ? session : undefined;
+  }
+
   get(sessionId: string): Session {
     const session = this.sessions.get(sessionId);
     if (!session || session.state === 'closed')
