@@ -140,6 +140,9 @@ describe('a command previewed before anyone allows it', () => {
 
   it('denied while its preview runs: the run is stopped, nothing of it shown or left behind', async () => {
     // A bound far past the poll below: the run ends early only by being stopped.
+    const scratches = () =>
+      readdirSync(tmpdir()).filter((name) => name.startsWith('gatehouse-preview-'));
+    const before = scratches();
     const { gh, turn, approval } = await start('touch made; sleep 600', {
       preview: { enabled: true, timeoutSeconds: 120 },
     });
@@ -152,7 +155,9 @@ describe('a command previewed before anyone allows it', () => {
         timeout: 30_000,
       })
       .toBe(1);
-    expect(readdirSync(join(gh.home, 'preview')).filter((name) => !name.endsWith('.bpf'))).toEqual(
+    // Neither its scratch layer nor its control folder is left.
+    expect(scratches()).toEqual(before);
+    expect(readdirSync(join(gh.home, 'run')).filter((name) => name.startsWith('preview-'))).toEqual(
       [],
     );
     expect(gh.events.filter((e) => e.type === 'permission_previewed')).toEqual([]);
@@ -168,6 +173,10 @@ describe('a command previewed before anyone allows it', () => {
     expect(await audit(session!, 'command_previewed')).toMatchObject([
       { payload: { state: 'not_previewed', reason: 'off' } },
     ]);
-    expect(existsSync(join(gh.home, 'preview'))).toBe(false);
+    const run = join(gh.home, 'run');
+    const controls = existsSync(run)
+      ? readdirSync(run).filter((n) => n.startsWith('preview-'))
+      : [];
+    expect(controls).toEqual([]);
   });
 });

@@ -352,6 +352,8 @@ function runLayer<R>(
       killAll();
     };
     input.signal?.addEventListener('abort', onAbort, { once: true });
+    // Aborted while the layer was being prepared: the listener came too late to hear it.
+    if (input.signal?.aborted) onAbort();
     (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => {
       reports += chunk.toString('utf8');
       const exit = /^exit (\d+)$/m.exec(reports);
