@@ -5,6 +5,7 @@ import { installedGatehouse } from './agents/hooked-clis';
 import { HookWatcher } from './agents/hook-watch';
 import { endLeftoverAgents } from './agents/leftover-agents';
 import { createReadJudge } from './agents/read-judge';
+import type { Session } from './agents/session';
 import { SessionManager } from './agents/sessions';
 import { ClientRegistry } from './approvals/clients';
 import { GrantBook } from './approvals/grant-book';
@@ -151,7 +152,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     return grants.endSession(sessionId);
   };
   const previewer = provisionalPreviewer({
-    rootOf: (sessionId): string => sessions.get(sessionId).cwd,
+    sessionOf: (sessionId): Session => sessions.get(sessionId),
     scratchParent: join(home, 'preview'),
     protectedEntries: () => protectedEntries(settings.protectedPaths, managed),
   });

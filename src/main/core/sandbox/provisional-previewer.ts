@@ -1,12 +1,15 @@
 // PROVISIONAL — the previewer the core uses until the preview room's own replaces it, kept to this
-// one file so the swap is one import. It runs the command in the scratch layer over the session
-// folder and, inside that, in a bubblewrap view where everything else is read-only, /tmp is
-// private, there is no network and socket(AF_UNIX) is refused: a write outside the project fails
-// instead of landing on the real disk (it is not listed: the command's output says what failed).
-// It lists created, modified and deleted entries (no diffs, no renames, no hosts).
+// one file so the swap is one import. It runs the command in the scratch layer over the session's
+// writable folders and, inside that, in a bubblewrap view where everything else is read-only, /tmp
+// is private, there is no network and socket(AF_UNIX) is refused: a write elsewhere fails instead
+// of landing on the real disk. Such a write is not listed, so a session whose real runs can write
+// where the preview cannot see (no sandbox, a writable folder that cannot be layered) is previewed
+// as incomplete. It lists created, modified and deleted entries (no diffs, no renames, no hosts).
 import { randomUUID } from 'node:crypto';
 import { mkdir, realpath, rm, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
+import type { SessionSandbox } from '../../../shared/domain';
 import type { Warning } from '../../../shared/findings';
 import {
   emptyPreview,
@@ -17,13 +20,14 @@ import {
 } from '../../../shared/preview';
 import { isInside } from '../fs/containment';
 import { protectedEntryForReal, type ProtectedEntry } from '../rules/protected-files';
+import { PRIVATE_TMP_SHOWN } from './launch';
 import { runInScratchLayer, type ScratchResult } from './scratch-layer';
 import { unixSocketFilterSupported, writeUnixSocketFilter, SECCOMP_FD } from './unix-sockets';
 import { findBwrap } from './wrap';
 
 export interface ProvisionalPreviewerOptions {
-  /** The session's folder: the one root the command may change (in its scratch view). */
-  rootOf: (sessionId: string) => string;
+  /** The session's folder and sandbox: where the command may change things (in its scratch view). */
+  sessionOf: (sessionId: string) => { cwd: string; sandbox: SessionSandbox };
   /** Where the scratch folders and the socket filter go; never inside a session folder. */
   scratchParent: string;
   protectedEntries: () => readonly ProtectedEntry[];
@@ -48,7 +52,7 @@ function confined(
   bwrap: string,
   filter: string,
   stop: string,
-  root: string,
+  roots: readonly string[],
   cwd: string,
   command: string,
 ) {
@@ -63,9 +67,7 @@ function confined(
     '--tmpfs',
     '/tmp',
     // After /tmp, so a project under /tmp is still seen.
-    '--bind',
-    root,
-    root,
+    ...roots.flatMap((root) => ['--bind', root, root]),
     '--unshare-all',
     '--die-with-parent',
     '--seccomp',
@@ -88,9 +90,34 @@ function confined(
   ].join('\n');
 }
 
+/**
+ * The session's writable folders as real paths the scratch layer can cover (the session folder
+ * first), and those it cannot: an unsandboxed session writes anywhere; a folder nested with another
+ * or holding the scratch folders cannot have a layer of its own.
+ */
+async function writableRoots(
+  session: { cwd: string; sandbox: SessionSandbox },
+  parent: string,
+): Promise<{ roots: string[]; unseen: string[] }> {
+  const roots = [await realpath(session.cwd)];
+  const unseen = session.sandbox.profile === 'off' ? ['everything outside the project'] : [];
+  for (const shown of session.sandbox.writable) {
+    if (shown === 'project' || shown === PRIVATE_TMP_SHOWN) continue;
+    const path = shown.startsWith('~/') ? join(homedir(), shown.slice(2)) : shown;
+    // One that does not exist cannot be written through; the sandbox makes none.
+    const real = await realpath(path).catch(() => null);
+    if (real === null) continue;
+    const nested = [...roots, parent].some((r) => isInside(real, r) || isInside(r, real));
+    if (nested || real === '/') unseen.push(shown);
+    else roots.push(real);
+  }
+  return { roots, unseen };
+}
+
 function mapped(
   result: ScratchResult,
   root: string,
+  unseen: readonly string[],
   timeoutMs: number,
   entries: readonly ProtectedEntry[],
 ): CommandPreview {
@@ -132,10 +159,16 @@ function mapped(
     });
   }
   const timedOut = result.state === 'timed_out';
+  const blind = !timedOut && unseen.length > 0;
+  const where = unseen.join(', ').slice(0, PREVIEW_LIMITS.reason - 80);
   return {
-    state: timedOut ? 'incomplete' : 'done',
-    reason: timedOut ? 'time' : null,
-    detail: timedOut ? `still running after ${Math.round(timeoutMs / 1000)} s` : null,
+    state: timedOut || blind ? 'incomplete' : 'done',
+    reason: timedOut ? 'time' : blind ? 'system' : null,
+    detail: timedOut
+      ? `still running after ${Math.round(timeoutMs / 1000)} s`
+      : blind
+        ? `what it writes in ${where} is not seen by this preview`
+        : null,
     changes,
     counts,
     diffs: [],
@@ -152,8 +185,9 @@ export function provisionalPreviewer(
   options: ProvisionalPreviewerOptions,
 ): (input: PreviewInput) => Promise<CommandPreview> {
   return async ({ sessionId, command, cwd, timeoutMs, signal }) => {
-    const root = await realpath(options.rootOf(sessionId));
     const parent = options.scratchParent;
+    const { roots, unseen } = await writableRoots(options.sessionOf(sessionId), parent);
+    const root = roots[0]!;
     if (root === '/' || isInside(parent, root) || !isAbsolute(cwd))
       return emptyPreview('unavailable', 'system', timeoutMs, 'no scratch view for this folder');
     if (!unixSocketFilterSupported())
@@ -169,14 +203,14 @@ export function provisionalPreviewer(
     signal.addEventListener('abort', onAbort, { once: true });
     try {
       const result = await runInScratchLayer({
-        roots: [root],
+        roots,
         cwd: root,
-        command: confined(findBwrap(), filter, stop, root, cwd, command),
+        command: confined(findBwrap(), filter, stop, roots, cwd, command),
         env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: process.env['HOME'] ?? '/' },
         timeoutMs,
         scratchParent: parent,
       });
-      return mapped(result, root, timeoutMs, options.protectedEntries());
+      return mapped(result, root, unseen, timeoutMs, options.protectedEntries());
     } finally {
       signal.removeEventListener('abort', onAbort);
       await stopping;
