@@ -11,6 +11,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -129,6 +130,39 @@ describe('a command previewed before anyone allows it', () => {
     expect(existsSync(join(folder, 'inside'))).toBe(false);
     await gh.api.call('vote', { requestId: approval.requestId, optionId: 'opt-no' });
     await turn;
+  });
+
+  it('reaches neither a local socket nor a loopback port while it is previewed', async () => {
+    const heard: string[] = [];
+    // In the project, which the preview sees: only the socket filter stands between them.
+    const sock = join(folder, 'agent.sock');
+    const unix = createServer((c) => {
+      heard.push('unix');
+      c.destroy();
+    });
+    const tcp = createServer((c) => {
+      heard.push('tcp');
+      c.destroy();
+    });
+    await new Promise<void>((done) => unix.listen(sock, done));
+    await new Promise<void>((done) => tcp.listen(0, '127.0.0.1', done));
+    const port = (tcp.address() as AddressInfo).port;
+    const probe = (target: string) =>
+      `${process.execPath} -e "require('net').connect(${target}).on('connect',()=>console.log('reached')).on('error',(e)=>console.log(e.code))"`;
+    try {
+      const { gh, turn, approval } = await start(
+        `${probe(`'${sock}'`)}; ${probe(`${port},'127.0.0.1'`)}; touch probed`,
+      );
+      const { approval: previewed } = await gh.waitForEvent('permission_previewed');
+      expect(previewed.preview!.changes.map((c) => c.path)).toEqual([join(folder, 'probed')]);
+      expect(previewed.preview!.output, previewed.preview!.output).toMatch(/^EPERM\nE[A-Z]+\n$/);
+      expect(heard).toEqual([]);
+      await gh.api.call('vote', { requestId: approval.requestId, optionId: 'opt-no' });
+      await turn;
+    } finally {
+      unix.close();
+      tcp.close();
+    }
   });
 
   it('a write into .git/hooks is shown as a danger on the request', async () => {
