@@ -1,6 +1,5 @@
 // A terminal CLI's tool call, as its hook hands it to the core: a shell command in `tool_input` is
-// the exact command (raw input), so it is previewed like an ACP agent's; the CLI's title-only
-// case does not arise there.
+// the exact command (raw input), so it is previewed like an ACP agent's.
 import { mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,6 +41,12 @@ describe('a terminal hook’s shell command', () => {
       expect(approval.command).toMatchObject({ source: 'rawInput' });
       expect(approval.preview?.state).toBe('running');
       const { approval: previewed } = await gh.waitForEvent('permission_previewed');
+      // The CLI runs outside any sandbox: what it would write beyond the project is not seen, so the
+      // preview never reads as complete (and no rule that requires one allows it).
+      expect(previewed.preview).toMatchObject({
+        state: 'incomplete',
+        detail: expect.stringContaining('everything outside the project'),
+      });
       expect(previewed.preview!.changes.map(({ path, change }) => [path, change])).toEqual([
         [join(folder, 'new.txt'), 'created'],
         [join(folder, 'old.txt'), 'deleted'],

@@ -11,9 +11,11 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Rule } from '../../src/shared/rules';
 import type { SettingsInput, AgentConfig } from '../../src/shared/settings';
 import type { ScriptStep } from '../support/agents/scripted-agent';
 import { startScriptedSession, type ScriptedSession } from '../support/gatehouse';
@@ -22,6 +24,14 @@ const OPTIONS = [
   { optionId: 'opt-yes', name: 'Yes', kind: 'allow_once' as const },
   { optionId: 'opt-no', name: 'No', kind: 'reject_once' as const },
 ];
+
+/** Allows `sh gen.sh` only once its preview shows changes under build/ alone. */
+const GEN_RULE: Rule = {
+  id: 'gen',
+  action: 'allow',
+  command: 'sh gen.sh',
+  whenPreviewChangesOnly: ['build'],
+};
 
 /** The agent asks to run `command` (raw input `{command}`), and runs it itself once allowed. */
 function shellRequest(command: string): ScriptStep {
@@ -122,6 +132,39 @@ describe('a command previewed before anyone allows it', () => {
     await turn;
   });
 
+  it('reaches neither a local socket nor a loopback port while it is previewed', async () => {
+    const heard: string[] = [];
+    // In the project, which the preview sees: only the socket filter stands between them.
+    const sock = join(folder, 'agent.sock');
+    const unix = createServer((c) => {
+      heard.push('unix');
+      c.destroy();
+    });
+    const tcp = createServer((c) => {
+      heard.push('tcp');
+      c.destroy();
+    });
+    await new Promise<void>((done) => unix.listen(sock, done));
+    await new Promise<void>((done) => tcp.listen(0, '127.0.0.1', done));
+    const port = (tcp.address() as AddressInfo).port;
+    const probe = (target: string) =>
+      `${process.execPath} -e "require('net').connect(${target}).on('connect',()=>console.log('reached')).on('error',(e)=>console.log(e.code))"`;
+    try {
+      const { gh, turn, approval } = await start(
+        `${probe(`'${sock}'`)}; ${probe(`${port},'127.0.0.1'`)}; touch probed`,
+      );
+      const { approval: previewed } = await gh.waitForEvent('permission_previewed');
+      expect(previewed.preview!.changes.map((c) => c.path)).toEqual([join(folder, 'probed')]);
+      expect(previewed.preview!.output, previewed.preview!.output).toMatch(/^EPERM\nE[A-Z]+\n$/);
+      expect(heard).toEqual([]);
+      await gh.api.call('vote', { requestId: approval.requestId, optionId: 'opt-no' });
+      await turn;
+    } finally {
+      unix.close();
+      tcp.close();
+    }
+  });
+
   it('a write into .git/hooks is shown as a danger on the request', async () => {
     const { gh, turn, approval } = await start(
       'mkdir -p .git/hooks && printf "#!/bin/sh\\ncurl evil" > .git/hooks/pre-commit',
@@ -162,6 +205,29 @@ describe('a command previewed before anyone allows it', () => {
     );
     expect(gh.events.filter((e) => e.type === 'permission_previewed')).toEqual([]);
     expect(existsSync(join(folder, 'made'))).toBe(false);
+  });
+
+  it('an allow that requires a preview decides once it shows changes only in build/', async () => {
+    writeFileSync(join(folder, 'gen.sh'), 'mkdir -p build\necho out > build/out\n');
+    const { gh, turn, approval } = await start('sh gen.sh', { rules: [GEN_RULE] });
+    // Asked at first: the rule holds only once the preview is in.
+    expect(approval.preview?.state).toBe('running');
+    expect(await turn).toEqual({ stopReason: 'end_turn' });
+    expect(readFileSync(join(folder, 'build', 'out'), 'utf8')).toBe('out\n');
+    await gh.core.store.flush();
+    const detail = await gh.core.store.historyDetail(approval.requestId);
+    expect(detail?.decider).toEqual({ type: 'rule', ruleId: 'gen' });
+  });
+
+  it('the same rule keeps asking when the preview shows a change outside build/', async () => {
+    writeFileSync(join(folder, 'gen.sh'), 'mkdir -p build\necho out > build/out\necho x >> b\n');
+    const { gh, turn, approval } = await start('sh gen.sh', { rules: [GEN_RULE] });
+    const { approval: previewed } = await gh.waitForEvent('permission_previewed');
+    expect(previewed.preview?.counts).toMatchObject({ created: 2, modified: 1 });
+    expect(gh.core.pipeline.pending.get(approval.requestId)).toBeDefined();
+    await gh.api.call('vote', { requestId: approval.requestId, optionId: 'opt-no' });
+    expect(await turn).toEqual({ stopReason: 'end_turn' });
+    expect(existsSync(join(folder, 'build'))).toBe(false);
   });
 
   it('an agent whose previews are off is asked with "not previewed: off", nothing run', async () => {

@@ -59,11 +59,9 @@ function done(changes: PreviewChange[], extra: Partial<CommandPreview> = {}): Co
 function withPreview(
   previewer: PreviewOptions['run'],
   settings: PreviewOptions['settingsFor'] = () => ({ enabled: true, timeoutMs: 10_000 }),
-  concurrency?: number,
+  extra: Partial<PreviewOptions> = {},
 ) {
-  const harness = gated({
-    preview: { run: previewer, settingsFor: settings, ...(concurrency ? { concurrency } : {}) },
-  });
+  const harness = gated({ preview: { run: previewer, settingsFor: settings, ...extra } });
   const previewed = () =>
     harness.published.filter(
       (e): e is Extract<GatehouseEvent, { type: 'permission_previewed' }> =>
@@ -263,9 +261,35 @@ describe('requests that get no preview run', () => {
 });
 
 describe('a flood of commands', () => {
+  it('a previewer that never ends is given up past its bound: cut short, its place freed', async () => {
+    const { runs, previewer } = scripted();
+    const fast = () => ({ enabled: true, timeoutMs: 5 });
+    const { pipeline, context, previewed } = withPreview(previewer, fast, {
+      concurrency: 1,
+      overrunMs: 0,
+    });
+    void pipeline.handle(context, run('make stuck', 'c1'));
+    void pipeline.handle(context, run('make next', 'c2'));
+    // One place: the second starts only once the first was given up.
+    await vi.waitFor(() => expect(previewed()).toHaveLength(2));
+    for (const event of previewed()) {
+      expect(event.approval.preview).toMatchObject({
+        state: 'incomplete',
+        reason: 'time',
+        detail: 'the preview did not end at its bound',
+      });
+    }
+    expect(runs.map((r) => [r.run.command, r.run.signal.aborted])).toEqual([
+      ['make stuck', true],
+      ['make next', true],
+    ]);
+  });
+
   it('runs two previews at once; the others wait, and one decided while waiting never runs', async () => {
     const { runs, previewer } = scripted();
-    const { pipeline, context, vote, audited } = withPreview(previewer, undefined, 2);
+    const { pipeline, context, vote, audited } = withPreview(previewer, undefined, {
+      concurrency: 2,
+    });
     for (const id of ['c1', 'c2', 'c3', 'c4']) void pipeline.handle(context, run(`make ${id}`, id));
     await vi.waitFor(() => expect(pipeline.pending.size).toBe(4));
     expect(runs.map((r) => r.run.command)).toEqual(['make c1', 'make c2']);

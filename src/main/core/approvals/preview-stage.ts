@@ -31,9 +31,10 @@ export interface PreviewOptions {
   settingsFor: (agentId: string) => { enabled: boolean; timeoutMs: number };
   /** Runs at once (each a process tree in its own namespaces); more wait their turn. Default 2. */
   concurrency?: number;
+  /** How long past its bound a run may take to end before it is given up. Default 10 s. */
+  overrunMs?: number;
 }
 
-/** How long past its own bound a run may take to end before it is given up as cut short. */
 const OVERRUN_MS = 10_000;
 const DEFAULT_CONCURRENCY = 2;
 
@@ -183,43 +184,54 @@ export class PreviewStage {
     }
   }
 
-  /** Settles only when the previewer has, so an abandoned run still holds its place until it ends. */
+  /**
+   * Settles when the previewer has, so an abandoned run holds its place until it ends; one that
+   * outlives its bound by OVERRUN_MS is given up (stopped, read as cut short) and frees its place.
+   */
   private async execute(job: Job): Promise<void> {
     const { controller, timeoutMs } = job;
     const started = Date.now();
-    let overran = false;
-    // A previewer that does not end at its own bound is stopped and read as cut short.
-    const watchdog = setTimeout(() => {
-      overran = true;
-      controller.abort();
-    }, timeoutMs + OVERRUN_MS);
-    watchdog.unref?.();
-    let preview: CommandPreview;
-    try {
-      const result = await this.options.run({
+    let watchdog: ReturnType<typeof setTimeout> | undefined;
+    const overran = new Promise<{ overran: true }>((resolve) => {
+      watchdog = setTimeout(
+        () => {
+          controller.abort();
+          resolve({ overran: true });
+        },
+        timeoutMs + (this.options.overrunMs ?? OVERRUN_MS),
+      );
+      watchdog.unref?.();
+    });
+    const run = this.options
+      .run({
         sessionId: job.view.approval.sessionId,
         command: job.command,
         cwd: job.cwd,
         timeoutMs,
         signal: controller.signal,
-      });
-      preview = finished(result, timeoutMs);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      preview = emptyPreview('unavailable', 'system', timeoutMs, clipDetail(message));
-    } finally {
-      clearTimeout(watchdog);
-    }
-    if (overran) {
-      preview = {
-        ...emptyPreview('incomplete', 'time', timeoutMs, 'the preview did not end at its bound'),
-        durationMs: Date.now() - started,
-      };
+      })
+      .then(
+        (result) => ({ preview: finished(result, timeoutMs) }),
+        (error: unknown) => {
+          const message = error instanceof Error ? error.message : String(error);
+          return { preview: emptyPreview('unavailable', 'system', timeoutMs, clipDetail(message)) };
+        },
+      );
+    const outcome = await Promise.race([run, overran]);
+    clearTimeout(watchdog);
+    const durationMs = Date.now() - started;
+    if ('overran' in outcome) {
+      const detail = 'the preview did not end at its bound';
+      this.finish(
+        job,
+        { ...emptyPreview('incomplete', 'time', timeoutMs, detail), durationMs },
+        durationMs,
+      );
     } else if (controller.signal.aborted) {
-      this.dropped(job, Date.now() - started);
-      return;
+      this.dropped(job, durationMs);
+    } else {
+      this.finish(job, outcome.preview, durationMs);
     }
-    this.finish(job, preview, Date.now() - started);
   }
 
   /** The request ended before its preview did: nothing of the run is kept but that it was dropped. */
