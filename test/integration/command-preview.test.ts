@@ -82,6 +82,17 @@ describe.skipIf(skip)('a command previewed in a scratch view of its session', ()
     expect(existsSync(join(p.project, 'src', 'old', 'a.c'))).toBe(true);
   });
 
+  it('lists what a folder removed and made again no longer holds', async () => {
+    const preview = await p.preview(
+      'rm -rf src/old && mkdir src/old && echo "int c;" > src/old/c.c',
+    );
+    expect(preview.changes.map((c) => [c.path, c.change])).toEqual([
+      [join(p.project, 'src', 'old', 'a.c'), 'deleted'],
+      [join(p.project, 'src', 'old', 'b.c'), 'deleted'],
+      [join(p.project, 'src', 'old', 'c.c'), 'created'],
+    ]);
+  });
+
   it('tells a renamed file as one rename, and a renamed folder as its files renamed', async () => {
     const file = await p.preview('mv docs/guide.md docs/manual.md');
     expect(file.changes).toEqual([
