@@ -129,7 +129,9 @@ export async function runInScratchLayer<T = never>(
   );
   // Parents first: a root inside HOME is covered after HOME.
   const layers = [...outermost(homes), ...roots].sort((a, b) => a.length - b.length);
-  const parent = [tmpdir(), join(profile.gatehouseHome, 'run')].find(
+  // An empty folder the tmpfs is mounted on, outside every layer (an overlay mounted over it would
+  // hide it): HOME and the data folder are often layers, the temp folder seldom.
+  const parent = [tmpdir(), '/tmp', '/var/tmp', join(profile.gatehouseHome, 'run')].find(
     (dir) => !layers.some((layer) => isInside(dir, layer)),
   );
   if (!parent) return unavailable('no folder outside the layers to hold the scratch folders');
