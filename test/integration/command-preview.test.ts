@@ -1,7 +1,8 @@
 // A command tried in a preview shows what it would change, and changes nothing real: files made,
 // changed, removed and renamed in the project, a folder removed whole, writes outside the project
 // and into a git hook flagged as danger, and the hosts it tried to reach.
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bwrapMissing } from '../support/bwrap';
@@ -143,6 +144,16 @@ describe.skipIf(skip)('a command previewed in a scratch view of its session', ()
     expect(readFileSync(join(p.home, '.bashrc'), 'utf8')).toBe('export PS1=home\n');
     expect(existsSync(join(p.project, '.git', 'hooks', 'pre-commit'))).toBe(false);
     expect(existsSync('/etc/gatehouse-preview-probe')).toBe(false);
+  });
+
+  it('is not held up by a named pipe the project holds', async () => {
+    execFileSync('mkfifo', [join(p.project, 'pipe')]);
+    const preview = await p.preview('rm pipe && echo text > pipe');
+    expect(preview.state).toBe('done');
+    expect(preview.changes.map((c) => [c.path, c.change])).toEqual([
+      [join(p.project, 'pipe'), 'modified'],
+    ]);
+    rmSync(join(p.project, 'pipe'));
   });
 
   it('reports the hosts it tried and says it needed the network', async () => {
