@@ -2,7 +2,7 @@
 // changed, removed and renamed in the project, a folder removed whole, writes outside the project
 // and into a git hook flagged as danger, and the hosts it tried to reach.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bwrapMissing } from '../support/bwrap';
@@ -154,6 +154,20 @@ describe.skipIf(skip)('a command previewed in a scratch view of its session', ()
       [join(p.project, 'pipe'), 'modified'],
     ]);
     rmSync(join(p.project, 'pipe'));
+  });
+
+  it('does not look through a link the project holds when the command puts a folder there', async () => {
+    mkdirSync(join(p.base, 'elsewhere'));
+    writeFileSync(join(p.base, 'elsewhere', 'notes.txt'), 'private\n');
+    symlinkSync(join(p.base, 'elsewhere'), join(p.project, 'link'));
+    const preview = await p.preview('rm link && mkdir link && echo new > link/notes.txt');
+    expect(preview.changes.map((c) => [c.path, c.change, c.entry])).toEqual([
+      [join(p.project, 'link'), 'deleted', 'link'],
+      [join(p.project, 'link'), 'created', 'folder'],
+      [join(p.project, 'link', 'notes.txt'), 'created', 'file'],
+    ]);
+    expect(preview.diffs.map((d) => d.oldText)).toEqual([null]);
+    rmSync(join(p.project, 'link'));
   });
 
   it('reports the hosts it tried and says it needed the network', async () => {
