@@ -170,6 +170,22 @@ describe.skipIf(skip)('a command previewed in a scratch view of its session', ()
     rmSync(join(p.project, 'link'));
   });
 
+  it('lists what a session without a sandbox would change, as incomplete: its real run reaches further', async () => {
+    const preview = await p.previewer({
+      sessionId: 'not-sandboxed',
+      command: 'echo new > fresh.txt',
+      cwd: p.project,
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: p.home },
+      timeoutMs: 20_000,
+      signal: new AbortController().signal,
+    });
+    expect(preview.changes.map((c) => [c.path, c.change, c.place])).toEqual([
+      [join(p.project, 'fresh.txt'), 'created', 'root'],
+    ]);
+    expect(preview).toMatchObject({ state: 'incomplete', reason: 'system' });
+    expect(existsSync(join(p.project, 'fresh.txt'))).toBe(false);
+  });
+
   it('reports the hosts it tried and says it needed the network', async () => {
     const preview = await p.preview(
       'curl -sS --max-time 5 http://example.com/; curl -sS --max-time 5 https://api.example.org/v1; echo after',
