@@ -4,7 +4,7 @@
 // each benchmark, to read the figures by.
 //
 // Selection:  BENCH_ONLY=mediator,history,sse,memory,dialog,sandbox,proxy,telemetry,transcript,
-//              stalls,starts,headless (default: all)
+//              stalls,starts,headless,preview (default: all)
 // Size knobs (defaults keep the whole run under ~10 minutes on a 2-core machine):
 //   BENCH_HISTORY_ROWS=1000000         decisions generated for the page queries (store and HTTP)
 //   BENCH_HISTORY_WRITES=20000         decisions written per write-throughput run (5 runs)
@@ -27,6 +27,7 @@
 //   BENCH_STALL_ROWS=1000000           decided requests in the audit chain under the stall measures
 //   BENCH_STALL_SESSIONS=50            sessions started at once while the stalls are measured
 //   BENCH_HEADLESS_RUNS=7              second starts of npm run headless, and of a bare Node server
+//   BENCH_PREVIEW_RUNS=5               a build, a test run and a 5,000-file rewrite, plain and previewed
 import { loadavg } from 'node:os';
 import { benchDialog } from './dialog';
 import { benchHistory } from './history';
@@ -41,6 +42,7 @@ import { benchSseLatency } from './sse-latency';
 import { benchStalls } from './stalls';
 import { benchSessionStarts } from './sessions-start';
 import { benchHeadlessStart } from './headless-start';
+import { benchPreview } from './preview';
 
 interface Bench {
   name: string;
@@ -60,6 +62,7 @@ const BENCHES: Bench[] = [
   { name: 'stalls', run: benchStalls },
   { name: 'starts', run: benchSessionStarts },
   { name: 'headless', run: benchHeadlessStart },
+  { name: 'preview', run: benchPreview },
 ];
 
 const load = () =>

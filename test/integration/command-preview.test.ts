@@ -1,7 +1,8 @@
 // A command tried in a preview shows what it would change, and changes nothing real: files made,
 // changed, removed and renamed in the project, a folder removed whole, writes outside the project
 // and into a git hook flagged as danger, and the hosts it tried to reach.
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bwrapMissing } from '../support/bwrap';
@@ -82,6 +83,17 @@ describe.skipIf(skip)('a command previewed in a scratch view of its session', ()
     expect(existsSync(join(p.project, 'src', 'old', 'a.c'))).toBe(true);
   });
 
+  it('lists what a folder removed and made again no longer holds', async () => {
+    const preview = await p.preview(
+      'rm -rf src/old && mkdir src/old && echo "int c;" > src/old/c.c',
+    );
+    expect(preview.changes.map((c) => [c.path, c.change])).toEqual([
+      [join(p.project, 'src', 'old', 'a.c'), 'deleted'],
+      [join(p.project, 'src', 'old', 'b.c'), 'deleted'],
+      [join(p.project, 'src', 'old', 'c.c'), 'created'],
+    ]);
+  });
+
   it('tells a renamed file as one rename, and a renamed folder as its files renamed', async () => {
     const file = await p.preview('mv docs/guide.md docs/manual.md');
     expect(file.changes).toEqual([
@@ -132,6 +144,46 @@ describe.skipIf(skip)('a command previewed in a scratch view of its session', ()
     expect(readFileSync(join(p.home, '.bashrc'), 'utf8')).toBe('export PS1=home\n');
     expect(existsSync(join(p.project, '.git', 'hooks', 'pre-commit'))).toBe(false);
     expect(existsSync('/etc/gatehouse-preview-probe')).toBe(false);
+  });
+
+  it('is not held up by a named pipe the project holds', async () => {
+    execFileSync('mkfifo', [join(p.project, 'pipe')]);
+    const preview = await p.preview('rm pipe && echo text > pipe');
+    expect(preview.state).toBe('done');
+    expect(preview.changes.map((c) => [c.path, c.change])).toEqual([
+      [join(p.project, 'pipe'), 'modified'],
+    ]);
+    rmSync(join(p.project, 'pipe'));
+  });
+
+  it('does not look through a link the project holds when the command puts a folder there', async () => {
+    mkdirSync(join(p.base, 'elsewhere'));
+    writeFileSync(join(p.base, 'elsewhere', 'notes.txt'), 'private\n');
+    symlinkSync(join(p.base, 'elsewhere'), join(p.project, 'link'));
+    const preview = await p.preview('rm link && mkdir link && echo new > link/notes.txt');
+    expect(preview.changes.map((c) => [c.path, c.change, c.entry])).toEqual([
+      [join(p.project, 'link'), 'deleted', 'link'],
+      [join(p.project, 'link'), 'created', 'folder'],
+      [join(p.project, 'link', 'notes.txt'), 'created', 'file'],
+    ]);
+    expect(preview.diffs.map((d) => d.oldText)).toEqual([null]);
+    rmSync(join(p.project, 'link'));
+  });
+
+  it('lists what a session without a sandbox would change, as incomplete: its real run reaches further', async () => {
+    const preview = await p.previewer({
+      sessionId: 'not-sandboxed',
+      command: 'echo new > fresh.txt',
+      cwd: p.project,
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: p.home },
+      timeoutMs: 20_000,
+      signal: new AbortController().signal,
+    });
+    expect(preview.changes.map((c) => [c.path, c.change, c.place])).toEqual([
+      [join(p.project, 'fresh.txt'), 'created', 'root'],
+    ]);
+    expect(preview).toMatchObject({ state: 'incomplete', reason: 'system' });
+    expect(existsSync(join(p.project, 'fresh.txt'))).toBe(false);
   });
 
   it('reports the hosts it tried and says it needed the network', async () => {

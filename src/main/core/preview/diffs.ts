@@ -13,9 +13,15 @@ import { prepareDiffs } from '../safety';
 export const DIFF_SIDE_MAX_BYTES = 256 * 1024;
 const DIFFS_TOTAL_BYTES = 2 * 1024 * 1024;
 
-/** A file's text, not through a link and not past the bound; null when it cannot be shown. */
+/**
+ * A file's text, not through a link and not past the bound; null when it cannot be shown. Opened
+ * without waiting: a named pipe the project holds would otherwise hold the preview forever.
+ */
 export async function readSide(path: string): Promise<string | null> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => null);
+  const handle = await open(
+    path,
+    constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+  ).catch(() => null);
   if (!handle) return null;
   try {
     const stat = await handle.stat();

@@ -55,7 +55,10 @@ const HASH_TOTAL_MAX = 512 * 1024 * 1024;
 
 /** sha-256 of a file, never through a link; null when it is not a plain file. */
 async function hashOf(path: string): Promise<string | null> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => null);
+  const handle = await open(
+    path,
+    constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+  ).catch(() => null);
   if (!handle) return null;
   try {
     if (!(await handle.stat()).isFile()) return null;

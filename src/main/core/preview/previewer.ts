@@ -135,11 +135,22 @@ export function createPreviewer(deps: PreviewerDeps): Previewer {
       refused: result.refused,
       timeoutMs: run.timeoutMs,
     });
+    // A session without Gatehouse's sandbox runs the real command where the preview does not look
+    // (the temp folder, the system): what it showed is not all, and no rule may take it for all.
+    const seen =
+      sandbox?.profile || verdict.state !== 'done'
+        ? verdict
+        : ({
+            state: 'incomplete',
+            reason: 'system',
+            detail:
+              'this session runs without a sandbox: writes outside HOME and its folder are not seen',
+          } as const);
     return {
-      ...verdict,
+      ...seen,
       detail: result.cut
-        ? `${verdict.detail ?? 'listed'}; too many changes to list them all`
-        : verdict.detail,
+        ? `${seen.detail ?? 'listed'}; too many changes to list them all`
+        : seen.detail,
       changes,
       counts,
       diffs: inspected?.diffs ?? [],

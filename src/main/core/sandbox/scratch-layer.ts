@@ -129,7 +129,9 @@ export async function runInScratchLayer<T = never>(
   );
   // Parents first: a root inside HOME is covered after HOME.
   const layers = [...outermost(homes), ...roots].sort((a, b) => a.length - b.length);
-  const parent = [tmpdir(), join(profile.gatehouseHome, 'run')].find(
+  // An empty folder the tmpfs is mounted on, outside every layer (an overlay mounted over it would
+  // hide it): HOME and the data folder are often layers, the temp folder seldom.
+  const parent = [tmpdir(), '/tmp', '/var/tmp', join(profile.gatehouseHome, 'run')].find(
     (dir) => !layers.some((layer) => isInside(dir, layer)),
   );
   if (!parent) return unavailable('no folder outside the layers to hold the scratch folders');
@@ -244,17 +246,19 @@ export async function runInScratchLayer<T = never>(
     if (run.setupFailure !== null || run.spawnError)
       return unavailable(run.spawnError ?? `no scratch layer here: ${run.setupFailure}`);
     if (run.aborted) return { ...EMPTY, state: 'aborted', output: run.output, durationMs: took };
-    const read = run.read;
+    if (run.readError !== undefined || !run.read)
+      return unavailable(`the layer could not be read: ${run.readError ?? 'it ended first'}`);
+    const { read } = run;
     return {
       state: run.timedOut ? 'timed_out' : 'finished',
       exitCode: run.timedOut ? null : run.exitCode,
       output: run.output,
-      changes: read?.listing.changes ?? [],
-      totals: read?.listing.totals ?? { ...NO_TOTALS },
-      cut: read?.listing.cut ?? false,
-      diskFull: read?.diskFull ?? false,
+      changes: read.listing.changes,
+      totals: read.listing.totals,
+      cut: read.listing.cut,
+      diskFull: read.diskFull,
       refused,
-      inspected: read?.inspected ?? null,
+      inspected: read.inspected,
       durationMs: took,
     };
   } finally {
@@ -286,6 +290,8 @@ interface LayerRun<R> {
   setupFailure: string | null;
   spawnError?: string;
   read: R | null;
+  /** The layer could not be read: what it changed is unknown, never "nothing". */
+  readError?: string;
 }
 
 /**
@@ -364,7 +370,7 @@ function runLayer<R>(
       if (outcome.aborted || child.pid === undefined) return;
       void read(child.pid)
         .then((value) => (outcome.read = value))
-        .catch(() => {})
+        .catch((error: Error) => (outcome.readError = error.message))
         .finally(() => {
           child.stdin!.end();
           grace ??= setTimeout(killAll, STOP_GRACE_MS);

@@ -94,13 +94,14 @@ export async function listLayers(
       for (const name of (await names(real)).sort()) await removed(layer, join(rel, name));
   };
 
-  const walk = async (layer: LayerPaths, rel: string): Promise<void> => {
-    const real = join(layer.target, rel);
-    const before = await entryAt(real);
+  // `real`: every folder on the way is a folder in the real tree too, so `real` is looked at where
+  // it is and not where a link the project holds leads.
+  const walk = async (layer: LayerPaths, rel: string, real: boolean): Promise<void> => {
+    const before = real ? await entryAt(join(layer.target, rel)) : null;
     const upperNames = (await names(join(layer.upper, rel))).sort();
     if (before?.entry === 'folder') {
       const shown = new Set(await names(join(layer.merged, rel)));
-      for (const name of (await names(real)).sort()) {
+      for (const name of (await names(join(layer.target, rel))).sort()) {
         if (!shown.has(name)) await removed(layer, join(rel, name));
       }
     }
@@ -111,7 +112,7 @@ export async function listLayers(
       const now = await lstat(join(layer.upper, relPath)).catch(() => null);
       // A whiteout (a character device 0:0) marks a removal, listed above from the real files.
       if (!now || (now.isCharacterDevice() && now.rdev === 0)) continue;
-      const was = await entryAt(path);
+      const was = before?.entry === 'folder' ? await entryAt(path) : null;
       const entry = kindOf(now);
       if (entry === 'folder') {
         if (was?.entry !== 'folder') {
@@ -119,7 +120,7 @@ export async function listLayers(
             add({ path, change: 'deleted', entry: was.entry, size: null, layer: layer.target });
           add({ path, change: 'created', entry, size: null, layer: layer.target });
         }
-        await walk(layer, relPath);
+        await walk(layer, relPath, was?.entry === 'folder');
         continue;
       }
       if (was?.entry === 'folder') await removed(layer, relPath);
@@ -133,6 +134,6 @@ export async function listLayers(
     }
   };
 
-  for (const layer of layers) await walk(layer, '');
+  for (const layer of layers) await walk(layer, '', true);
   return out;
 }

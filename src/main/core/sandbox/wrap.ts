@@ -1,5 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { isInside } from '../fs/containment';
 import { existingRealPaths, hiddenPaths } from './hidden-paths';
@@ -291,7 +300,17 @@ async function writableDirs(profile: SandboxProfile): Promise<string[]> {
 /** An empty file with no permissions, shared by every sandbox of this Gatehouse. */
 export function unreadableFileIn(runDir: string): string {
   const path = join(runDir, 'unreadable');
-  writeFileSync(path, '', { mode: 0 });
+  try {
+    writeFileSync(path, '', { mode: 0, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    // Made by an earlier sandbox: a file of mode 0 refuses to be opened again by its owner (root
+    // alone passes), so it is emptied only when an older copy holds something.
+    if (statSync(path).size > 0) {
+      chmodSync(path, 0o600);
+      truncateSync(path);
+    }
+  }
   // An older copy may have other permissions.
   chmodSync(path, 0);
   return path;
