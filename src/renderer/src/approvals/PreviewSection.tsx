@@ -44,6 +44,13 @@ export function PreviewSection({ preview, cwd, diffMode, onDiffMode }: Props) {
   );
   const exit = exitWords(preview);
   const partial = partialNote(preview);
+  // The core's sentence on what stopped it, unless the headline already says it.
+  const detail =
+    preview.detail &&
+    (preview.state === 'unavailable' || preview.state === 'incomplete') &&
+    !headline.text.toLowerCase().includes(preview.detail.toLowerCase().trim())
+      ? preview.detail
+      : null;
   return (
     <DialogSection
       className="gh-preview"
@@ -59,9 +66,9 @@ export function PreviewSection({ preview, cwd, diffMode, onDiffMode }: Props) {
         {headline.tone === 'caution' && <AlertIcon />}
         <span>{headline.text}</span>
       </p>
-      {preview.detail && (preview.state === 'unavailable' || preview.state === 'incomplete') && (
+      {detail && (
         <p className="gh-preview-detail">
-          <Revealed text={preview.detail} />
+          <Revealed text={detail} />
         </p>
       )}
       {partial && <p className="gh-preview-detail">{partial}</p>}

@@ -77,6 +77,7 @@ describe('a preview in words', () => {
     expect(exitWords(emptyPreview('running', null, 1))).toBeNull();
     expect(formatDuration(80)).toBe('80 ms');
     expect(formatDuration(1_234)).toBe('1.2 s');
+    expect(formatDuration(2_000)).toBe('2 s');
     expect(formatDuration(42_000)).toBe('42 s');
     expect(formatDuration(75_000)).toBe('1 min 15 s');
   });
