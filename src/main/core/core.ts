@@ -1,4 +1,5 @@
 import { homedir } from 'node:os';
+import { join } from 'node:path';
 import type { Settings } from '../../shared/settings';
 import { installedGatehouse } from './agents/hooked-clis';
 import { HookWatcher } from './agents/hook-watch';
@@ -39,6 +40,7 @@ import { watchSettingsFile } from './config/settings-watch';
 import { EventBus } from './events/bus';
 import { validatePolicyConfig } from './mediator';
 import { initShellParser, validateRules } from './rules';
+import { provisionalPreviewer } from './sandbox/provisional-previewer';
 import { openStore, type Store } from './store';
 import { KEY_ENV, resolveAuditKey, type ResolvedAuditKey } from './store/audit-key';
 import { databasePath } from './store/data-folder';
@@ -148,6 +150,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     coverage.endSession(sessionId);
     return grants.endSession(sessionId);
   };
+  const previewer = provisionalPreviewer({
+    rootOf: (sessionId): string => sessions.get(sessionId).cwd,
+    scratchParent: join(home, 'preview'),
+    protectedEntries: () => protectedEntries(settings.protectedPaths, managed),
+  });
+  // The runs still going when Gatehouse closes: their requests end first, which stops them, and
+  // the store stays open until they have ended and their end is audited.
+  const previewRuns = new Set<Promise<unknown>>();
   const pipeline = new ApprovalPipeline({
     policy,
     votersForSession: () => clients.voterIds(),
@@ -158,6 +168,20 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     decideBefore: rulesGate,
     disk: gatherDiskFacts,
     allowed: (approval) => coverage.allowed(approval),
+    preview: {
+      run: (input) => {
+        const run = previewer(input);
+        previewRuns.add(run);
+        const done = () => previewRuns.delete(run);
+        run.then(done, done);
+        return run;
+      },
+      // Read at each request: a settings change applies to the next command.
+      settingsFor: (agentId) => ({
+        enabled: settings.preview.enabled && agents()[agentId]?.preview !== false,
+        timeoutMs: settings.preview.timeoutSeconds * 1000,
+      }),
+    },
     stages: options.requestStages,
     remember: async (approval, session, choice) => {
       const result = await grants.remember(factsOf(approval, session.cwd), choice);
@@ -242,6 +266,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       settingsWatch?.close();
       hooks.close();
       await sessions.closeAll('shutdown');
+      await Promise.allSettled(previewRuns);
       // The last decisions are committed before the export sends what is left.
       await store.flush();
       await telemetry?.close();
