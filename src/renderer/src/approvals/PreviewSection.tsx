@@ -22,6 +22,7 @@ import {
   exitWords,
   formatDuration,
   partialNote,
+  partialSummary,
   previewHeadline,
   shownPath,
 } from './preview-words';
@@ -44,6 +45,7 @@ export function PreviewSection({ preview, cwd, diffMode, onDiffMode }: Props) {
   );
   const exit = exitWords(preview);
   const partial = partialNote(preview);
+  const found = partialSummary(preview);
   // The core's sentence on what stopped it, unless the headline already says it.
   const detail =
     preview.detail &&
@@ -71,6 +73,7 @@ export function PreviewSection({ preview, cwd, diffMode, onDiffMode }: Props) {
           <Revealed text={detail} />
         </p>
       )}
+      {found && <p className="gh-preview-found">{found}</p>}
       {partial && <p className="gh-preview-detail">{partial}</p>}
       {ran && total > 0 && <ChangeList preview={preview} cwd={cwd} total={total} />}
       {ran && preview.hosts.length > 0 && (

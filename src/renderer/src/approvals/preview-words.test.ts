@@ -5,6 +5,7 @@ import {
   exitWords,
   formatDuration,
   partialNote,
+  partialSummary,
   previewHeadline,
   shownPath,
 } from './preview-words';
@@ -53,9 +54,22 @@ describe('a preview in words', () => {
     expect(previewHeadline(emptyPreview('unavailable', 'system', 1)).tone).toBe('quiet');
   });
 
-  it('says that a list cut short by a bound may not be all', () => {
+  it('says that a list cut short by a bound may not be all, and what it found until then', () => {
     expect(partialNote(ran({}))).toBeNull();
-    expect(partialNote(emptyPreview('incomplete', 'time', 1))).toMatch(/changed nothing before/);
+    expect(partialNote(emptyPreview('incomplete', 'time', 1))).toBe(
+      'It changed nothing before it was stopped; it may change files when it runs for real.',
+    );
+    const network = ran({
+      state: 'incomplete',
+      reason: 'network',
+      counts: { created: 1, modified: 0, deleted: 1, renamed: 0, outside: 0, protected: 0 },
+      hosts: ['api.example.com'],
+    });
+    expect(partialNote(network)).toBe(
+      'What it changed without the network; it may do more when it runs for real.',
+    );
+    expect(partialSummary(network)).toBe('Changes 1 file, deletes 1, tried api.example.com');
+    expect(partialSummary(emptyPreview('incomplete', 'time', 1))).toBeNull();
   });
 
   it('offers the first of a long list, or all of it', () => {

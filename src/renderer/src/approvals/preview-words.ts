@@ -97,12 +97,29 @@ function notPreviewedWhy(preview: CommandPreview): string {
   }
 }
 
+/**
+ * What a run cut short found, as the finished one's headline says it ("Changes 3 files, tried
+ * api.example.com"); null when it found nothing or was not cut short.
+ */
+export function partialSummary(preview: CommandPreview): string | null {
+  if (preview.state !== 'incomplete') return null;
+  const line = previewSummary({ ...preview, state: 'done' });
+  return line === 'no changes' ? null : capitalize(line);
+}
+
+const UNTIL: Record<string, string> = {
+  network: 'without the network',
+  limits: 'until it hit the bound',
+  time: 'before it was stopped',
+};
+
 /** What an incomplete preview's list means, said once above it. */
 export function partialNote(preview: CommandPreview): string | null {
   if (preview.state !== 'incomplete') return null;
+  const until = UNTIL[preview.reason ?? ''] ?? 'before it was cut short';
   return changeTotal(preview.counts) > 0
-    ? 'What it changed before it was stopped; it may change more when it runs for real.'
-    : 'It changed nothing before it was stopped; it may change files when it runs for real.';
+    ? `What it changed ${until}; it may do more when it runs for real.`
+    : `It changed nothing ${until}; it may change files when it runs for real.`;
 }
 
 /** The collapsed list's summary: "3,412 changes — show the first 200", or "45 changes — show all". */
