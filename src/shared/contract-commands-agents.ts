@@ -59,6 +59,8 @@ export const AgentDraft = z
       .max(AGENT_LIMITS.paths)
       .optional(),
     allowUnsandboxed: z.boolean().optional(),
+    /** Its commands are tried in a throwaway copy before anyone is asked. */
+    preview: z.boolean().optional(),
   })
   .strict();
 export type AgentDraft = z.infer<typeof AgentDraft>;

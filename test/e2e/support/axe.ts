@@ -1,12 +1,14 @@
-// The accessibility checks the views share: no axe violation at all, in the light theme and in the
-// dark; or none serious or critical, named by rule and first places.
+// The accessibility checks the views share: no axe violation at all (in the whole page, or inside
+// `include`), in the light theme and in the dark; or none serious or critical, named by rule and
+// first places.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 
-export async function expectAxeClean(page: Page): Promise<void> {
+export async function expectAxeClean(page: Page, include?: string): Promise<void> {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    const axe = await new AxeBuilder({ page }).analyze();
+    const builder = new AxeBuilder({ page });
+    const axe = await (include ? builder.include(include) : builder).analyze();
     expect(
       axe.violations.map((v) => v.id),
       scheme,

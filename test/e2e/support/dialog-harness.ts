@@ -36,6 +36,8 @@ export interface AgentSpec {
   script: ScriptedAgentScript;
   /** Its sandbox setting (default: workspace-write). */
   sandbox?: SandboxMode;
+  /** Whether its commands are previewed (default: as the settings say, on). */
+  preview?: boolean;
 }
 
 let toolCallCounter = 0;
@@ -153,6 +155,7 @@ export async function startDialogHarness(
       args: string[];
       env: Record<string, string>;
       sandbox?: SandboxMode;
+      preview?: boolean;
       allowWrite: string[];
     }
   > = {};
@@ -166,6 +169,7 @@ export async function startDialogHarness(
       args: [AGENT_ENTRY],
       env: { SCRIPTED_AGENT_SCRIPT_FILE: scriptFile, SCRIPTED_AGENT_LOG: logs[agent.id]! },
       ...(agent.sandbox ? { sandbox: agent.sandbox } : {}),
+      ...(agent.preview !== undefined ? { preview: agent.preview } : {}),
       // Its script and log lie in the real temp folder, which the sandbox replaces with its own.
       allowWrite: [scratch],
     };

@@ -44,4 +44,14 @@ describe('agentFromDraft', () => {
       false,
     );
   });
+
+  it("turns an agent's command preview off and on, and keeps it when the form does not say", () => {
+    const off = agentFromDraft(existing, { preview: false });
+    expect(off.success && off.data.preview).toBe(false);
+    const kept = off.success ? agentFromDraft(off.data, { name: 'G' }) : off;
+    expect(kept.success && kept.data.preview).toBe(false);
+    const on = kept.success ? agentFromDraft(kept.data, { preview: true }) : kept;
+    expect(on.success && on.data.preview).toBe(true);
+    expect(agentFromDraft(undefined, { command: 'gemini' }).data?.preview).toBe(true);
+  });
 });

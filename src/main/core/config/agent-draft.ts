@@ -31,6 +31,7 @@ export function applyAgentDraft(existing: AgentConfig | undefined, draft: AgentD
   if (draft.network !== undefined) set('network', draft.network, draft.network === 'default');
   if (draft.allowWrite !== undefined) next['allowWrite'] = draft.allowWrite;
   if (draft.allowUnsandboxed !== undefined) next['allowUnsandboxed'] = draft.allowUnsandboxed;
+  if (draft.preview !== undefined) next['preview'] = draft.preview;
   return next;
 }
 

@@ -66,8 +66,11 @@ export function ApprovalDialog({
     if (currentId && !detail) loadDetail(currentId);
   }, [currentId, detail, loadDetail]);
 
-  // The guard runs from the moment the request can be read, not from when its summary was listed.
-  const guarded = useGuard(loaded ? currentId : '');
+  // The guard runs from the moment the request can be read, not from when its summary was listed;
+  // it runs again when a danger warning appears later (a preview that finished), so a click or key
+  // aimed at the request as it was does not allow what it turned out to be.
+  const danger = !!detail && hasDanger(detail);
+  const guarded = useGuard(loaded ? `${currentId}${danger ? ':danger' : ''}` : '');
   const [readyId, setReadyId] = useState<string | null>(null);
   const diffReady = !current || (!!detail && (detail.diffs.length === 0 || readyId === currentId));
   const myVote = current ? queue.myVotes.get(current.requestId) : undefined;
@@ -108,8 +111,9 @@ export function ApprovalDialog({
   }, [currentId, diffReady, guarded]);
 
   // A new request on screen takes the focus (its safe default), unless the person is busy elsewhere;
-  // so does one the person jumps to from the queue, once it is loaded. What the modal made inert (the
-  // prompt box the person just sent from) is not elsewhere: it can take no input now.
+  // so does one the person jumps to from the queue, once it is loaded, and the safe default again
+  // when a danger warning appears on it. What the modal made inert (the prompt box the person just
+  // sent from) is not elsewhere: it can take no input now.
   const [focusTick, setFocusTick] = useState(0);
   useEffect(() => {
     const root = rootRef.current;
@@ -120,7 +124,7 @@ export function ApprovalDialog({
     if (busy) return;
     const target = root.querySelector<HTMLElement>('[data-default-option]') ?? root;
     target.focus({ preventScroll: true });
-  }, [currentId, focusTick, loaded]);
+  }, [currentId, focusTick, loaded, danger]);
 
   const report = (result: VoteResult, decided: PendingSummary) => {
     if (!result.ok) setStatus({ tone: 'error', text: result.message });

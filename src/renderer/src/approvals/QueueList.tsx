@@ -104,6 +104,12 @@ export function QueueList(props: Props) {
                     {formatClock(a.expiresAt - now)}
                   </span>
                 </span>
+                {a.effects && (
+                  <span className="gh-queue-line effects">
+                    <span className="visually-hidden">preview: </span>
+                    <Revealed text={a.effects} />
+                  </span>
+                )}
               </button>
             </li>
           );

@@ -12,6 +12,7 @@ import { CommandBlock } from './CommandBlock';
 import { Countdown } from './Countdown';
 import { DialogSection } from './DialogSection';
 import { KIND_VERB, KindBadge } from './KindBadge';
+import { PreviewSection } from './PreviewSection';
 import { WarningList } from './WarningList';
 import './RequestDetails.css';
 
@@ -87,6 +88,14 @@ export function RequestDetails({
       {approval.tally && <Consensus approval={approval} myVote={myVote} />}
       <WarningList warnings={approval.warnings} />
       {approval.command && <CommandBlock command={approval.command} sessionCwd={approval.cwd} />}
+      {approval.preview && (
+        <PreviewSection
+          preview={approval.preview}
+          cwd={approval.cwd}
+          diffMode={diffMode}
+          onDiffMode={onDiffMode}
+        />
+      )}
 
       {diffs.length > 0 && (
         <DialogSection

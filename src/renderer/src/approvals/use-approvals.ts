@@ -99,6 +99,17 @@ export function useApprovals(): ApprovalQueue {
           setDetails((map) => new Map(map).set(approval.requestId, approval));
           break;
         }
+        case 'permission_previewed': {
+          // The same request with its preview started or finished: shown in place, never added.
+          const { approval } = event;
+          setApprovals((list) =>
+            list.map((a) => (a.requestId === approval.requestId ? summarizeApproval(approval) : a)),
+          );
+          setDetails((map) =>
+            map.has(approval.requestId) ? new Map(map).set(approval.requestId, approval) : map,
+          );
+          break;
+        }
         case 'permission_resolved':
           setApprovals((list) => list.filter((a) => a.requestId !== event.requestId));
           // Requests the core did not list come in as others leave.

@@ -10,6 +10,7 @@ import { Field } from '../ui/Field';
 import { Notice } from '../ui/Notice';
 import { TrustConfirm } from '../approvals/TrustConfirm';
 import { useGuard } from '../approvals/use-guard';
+import { PreviewConditionField } from './PreviewConditionField';
 import { ruleOfDraft, suggestId, type RuleDraft, type RuleTarget } from './rule-draft';
 import { RulePreview } from './RulePreview';
 import './RuleEditor.css';
@@ -120,6 +121,11 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
       ? agents
       : [...agents, { id: draft.agent, name: draft.agent } as AgentInfo];
   const kindValue = Array.isArray(draft.toolKind) ? draft.toolKind.join(',') : draft.toolKind;
+  // Only commands are previewed: the condition is offered to an allow that can match one.
+  const mayRun =
+    draft.toolKind === '' ||
+    draft.toolKind === 'execute' ||
+    (Array.isArray(draft.toolKind) && draft.toolKind.includes('execute'));
 
   return (
     <dialog
@@ -266,6 +272,13 @@ export function RuleEditor({ title, initial, editing = false, origin, onSaved, o
                   folders.
                 </small>
               </Field>
+            )}
+
+            {draft.action === 'allow' && mayRun && chosen && (
+              <PreviewConditionField
+                draft={draft}
+                onChange={(change) => setDraft((d) => ({ ...d, ...change }))}
+              />
             )}
 
             <div className="re-row">

@@ -54,6 +54,31 @@ describe('drafts and rules', () => {
     expect(ruleOfDraft(draftOfRule(pathRule))).toEqual(pathRule);
     const several: Rule = { id: 'ask', action: 'ask', toolKind: ['edit', 'delete'] };
     expect(ruleOfDraft(draftOfRule(several))).toEqual(several);
+    const previewed: Rule = {
+      id: 'make-test',
+      action: 'allow',
+      command: 'make test',
+      commandMatch: 'prefix',
+      whenPreviewChangesOnly: ['build', 'dist'],
+    };
+    expect(ruleOfDraft(draftOfRule(previewed))).toEqual(previewed);
+    const nothing: Rule = { ...previewed, whenPreviewChangesOnly: [] };
+    expect(ruleOfDraft(draftOfRule(nothing))).toEqual(nothing);
+  });
+
+  it('an allow keeps its preview condition, one folder per line; another action drops it', () => {
+    const draft: RuleDraft = {
+      ...EMPTY_DRAFT,
+      id: 'x',
+      action: 'allow',
+      target: 'command',
+      command: 'make',
+      previewOnly: true,
+      previewFolders: ' build \n\n dist/\n',
+    };
+    expect(ruleOfDraft(draft).whenPreviewChangesOnly).toEqual(['build', 'dist/']);
+    expect(ruleOfDraft({ ...draft, previewOnly: false }).whenPreviewChangesOnly).toBeUndefined();
+    expect(ruleOfDraft({ ...draft, action: 'deny' }).whenPreviewChangesOnly).toBeUndefined();
   });
 
   it('a new rule asks and matches nothing until the person picks what', () => {

@@ -18,6 +18,10 @@ export interface RuleDraft {
   agent: string;
   project: string;
   reason: string;
+  /** An allow that holds only when the command's preview changes nothing outside `previewFolders`. */
+  previewOnly: boolean;
+  /** Folders relative to the session folder, one per line; none: the preview changes nothing. */
+  previewFolders: string;
   createdAt?: number;
   source?: RuleSource;
   /** The simple commands of the shell line the draft was made from, when it had several. */
@@ -36,6 +40,8 @@ export const EMPTY_DRAFT: RuleDraft = {
   agent: '',
   project: '',
   reason: '',
+  previewOnly: false,
+  previewFolders: '',
 };
 
 /** A path as a picomatch glob that matches only itself (as the core's suggestions escape it). */
@@ -57,6 +63,8 @@ export function draftOfRule(rule: Rule): RuleDraft {
     agent: rule.agent ?? '',
     project: rule.project ?? '',
     reason: rule.reason ?? '',
+    previewOnly: rule.whenPreviewChangesOnly !== undefined,
+    previewFolders: (rule.whenPreviewChangesOnly ?? []).join('\n'),
     ...(rule.createdAt !== undefined ? { createdAt: rule.createdAt } : {}),
     ...(rule.source !== undefined ? { source: rule.source } : {}),
   };
@@ -75,6 +83,12 @@ export function ruleOfDraft(draft: RuleDraft): Rule {
   }
   if (draft.target === 'path') rule.path = draft.path;
   if (draft.reason.trim()) rule.reason = draft.reason.trim();
+  // Only an allow waits for a preview; on an ask or a deny the condition would change nothing.
+  if (draft.action === 'allow' && draft.previewOnly)
+    rule.whenPreviewChangesOnly = draft.previewFolders
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '');
   if (draft.createdAt !== undefined) rule.createdAt = draft.createdAt;
   if (draft.source !== undefined) rule.source = draft.source;
   return rule;

@@ -161,6 +161,21 @@ export function AgentForm({ agentId, initial, taken, save, onCancel }: Props) {
           </span>
         </label>
       </fieldset>
+      <label className="sv-check">
+        <input
+          type="checkbox"
+          checked={form.preview}
+          onChange={(e) => set('preview', e.target.checked)}
+        />
+        <span>
+          Preview commands
+          <small className="sv-hint">
+            Before you are asked, each command it wants to run is tried once in a throwaway copy of
+            the session, without network; the dialog shows what it changed. Off also when the
+            preview is off in General.
+          </small>
+        </span>
+      </label>
       {error && <Notice tone="error">{error}</Notice>}
       <div className="sv-form-actions">
         <button type="button" onClick={onCancel}>

@@ -2,6 +2,7 @@
 // core's validation errors are shown as it wrote them, and keys that wait for a restart say so.
 import { useId, useState, type FormEvent } from 'react';
 import type { PermissionPolicy } from '../../../shared/domain';
+import { MAX_PREVIEW_TIMEOUT_SECONDS } from '../../../shared/preview';
 import type { Settings } from '../../../shared/settings';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
@@ -18,6 +19,8 @@ interface Props {
 
 interface Form {
   timeoutSeconds: string;
+  previewEnabled: boolean;
+  previewSeconds: string;
   raiseOnRequest: boolean;
   startAtLogin: boolean;
   permissionStrategy: string;
@@ -26,6 +29,8 @@ interface Form {
 
 const formOf = (s: Settings): Form => ({
   timeoutSeconds: String(s.approvals.timeoutSeconds),
+  previewEnabled: s.preview.enabled,
+  previewSeconds: String(s.preview.timeoutSeconds),
   raiseOnRequest: s.desktop.raiseOnRequest,
   startAtLogin: s.desktop.startAtLogin,
   permissionStrategy: s.policy.permissionStrategy ?? '',
@@ -62,6 +67,7 @@ export function GeneralSection({ settings, supportedPolicies, restartNeeded, upd
     void report('save', async () => {
       await update((s) => {
         s.approvals = { ...s.approvals, timeoutSeconds: numberOf(form.timeoutSeconds) };
+        s.preview = { enabled: form.previewEnabled, timeoutSeconds: numberOf(form.previewSeconds) };
         s.desktop = {
           ...s.desktop,
           raiseOnRequest: form.raiseOnRequest,
@@ -107,6 +113,39 @@ export function GeneralSection({ settings, supportedPolicies, restartNeeded, upd
             />
             <small id={`${uid}-timeout`} className="sv-hint">
               A request nobody answers is denied after this long (fail-closed). 1 to 86,400.
+            </small>
+          </Field>
+        </fieldset>
+
+        <fieldset>
+          <legend>Command preview</legend>
+          <label className="sv-check">
+            <input
+              type="checkbox"
+              checked={form.previewEnabled}
+              onChange={(e) => set('previewEnabled', e.target.checked)}
+            />
+            <span>
+              Try each command in a throwaway copy before asking
+              <small className="sv-hint">
+                The dialog shows what it changed, the hosts it tried and its last output. It runs
+                without network; nothing it does reaches your files. Each agent can turn it off.
+              </small>
+            </span>
+          </label>
+          <Field label="Stop a preview after (seconds)" className="sv-field">
+            <input
+              type="number"
+              inputMode="numeric"
+              className="sv-number"
+              value={form.previewSeconds}
+              disabled={!form.previewEnabled}
+              onChange={(e) => set('previewSeconds', e.target.value)}
+              aria-describedby={`${uid}-preview`}
+            />
+            <small id={`${uid}-preview`} className="sv-hint">
+              A command still running then is stopped with everything it started, and the preview
+              says so. 1 to {MAX_PREVIEW_TIMEOUT_SECONDS}.
             </small>
           </Field>
         </fieldset>

@@ -3,12 +3,14 @@
 import type { Rule } from '../../../shared/rules';
 import { KindBadge } from '../approvals/KindBadge';
 import { Revealed } from '../components/Revealed';
+import { previewConditionWords } from '../rules/rule-words';
 
 const ACTION_LABEL: Record<Rule['action'], string> = { allow: 'Allow', ask: 'Ask', deny: 'Deny' };
 
 export const RULE_COLUMNS = ['#', 'Action', 'Kind', 'Command or path', 'Agent', 'Project'];
 
 export function RuleCells({ rule, index }: { rule: Rule; index: number }) {
+  const when = previewConditionWords(rule);
   return (
     <>
       <td className="dim">{index + 1}</td>
@@ -40,6 +42,11 @@ export function RuleCells({ rule, index }: { rule: Rule; index: number }) {
           </code>
         ) : (
           <span className="dim">any</span>
+        )}
+        {when && (
+          <span className="sv-rule-when">
+            <Revealed text={when} />
+          </span>
         )}
         <span className="sv-rule-id">
           {rule.id}

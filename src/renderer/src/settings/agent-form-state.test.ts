@@ -22,7 +22,17 @@ describe('the agent form', () => {
       network: { allow: ['example.com:8443'] },
       allowWrite: [],
       allowUnsandboxed: false,
+      preview: true,
     });
+  });
+
+  it("shows and sends the agent's command preview as it is", () => {
+    const agent = AgentConfig.parse({ command: 'codex-acp', preview: false });
+    const form = formOf('codex', agent);
+    expect(form.preview).toBe(false);
+    expect(draftOf(form).preview).toBe(false);
+    expect(draftOf({ ...form, preview: true }).preview).toBe(true);
+    expect(EMPTY_FORM.preview).toBe(true);
   });
 
   it('sends a registry id instead of a command, and no host list when the network is off', () => {

@@ -22,6 +22,8 @@ export interface AgentFormState {
   hosts: string;
   allowWrite: string;
   allowUnsandboxed: boolean;
+  /** Its commands are tried in a throwaway copy before anyone is asked. */
+  preview: boolean;
 }
 
 export const EMPTY_FORM: AgentFormState = {
@@ -38,6 +40,7 @@ export const EMPTY_FORM: AgentFormState = {
   hosts: '',
   allowWrite: '',
   allowUnsandboxed: false,
+  preview: true,
 };
 
 const lines = (text: string) =>
@@ -62,6 +65,7 @@ export function formOf(id: string, agent: AgentConfig): AgentFormState {
     hosts: typeof network === 'object' ? network.allow.join('\n') : '',
     allowWrite: agent.allowWrite.join('\n'),
     allowUnsandboxed: agent.allowUnsandboxed,
+    preview: agent.preview,
   };
 }
 
@@ -86,5 +90,6 @@ export function draftOf(form: AgentFormState): AgentDraft {
     network: form.network === 'default' && hosts.length > 0 ? { allow: hosts } : form.network,
     allowWrite: lines(form.allowWrite),
     allowUnsandboxed: form.allowUnsandboxed,
+    preview: form.preview,
   };
 }
