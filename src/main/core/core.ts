@@ -36,6 +36,7 @@ import {
   updateSettingsFile,
 } from './config/settings-file';
 import { watchSettingsFile } from './config/settings-watch';
+import { createEffects } from './effects/service';
 import { EventBus } from './events/bus';
 import { validatePolicyConfig } from './mediator';
 import { initShellParser, validateRules } from './rules';
@@ -143,6 +144,27 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     now,
   });
   const coverage = createCoverage(rulesGate, now);
+  // What allowed requests really changed, kept for undo; sessions are looked up when one is allowed.
+  const effects = createEffects({
+    home,
+    store,
+    bus,
+    now,
+    protectedEntries: () => protectedEntries(settings.protectedPaths, managed),
+    session: (sessionId) => {
+      let session;
+      try {
+        session = sessions.get(sessionId);
+      } catch {
+        return null;
+      }
+      return {
+        cwd: session.cwd,
+        own: !session.via,
+        observable: !session.via && session.sandbox.profile === 'workspace-write',
+      };
+    },
+  });
   /** What an ended session leaves behind: the actions approved in it and its session grants. */
   const endSessionState = (sessionId: string): Promise<void> => {
     coverage.endSession(sessionId);
@@ -157,7 +179,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     timeoutMs: () => settings.approvals.timeoutSeconds * 1000,
     decideBefore: rulesGate,
     disk: gatherDiskFacts,
-    allowed: (approval) => coverage.allowed(approval),
+    allowed: (approval) => {
+      coverage.allowed(approval);
+      return effects.allowed(approval);
+    },
     stages: options.requestStages,
     remember: async (approval, session, choice) => {
       const result = await grants.remember(factsOf(approval, session.cwd), choice);
@@ -225,6 +250,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     grants,
     links,
     hooks,
+    effects,
     confirmLocally: options.confirmLocally ?? null,
     now,
   };
@@ -242,6 +268,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       settingsWatch?.close();
       hooks.close();
       await sessions.closeAll('shutdown');
+      // The comparisons the sessions' ends started are audited before the store closes.
+      await effects.settled();
+      effects.close();
       // The last decisions are committed before the export sends what is left.
       await store.flush();
       await telemetry?.close();

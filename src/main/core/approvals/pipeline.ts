@@ -63,8 +63,11 @@ export interface PipelineOptions {
     session: SessionContext,
     choice: GrantChoice,
   ) => Promise<string>;
-  /** Told of each allowed request, whole, before the agent hears: what it approved may now happen. */
-  allowed?: (approval: PendingApproval) => void;
+  /**
+   * Told of each allowed request, whole, before the agent hears: what it approved may now happen.
+   * The reply waits for what it returns (what the change replaces is kept before it can happen).
+   */
+  allowed?: (approval: PendingApproval) => void | Promise<void>;
   /** What the disk says about a request's paths (approvals/disk-facts.ts); absent: not looked up. */
   disk?: (cwd: string, toolCall: PendingApproval['toolCall']) => Promise<DiskView>;
   /** Told where each well-formed request's time went before it was shown or decided (the bench). */
@@ -280,18 +283,20 @@ export class ApprovalPipeline {
    * Passes an allowed request on to `allowed` (the writes and commands it approved): its diffs as
    * the person was shown them, whose "after" is the file the write makes.
    */
-  private allowing(
+  private async allowing(
     whole: PendingApproval,
     shown: PendingApproval['toolCall'],
     response: RequestPermissionResponse,
-  ): RequestPermissionResponse {
+  ): Promise<RequestPermissionResponse> {
     const { outcome } = response;
     const kind =
       outcome.outcome === 'selected'
         ? whole.options.find((o) => o.optionId === outcome.optionId)?.kind
         : undefined;
     if (kind === 'allow_once' || kind === 'allow_always')
-      this.options.allowed?.(shown === whole.toolCall ? whole : { ...whole, toolCall: shown });
+      await this.options.allowed?.(
+        shown === whole.toolCall ? whole : { ...whole, toolCall: shown },
+      );
     return response;
   }
 
