@@ -11,7 +11,7 @@ export interface Comparison {
 }
 
 const sameFile = (a: EntryStamp, b: EntryStamp): boolean =>
-  a.ino === b.ino && a.dev === b.dev && a.size === b.size && a.mtimeNs === b.mtimeNs;
+  a.ino === b.ino && a.dev === b.dev && a.size === b.size && a.mtimeMs === b.mtimeMs;
 
 /** What differs between `before` and `after` (one root). Folders count when made or removed. */
 export function compareSnapshots(
