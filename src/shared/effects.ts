@@ -17,6 +17,8 @@ export const EFFECTS_LIMITS = {
   keptTotalBytes: 256 * 1024 * 1024,
   /** Largest file whose contents are hashed after the change (what undo compares against). */
   hashedFileBytes: 64 * 1024 * 1024,
+  /** Contents hashed after one request's change, and read by one undo; past it, no undo. */
+  hashedRequestBytes: 256 * 1024 * 1024,
   reason: 500,
 } as const;
 

@@ -199,10 +199,14 @@ export class EffectsRecorder {
     const { changes, counts } = compareSnapshots(before, after, this.deps.protectedEntries());
     const incomplete = before.reason ?? after.reason;
     const afterStates: AfterState[] = [];
+    // A build may leave gigabytes: past the bound a file's hash is not taken, and undo refuses it.
+    let hashed = 0;
     for (const c of changes) {
       if (c.entry !== 'file' || c.change === 'deleted') continue;
-      const read = await readNoFollow(c.path, EFFECTS_LIMITS.hashedFileBytes);
+      const left = EFFECTS_LIMITS.hashedRequestBytes - hashed;
+      const read = await readNoFollow(c.path, Math.min(EFFECTS_LIMITS.hashedFileBytes, left));
       const data = read.kind === 'file' ? read.data : null;
+      hashed += data?.length ?? 0;
       afterStates.push({ path: c.path, sha256: data ? sha256(data) : null });
     }
     await writeManifest(this.deps.home, {

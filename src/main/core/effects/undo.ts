@@ -141,6 +141,8 @@ async function check(
 ): Promise<Checked[]> {
   const root = manifest.roots[0]!;
   const checked: Checked[] = [];
+  // What is there now is held to be put back if a later step fails: bounded like the hashing.
+  let held = 0;
   for (const step of plan.steps) {
     const shown = relativeSlash(root, step.path);
     const real = await nearestRealPath(step.path).catch(() => null);
@@ -148,7 +150,11 @@ async function check(
       refuse(`${shown} is no longer where it was, inside the session's writable roots`);
     const entry = protectedEntryFor(shown, entries, true);
     if (entry) refuse(`${shown} is a protected file (${entry.runs}); change it by hand`);
-    const now = await readNoFollow(step.path, EFFECTS_LIMITS.hashedFileBytes);
+    const left = EFFECTS_LIMITS.hashedRequestBytes - held;
+    const now = await readNoFollow(step.path, Math.min(EFFECTS_LIMITS.hashedFileBytes, left));
+    if (now.kind === 'file' && now.data === null && now.size <= EFFECTS_LIMITS.hashedFileBytes)
+      refuse('the files it changed are too large to undo at once');
+    held += now.kind === 'file' ? (now.data?.length ?? 0) : 0;
     const matches =
       step.expect.state === 'absent'
         ? now.kind === 'absent'
