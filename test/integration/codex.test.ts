@@ -96,6 +96,26 @@ describe.skipIf(!binary)('pipeline with the real codex-acp', () => {
     expect(existsSync(join(folder, 'ran.txt'))).toBe(true);
   });
 
+  it('its shell request (raw input, an argv) is previewed: the file listed, made only once allowed', async () => {
+    await start();
+    const turn = run('echo hi > previewed.txt');
+    const approval = await gh.nextApproval();
+    expect(approval.command?.source).toBe('rawInput');
+    expect(approval.preview?.state).toBe('running');
+    const { approval: previewed } = await gh.waitForEvent(
+      'permission_previewed',
+      (e) => e.approval.requestId === approval.requestId,
+    );
+    expect(previewed.preview).toMatchObject({ state: 'done', exitCode: 0 });
+    expect(previewed.preview!.changes).toEqual([
+      expect.objectContaining({ path: join(folder, 'previewed.txt'), change: 'created', size: 3 }),
+    ]);
+    expect(existsSync(join(folder, 'previewed.txt'))).toBe(false);
+    await vote(approval, 'allow_once');
+    expect(await turn).toEqual({ stopReason: 'end_turn' });
+    expect(readFileSync(join(folder, 'previewed.txt'), 'utf8')).toBe('hi\n');
+  });
+
   it('reject: the command does not run, and codex ends its turn as cancelled', async () => {
     await start();
     const turn = run('touch refused.txt');

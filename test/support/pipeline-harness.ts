@@ -113,7 +113,7 @@ export function setup(
 }
 
 /** The pipeline with the real rules gate and grant book; rules and mode change under it. */
-export function gated() {
+export function gated(extra: Partial<Omit<PipelineOptions, 'policy'>> = {}) {
   const rules: Rule[] = [];
   const grants = new GrantBook(
     {
@@ -130,6 +130,7 @@ export function gated() {
       const result = await grants.remember(factsOf(approval, from.cwd), choice);
       return result.ok ? `remembered as grant ${result.grant.id}` : result.error;
     },
+    ...extra,
   });
   const resolved = () => harness.published.filter((e) => e.type === 'permission_resolved');
   return { ...harness, rules, grants, context, resolved };

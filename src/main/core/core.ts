@@ -1,9 +1,11 @@
 import { homedir } from 'node:os';
+import { join } from 'node:path';
 import type { Settings } from '../../shared/settings';
 import { installedGatehouse } from './agents/hooked-clis';
 import { HookWatcher } from './agents/hook-watch';
 import { endLeftoverAgents } from './agents/leftover-agents';
 import { createReadJudge } from './agents/read-judge';
+import type { Session } from './agents/session';
 import { SessionManager } from './agents/sessions';
 import { ClientRegistry } from './approvals/clients';
 import { GrantBook } from './approvals/grant-book';
@@ -40,6 +42,7 @@ import { createEffects } from './effects/service';
 import { EventBus } from './events/bus';
 import { validatePolicyConfig } from './mediator';
 import { initShellParser, validateRules } from './rules';
+import { provisionalPreviewer } from './sandbox/provisional-previewer';
 import { openStore, type Store } from './store';
 import { KEY_ENV, resolveAuditKey, type ResolvedAuditKey } from './store/audit-key';
 import { databasePath } from './store/data-folder';
@@ -170,6 +173,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     coverage.endSession(sessionId);
     return grants.endSession(sessionId);
   };
+  const previewer = provisionalPreviewer({
+    sessionOf: (sessionId): Session => sessions.get(sessionId),
+    scratchParent: join(home, 'preview'),
+    protectedEntries: () => protectedEntries(settings.protectedPaths, managed),
+  });
+  // The runs still going when Gatehouse closes: their requests end first, which stops them, and
+  // the store stays open until they have ended and their end is audited.
+  const previewRuns = new Set<Promise<unknown>>();
   const pipeline = new ApprovalPipeline({
     policy,
     votersForSession: () => clients.voterIds(),
@@ -182,6 +193,20 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     allowed: (approval) => {
       coverage.allowed(approval);
       return effects.allowed(approval);
+    },
+    preview: {
+      run: (input) => {
+        const run = previewer(input);
+        previewRuns.add(run);
+        const done = () => previewRuns.delete(run);
+        run.then(done, done);
+        return run;
+      },
+      // Read at each request: a settings change applies to the next command.
+      settingsFor: (agentId) => ({
+        enabled: settings.preview.enabled && agents()[agentId]?.preview !== false,
+        timeoutMs: settings.preview.timeoutSeconds * 1000,
+      }),
     },
     stages: options.requestStages,
     remember: async (approval, session, choice) => {
@@ -268,6 +293,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       settingsWatch?.close();
       hooks.close();
       await sessions.closeAll('shutdown');
+      await Promise.allSettled(previewRuns);
       // The comparisons the sessions' ends started are audited before the store closes.
       await effects.settled();
       effects.close();

@@ -3,6 +3,7 @@
 // soon as the request is decided elsewhere. The platform notifiers only render these commands.
 import type { GatehouseEvent, GrantChoice } from '../../shared/contract';
 import type { PendingApproval } from '../../shared/domain';
+import { previewIsUrgent, previewSummary } from '../../shared/preview';
 import {
   LIMITS,
   agentName,
@@ -101,7 +102,16 @@ export function requestActions(approval: PendingApproval): NotificationAction[] 
   return actions;
 }
 
-/** The notification of one request: agent and kind, the raw subject, the agent's title, the worst warning. */
+/** Critical when a warning is a danger or the preview found what raises urgency. */
+function urgencyOf(approval: PendingApproval): NotificationModel['urgency'] {
+  const urgent = hasDanger(approval) || (approval.preview && previewIsUrgent(approval.preview));
+  return urgent ? 'critical' : 'normal';
+}
+
+/**
+ * The notification of one request: agent and kind, the raw subject, what its preview found, the
+ * agent's title, the worst warning. Short of room, the agent's own title goes first.
+ */
 export function requestNotification(
   approval: PendingApproval,
   unsandboxed = false,
@@ -109,9 +119,14 @@ export function requestNotification(
   const lines: string[] = [];
   const subject = rawSubject(approval);
   if (subject) lines.push(subject);
+  const effects = approval.preview ? previewSummary(approval.preview) : '';
+  if (effects) lines.push(safeLine(`Preview: ${effects}`));
+  const room = unsandboxed ? LIMITS.bodyLines - 1 : LIMITS.bodyLines;
   const title = agentTitle(approval);
   // The agent's title only when it adds something (Claude's title *is* the command).
-  if (!subject || !subject.endsWith(safeLine(approval.toolCall.title, LIMITS.line - 2)))
+  const titleAdds =
+    !subject || !subject.endsWith(safeLine(approval.toolCall.title, LIMITS.line - 2));
+  if (titleAdds && (!effects || approval.warnings.length === 0 || lines.length + 2 <= room))
     lines.push(title);
   const warnings = [...approval.warnings].sort((a, b) =>
     a.severity === b.severity ? 0 : a.severity === 'danger' ? -1 : 1,
@@ -125,12 +140,9 @@ export function requestNotification(
     key: approval.requestId,
     requestIds: [approval.requestId],
     title: clip(`${agentName(approval)} wants to ${kindVerb(approval)}`, LIMITS.title),
-    body: [
-      ...lines.slice(0, unsandboxed ? LIMITS.bodyLines - 1 : LIMITS.bodyLines),
-      ...(unsandboxed ? ['⚠ Not sandboxed'] : []),
-    ].join('\n'),
+    body: [...lines.slice(0, room), ...(unsandboxed ? ['⚠ Not sandboxed'] : [])].join('\n'),
     actions: requestActions(approval),
-    urgency: hasDanger(approval) ? 'critical' : 'normal',
+    urgency: urgencyOf(approval),
   };
 }
 
@@ -150,7 +162,7 @@ export function groupNotification(approvals: readonly PendingApproval[]): Notifi
     title: clip(`${approvals.length} permission requests${from}`, LIMITS.title),
     body: rows.join('\n'),
     actions: [{ id: 'open', label: 'Open approvals' }],
-    urgency: approvals.some(hasDanger) ? 'critical' : 'normal',
+    urgency: approvals.some((a) => urgencyOf(a) === 'critical') ? 'critical' : 'normal',
   };
 }
 
@@ -200,7 +212,12 @@ export class NotificationPlanner {
 
   /** Whether an event can change what is shown (the rest need not reach `plan`). */
   concerns(event: GatehouseEvent): boolean {
-    if (event.type === 'permission_requested' || event.type === 'permission_resolved') return true;
+    if (
+      event.type === 'permission_requested' ||
+      event.type === 'permission_resolved' ||
+      event.type === 'permission_previewed'
+    )
+      return true;
     if (event.type === 'sandbox_violation') return event.repeated === true;
     const notice = standingNotice(event);
     return notice !== null && (notice.shown !== null || this.notices.has(notice.key));
@@ -220,6 +237,8 @@ export class NotificationPlanner {
         if (fresh.delete(id) || this.held.delete(id)) continue;
         if (this.individual.delete(id)) commands.push({ type: 'withdraw', key: id });
         else if (this.grouped.delete(id)) groupShrank = true;
+      } else if (event.type === 'permission_previewed') {
+        commands.push(...this.previewed(event.approval, fresh));
       } else {
         commands.push(...this.offer(event), ...this.standing(event));
       }
@@ -263,6 +282,30 @@ export class NotificationPlanner {
     const chosen = model.actions.find((a) => a.id === action);
     if (chosen?.vote) return { type: 'vote', requestId: key, vote: chosen.vote, action: chosen.id };
     return { type: 'open', requestId: key };
+  }
+
+  /**
+   * A request's preview finished: its notification is replaced where it stands, quietly unless the
+   * preview made it urgent (then it alerts again, and loses "Always"). One not on screen yet will
+   * be shown with it; one dismissed stays dismissed.
+   */
+  private previewed(
+    approval: PendingApproval,
+    fresh: Map<string, PendingApproval>,
+  ): NotificationCommand[] {
+    const id = approval.requestId;
+    for (const waiting of [fresh, this.held, this.grouped]) {
+      if (waiting.has(id)) {
+        waiting.set(id, approval);
+        return [];
+      }
+    }
+    const before = this.individual.get(id);
+    if (!before) return [];
+    const notification = requestNotification(approval, this.unsandboxed(approval.sessionId));
+    this.individual.set(id, notification);
+    const alert = !this.pausedState && notification.urgency !== before.urgency;
+    return [{ type: alert ? 'show' : 'update', notification }];
   }
 
   /** A repeated sandbox refusal, shown once while on screen; not while paused. */

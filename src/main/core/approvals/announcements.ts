@@ -64,6 +64,25 @@ export function lateVoteEvent(vote: PermissionLateVote): AuditEventInput {
   };
 }
 
+/** A request whose JSON shape alone was refused: nothing recursive has looked at it. */
+export function shapeRefusedEvent(
+  session: SessionContext,
+  requestId: string,
+  problem: string,
+  shape: unknown,
+  at: number,
+): AuditEventInput {
+  const { sessionId, agentId } = session;
+  return {
+    type: 'malformed_request',
+    requestId,
+    sessionId,
+    agentId,
+    at,
+    payload: { problems: [problem], shape },
+  };
+}
+
 /** A request refused before anyone saw it: why, and a bounded copy of what the agent sent. */
 export function malformedEvent(
   session: SessionContext,

@@ -33,10 +33,11 @@ import {
 import type { Store } from '../store';
 import { AcpPermissionRequest } from './acp-request';
 import { deciderFor, grantChoiceOf, votesOf } from './decision-audit';
-import { announce, lateVoteEvent, malformedEvent } from './announcements';
+import { announce, lateVoteEvent, malformedEvent, shapeRefusedEvent } from './announcements';
 import { DiskQueue } from './disk-queue';
 import { cutsFacts } from './grant-book';
 import { PendingQueue, voteTally, type PendingView } from './pending';
+import { PreviewStage, type PreviewOptions } from './preview-stage';
 import { StageClock, type StageTimes } from './request-stages';
 import { allowOnceReply, rejectReply, replyForResolution } from './reply';
 import type { PreDecision, SessionContext, Verdict } from './session-context';
@@ -70,6 +71,8 @@ export interface PipelineOptions {
   allowed?: (approval: PendingApproval) => void | Promise<void>;
   /** What the disk says about a request's paths (approvals/disk-facts.ts); absent: not looked up. */
   disk?: (cwd: string, toolCall: PendingApproval['toolCall']) => Promise<DiskView>;
+  /** Commands a person is asked about are first run in a scratch view; absent: never previewed. */
+  preview?: PreviewOptions;
   /** Told where each well-formed request's time went before it was shown or decided (the bench). */
   stages?: (times: StageTimes) => void;
   now?: () => number;
@@ -91,6 +94,7 @@ export class ApprovalPipeline {
   private readonly now: () => number;
   /** Disk look-ups in arrival order, so a request that waits for the disk is not overtaken. */
   private readonly disk: DiskQueue;
+  private readonly previews?: PreviewStage;
 
   constructor(private readonly options: PipelineOptions) {
     this.now = options.now ?? Date.now;
@@ -103,6 +107,7 @@ export class ApprovalPipeline {
     });
     this.pending = new PendingQueue(this.mediator);
     this.disk = new DiskQueue(options.disk);
+    if (options.preview) this.previews = new PreviewStage(options.preview, options, this);
   }
 
   /** A voter's answer to a pending request; the policy decides whether and how it counts. */
@@ -146,14 +151,8 @@ export class ApprovalPipeline {
     const shape = checkJsonShape(raw);
     if (shape) {
       const problem = describeJsonProblem(shape);
-      this.options.store.recordEvent({
-        type: 'malformed_request',
-        requestId,
-        sessionId: session.sessionId,
-        agentId: session.agentId,
-        at: issuedAt,
-        payload: { problems: [problem], shape },
-      });
+      const refused = shapeRefusedEvent(session, requestId, problem, shape, issuedAt);
+      this.options.store.recordEvent(refused);
       throw RequestError.invalidParams(
         { problem },
         `session/request_permission refused: ${problem}`,
@@ -335,6 +334,7 @@ export class ApprovalPipeline {
     // Held by the mediator with the request, and kept here: once the request ends it is listed
     // nowhere, but the answer is still built from what was shown and decided.
     const view: PendingView = { approval, displayed: false, judged: { session, whole } };
+    this.previews?.prepare(view);
     let decided: Promise<PermissionDecision>;
     try {
       decided = mediator.request(
@@ -360,7 +360,7 @@ export class ApprovalPipeline {
     }
     const progress = mediator.progress(approval.requestId);
     const shown: PendingApproval = {
-      ...approval,
+      ...view.approval,
       expiresAt: mediator.expiresAt(approval.requestId) ?? approval.expiresAt,
       tally: progress && voteTally(progress),
     };
@@ -370,8 +370,9 @@ export class ApprovalPipeline {
     asking?.(shown);
     clock?.lap('publish');
     clock?.done();
-
+    const endPreview = this.previews?.start(view);
     const decision = await decided;
+    endPreview?.();
     const { verdict } = view.judged;
     const { approval: current, displayed } = view;
     if (verdict) {

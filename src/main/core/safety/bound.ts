@@ -193,7 +193,8 @@ function boundArgs(args: string[]): string[] {
   return out;
 }
 
-function boundWarning(warning: Warning): Warning {
+/** A warning's texts within their bounds (a preview's warnings quote paths the command chose). */
+export function boundWarning(warning: Warning): Warning {
   return {
     ...warning,
     message: truncateWithMarker(warning.message, WARNING_MESSAGE_MAX_CHARS),

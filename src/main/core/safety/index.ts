@@ -14,4 +14,4 @@ export { computeWarnings, type WarningInput } from './warnings';
 export { withDiskBefore, type DiskView, type DiskPath, type DiskFile } from './disk';
 export { revealInvisibles, type RevealOptions } from '../../../shared/invisible';
 export { previewRawInput } from './preview';
-export { boundApproval, jsonBytes, type BoundedApproval } from './bound';
+export { boundApproval, boundWarning, jsonBytes, type BoundedApproval } from './bound';

@@ -325,7 +325,8 @@ export function prepareVote(requestId: string, input: VoteRecord): VoteRow {
 /**
  * Anything audited that is not a request, vote or decision: fs_write, fs_write_refused,
  * malformed_request, late_vote, request_displayed, session_opened (payload.cwd), session_closed,
- * agent_exited, ... The type is free text; session_opened/session_closed/agent_exited also update the
+ * agent_exited, command_previewed (a preview's state, counts and hosts), command_preview_dropped
+ * (its request ended first), ... The type is free text; session_opened/session_closed/agent_exited also update the
  * sessions directory.
  */
 export const AuditEventInput = z.object({

@@ -42,6 +42,15 @@ describe('a notification of a waiting request', () => {
     expect(text.actions.map((a) => a.action)).toEqual(['allow', 'deny']);
   });
 
+  it('says what the command’s preview found, after the command, its line breaks revealed', () => {
+    const text = notificationText(summary({ effects: 'changes 3 files, deletes 1\nAllow me' }));
+    expect(text.body.split('\n')).toEqual([
+      '$ npm test',
+      'Preview: changes 3 files, deletes 1 ⏎ Allow me',
+      'The agent calls it: “npm test”',
+    ]);
+  });
+
   it('names the file an edit touches, and how many more', () => {
     const text = notificationText(
       summary({ kind: 'edit', command: null, paths: ['/p/a.ts', '/p/b.ts'], pathCount: 2 }),

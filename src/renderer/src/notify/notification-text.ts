@@ -35,6 +35,7 @@ export function notificationText(a: PendingSummary): NotificationText {
     const more = a.pathCount > 1 ? ` (+${a.pathCount - 1} more)` : '';
     lines.push(`${safeLine(a.paths[0]!)}${more}`);
   }
+  if (a.effects) lines.push(`Preview: ${safeLine(a.effects)}`);
   lines.push(`The agent calls it: “${safeLine(a.title, 80)}”`);
   const danger = hasDanger(a);
   if (a.warnings.length > 0)

@@ -40,22 +40,30 @@ export function useBrowserNotifications(queue: ApprovalQueue, enabled: boolean):
     void serviceWorkerReady();
     const shown = async (requestId: string) =>
       (await serviceWorkerReady())?.getNotifications({ tag: requestId }) ?? [];
+    const show = (summary: PendingSummary, renotify: boolean) => {
+      const text = notificationText(summary);
+      void serviceWorkerReady().then((registration) =>
+        registration?.showNotification(text.title, {
+          body: text.body,
+          tag: summary.requestId,
+          data: { requestId: summary.requestId },
+          requireInteraction: true,
+          // Not in every browser's typings, nor every browser: where absent, a click opens the page.
+          ...({ actions: text.actions, renotify } as NotificationOptions),
+        }),
+      );
+    };
     const off = api.subscribe((event) => {
       if (event.type === 'permission_requested') {
         // The page in front shows the dialog itself.
         if (document.visibilityState === 'visible') return;
+        show(summarizeApproval(event.approval), false);
+      } else if (event.type === 'permission_previewed') {
+        // Replaces the one shown (same tag) with what the preview found; a danger alerts again.
         const summary = summarizeApproval(event.approval);
-        const text = notificationText(summary);
-        void serviceWorkerReady().then((registration) =>
-          registration?.showNotification(text.title, {
-            body: text.body,
-            tag: summary.requestId,
-            data: { requestId: summary.requestId },
-            requireInteraction: true,
-            // Not in every browser's typings, nor every browser: where absent, a click opens the page.
-            ...({ actions: text.actions } as NotificationOptions),
-          }),
-        );
+        void shown(summary.requestId).then((list) => {
+          if (list.length > 0) show(summary, hasDanger(summary));
+        });
       } else if (event.type === 'permission_resolved') {
         void shown(event.requestId).then((list) => list.forEach((n) => n.close()));
       }
