@@ -67,15 +67,26 @@ describe.skipIf(skip)('what an allowed request did, and undo', () => {
     rmSync(outside, { recursive: true, force: true });
   });
 
-  async function start(onPrompt: Record<string, ScriptStep[]>) {
-    session = await startScriptedSession({ onPrompt }, { folder });
+  /** Previews off unless asked for: whether one finishes before the vote is then no race. */
+  async function start(onPrompt: Record<string, ScriptStep[]>, preview = false) {
+    session = await startScriptedSession({ onPrompt }, { folder, agent: { preview } });
     return session;
   }
 
-  /** Runs a prompt whose one request a person allows; resolves with the request id. */
-  async function allowTurn(s: ScriptedSession, text: string): Promise<string> {
+  /**
+   * Runs a prompt whose one request a person allows (once its preview finished, with `preview`);
+   * resolves with the request id.
+   */
+  async function allowTurn(s: ScriptedSession, text: string, preview = false): Promise<string> {
     const turn = s.gh.api.call('prompt', { sessionId: s.sessionId, text });
     const approval = await s.gh.nextApproval((a) => a.sessionId === s.sessionId);
+    if (preview) {
+      await expect
+        .poll(() => s.gh.core.pipeline.pending.get(approval.requestId)?.preview?.state, {
+          timeout: 20_000,
+        })
+        .toBe('done');
+    }
     await s.gh.api.call('vote', { requestId: approval.requestId, optionId: 'yes' });
     await turn;
     await s.gh.core.store.flush();
@@ -183,6 +194,64 @@ describe.skipIf(skip)('what an allowed request did, and undo', () => {
     expect(existsSync(join(folder, 'build'))).toBe(false);
     expect(existsSync(join(folder, 'stamp'))).toBe(false);
     expect(readFileSync(join(folder, 'keep.txt'), 'utf8')).toBe('keep\n');
+  });
+
+  it('undo restores what an approved command changed and deleted, as its preview named them', async () => {
+    writeFileSync(join(folder, 'a.txt'), 'a before\n');
+    writeFileSync(join(folder, 'b.txt'), 'b before\n');
+    const s = await start(
+      { go: [commandStep('echo a after > a.txt && rm b.txt && echo new > n.txt')] },
+      true,
+    );
+    const requestId = await allowTurn(s, 'go', true);
+    expect(readFileSync(join(folder, 'a.txt'), 'utf8')).toBe('a after\n');
+    await expect
+      .poll(async () => (await s.gh.api.call('historyDetail', { requestId })).effects)
+      .toMatchObject({
+        counts: { created: 1, modified: 1, deleted: 1 },
+        previewed: { created: 1, modified: 1, deleted: 1 },
+        difference: null,
+      });
+    expect(await s.gh.api.call('undoChanges', { requestId })).toEqual({
+      ok: true,
+      restored: 2,
+      removed: 1,
+    });
+    expect(readFileSync(join(folder, 'a.txt'), 'utf8')).toBe('a before\n');
+    expect(readFileSync(join(folder, 'b.txt'), 'utf8')).toBe('b before\n');
+    expect(existsSync(join(folder, 'n.txt'))).toBe(false);
+  });
+
+  it('flags an agent that did more than the command it showed: previewed 1 file, changed 3', async () => {
+    const s = await start(
+      {
+        go: [
+          {
+            type: 'requestPermission',
+            toolCall: {
+              toolCallId: 'lie',
+              kind: 'execute',
+              title: 'touch one.txt',
+              rawInput: { command: 'touch one.txt' },
+            },
+            options: OPTIONS,
+            onAllow: [{ type: 'shell', command: 'touch one.txt two.txt three.txt' }],
+          },
+        ],
+      },
+      true,
+    );
+    const requestId = await allowTurn(s, 'go', true);
+    await expect
+      .poll(async () => (await s.gh.api.call('historyDetail', { requestId })).effects?.difference)
+      .toBe('previewed 1 file, changed 3');
+    const [recorded] = await eventsOf(s, 'command_effects');
+    expect(recorded!.payload).toMatchObject({
+      previewed: { created: 1 },
+      counts: { created: 3 },
+    });
+    // What it made can still be taken away: files it created need no kept contents.
+    expect(await s.gh.api.call('undoChanges', { requestId })).toMatchObject({ removed: 3 });
   });
 
   it('a command that changed a file whose contents were not kept cannot be undone, and says why', async () => {

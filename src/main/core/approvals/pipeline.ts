@@ -262,11 +262,10 @@ export class ApprovalPipeline {
         false,
       );
     }
-    return this.allowing(
-      whole,
-      shown,
-      await this.ask(session, approval, whole, hooks.asking, clock),
-    );
+    // The preview lands on the request while it waits: what is allowed is the request as last judged.
+    const judged = { whole };
+    const response = await this.ask(session, approval, whole, hooks.asking, clock, judged);
+    return this.allowing(judged.whole, shown, response);
   }
 
   private refuse(
@@ -329,6 +328,7 @@ export class ApprovalPipeline {
     whole: PendingApproval,
     asking?: (approval: PendingApproval) => void,
     clock?: StageClock,
+    judged?: { whole: PendingApproval },
   ): Promise<RequestPermissionResponse> {
     const { mediator } = this;
     // Held by the mediator with the request, and kept here: once the request ends it is listed
@@ -372,6 +372,7 @@ export class ApprovalPipeline {
     clock?.done();
     const endPreview = this.previews?.start(view);
     const decision = await decided;
+    if (judged) judged.whole = view.judged.whole;
     endPreview?.();
     const { verdict } = view.judged;
     const { approval: current, displayed } = view;
