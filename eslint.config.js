@@ -79,6 +79,7 @@ const coreFloors = [
   { floor: 'what a request is made of', rooms: ['safety', 'config', 'telemetry', 'sandbox'] },
   { floor: 'the request path', rooms: ['approvals', 'transcripts', 'support', 'preview'] },
   { floor: 'agents', rooms: ['agents'] },
+  { floor: 'what allowed requests did', rooms: ['effects'] },
   { floor: 'commands', rooms: ['commands'] },
   { floor: 'composition', rooms: ['core.ts'] },
   { floor: 'the door', rooms: ['index.ts'] },

@@ -3,8 +3,8 @@
 // hold, docs/MISSION "Numbers we hold ourselves to"). The load average is printed before and after
 // each benchmark, to read the figures by.
 //
-// Selection:  BENCH_ONLY=mediator,history,sse,memory,dialog,sandbox,proxy,telemetry,transcript,
-//              stalls,starts,headless,preview (default: all)
+// Selection:  BENCH_ONLY=mediator,history,sse,memory,dialog,effects,sandbox,proxy,telemetry,
+//              transcript,stalls,starts,headless,preview (default: all)
 // Size knobs (defaults keep the whole run under ~10 minutes on a 2-core machine):
 //   BENCH_HISTORY_ROWS=1000000         decisions generated for the page queries (store and HTTP)
 //   BENCH_HISTORY_WRITES=20000         decisions written per write-throughput run (5 runs)
@@ -17,6 +17,7 @@
 //   BENCH_MEMORY_BASELINE=30000        the baseline sample, after warm-up; BENCH_MEMORY_STEP=10000 the curve's step
 //   BENCH_MEMORY_SESSIONS=100          sessions in flight; BENCH_MEMORY_PER_SESSION=50 requests each
 //   BENCH_DIALOG_RUNS=5                dialog runs per scenario (BENCH_DIALOG_NO_BUILD=1: skip the build)
+//   BENCH_EFFECTS_RUNS=15              allows held while a 5,000- and a 50,000-file project is snapshot
 //   BENCH_SANDBOX_RUNS=20              agent starts and approval round trips, sandboxed and not, and
 //                                      sandboxed as before what agents leave behind was confined
 //                                      (BENCH_SANDBOX_BASELINE=<commit>, checked out beside the tree)
@@ -30,6 +31,7 @@
 //   BENCH_PREVIEW_RUNS=5               a build, a test run and a 5,000-file rewrite, plain and previewed
 import { loadavg } from 'node:os';
 import { benchDialog } from './dialog';
+import { benchEffects } from './effects';
 import { benchHistory } from './history';
 import { benchMediator } from './mediator';
 import { benchMemory } from './memory';
@@ -55,6 +57,7 @@ const BENCHES: Bench[] = [
   { name: 'sse', run: benchSseLatency },
   { name: 'memory', run: benchMemory },
   { name: 'dialog', run: benchDialog },
+  { name: 'effects', run: benchEffects },
   { name: 'sandbox', run: benchSandbox },
   { name: 'proxy', run: benchProxy },
   { name: 'telemetry', run: benchTelemetry },

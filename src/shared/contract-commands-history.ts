@@ -3,6 +3,7 @@
 // its answer is a file (a streamed download over HTTP, a file the person chose on the desktop).
 import { z } from 'zod';
 import { command, Empty, RequestRef } from './contract-command';
+import { UndoOutcome } from './effects';
 import { AuditVerdict, HistoryDetail, HistoryFilter, HistoryPage, HistoryQuery } from './history';
 
 export const historyCommands = {
@@ -34,6 +35,13 @@ export const historyCommands = {
     output: HistoryDetail,
     http: { method: 'GET', path: '/api/history/:requestId' },
     summary: 'One request with its votes, decision and diff.',
+  }),
+  undoChanges: command({
+    input: RequestRef,
+    output: UndoOutcome,
+    http: { method: 'POST', path: '/api/history/:requestId/undo' },
+    summary:
+      'Put back the files an allowed edit or command changed (paired clients only); refused, with the reason, when any of them changed since.',
   }),
 } as const;
 

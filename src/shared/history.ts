@@ -16,6 +16,7 @@ import {
   Warning,
   WarningCode,
 } from './domain';
+import { ActualEffects, UndoStatus } from './effects';
 
 export const QueryBool = z.preprocess(
   (v) => (v === 'true' ? true : v === 'false' ? false : v),
@@ -109,6 +110,10 @@ export const HistoryDetail = HistoryItem.extend({
   displayed: z.boolean(),
   expiresAt: z.number(),
   writes: z.array(FollowingWrite),
+  /** What an allowed command really changed, observed in Gatehouse's sandbox; absent when not. */
+  effects: ActualEffects.optional(),
+  /** Whether its file changes can be undone; absent when nothing was kept for it. */
+  undo: UndoStatus.optional(),
 });
 export type HistoryDetail = z.infer<typeof HistoryDetail>;
 

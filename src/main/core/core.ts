@@ -36,6 +36,7 @@ import {
   updateSettingsFile,
 } from './config/settings-file';
 import { watchSettingsFile } from './config/settings-watch';
+import { createEffects } from './effects/service';
 import { EventBus } from './events/bus';
 import { validatePolicyConfig } from './mediator';
 import { initShellParser, validateRules } from './rules';
@@ -144,6 +145,27 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     now,
   });
   const coverage = createCoverage(rulesGate, now);
+  // What allowed requests really changed, kept for undo; sessions are looked up when one is allowed.
+  const effects = createEffects({
+    home,
+    store,
+    bus,
+    now,
+    protectedEntries: () => protectedEntries(settings.protectedPaths, managed),
+    session: (sessionId) => {
+      let session;
+      try {
+        session = sessions.get(sessionId);
+      } catch {
+        return null;
+      }
+      return {
+        cwd: session.cwd,
+        own: !session.via,
+        observable: !session.via && session.sandbox.profile === 'workspace-write',
+      };
+    },
+  });
   /** What an ended session leaves behind: the actions approved in it and its session grants. */
   const endSessionState = (sessionId: string): Promise<void> => {
     coverage.endSession(sessionId);
@@ -170,7 +192,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     timeoutMs: () => settings.approvals.timeoutSeconds * 1000,
     decideBefore: rulesGate,
     disk: gatherDiskFacts,
-    allowed: (approval) => coverage.allowed(approval),
+    allowed: (approval) => {
+      coverage.allowed(approval);
+      return effects.allowed(approval);
+    },
     preview: {
       run: (input) => {
         const run = previewer(input);
@@ -252,6 +277,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     grants,
     links,
     hooks,
+    effects,
     confirmLocally: options.confirmLocally ?? null,
     now,
   };
@@ -270,6 +296,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       hooks.close();
       await sessions.closeAll('shutdown');
       await Promise.allSettled(previewRuns);
+      // The comparisons the sessions' ends started are audited before the store closes.
+      await effects.settled();
+      effects.close();
       // The last decisions are committed before the export sends what is left.
       await store.flush();
       await telemetry?.close();

@@ -7,6 +7,7 @@ import {
   readlink,
   realpath,
   rename,
+  rmdir,
   unlink,
   type FileHandle,
 } from 'node:fs/promises';
@@ -81,7 +82,8 @@ class ChangedWhileWritingError extends RequestError {
 export async function writeInside(
   root: string,
   path: string,
-  content: string,
+  content: string | Uint8Array,
+  options: { mode?: number } = {},
 ): Promise<FileWritten> {
   const { realRoot, real } = await resolveWithRoot(root, path);
   // Marked as Gatehouse's, so that the watch over files that run later does not take it away.
@@ -89,8 +91,8 @@ export async function writeInside(
   try {
     const written =
       process.platform === 'linux'
-        ? await writeThroughDescriptors(realRoot, real, path, content)
-        : await writeByPath(real, content);
+        ? await writeThroughDescriptors(realRoot, real, path, content, options.mode)
+        : await writeByPath(real, content, options.mode);
     const { device, inode, bytes: size, sha256 } = written;
     done({ path: written.path, dev: Number(device), ino: Number(inode), size, sha256 });
     return written;
@@ -103,7 +105,8 @@ async function writeThroughDescriptors(
   realRoot: string,
   target: string,
   asked: string,
-  content: string,
+  content: string | Uint8Array,
+  mode?: number,
 ): Promise<FileWritten> {
   const names = relative(realRoot, target).split(sep);
   const name = names.pop()!;
@@ -118,7 +121,7 @@ async function writeThroughDescriptors(
     const at = (child: string) => `/proc/self/fd/${dir.fd}/${child}`;
     const folder = await readlink(`/proc/self/fd/${dir.fd}`);
     if (!isInside(folder, realRoot)) throw new ChangedWhileWritingError(asked);
-    const written = await writeTempAndRename(at, name, content);
+    const written = await writeTempAndRename(at, name, content, mode);
     // A folder moved out of the session folder since it was opened still holds the descriptor:
     // take the file back out rather than leave it written outside.
     const now = await readlink(`/proc/self/fd/${dir.fd}`);
@@ -165,28 +168,39 @@ async function openChildDirectory(
  * and then used by name, so a folder swapped for a link between the two is followed. The temp file
  * and the rename still keep hard links and a link at the final name from being written through.
  */
-async function writeByPath(target: string, content: string): Promise<FileWritten> {
+async function writeByPath(
+  target: string,
+  content: string | Uint8Array,
+  mode?: number,
+): Promise<FileWritten> {
   const folder = dirname(target);
   await mkdir(folder, { recursive: true });
   const written = await writeTempAndRename(
     (child) => join(folder, child),
     basename(target),
     content,
+    mode,
   );
   return { ...written, path: target };
 }
 
-/** Temp file (exclusive, no links followed), content, sync, the old mode, rename over `name`. */
+/**
+ * Temp file (exclusive, no links followed), content, sync, the given mode or else the old one,
+ * rename over `name`.
+ */
 async function writeTempAndRename(
   at: (child: string) => string,
   name: string,
-  content: string,
+  content: string | Uint8Array,
+  mode?: number,
 ): Promise<Omit<FileWritten, 'path'>> {
-  const data = Buffer.from(content, 'utf8');
-  const existingMode = await lstat(at(name)).then(
-    (stats) => (stats.isFile() ? stats.mode & 0o7777 : null),
-    () => null,
-  );
+  const data = typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content);
+  const existingMode =
+    mode ??
+    (await lstat(at(name)).then(
+      (stats) => (stats.isFile() ? stats.mode & 0o7777 : null),
+      () => null,
+    ));
   const temp = `.${name.slice(0, 100)}.${randomBytes(6).toString('hex')}.gatehouse-tmp`;
   const handle = await open(at(temp), TEMP_FLAGS, 0o666);
   let renamed = false;
@@ -206,6 +220,54 @@ async function writeTempAndRename(
   } finally {
     await handle.close();
     if (!renamed) await unlink(at(temp)).catch(() => undefined);
+  }
+}
+
+/**
+ * Removes the file (with `folder`, the empty folder) at `path` inside `root`. Its folders are walked
+ * as writeInside walks them, so a folder swapped for a link is refused rather than followed, and a
+ * link at the name itself is removed, never its target. False when nothing was there.
+ */
+export async function removeInside(
+  root: string,
+  path: string,
+  options: { folder?: boolean } = {},
+): Promise<boolean> {
+  if (!isAbsolute(path)) throw new RequestError(-32602, `Refused: path must be absolute: ${path}`);
+  const realRoot = await realpath(root);
+  const parent = await nearestRealPath(dirname(path));
+  const name = basename(path);
+  if (!isInside(parent, realRoot) || name === '' || name === '..' || name === '.')
+    throw new OutsideSessionError(path, root);
+  const remove = (at: string) =>
+    (options.folder ? rmdir(at) : unlink(at)).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return false;
+        throw error;
+      },
+    );
+  if (process.platform !== 'linux') return remove(join(parent, name));
+  let dir = await open(realRoot, DIRECTORY_FLAGS);
+  try {
+    for (const part of relative(realRoot, parent).split(sep).filter(Boolean)) {
+      let next: FileHandle;
+      try {
+        next = await open(`/proc/self/fd/${dir.fd}/${part}`, DIRECTORY_FLAGS);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') return false;
+        if (code === 'ELOOP' || code === 'ENOTDIR') throw new ChangedWhileWritingError(path);
+        throw error;
+      }
+      await dir.close();
+      dir = next;
+    }
+    if (!isInside(await readlink(`/proc/self/fd/${dir.fd}`), realRoot))
+      throw new ChangedWhileWritingError(path);
+    return await remove(`/proc/self/fd/${dir.fd}/${name}`);
+  } finally {
+    await dir.close();
   }
 }
 

@@ -64,8 +64,11 @@ export interface PipelineOptions {
     session: SessionContext,
     choice: GrantChoice,
   ) => Promise<string>;
-  /** Told of each allowed request, whole, before the agent hears: what it approved may now happen. */
-  allowed?: (approval: PendingApproval) => void;
+  /**
+   * Told of each allowed request, whole, before the agent hears: what it approved may now happen.
+   * The reply waits for what it returns (what the change replaces is kept before it can happen).
+   */
+  allowed?: (approval: PendingApproval) => void | Promise<void>;
   /** What the disk says about a request's paths (approvals/disk-facts.ts); absent: not looked up. */
   disk?: (cwd: string, toolCall: PendingApproval['toolCall']) => Promise<DiskView>;
   /** Commands a person is asked about are first run in a scratch view; absent: never previewed. */
@@ -259,11 +262,10 @@ export class ApprovalPipeline {
         false,
       );
     }
-    return this.allowing(
-      whole,
-      shown,
-      await this.ask(session, approval, whole, hooks.asking, clock),
-    );
+    // The preview lands on the request while it waits: what is allowed is the request as last judged.
+    const judged = { whole };
+    const response = await this.ask(session, approval, whole, hooks.asking, clock, judged);
+    return this.allowing(judged.whole, shown, response);
   }
 
   private refuse(
@@ -279,18 +281,20 @@ export class ApprovalPipeline {
    * Passes an allowed request on to `allowed` (the writes and commands it approved): its diffs as
    * the person was shown them, whose "after" is the file the write makes.
    */
-  private allowing(
+  private async allowing(
     whole: PendingApproval,
     shown: PendingApproval['toolCall'],
     response: RequestPermissionResponse,
-  ): RequestPermissionResponse {
+  ): Promise<RequestPermissionResponse> {
     const { outcome } = response;
     const kind =
       outcome.outcome === 'selected'
         ? whole.options.find((o) => o.optionId === outcome.optionId)?.kind
         : undefined;
     if (kind === 'allow_once' || kind === 'allow_always')
-      this.options.allowed?.(shown === whole.toolCall ? whole : { ...whole, toolCall: shown });
+      await this.options.allowed?.(
+        shown === whole.toolCall ? whole : { ...whole, toolCall: shown },
+      );
     return response;
   }
 
@@ -324,6 +328,7 @@ export class ApprovalPipeline {
     whole: PendingApproval,
     asking?: (approval: PendingApproval) => void,
     clock?: StageClock,
+    judged?: { whole: PendingApproval },
   ): Promise<RequestPermissionResponse> {
     const { mediator } = this;
     // Held by the mediator with the request, and kept here: once the request ends it is listed
@@ -367,6 +372,7 @@ export class ApprovalPipeline {
     clock?.done();
     const endPreview = this.previews?.start(view);
     const decision = await decided;
+    if (judged) judged.whole = view.judged.whole;
     endPreview?.();
     const { verdict } = view.judged;
     const { approval: current, displayed } = view;

@@ -1,21 +1,66 @@
 import { EXPORT_MAX_ROWS, exportMimeType, type HistoryExportInput } from '../../../shared/contract';
-import { NotFoundError } from '../errors';
+import type { HistoryDetail } from '../../../shared/history';
+import { DomainError, NotFoundError } from '../errors';
+import { actorOf } from './admin-audit';
 import type { Handlers } from './dispatch';
+import { requirePaired } from './require-paired';
 import type { CommandServices } from './services';
 
-type HistoryCommands = 'history' | 'historyDetail' | 'verifyAudit';
+type HistoryCommands = 'history' | 'historyDetail' | 'verifyAudit' | 'undoChanges';
 
-/** Decided requests as the audit keeps them: pages, one in detail, the chain's check. */
+/** The writes Gatehouse performed on the strength of the request: what an edit's undo checks. */
+const writtenBy = (detail: HistoryDetail) =>
+  detail.writes
+    .filter((w) => w.outcome === 'written')
+    .map(({ path, sha256 }) => ({ path, sha256 }));
+
+/** Decided requests as the audit keeps them: pages, one in detail, the chain's check, undo. */
 export function historyHandlers({
   store,
-}: Pick<CommandServices, 'store'>): Pick<Handlers, HistoryCommands> {
+  effects,
+}: Pick<CommandServices, 'store' | 'effects'>): Pick<Handlers, HistoryCommands> {
+  const decided = async (requestId: string): Promise<HistoryDetail> => {
+    const detail = await store.historyDetail(requestId);
+    if (!detail) throw new NotFoundError(`no decided request ${requestId}`);
+    return detail;
+  };
   return {
     history: (input) => store.history(input),
 
     historyDetail: async (input) => {
-      const detail = await store.historyDetail(input.requestId);
-      if (!detail) throw new NotFoundError(`no decided request ${input.requestId}`);
-      return detail;
+      const detail = await decided(input.requestId);
+      const undo = await effects.undoStatus(input.requestId, writtenBy(detail));
+      return undo ? { ...detail, undo } : detail;
+    },
+
+    // Audited like a decision, applied or refused, with who asked.
+    undoChanges: async ({ requestId }, caller) => {
+      const by = actorOf(caller);
+      let detail: HistoryDetail | null = null;
+      try {
+        requirePaired(caller, 'undo file changes');
+        detail = await decided(requestId);
+        const { paths, ...outcome } = await effects.undo(requestId, writtenBy(detail));
+        store.recordEvent({
+          type: 'undo_applied',
+          requestId,
+          sessionId: detail.sessionId,
+          agentId: detail.agentId,
+          payload: { ...outcome, paths: paths.slice(0, 200), by },
+        });
+        await store.flush();
+        return outcome;
+      } catch (error) {
+        if (error instanceof DomainError) {
+          store.recordEvent({
+            type: 'undo_refused',
+            ...(detail ? { requestId, sessionId: detail.sessionId, agentId: detail.agentId } : {}),
+            payload: { requestId, reason: error.message, by },
+          });
+          await store.flush();
+        }
+        throw error;
+      }
     },
 
     verifyAudit: async () => {

@@ -6,6 +6,7 @@ import type { GrantBook } from '../approvals/grant-book';
 import type { HookWatcher } from '../agents/hook-watch';
 import type { ApprovalLinks } from '../approvals/links';
 import type { ApprovalPipeline } from '../approvals/pipeline';
+import type { EffectsService } from '../effects/service';
 import type { EventBus } from '../events/bus';
 import type { PolicyConfig } from '../mediator';
 import type { Store } from '../store';
@@ -61,6 +62,8 @@ export interface CommandServices extends SettingsService {
   readonly links: ApprovalLinks;
   /** The hooks `gatehouse hook install` wrote, as watched (and the user's files beside them). */
   readonly hooks: Pick<HookWatcher, 'rows'>;
+  /** What allowed requests changed, and undo. */
+  readonly effects: Pick<EffectsService, 'undoStatus' | 'undo'>;
   /**
    * How the shell asks the person where Gatehouse runs to confirm an agent's new command sent over
    * HTTP. Without it such a change is refused.

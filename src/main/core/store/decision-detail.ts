@@ -1,5 +1,6 @@
 // One decided request as the history window shows it when opened: the request row, its decision,
 // its votes, and the diff texts read back from the blobs they were stored in.
+import { ActualEffects } from '../../../shared/effects';
 import type { FollowingWrite, HistoryDetail, VoteRecord } from '../../../shared/history';
 import { decodeBlob, restore } from './blobs';
 import { toItem, type Prepare, type RawItem } from './decision-page';
@@ -68,7 +69,20 @@ export function readDetail(prepare: Prepare, requestId: string): HistoryDetail |
     displayed,
     expiresAt: r.expires_at as number,
     writes: followingWrites(prepare, requestId),
+    ...effectsOf(prepare, requestId),
   };
+}
+
+/** What an allowed command really changed, as last recorded; nothing when it was not observed. */
+function effectsOf(prepare: Prepare, requestId: string): { effects?: ActualEffects } {
+  const row = prepare(
+    `SELECT payload_json FROM events WHERE request_id = ? AND type = 'command_effects'
+       ORDER BY seq DESC LIMIT 1`,
+  ).get(requestId) as { payload_json: string } | undefined;
+  if (!row) return {};
+  // The payload carries more than the history shows (how long the allow was held, what was not kept).
+  const parsed = ActualEffects.safeParse(JSON.parse(row.payload_json));
+  return parsed.success ? { effects: parsed.data } : {};
 }
 
 /** The writes the request's approval was used for or refused to, oldest first. */

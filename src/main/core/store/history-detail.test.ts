@@ -104,6 +104,43 @@ describe('detail', () => {
     expect(detailStore.historyDetail('01900000-0000-7000-8000-000000000000')).toBeNull();
   });
 
+  it('carries what an allowed command really changed, its preview beside it and the difference', async () => {
+    const req = request();
+    detailStore.recordRequest(req);
+    await detailStore.recordDecision(decision(req, 'allow'), { latencyMs: 1, votes: [] });
+    const counts = { created: 3, modified: 1, deleted: 0, renamed: 0, outside: 0, protected: 0 };
+    const effects = {
+      state: 'observed',
+      reason: null,
+      endedBy: 'completed',
+      changes: [
+        {
+          path: '/w/a.txt',
+          oldPath: null,
+          change: 'modified',
+          entry: 'file',
+          size: 2,
+          place: 'root',
+        },
+      ],
+      counts,
+      previewed: { ...counts, created: 0 },
+      difference: 'previewed 1 file, changed 4',
+      startedAt: 1,
+      endedAt: 2,
+    };
+    detailStore.recordEvent({
+      type: 'command_effects',
+      requestId: req.requestId,
+      payload: { ...effects, heldReplyMs: 12, notKept: [] },
+    });
+    await detailStore.flush();
+    const detail = detailStore.historyDetail(req.requestId)!;
+    expect(HistoryDetail.safeParse(detail).success).toBe(true);
+    // What the audit keeps besides (how long the allow was held) stays in the audit.
+    expect(detail.effects).toEqual(effects);
+  });
+
   it('lists events newest first, by type, agent, session or request, with a keyset cursor', async () => {
     for (let i = 0; i < 5; i++)
       detailStore.recordEvent({

@@ -14,6 +14,7 @@ import { DiffModeToggle } from '../diff/DiffModeToggle';
 import { useDiffMode } from '../diff/use-diff-mode';
 import { Button } from '../ui/Button';
 import { Stack } from '../ui/Stack';
+import { ActualChanges } from './ActualChanges';
 import { DecisionBadge } from './DecisionBadge';
 import { DetailSection } from './DetailSection';
 import { FollowingWrites } from './FollowingWrites';
@@ -152,6 +153,8 @@ export function HistoryDetail({ requestId, onMakeRule, onFilterSession }: Props)
       )}
 
       <FollowingWrites detail={detail} />
+
+      <ActualChanges key={detail.requestId} detail={detail} />
 
       {detail.paths.length > 0 && (
         <DetailSection titleId="hv-paths-title" title="Paths">
