@@ -16,7 +16,7 @@ import {
 } from './domain';
 import { HookedCli } from './hooked-clis';
 import { RegistryListing, REGISTRY_LIMITS } from './registry-format';
-import { ManagedPolicyView } from './managed-settings';
+import { ManagedOverride, ManagedPolicyView } from './managed-settings';
 import { CONFIG_LIMITS } from './session-config';
 import { Settings } from './settings';
 import { Transcript } from './transcript';
@@ -49,6 +49,8 @@ const SettingsSaved = z.object({
   restartNeeded: z.array(z.string()),
   /** The administrator's managed policy, shown locked; null when there is none. */
   managed: ManagedPolicyView.nullable(),
+  /** User settings the managed policy forbids, and the administrator's values in force instead. */
+  overridden: z.array(ManagedOverride).max(1000).default([]),
   /**
    * Why settings.json, as edited on disk, is not in force (the last good settings are), until the
    * file reads as valid settings again; null when it does.

@@ -1,4 +1,5 @@
 import { homedir } from 'node:os';
+import type { ManagedOverride } from '../../shared/managed-settings';
 import type { Settings } from '../../shared/settings';
 import { installedGatehouse } from './agents/hooked-clis';
 import { HookWatcher } from './agents/hook-watch';
@@ -20,8 +21,8 @@ import { createHandlers } from './commands/handlers';
 import { settingsReload } from './commands/settings-reload';
 import type { CommandServices, SettingsFileProblem, SettingsService } from './commands/services';
 import type { ConfirmLocally } from './commands/settings-confirmation';
+import { auditOverrides, checkAgainstManaged, resolveManaged } from './config/managed-overrides';
 import {
-  checkAgainstManaged,
   effectiveRules,
   managedAgents,
   managedTelemetry,
@@ -87,10 +88,10 @@ export interface Core extends CommandServices {
 export async function createCore(options: CoreOptions): Promise<Core> {
   const { home } = options;
   const now = options.now ?? Date.now;
-  const settings = options.settings ?? loadSettings(home);
   // Read once, at start: the administrator's rules and limits come before anything the user set.
   const managed = readManagedPolicy(options.managedSettingsPath);
-  checkAgainstManaged(settings, managed, settingsPath(home));
+  // What the managed policy forbids is replaced by its values, never a reason not to start.
+  const { settings, overrides } = resolveManaged(options.settings ?? loadSettings(home), managed);
   const policy = validatePolicyConfig(settings.policy);
   checkRules(home, settings.rules);
   const bypassAllowed = () => managed?.settings.allowBypass !== false;
@@ -112,6 +113,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     }),
     initShellParser(),
   ]);
+  auditOverrides(store, managed, overrides, 'start');
   if (auditKey.movedFrom) {
     store.recordEvent({
       type: 'audit_key_moved',
@@ -216,7 +218,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   });
 
   const services: CommandServices = {
-    ...settingsService({ home, settings, managed, policy, store, fromFile: !options.settings }),
+    ...settingsService({
+      home,
+      settings,
+      overrides,
+      managed,
+      policy,
+      store,
+      fromFile: !options.settings,
+    }),
     bus,
     store,
     pipeline,
@@ -269,17 +279,23 @@ function checkRules(home: string, rules: Settings['rules']): Settings['rules'] {
 function settingsService(options: {
   home: string;
   settings: Settings;
+  overrides: ManagedOverride[];
   managed: ManagedPolicy | null;
   policy: SettingsService['policy'];
-  store: Pick<Store, 'setRetention'>;
+  store: Pick<Store, 'setRetention' | 'recordEvent'>;
   fromFile: boolean;
 }): SettingsService {
   const { home, settings, managed, policy, store, fromFile } = options;
-  /** Validates what replaceSettings would apply; returns the rules as checked. */
-  const checkedRules = (next: Settings): Settings['rules'] => {
-    checkAgainstManaged(next, managed, settingsPath(home));
-    validatePolicyConfig(next.policy, () => {});
-    return checkRules(home, next.rules);
+  let overrides = options.overrides;
+  /**
+   * Validates what replaceSettings would apply; returns the rules as checked. What the managed
+   * policy forbids is refused when a command sends it and replaced when settings.json says it.
+   */
+  const checkedRules = (next: Settings, fromFile = false): Settings['rules'] => {
+    if (!fromFile) checkAgainstManaged(next, managed, settingsPath(home));
+    const resolved = resolveManaged(next, managed).settings;
+    validatePolicyConfig(resolved.policy, () => {});
+    return checkRules(home, resolved.rules);
   };
   let fileProblem: SettingsFileProblem | null = null;
   const saveSettings = (change: (json: Record<string, unknown>) => void): void => {
@@ -309,9 +325,11 @@ function settingsService(options: {
     managed,
     policy,
     saveSettings,
-    checkSettings: (next) => void checkedRules(next),
-    replaceSettings(next, { write = true } = {}) {
-      const rules = checkedRules(next);
+    checkSettings: (next, { fromFile = false } = {}) => void checkedRules(next, fromFile),
+    replaceSettings(sent, { write = true } = {}) {
+      const rules = checkedRules(sent, !write);
+      const resolved = resolveManaged(sent, managed);
+      const next = resolved.settings;
       if (write) {
         saveSettings((json) => {
           for (const key of Object.keys(json)) delete json[key];
@@ -323,8 +341,11 @@ function settingsService(options: {
       const { policy: _policy, server: _server, telemetry: _telemetry, ...live } = next;
       Object.assign(settings, { ...live, rules });
       store.setRetention(next.retention);
+      overrides = resolved.overrides;
+      auditOverrides(store, managed, overrides, 'reload');
       return restartNeeded();
     },
+    overridden: () => overrides,
     restartNeeded,
     savedSettings: () => ({ ...settings, ...savedForRestart }),
     fileProblem: () => fileProblem,
