@@ -38,12 +38,15 @@ import {
 } from './config/settings-file';
 import { watchSettingsFile } from './config/settings-watch';
 import { EventBus } from './events/bus';
+import { logger } from './log/logger';
 import { validatePolicyConfig } from './mediator';
 import { initShellParser, validateRules } from './rules';
 import { openStore, type Store } from './store';
 import { KEY_ENV, resolveAuditKey, type ResolvedAuditKey } from './store/audit-key';
 import { databasePath } from './store/data-folder';
 import { startTelemetry } from './telemetry';
+
+const log = logger('core');
 
 export interface CoreOptions {
   /** $GATEHOUSE_HOME: settings.json and the audit database live here. */
@@ -66,6 +69,13 @@ export interface CoreOptions {
    * GATEHOUSE_MANAGED_SETTINGS). A missing file is no managed policy.
    */
   managedSettingsPath?: string;
+  /** The managed policy as the entry already read it (null: none); read here otherwise. */
+  managed?: ManagedPolicy | null;
+  /**
+   * settings.json as the entry already read it (it chose the server's address from them): used
+   * instead of reading the file again, and still watched and saved.
+   */
+  fileSettings?: Settings;
   /** Told where each permission request's time went before it was shown (the bench). */
   requestStages?: (times: StageTimes) => void;
   /** The user's HOME, whose CLI settings files are listed (default: $HOME, else the OS's). */
@@ -89,9 +99,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const { home } = options;
   const now = options.now ?? Date.now;
   // Read once, at start: the administrator's rules and limits come before anything the user set.
-  const managed = readManagedPolicy(options.managedSettingsPath);
+  const managed =
+    options.managed !== undefined
+      ? options.managed
+      : readManagedPolicy(options.managedSettingsPath);
   // What the managed policy forbids is replaced by its values, never a reason not to start.
-  const { settings, overrides } = resolveManaged(options.settings ?? loadSettings(home), managed);
+  const { settings, overrides } = resolveManaged(
+    options.settings ?? options.fileSettings ?? loadSettings(home),
+    managed,
+  );
   const policy = validatePolicyConfig(settings.policy);
   checkRules(home, settings.rules);
   const bypassAllowed = () => managed?.settings.allowBypass !== false;
@@ -199,12 +215,18 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 
   const terminalSessions = new TerminalSessions({ ...sessionDeps, sessions });
 
-  // Reads the committed audit on its own timers: nothing above waits for it.
+  // Reads the committed audit on its own timers: nothing above waits for it, nor for its loading.
+  let telemetryLoading = managedTelemetry(settings.telemetry, managed).otlp !== undefined;
   const telemetry = startTelemetry({
     settings: managedTelemetry(settings.telemetry, managed),
     store,
     pending: () => pipeline.pending.size,
+  }).catch((error: unknown) => {
+    log.error('the telemetry export could not start:', error);
+    store.recordEvent({ type: 'telemetry_unavailable', payload: { error: String(error) } });
+    return null;
   });
+  void telemetry.finally(() => (telemetryLoading = false));
 
   // The hooks `gatehouse hook install` wrote: checked now (a removal while Gatehouse was down is
   // audited here), then watched.
@@ -237,6 +259,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     hooks,
     confirmLocally: options.confirmLocally ?? null,
     now,
+    starting: () => (telemetryLoading ? ['telemetry'] : []),
   };
   // settings.json edited while Gatehouse runs is read again; given settings have no file to watch.
   const settingsWatch = options.settings
@@ -254,7 +277,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       await sessions.closeAll('shutdown');
       // The last decisions are committed before the export sends what is left.
       await store.flush();
-      await telemetry?.close();
+      await (await telemetry)?.close();
       await store.close();
     },
   };

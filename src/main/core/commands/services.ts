@@ -1,3 +1,4 @@
+import type { StartingPart } from '../../../shared/contract';
 import type { ManagedOverride } from '../../../shared/managed-settings';
 import type { Settings } from '../../../shared/settings';
 import type { ManagedPolicy } from '../config/managed-settings';
@@ -60,6 +61,8 @@ export interface SettingsService {
 
 /** What the command handlers work with: the parts of the core, never the core itself. */
 export interface CommandServices extends SettingsService {
+  /** What is still starting once the core decides (the telemetry export loads after it). */
+  starting(): StartingPart[];
   readonly bus: EventBus;
   readonly store: Store;
   readonly pipeline: ApprovalPipeline;
