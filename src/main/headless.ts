@@ -82,6 +82,8 @@ async function main(): Promise<void> {
     port,
     staticDir: join(dirname(fileURLToPath(import.meta.url)), '../renderer'),
   });
+  // The slow part of the start begins once the server answers.
+  starting.begin();
   listened(server);
   lock.update({ url: server.url });
   const core = await ready;

@@ -17,6 +17,11 @@ export interface CoreStarting {
   readonly settings: Settings;
   /** The core, once it decides; rejects with why it could not start. */
   readonly ready: Promise<Core>;
+  /**
+   * Builds the core: called once the server listens, so that the store's threads and the shell
+   * grammar start while it already answers, not before.
+   */
+  begin(): void;
   /** /api/health's answer until then. */
   health(): CommandOutput<'health'>;
 }
@@ -31,12 +36,20 @@ export function startCore(options: CoreOptions): CoreStarting {
   const { settings } = resolveManaged(read, managed);
   // The core warns of an odd policy itself; here it only has to be valid.
   const { policy } = validatePolicyConfig(settings.policy, () => {});
-  const ready = createCore({
-    ...options,
-    managed,
-    ...(options.settings ? {} : { fileSettings: read }),
+  let begin!: () => void;
+  const ready = new Promise<Core>((resolve, reject) => {
+    let begun = false;
+    begin = () => {
+      if (begun) return;
+      begun = true;
+      createCore({
+        ...options,
+        managed,
+        ...(options.settings ? {} : { fileSettings: read }),
+      }).then(resolve, reject);
+    };
   });
   // Awaited by the entry once it listens; a failure before then is not an unhandled one.
   ready.catch(() => undefined);
-  return { settings, ready, health: () => healthAnswer(policy, 0, ['decisions']) };
+  return { settings, ready, begin, health: () => healthAnswer(policy, 0, ['decisions']) };
 }
