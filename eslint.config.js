@@ -68,7 +68,8 @@ const layers = [
 /**
  * The floors inside the core, lowest first. A room imports only rooms on floors below its own
  * (and itself): no two rooms import each other, and what decides never reaches up into what runs
- * agents or answers commands. core.ts composes them all; index.ts is what the layers above see.
+ * agents or answers commands. core.ts composes them all, core-start.ts starts it for an entry;
+ * index.ts is what the layers above see.
  */
 const coreFloors = [
   {
@@ -82,6 +83,7 @@ const coreFloors = [
   { floor: 'what allowed requests did', rooms: ['effects'] },
   { floor: 'commands', rooms: ['commands'] },
   { floor: 'composition', rooms: ['core.ts'] },
+  { floor: 'the start', rooms: ['core-start.ts'] },
   { floor: 'the door', rooms: ['index.ts'] },
 ];
 

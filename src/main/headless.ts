@@ -7,7 +7,7 @@ import {
   confirmOnTerminal,
   SettingsError,
   PRINTED_PAIRING_TTL_MS,
-  createCore,
+  startCore,
   AuditKeyError,
   logFilePath,
   installLogSink,
@@ -22,7 +22,7 @@ import {
   ServerTokenError,
   writeServerToken,
 } from './core';
-import { startHttpServer } from './server/http-server';
+import { startHttpServer, type RunningServer } from './server/http-server';
 import { checkListenHost, listenOptions, ListenOptionsError } from './server/listen-options';
 import { startControlServer } from './control/server';
 import { SocketPathError } from './control/socket-path';
@@ -41,40 +41,52 @@ async function main(): Promise<void> {
   const served = loadServerToken(home, fromEnv || undefined);
   const { token } = served;
   installLogSink(nodeLogSink({ path: logFilePath(home) }));
-  const core = await createCore({
+  // Settings and the managed policy are read here (what is wrong with them stops the start before
+  // anything listens); the rest of the core is made while the server already answers.
+  const starting = startCore({
     home,
     confirmLocally: confirmOnTerminal((line) => process.stderr.write(`${line}\n`)),
   });
+  const { settings } = starting;
   const port = process.env.GATEHOUSE_PORT
     ? Number(process.env.GATEHOUSE_PORT)
-    : core.settings.server.port;
+    : settings.server.port;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new SettingsError('GATEHOUSE_PORT', [`not a port number: ${process.env.GATEHOUSE_PORT}`]);
   }
+  let listened!: (server: RunningServer) => void;
+  const listening = new Promise<RunningServer>((resolve) => (listened = resolve));
+  // Who may reach the API changes when the token does: each new token is in the audit (never the
+  // token itself), committed before any request holding it is answered and before it is printed.
+  // Where the server listens is audited before any request is answered too.
+  const ready = starting.ready.then(async (core) => {
+    if (served.origin !== 'kept') {
+      core.store.recordEvent({
+        type: 'server_token_changed',
+        at: core.now(),
+        payload: { how: served.origin, ...(served.reason ? { reason: served.reason } : {}) },
+      });
+    }
+    core.clients.announceServer(await listening);
+    await core.store.flush();
+    return core;
+  });
   const server = await startHttpServer({
-    core,
+    core: { ready, health: starting.health },
     token,
     host:
       flags.host ??
       (process.env.GATEHOUSE_HOST
         ? checkListenHost(process.env.GATEHOUSE_HOST, 'GATEHOUSE_HOST')
-        : checkListenHost(core.settings.server.host, 'server.host')),
+        : checkListenHost(settings.server.host, 'server.host')),
     port,
     staticDir: join(dirname(fileURLToPath(import.meta.url)), '../renderer'),
   });
-  core.clients.announceServer(server);
+  // The slow part of the start begins once the server answers.
+  starting.begin();
+  listened(server);
   lock.update({ url: server.url });
-  // Who may reach the API changes when the token does: each new token is in the audit (never the
-  // token itself).
-  if (served.origin !== 'kept') {
-    core.store.recordEvent({
-      type: 'server_token_changed',
-      at: core.now(),
-      payload: { how: served.origin, ...(served.reason ? { reason: served.reason } : {}) },
-    });
-    // Committed before the token is printed: no one holds a token the audit does not know of.
-    await core.store.flush();
-  }
+  const core = await ready;
   const rotateToken = () => {
     const next = newServerToken();
     writeServerToken(home, next);

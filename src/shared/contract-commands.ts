@@ -16,7 +16,7 @@ import {
 } from './domain';
 import { HookedCli } from './hooked-clis';
 import { RegistryListing, REGISTRY_LIMITS } from './registry-format';
-import { ManagedPolicyView } from './managed-settings';
+import { ManagedOverride, ManagedPolicyView } from './managed-settings';
 import { CONFIG_LIMITS } from './session-config';
 import { Settings } from './settings';
 import { Transcript } from './transcript';
@@ -34,6 +34,13 @@ export const ClientId = z
   .string()
   .regex(/^[A-Za-z0-9._:-]{1,128}$/, 'client id: 1–128 of A-Z a-z 0-9 . _ : -');
 
+/**
+ * What the core still prepares after it answers: `decisions` (rules, grants and the audit; until
+ * they are ready no other request is answered, none is decided), then the telemetry export.
+ */
+export const StartingPart = z.enum(['decisions', 'telemetry']);
+export type StartingPart = z.infer<typeof StartingPart>;
+
 export const Health = z.object({
   ok: z.literal(true),
   version: z.string(),
@@ -41,6 +48,9 @@ export const Health = z.object({
   supportedPolicies: z.array(PermissionPolicy),
   pending: z.number().int(),
   capabilities: z.array(z.string()),
+  /** `starting` while any part below is. */
+  status: z.enum(['starting', 'ready']).default('ready'),
+  starting: z.array(StartingPart).max(8).default([]),
 });
 
 const SettingsSaved = z.object({
@@ -49,6 +59,8 @@ const SettingsSaved = z.object({
   restartNeeded: z.array(z.string()),
   /** The administrator's managed policy, shown locked; null when there is none. */
   managed: ManagedPolicyView.nullable(),
+  /** User settings the managed policy forbids, and the administrator's values in force instead. */
+  overridden: z.array(ManagedOverride).max(1000).default([]),
   /**
    * Why settings.json, as edited on disk, is not in force (the last good settings are), until the
    * file reads as valid settings again; null when it does.

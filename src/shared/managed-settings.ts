@@ -61,3 +61,18 @@ export const ManagedPolicyView = z.object({
   protectedPaths: z.array(z.string()).optional(),
 });
 export type ManagedPolicyView = z.infer<typeof ManagedPolicyView>;
+
+/**
+ * A user setting the managed policy forbids, replaced by the administrator's value: Gatehouse
+ * starts with the managed value in force, shows the setting as set by the administrator and audits
+ * the replacement.
+ */
+export const ManagedOverride = z.object({
+  /** The setting's path in settings.json: `agents.<id>.bypassPermissions`, `rules.<id>`… */
+  setting: z.string().max(400),
+  /** What the user's settings say. */
+  user: z.union([z.string().max(200), z.boolean()]),
+  /** What is in force instead. */
+  managed: z.union([z.string().max(200), z.boolean()]),
+});
+export type ManagedOverride = z.infer<typeof ManagedOverride>;

@@ -1,16 +1,23 @@
 // The administrator's managed policy against a hostile agent and a user who wants it gone: an agent
 // that switches itself into Bypass under `allowBypass: false` is set back and audited, a switch to
 // Bypass over the API is refused and audited, and a managed rule cannot be deleted, replaced or
-// shadowed over HTTP; it keeps deciding. A broken managed file stops the headless start.
-import { readFileSync, writeFileSync } from 'node:fs';
+// shadowed over HTTP; it keeps deciding. A broken managed file stops the headless start; a user
+// setting it forbids does not: the managed value is in force, shown and audited.
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiError } from '../../src/renderer/src/api/api-error';
+import { HttpApi } from '../../src/renderer/src/api/http-client';
 import type { Rule } from '../../src/shared/rules';
-import { CLAUDE_MODES, type ScriptStep } from '../support/agents/scripted-agent';
-import { runNode } from '../support/core-process';
+import {
+  CLAUDE_MODES,
+  scriptedAgentConfig,
+  type ScriptStep,
+} from '../support/agents/scripted-agent';
+import { runNode, startCoreProcess } from '../support/core-process';
 import { startScriptedSession, type ScriptedSession } from '../support/gatehouse';
-import { freshDir, type Cleanup } from '../support/steps';
+import { freshDir, pendingOne, type Cleanup } from '../support/steps';
 
 const NO_RM: Rule = { id: 'no-rm', action: 'deny', command: 'rm', reason: 'company policy' };
 
@@ -192,17 +199,68 @@ describe('a managed policy under attack', () => {
       expect(started.stderr).toMatch(problem);
     }
     expect(started.stdout).not.toMatch(/Gatehouse is running/);
+  });
 
-    // A user setting the policy forbids stops it too, naming the user's file.
-    writeFileSync(file, JSON.stringify({ allowedPolicies: ['consensus'] }));
-    const refused = await runNode(['--import', 'tsx', 'src/main/headless.ts'], {
-      GATEHOUSE_HOME: home,
-      GATEHOUSE_PORT: '0',
-      GATEHOUSE_MANAGED_SETTINGS: file,
+  it('a user Bypass the policy forbids does not stop the headless start: the session asks, the override is shown and audited', async () => {
+    const file = managedFile({ allowBypass: false, allowedPolicies: ['first-responder'] });
+    const home = freshDir(cleanup, 'gatehouse-home-');
+    const work = realpathSync(freshDir(cleanup, 'gatehouse-work-'));
+    // What the user wrote (or an agent left behind): Bypass twice and a policy the administrator
+    // does not allow.
+    writeFileSync(
+      join(home, 'settings.json'),
+      JSON.stringify({
+        policy: { permissionStrategy: 'consensus' },
+        agents: {
+          s: {
+            ...scriptedAgentConfig({ prompts: [[shellRequest('ls-1', 'ls')]] }),
+            bypassPermissions: true,
+            mode: 'bypassPermissions',
+          },
+        },
+      }),
+    );
+    const core = await startCoreProcess(home, { GATEHOUSE_MANAGED_SETTINGS: file });
+    cleanup.push(() => core.stop());
+    const fragment = new URLSearchParams(new URL(core.url).hash.slice(1));
+    const api = new HttpApi(new URL(core.url).origin, fragment.get('token')!);
+    cleanup.push(() => api.close());
+    await api.pair(fragment.get('pair')!, 'test', 'api');
+
+    const view = await api.call('getSettings', {});
+    expect(view.overridden).toEqual([
+      { setting: 'policy.permissionStrategy', user: 'consensus', managed: 'first-responder' },
+      { setting: 'agents.s.bypassPermissions', user: true, managed: false },
+      { setting: 'agents.s.mode', user: 'bypassPermissions', managed: 'default' },
+    ]);
+    expect(view.settings.agents['s']).toMatchObject({ bypassPermissions: false, mode: 'default' });
+    expect((await api.call('health', {})).policy).toBe('first-responder');
+    expect((await api.call('listAgents', {}))[0]).toMatchObject({ id: 's', mode: 'default' });
+    // The file keeps what the person wrote: the override is Gatehouse's, not an edit of theirs.
+    expect(JSON.parse(readFileSync(join(home, 'settings.json'), 'utf8')).agents.s).toMatchObject({
+      bypassPermissions: true,
     });
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(
-      /settings\.json is not valid:\n\s+- policy\.permissionStrategy: "first-responder" is not allowed/,
+
+    const { sessionId } = await api.call('createSession', { agentId: 's', cwd: work });
+    expect((await api.call('listSessions', {})).find((s) => s.sessionId === sessionId)?.mode).toBe(
+      'default',
+    );
+    const turn = api.call('prompt', { sessionId, text: 'go' });
+    // Under Bypass `ls` would be allowed at once; here a person is asked.
+    const asked = await pendingOne(api);
+    expect(asked.title).toBe('ls');
+    await api.call('vote', { requestId: asked.requestId, optionId: 'no' });
+    await turn;
+    await core.stop();
+
+    const db = new Database(join(home, 'gatehouse.db'), { readonly: true });
+    cleanup.push(() => void db.close());
+    const overridden = db
+      .prepare(`SELECT payload_json FROM events WHERE type = 'managed_setting_overridden'`)
+      .all()
+      .map((row) => JSON.parse((row as { payload_json: string }).payload_json) as unknown);
+    expect(overridden).toEqual(
+      view.overridden.map((o) => ({ ...o, when: 'start', managedSettings: file })),
     );
   });
 });

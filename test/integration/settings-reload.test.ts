@@ -33,10 +33,10 @@ const FIRST: SettingsInput = {
   approvals: { timeoutSeconds: 300 },
 };
 
-async function start() {
+async function start(managedSettingsPath?: string) {
   home = mkdtempSync(join(tmpdir(), 'gatehouse-reload-'));
   writeFileSync(join(home, 'settings.json'), JSON.stringify(FIRST, null, 2));
-  core = await createCore({ home });
+  core = await createCore({ home, ...(managedSettingsPath ? { managedSettingsPath } : {}) });
   const token = randomBytes(16).toString('hex');
   server = await startHttpServer({ core, token, host: '127.0.0.1', port: 0 });
   api = new HttpApi(server.url, token);
@@ -162,4 +162,39 @@ it('Gatehouse’s own saves are not taken for edits on disk', async () => {
   );
   const changes = await audited(gh.core, 'settings_changed');
   expect(changes.map((e) => e.payload.from ?? 'command')).toEqual(['settings file', 'command']);
+});
+
+it('Bypass written on disk under a managed policy that forbids it: not refused, not in force, shown and audited', async () => {
+  const admin = mkdtempSync(join(tmpdir(), 'gatehouse-admin-'));
+  const managed = join(admin, 'managed-settings.json');
+  writeFileSync(managed, JSON.stringify({ allowBypass: false }));
+  try {
+    const gh = await start(managed);
+    const asked = {
+      ...FIRST,
+      agents: { sh: { ...FIRST.agents!['sh']!, bypassPermissions: true } },
+    };
+    await gh.changed(() => save(gh.home, JSON.stringify(asked)));
+    const view = await gh.api.call('getSettings', {});
+    expect(view.fileProblem).toBeNull();
+    expect(view.overridden).toEqual([
+      { setting: 'agents.sh.bypassPermissions', user: true, managed: false },
+    ]);
+    expect(view.settings.agents['sh']?.bypassPermissions).toBe(false);
+    expect(gh.core.settings.agents['sh']?.bypassPermissions).toBe(false);
+    expect(await audited(gh.core, 'settings_file_refused')).toEqual([]);
+    expect((await audited(gh.core, 'managed_setting_overridden')).map((e) => e.payload)).toEqual([
+      {
+        setting: 'agents.sh.bypassPermissions',
+        user: true,
+        managed: false,
+        when: 'reload',
+        managedSettings: managed,
+      },
+    ]);
+    // The person's file is left as they wrote it.
+    expect(JSON.parse(readFileSync(join(gh.home, 'settings.json'), 'utf8'))).toEqual(asked);
+  } finally {
+    rmSync(admin, { recursive: true, force: true });
+  }
 });

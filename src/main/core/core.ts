@@ -1,4 +1,5 @@
 import { homedir } from 'node:os';
+import type { ManagedOverride } from '../../shared/managed-settings';
 import type { Settings } from '../../shared/settings';
 import { installedGatehouse } from './agents/hooked-clis';
 import { HookWatcher } from './agents/hook-watch';
@@ -20,8 +21,8 @@ import { createHandlers } from './commands/handlers';
 import { settingsReload } from './commands/settings-reload';
 import type { CommandServices, SettingsFileProblem, SettingsService } from './commands/services';
 import type { ConfirmLocally } from './commands/settings-confirmation';
+import { auditOverrides, checkAgainstManaged, resolveManaged } from './config/managed-overrides';
 import {
-  checkAgainstManaged,
   effectiveRules,
   managedAgents,
   managedTelemetry,
@@ -38,6 +39,7 @@ import {
 import { watchSettingsFile } from './config/settings-watch';
 import { createEffects } from './effects/service';
 import { EventBus } from './events/bus';
+import { logger } from './log/logger';
 import { validatePolicyConfig } from './mediator';
 import { initShellParser, validateRules } from './rules';
 import { createPreviewer } from './preview';
@@ -45,6 +47,8 @@ import { openStore, type Store } from './store';
 import { KEY_ENV, resolveAuditKey, type ResolvedAuditKey } from './store/audit-key';
 import { databasePath } from './store/data-folder';
 import { startTelemetry } from './telemetry';
+
+const log = logger('core');
 
 export interface CoreOptions {
   /** $GATEHOUSE_HOME: settings.json and the audit database live here. */
@@ -67,6 +71,13 @@ export interface CoreOptions {
    * GATEHOUSE_MANAGED_SETTINGS). A missing file is no managed policy.
    */
   managedSettingsPath?: string;
+  /** The managed policy as the entry already read it (null: none); read here otherwise. */
+  managed?: ManagedPolicy | null;
+  /**
+   * settings.json as the entry already read it (it chose the server's address from them): used
+   * instead of reading the file again, and still watched and saved.
+   */
+  fileSettings?: Settings;
   /** Told where each permission request's time went before it was shown (the bench). */
   requestStages?: (times: StageTimes) => void;
   /** The user's HOME, whose CLI settings files are listed (default: $HOME, else the OS's). */
@@ -89,10 +100,16 @@ export interface Core extends CommandServices {
 export async function createCore(options: CoreOptions): Promise<Core> {
   const { home } = options;
   const now = options.now ?? Date.now;
-  const settings = options.settings ?? loadSettings(home);
   // Read once, at start: the administrator's rules and limits come before anything the user set.
-  const managed = readManagedPolicy(options.managedSettingsPath);
-  checkAgainstManaged(settings, managed, settingsPath(home));
+  const managed =
+    options.managed !== undefined
+      ? options.managed
+      : readManagedPolicy(options.managedSettingsPath);
+  // What the managed policy forbids is replaced by its values, never a reason not to start.
+  const { settings, overrides } = resolveManaged(
+    options.settings ?? options.fileSettings ?? loadSettings(home),
+    managed,
+  );
   const policy = validatePolicyConfig(settings.policy);
   checkRules(home, settings.rules);
   const bypassAllowed = () => managed?.settings.allowBypass !== false;
@@ -114,6 +131,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     }),
     initShellParser(),
   ]);
+  auditOverrides(store, managed, overrides, 'start');
   if (auditKey.movedFrom) {
     store.recordEvent({
       type: 'audit_key_moved',
@@ -249,12 +267,18 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 
   const terminalSessions = new TerminalSessions({ ...sessionDeps, sessions });
 
-  // Reads the committed audit on its own timers: nothing above waits for it.
+  // Reads the committed audit on its own timers: nothing above waits for it, nor for its loading.
+  let telemetryLoading = managedTelemetry(settings.telemetry, managed).otlp !== undefined;
   const telemetry = startTelemetry({
     settings: managedTelemetry(settings.telemetry, managed),
     store,
     pending: () => pipeline.pending.size,
+  }).catch((error: unknown) => {
+    log.error('the telemetry export could not start:', error);
+    store.recordEvent({ type: 'telemetry_unavailable', payload: { error: String(error) } });
+    return null;
   });
+  void telemetry.finally(() => (telemetryLoading = false));
 
   // The hooks `gatehouse hook install` wrote: checked now (a removal while Gatehouse was down is
   // audited here), then watched.
@@ -268,7 +292,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   });
 
   const services: CommandServices = {
-    ...settingsService({ home, settings, managed, policy, store, fromFile: !options.settings }),
+    ...settingsService({
+      home,
+      settings,
+      overrides,
+      managed,
+      policy,
+      store,
+      fromFile: !options.settings,
+    }),
     bus,
     store,
     pipeline,
@@ -280,6 +312,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     effects,
     confirmLocally: options.confirmLocally ?? null,
     now,
+    starting: () => (telemetryLoading ? ['telemetry'] : []),
   };
   // settings.json edited while Gatehouse runs is read again; given settings have no file to watch.
   const settingsWatch = options.settings
@@ -301,7 +334,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       effects.close();
       // The last decisions are committed before the export sends what is left.
       await store.flush();
-      await telemetry?.close();
+      await (await telemetry)?.close();
       await store.close();
     },
   };
@@ -326,17 +359,23 @@ function checkRules(home: string, rules: Settings['rules']): Settings['rules'] {
 function settingsService(options: {
   home: string;
   settings: Settings;
+  overrides: ManagedOverride[];
   managed: ManagedPolicy | null;
   policy: SettingsService['policy'];
-  store: Pick<Store, 'setRetention'>;
+  store: Pick<Store, 'setRetention' | 'recordEvent'>;
   fromFile: boolean;
 }): SettingsService {
   const { home, settings, managed, policy, store, fromFile } = options;
-  /** Validates what replaceSettings would apply; returns the rules as checked. */
-  const checkedRules = (next: Settings): Settings['rules'] => {
-    checkAgainstManaged(next, managed, settingsPath(home));
-    validatePolicyConfig(next.policy, () => {});
-    return checkRules(home, next.rules);
+  let overrides = options.overrides;
+  /**
+   * Validates what replaceSettings would apply; returns the rules as checked. What the managed
+   * policy forbids is refused when a command sends it and replaced when settings.json says it.
+   */
+  const checkedRules = (next: Settings, fromFile = false): Settings['rules'] => {
+    if (!fromFile) checkAgainstManaged(next, managed, settingsPath(home));
+    const resolved = resolveManaged(next, managed).settings;
+    validatePolicyConfig(resolved.policy, () => {});
+    return checkRules(home, resolved.rules);
   };
   let fileProblem: SettingsFileProblem | null = null;
   const saveSettings = (change: (json: Record<string, unknown>) => void): void => {
@@ -366,9 +405,11 @@ function settingsService(options: {
     managed,
     policy,
     saveSettings,
-    checkSettings: (next) => void checkedRules(next),
-    replaceSettings(next, { write = true } = {}) {
-      const rules = checkedRules(next);
+    checkSettings: (next, { fromFile = false } = {}) => void checkedRules(next, fromFile),
+    replaceSettings(sent, { write = true } = {}) {
+      const rules = checkedRules(sent, !write);
+      const resolved = resolveManaged(sent, managed);
+      const next = resolved.settings;
       if (write) {
         saveSettings((json) => {
           for (const key of Object.keys(json)) delete json[key];
@@ -380,8 +421,11 @@ function settingsService(options: {
       const { policy: _policy, server: _server, telemetry: _telemetry, ...live } = next;
       Object.assign(settings, { ...live, rules });
       store.setRetention(next.retention);
+      overrides = resolved.overrides;
+      auditOverrides(store, managed, overrides, 'reload');
       return restartNeeded();
     },
+    overridden: () => overrides,
     restartNeeded,
     savedSettings: () => ({ ...settings, ...savedForRestart }),
     fileProblem: () => fileProblem,

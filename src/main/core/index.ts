@@ -44,6 +44,7 @@ export {
 } from './config/managed-settings';
 export { SettingsError, loadSettings, settingsPath } from './config/settings-file';
 export { createCore, type Core } from './core';
+export { startCore, type CoreStarting } from './core-start';
 export { ForbiddenError, DomainError, NotFoundError } from './errors';
 export { type EventBus } from './events/bus';
 export { isInside } from './fs/containment';

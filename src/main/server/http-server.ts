@@ -9,7 +9,7 @@ import {
   HISTORY_EXPORT_PATH,
   LINK_AUTH_SCHEME,
 } from '../../shared/contract';
-import { type Caller, dispatch, type Core, logger } from '../core';
+import { type Caller, type CoreStarting, dispatch, type Core, logger } from '../core';
 import { matchRoute } from './routes';
 import { openEventStream } from './event-stream';
 import { findAgentPeer, type AgentPeer, type AgentProcessInfo } from './peer-process';
@@ -28,7 +28,12 @@ import { serveStatic } from './static-files';
 const log = logger('http');
 
 export interface HttpServerOptions {
-  core: Core;
+  /**
+   * The core, or the core as it starts: then the server answers /api/health ("starting") and the
+   * renderer's files at once, and every other request waits until rules, grants and the audit are
+   * ready (or is refused with 503 if the core cannot start). Nothing is decided before.
+   */
+  core: Core | Pick<CoreStarting, 'ready' | 'health'>;
   token: string;
   host?: string;
   port?: number;
@@ -101,13 +106,20 @@ async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
  * voter is on this machine.
  */
 export function startHttpServer(options: HttpServerOptions): Promise<RunningServer> {
-  const { core } = options;
+  const starting = 'ready' in options.core ? options.core : null;
+  let started: Core | null = starting ? null : (options.core as Core);
+  const ready: Promise<Core> = starting
+    ? starting.ready.then((core) => (started = core))
+    : Promise.resolve(options.core as Core);
+  // Why the core could not start is the entry's to tell; here it is a 503 to whoever asks.
+  let failed = false;
+  ready.catch(() => (failed = true));
   const host = options.host ?? '127.0.0.1';
   const isLoopback = options.isLoopback ?? isLoopbackAddress;
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;
   let tokenDigest = digest(options.token);
   const streams = new Set<ServerResponse>();
-  const exports = new HistoryExports(core);
+  let exports: HistoryExports | null = null;
   let port = 0;
 
   const authorized = (req: IncomingMessage) => {
@@ -116,7 +128,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
     return !!match && timingSafeEqual(digest(match[1]!), tokenDigest);
   };
 
-  const callerOf = (req: IncomingMessage): Caller | string => {
+  const callerOf = (core: Core, req: IncomingMessage): Caller | string => {
     const rawId = req.headers[CLIENT_ID_HEADER];
     const rawToken = req.headers[CLIENT_TOKEN_HEADER];
     if (Array.isArray(rawId) || Array.isArray(rawToken)) return 'client headers must appear once';
@@ -138,7 +150,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
     };
   };
 
-  const linkCallerOf = (req: IncomingMessage): Caller | 'unauthorized' => {
+  const linkCallerOf = (core: Core, req: IncomingMessage): Caller | 'unauthorized' => {
     const match = new RegExp(`^${LINK_AUTH_SCHEME} (.+)$`).exec(req.headers.authorization ?? '');
     const link = match ? core.links.resolve(match[1]!) : null;
     if (!match || !link) return 'unauthorized';
@@ -153,13 +165,24 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
     };
   };
 
-  const agentProcesses = options.agentProcesses ?? (() => core.sessions.agentProcesses());
-  const registrations = new RateLimit(options.registrationsPerMinute ?? 10, 60_000, core.now);
+  // No agent runs before the core is ready: it is the core that starts them.
+  const agentProcesses =
+    options.agentProcesses ?? (() => (started ? started.sessions.agentProcesses() : []));
+  const registrations = new RateLimit(options.registrationsPerMinute ?? 10, 60_000, () =>
+    started ? started.now() : Date.now(),
+  );
   /** Per connection: the agent at its other end, if any (looked up once, when it opens). */
   const peers = new WeakMap<Socket, Promise<AgentPeer | 'unknown' | null>>();
+  /** Connections opened before the core was ready: looked up at their first request after. */
+  const early = new WeakSet<Socket>();
   const refusedAudited = new WeakSet<Socket>();
 
   const onConnection = (socket: Socket) => {
+    if (!started) {
+      early.add(socket);
+      return;
+    }
+    early.delete(socket);
     const address = socket.remoteAddress ?? '';
     const port = socket.remotePort;
     // Only a process on this machine can be an agent: a loopback peer, or one that came in on
@@ -177,7 +200,12 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
     );
   };
 
-  const refuseAgent = (req: IncomingMessage, res: ServerResponse, peer: AgentPeer | 'unknown') => {
+  const refuseAgent = (
+    core: Core,
+    req: IncomingMessage,
+    res: ServerResponse,
+    peer: AgentPeer | 'unknown',
+  ) => {
     const request = { method: req.method ?? '', path: (req.url ?? '').split('?')[0] };
     if (!refusedAudited.has(req.socket)) {
       refusedAudited.add(req.socket);
@@ -206,8 +234,9 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    // Only a connection opened once the core was ready has been looked up.
     const peer = await peers.get(req.socket);
-    if (peer) return refuseAgent(req, res, peer);
+    if (peer && started) return refuseAgent(started, req, res, peer);
     const url = new URL(req.url ?? '/', 'http://localhost');
     // DNS rebinding: a page on another name that resolves here must not reach the API.
     const localAddress = req.socket.localAddress;
@@ -230,29 +259,44 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
     }
     const route = matchRoute(req.method ?? 'GET', url.pathname);
     const viaLink = route.kind === 'found' && commands[route.name].http.auth === 'link';
+    if (!viaLink && !authorized(req)) {
+      return fail(res, 401, 'Unauthorized', 'missing or wrong bearer token', {
+        'www-authenticate': 'Bearer',
+      });
+    }
+    // While the core starts, health is answered from what is known; everything else waits for it.
+    if (!started && !failed && starting && route.kind === 'found' && route.name === 'health') {
+      return send(res, 200, starting.health());
+    }
+    let core: Core;
+    try {
+      core = await ready;
+    } catch {
+      return fail(res, 503, 'Unavailable', 'Gatehouse could not start');
+    }
+    if (early.has(req.socket)) {
+      onConnection(req.socket);
+      const late = await peers.get(req.socket);
+      if (late) return refuseAgent(core, req, res, late);
+    }
     let caller: Caller | string;
     if (viaLink) {
       // The link is the whole credential, for its one request; the bearer token is not accepted here.
-      caller = linkCallerOf(req);
+      caller = linkCallerOf(core, req);
       if (caller === 'unauthorized') {
         return fail(res, 401, 'Unauthorized', 'missing, used or expired approval link', {
           'www-authenticate': 'Link',
         });
       }
     } else {
-      if (!authorized(req)) {
-        return fail(res, 401, 'Unauthorized', 'missing or wrong bearer token', {
-          'www-authenticate': 'Bearer',
-        });
-      }
-      caller = callerOf(req);
+      caller = callerOf(core, req);
     }
     if (typeof caller === 'string') return fail(res, 400, 'BadRequest', caller);
 
     if (url.pathname === HISTORY_EXPORT_PATH) {
       if (req.method !== 'GET')
         return fail(res, 405, 'MethodNotAllowed', 'GET only', { allow: 'GET' });
-      return exports.answer(url, res);
+      return (exports ??= new HistoryExports(core)).answer(url, res);
     }
     if (url.pathname === '/api/events') {
       if (req.method !== 'GET')

@@ -1,11 +1,10 @@
-import { GATEHOUSE_VERSION } from '../../../shared/control-protocol';
-import { SUPPORTED_POLICIES } from '../mediator';
 import { agentHandlers } from './agent-handlers';
 import { apiKeyHandlers } from './api-key-handlers';
 import { approvalHandlers } from './approval-handlers';
 import { clientHandlers } from './client-handlers';
 import type { Handlers } from './dispatch';
 import { grantHandlers } from './grant-handlers';
+import { healthAnswer } from './health';
 import { historyHandlers } from './history-handlers';
 import { hookHandlers } from './hook-handlers';
 import { registryHandlers } from './registry-handlers';
@@ -21,14 +20,8 @@ export function createHandlers(services: CommandServices): Handlers {
   // One changer: one settings change waits for a local confirmation at a time, whichever command.
   const changer = settingsChanger(services);
   return {
-    health: () => ({
-      ok: true,
-      version: GATEHOUSE_VERSION,
-      policy: services.policy.policy,
-      supportedPolicies: [...SUPPORTED_POLICIES],
-      pending: services.pipeline.pending.size,
-      capabilities: ['permission_mediation', 'proof_of_possession', 'sse'],
-    }),
+    health: () =>
+      healthAnswer(services.policy.policy, services.pipeline.pending.size, services.starting()),
     ...clientHandlers(services),
     ...settingsHandlers(services, changer),
     ...agentHandlers(services, changer),

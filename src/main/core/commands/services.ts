@@ -1,3 +1,5 @@
+import type { StartingPart } from '../../../shared/contract';
+import type { ManagedOverride } from '../../../shared/managed-settings';
 import type { Settings } from '../../../shared/settings';
 import type { ManagedPolicy } from '../config/managed-settings';
 import type { SessionManager } from '../agents/sessions';
@@ -33,15 +35,22 @@ export interface SettingsService {
    * (tests, embedding) change in memory only.
    */
   saveSettings(change: (json: Record<string, unknown>) => void): void;
-  /** Throws SettingsError or InvalidPolicyConfigError when `next` cannot replace the settings. */
-  checkSettings(next: Settings): void;
+  /**
+   * Throws SettingsError or InvalidPolicyConfigError when `next` cannot replace the settings.
+   * `fromFile`: read from settings.json, where what the managed policy forbids is replaced by its
+   * values instead of refused.
+   */
+  checkSettings(next: Settings, options?: { fromFile?: boolean }): void;
   /**
    * Replaces the settings (validated whole, saved). Agents, rules, approvals and desktop apply at
    * once; the mediator policy and the server address are fixed for the life of the process.
    * Returns the keys that wait for a restart. `write: false`: they came from settings.json itself,
-   * which is left as the person wrote it.
+   * which is left as the person wrote it, and what the managed policy forbids in them is replaced by
+   * its values (each replacement audited).
    */
   replaceSettings(next: Settings, options?: { write?: boolean }): string[];
+  /** The user settings the managed policy replaced in the settings in force. */
+  overridden(): ManagedOverride[];
   /** Set while settings.json on disk cannot be used (the last good settings stay in force). */
   fileProblem(): SettingsFileProblem | null;
   setFileProblem(problem: SettingsFileProblem | null): void;
@@ -53,6 +62,8 @@ export interface SettingsService {
 
 /** What the command handlers work with: the parts of the core, never the core itself. */
 export interface CommandServices extends SettingsService {
+  /** What is still starting once the core decides (the telemetry export loads after it). */
+  starting(): StartingPart[];
   readonly bus: EventBus;
   readonly store: Store;
   readonly pipeline: ApprovalPipeline;

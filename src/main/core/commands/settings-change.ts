@@ -85,6 +85,7 @@ export function settingsChanger(services: ChangeServices) {
     path: settingsPath(home),
     restartNeeded: services.restartNeeded(),
     managed: managedView(services.managed),
+    overridden: services.overridden(),
     fileProblem: services.fileProblem(),
   });
 

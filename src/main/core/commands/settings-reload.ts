@@ -2,6 +2,7 @@
 // change made from the settings file. A file that does not validate changes nothing: the last good
 // settings stay, and why is shown in Settings, written to the log and audited, until it is fixed.
 import type { SettingsFileRead } from '../config/settings-watch';
+import { resolveManaged } from '../config/managed-overrides';
 import { settingsChanges } from '../config/settings-diff';
 import { SettingsError } from '../config/settings-file';
 import { logger } from '../log/logger';
@@ -16,11 +17,14 @@ export const FROM_SETTINGS_FILE = 'settings file';
 
 type Services = SettingsService & Pick<CommandServices, 'store' | 'pipeline' | 'bus' | 'now'>;
 
-/** What validation beyond the schema says (rules, the mediator policy, the managed policy). */
+/**
+ * What validation beyond the schema says (rules, the mediator policy). What the managed policy
+ * forbids is not a refusal here: its values replace the user's (`replaceSettings`).
+ */
 function refusal(services: Services, read: SettingsFileRead): string[] | null {
   if (!read.ok) return read.problems;
   try {
-    services.checkSettings(read.settings);
+    services.checkSettings(read.settings, { fromFile: true });
     return null;
   } catch (error) {
     if (error instanceof SettingsError) return error.problems;
@@ -58,14 +62,21 @@ export function settingsReload(services: Services): (read: SettingsFileRead) => 
     const fixed = services.fileProblem() !== null;
     services.setFileProblem(null);
     const before = services.savedSettings();
-    const changes = settingsChanges(before, read.settings);
-    if (Object.keys(changes).length > 0) {
+    // Compared as they would be in force: a setting the managed policy replaces did not change.
+    const resolved = resolveManaged(read.settings, services.managed);
+    const changes = settingsChanges(before, resolved.settings);
+    const newlyOverridden =
+      canonicalJson(resolved.overrides) !== canonicalJson(services.overridden());
+    if (Object.keys(changes).length > 0 || newlyOverridden) {
+      // The overrides are audited here, each time the file is read anew.
       const restartNeeded = services.replaceSettings(read.settings, { write: false });
-      log.info(`settings.json changed on disk: ${Object.keys(changes).join(', ')}`);
-      store.recordEvent({
-        type: 'settings_changed',
-        payload: { changes, from: FROM_SETTINGS_FILE, restartNeeded },
-      });
+      if (Object.keys(changes).length > 0) {
+        log.info(`settings.json changed on disk: ${Object.keys(changes).join(', ')}`);
+        store.recordEvent({
+          type: 'settings_changed',
+          payload: { changes, from: FROM_SETTINGS_FILE, restartNeeded },
+        });
+      }
       await store.flush();
       // New rules, modes or Bypass apply to the requests already waiting too.
       services.pipeline.rejudgePending();

@@ -5,10 +5,8 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Settings, type SettingsInput } from '../../../shared/settings';
 import { initShellParser } from '../rules';
 import {
-  checkAgainstManaged,
   effectiveRules,
   managedAgents,
-  managedProblems,
   managedSettingsPath,
   managedTelemetry,
   parseManagedSettings,
@@ -108,58 +106,7 @@ describe('the managed settings file', () => {
   });
 });
 
-describe('the user settings against a managed policy', () => {
-  const managed = policy({
-    rules: [{ id: 'no-rm', action: 'deny', command: 'rm' }],
-    allowedPolicies: ['first-responder', 'designated'],
-    allowBypass: false,
-  });
-
-  it('accepts settings that stay inside it', () => {
-    expect(
-      managedProblems(
-        settings({ rules: [{ id: 'mine', action: 'allow', command: 'ls' }] }),
-        managed,
-      ),
-    ).toEqual([]);
-    expect(
-      managedProblems(settings({ agents: { a: { command: 'x', bypassPermissions: true } } }), null),
-    ).toEqual([]);
-  });
-
-  it('names every problem: a rule id of a managed rule, a policy not allowed, Bypass', () => {
-    const problems = problemsOf(() =>
-      checkAgainstManaged(
-        settings({
-          rules: [{ id: 'no-rm', action: 'allow', command: 'rm' }],
-          policy: { permissionStrategy: 'consensus' },
-          agents: {
-            a: { command: 'x', bypassPermissions: true, policy: 'local-only' },
-            b: { command: 'y', mode: 'bypassPermissions' },
-          },
-        }),
-        managed,
-        '/home/u/.gatehouse/settings.json',
-      ),
-    );
-    expect(problems).toEqual([
-      expect.stringMatching(
-        /^rules: "no-rm" is the id of a managed rule .*\/admin\/managed-settings\.json/,
-      ),
-      expect.stringMatching(/^policy\.permissionStrategy: "consensus" is not allowed/),
-      expect.stringMatching(/^agents\.a\.policy: "local-only" is not allowed/),
-      expect.stringMatching(/^agents\.a\.bypassPermissions: Bypass is not allowed/),
-      expect.stringMatching(/^agents\.b\.mode: bypassPermissions is not allowed/),
-    ]);
-  });
-
-  it('an unset policy is the default one, which the list must hold', () => {
-    const strict = policy({ allowedPolicies: ['consensus'] });
-    expect(managedProblems(settings({}), strict)).toEqual([
-      expect.stringMatching(/^policy\.permissionStrategy: "first-responder" is not allowed/),
-    ]);
-  });
-
+describe('the user settings under a managed policy', () => {
   it('managed rules come first; the sandbox and telemetry replace the user’s', () => {
     const forcing = policy({
       rules: [{ id: 'no-rm', action: 'deny', command: 'rm' }],

@@ -1,6 +1,6 @@
-// The managed policy file: read once at start (not watched), validated whole, and checked against
-// the user's settings. A malformed file stops the start with every problem listed; a missing one
-// means no managed policy.
+// The managed policy file: read once at start (not watched) and validated whole. A malformed file
+// stops the start with every problem listed; a missing one means no managed policy. What it forbids
+// in the user's settings is replaced by its own values (managed-overrides.ts).
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -9,8 +9,7 @@ import {
   type ManagedPolicyView,
 } from '../../../shared/managed-settings';
 import type { Rule } from '../../../shared/rules';
-import type { AgentConfig, Settings, TelemetrySettings } from '../../../shared/settings';
-import { DEFAULT_PERMISSION_POLICY } from '../mediator';
+import type { AgentConfig, TelemetrySettings } from '../../../shared/settings';
 import { validateRules } from '../rules';
 import { extraEntry, PROTECTED_FILES, type ProtectedEntry } from '../rules/protected-files';
 import { describeIssues, SettingsError } from './settings-file';
@@ -79,58 +78,6 @@ export function readManagedPolicy(file: string = managedSettingsPath()): Managed
     throw new SettingsError(file, [`cannot be read: ${(error as Error).message}`]);
   }
   return parseManagedSettings(text, file);
-}
-
-/** What in the user's settings the managed policy does not allow, one line per problem. */
-export function managedProblems(settings: Settings, managed: ManagedPolicy | null): string[] {
-  if (!managed) return [];
-  const { rules, allowedPolicies, allowBypass } = managed.settings;
-  const problems: string[] = [];
-  const set = `set by your administrator in ${managed.path}`;
-  const managedIds = new Set(rules.map((r) => r.id));
-  for (const rule of settings.rules) {
-    if (managedIds.has(rule.id)) {
-      problems.push(`rules: "${rule.id}" is the id of a managed rule (${set}); choose another id`);
-    }
-  }
-  if (allowedPolicies) {
-    const allowed = (policy: string) => (allowedPolicies as string[]).includes(policy);
-    const strategy = settings.policy.permissionStrategy ?? DEFAULT_PERMISSION_POLICY;
-    const list = allowedPolicies.join(', ');
-    if (!allowed(strategy)) {
-      problems.push(
-        `policy.permissionStrategy: "${strategy}" is not allowed (${set}): one of ${list}`,
-      );
-    }
-    for (const [id, agent] of Object.entries(settings.agents)) {
-      if (agent.policy && !allowed(agent.policy)) {
-        problems.push(
-          `agents.${id}.policy: "${agent.policy}" is not allowed (${set}): one of ${list}`,
-        );
-      }
-    }
-  }
-  if (!allowBypass) {
-    for (const [id, agent] of Object.entries(settings.agents)) {
-      if (agent.bypassPermissions) {
-        problems.push(`agents.${id}.bypassPermissions: Bypass is not allowed (${set})`);
-      }
-      if (agent.mode === 'bypassPermissions') {
-        problems.push(`agents.${id}.mode: bypassPermissions is not allowed (${set})`);
-      }
-    }
-  }
-  return problems;
-}
-
-/** Throws a SettingsError naming `file` (the user's settings) when the managed policy refuses them. */
-export function checkAgainstManaged(
-  settings: Settings,
-  managed: ManagedPolicy | null,
-  file: string,
-): void {
-  const problems = managedProblems(settings, managed);
-  if (problems.length > 0) throw new SettingsError(file, problems);
 }
 
 /** The rules in the order they are judged: the managed ones first. */

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import type { SettingsConfirmation } from '../../../shared/contract';
 import type { AgentDraft } from '../../../shared/contract-commands-agents';
 import type { AgentInfo, PermissionMode } from '../../../shared/domain';
+import type { ManagedOverride } from '../../../shared/managed-settings';
 import type { Settings } from '../../../shared/settings';
 import { useApi } from '../api/context';
 import { ModeOptions } from '../components/ModeOptions';
@@ -19,11 +20,14 @@ import { useReportedAction } from '../ui/use-action';
 import { AgentForm } from './AgentForm';
 import { EMPTY_FORM, formOf } from './agent-form-state';
 import { ConfirmChange } from './ConfirmChange';
+import { OverriddenNote } from './OverriddenNote';
 import './AgentsSection.css';
 
 interface Props {
   settings: Settings;
   agents: AgentInfo[];
+  /** User settings the managed policy replaced. */
+  overridden: readonly ManagedOverride[];
   /** Saves settings changed by `patch` (applied to the settings in force); throws the core's error. */
   update(patch: (settings: Settings) => void): Promise<void>;
   /** An agent was added, changed or removed (or its Bypass switched): read the settings again. */
@@ -33,7 +37,7 @@ interface Props {
 /** Which form is open: a new agent's, or one agent's edit. */
 type Editing = { kind: 'add' } | { kind: 'edit'; agentId: string } | null;
 
-export function AgentsSection({ settings, agents, update, onChanged }: Props) {
+export function AgentsSection({ settings, agents, overridden, update, onChanged }: Props) {
   const api = useApi();
   const { report, notice } = useReportedAction();
   const ids = Object.keys(settings.agents);
@@ -139,6 +143,7 @@ export function AgentsSection({ settings, agents, update, onChanged }: Props) {
                           settings.policy.permissionStrategy ??
                           'first-responder'}
                       </strong>
+                      <OverriddenNote overridden={overridden} setting={`agents.${id}.policy`} />
                     </span>
                   </div>
                   <p className="sv-command">
@@ -160,6 +165,7 @@ export function AgentsSection({ settings, agents, update, onChanged }: Props) {
                       <small id={`sv-agent-${id}-mode`} className="sv-hint">
                         {MODE_HINT[config.mode]}
                       </small>
+                      <OverriddenNote overridden={overridden} setting={`agents.${id}.mode`} />
                     </Field>
                     <div className="sv-bypass">
                       <button
@@ -181,6 +187,10 @@ export function AgentsSection({ settings, agents, update, onChanged }: Props) {
                           Every request from {name} is allowed without asking, except what a deny
                           rule refuses. Decisions are still recorded in the history.
                         </small>
+                        <OverriddenNote
+                          overridden={overridden}
+                          setting={`agents.${id}.bypassPermissions`}
+                        />
                       </div>
                     </div>
                   </div>

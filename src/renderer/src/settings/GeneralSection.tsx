@@ -2,18 +2,22 @@
 // core's validation errors are shown as it wrote them, and keys that wait for a restart say so.
 import { useId, useState, type FormEvent } from 'react';
 import type { PermissionPolicy } from '../../../shared/domain';
+import type { ManagedOverride } from '../../../shared/managed-settings';
 import { MAX_PREVIEW_TIMEOUT_SECONDS } from '../../../shared/preview';
 import type { Settings } from '../../../shared/settings';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { Field } from '../ui/Field';
 import { useReportedAction } from '../ui/use-action';
+import { OverriddenNote } from './OverriddenNote';
 import './GeneralSection.css';
 
 interface Props {
   settings: Settings;
   supportedPolicies: PermissionPolicy[];
   restartNeeded: string[];
+  /** User settings the managed policy replaced. */
+  overridden: readonly ManagedOverride[];
   update(patch: (settings: Settings) => void): Promise<void>;
 }
 
@@ -53,7 +57,13 @@ function RestartFlag({ show }: { show: boolean }) {
   return show ? <span className="sv-restart">Saved — applies after restart</span> : null;
 }
 
-export function GeneralSection({ settings, supportedPolicies, restartNeeded, update }: Props) {
+export function GeneralSection({
+  settings,
+  supportedPolicies,
+  restartNeeded,
+  overridden,
+  update,
+}: Props) {
   const uid = useId();
   const [saved, setSaved] = useState<Form>(() => formOf(settings));
   const [form, setForm] = useState<Form>(saved);
@@ -184,6 +194,7 @@ export function GeneralSection({ settings, supportedPolicies, restartNeeded, upd
                   </option>
                 ))}
               </select>
+              <OverriddenNote overridden={overridden} setting="policy.permissionStrategy" />
             </Field>
             <Field label="Consensus quorum" className="sv-field">
               <input

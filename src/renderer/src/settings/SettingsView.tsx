@@ -12,6 +12,7 @@ import { GrantsSection } from './GrantsSection';
 import { RegistrySection } from './RegistrySection';
 import { HooksSection } from './HooksSection';
 import { RulesSection } from './RulesSection';
+import { OverriddenNotice } from './OverriddenNote';
 import { SettingsFileNotice } from './SettingsFileNotice';
 import { SupportSection } from './SupportSection';
 import { useSettingsUpdate } from './use-settings-update';
@@ -104,6 +105,7 @@ export function SettingsView() {
       </header>
       {error && <Notice tone="error">The settings could not be loaded: {error}</Notice>}
       {loaded && <SettingsFileNotice loaded={loaded} />}
+      {loaded && <OverriddenNotice overridden={loaded.overridden} path={loaded.managed?.path} />}
       {prompt}
       <GrantsSection />
       <RulesSection onChanged={reload} managed={loaded?.managed ?? null} />
@@ -112,6 +114,7 @@ export function SettingsView() {
           <AgentsSection
             settings={loaded.settings}
             agents={agents}
+            overridden={loaded.overridden}
             update={update}
             onChanged={reload}
           />
@@ -121,6 +124,7 @@ export function SettingsView() {
             settings={loaded.settings}
             supportedPolicies={policies}
             restartNeeded={loaded.restartNeeded}
+            overridden={loaded.overridden}
             update={update}
           />
         </>
