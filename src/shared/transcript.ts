@@ -106,6 +106,11 @@ export const TranscriptEntry = z.discriminatedUnion('kind', [
      */
     decided: DecisionOutcome.optional(),
   }),
+  /**
+   * Updates the agent sent faster than they could be shown, dropped where they stood so that a
+   * request did not wait behind them; the count grows while the flood lasts.
+   */
+  z.object({ ...Base, kind: z.literal('dropped'), updates: z.number().int().positive() }),
   z.object({
     ...Base,
     kind: z.literal('decision'),

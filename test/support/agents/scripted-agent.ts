@@ -67,6 +67,20 @@ export interface RequestPermissionStep {
   onCancelled?: ScriptStep[];
 }
 
+/** Streams `count` session updates as fast as stdout takes them, written raw in batches of 256
+ *  (not logged), until the turn is cancelled: text chunks `u<i> `, and with `calls` every other one
+ *  of the first 2 × calls.count a `tool_call_update` of that call titled `<title> <i>`. With `ask`,
+ *  once the client has answered a request sent after the flood (so it has read all of it), one
+ *  write holds `ask.with` more updates (text chunks `v<j> `, or with `ofCall` updates of the asked
+ *  call titled `<title> <count + j>`) and a permission request naming only that call's id; its answer
+ *  is reported as `flood ask: <outcome>`. The last update of a call is its latest state. */
+export interface FloodStep {
+  type: 'flood';
+  count: number;
+  calls?: { toolCallId: string; title: string; count: number };
+  ask?: { toolCallId: string; options: PermissionOption[]; with: number; ofCall?: boolean };
+}
+
 export type ScriptStep =
   /** `agent_message_chunk` with this text. */
   | { type: 'text'; text: string }
@@ -129,6 +143,7 @@ export type ScriptStep =
   /** The agent switches its own mode, as Claude does after an approved ExitPlanMode: it announces
    *  `current_mode_update` (and `config_option_update` when it advertises `modeConfigOption`). */
   | { type: 'switchMode'; modeId: string }
+  | FloodStep
   /** Waits (cut short by session/cancel). */
   | { type: 'sleep'; ms: number }
   /** Ends the prompt now with this stop reason. */
@@ -640,6 +655,9 @@ function main(): void {
           );
           break;
         }
+        case 'flood':
+          await floodUpdates(step, client, session.id, run);
+          break;
         case 'switchMode':
           await switchMode(client, session, step.modeId);
           break;
@@ -669,6 +687,80 @@ function main(): void {
         }
       }
     }
+  }
+
+  /** Each batch is one write, taken by stdout before the next: a flood held back by its reader. */
+  async function floodUpdates(
+    step: FloodStep,
+    client: AgentContext,
+    sessionId: string,
+    run: PromptRun,
+  ): Promise<void> {
+    type Answer = { result?: { outcome?: unknown }; error?: { code: number; message: string } };
+    const line = (message: object): string => `${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`;
+    const updateLine = (update: SessionUpdate): string =>
+      line({ method: methods.client.session.update, params: { sessionId, update } });
+    const text = (t: string): SessionUpdate => ({
+      sessionUpdate: 'agent_message_chunk',
+      content: { type: 'text', text: t },
+    });
+    const write = (batch: string) =>
+      new Promise<void>((done, fail) =>
+        process.stdout.write(batch, (error) => (error ? fail(error) : done())),
+      );
+    /** A raw request line and the promise of its answer. */
+    const request = (method: string, params: object): [string, Promise<Answer>] => {
+      const id = `raw-${++rawCount}`;
+      const answered = new Promise<Answer>((done) => rawAnswers.set(id, done as never));
+      return [line({ id, method, params }), answered];
+    };
+    const calls = step.calls;
+    const BATCH = 256;
+    for (let from = 0; from < step.count && !run.cancelled; from += BATCH) {
+      let batch = '';
+      for (let i = from; i < Math.min(step.count, from + BATCH); i++) {
+        batch += updateLine(
+          calls && i % 2 === 1 && i < 2 * calls.count
+            ? {
+                sessionUpdate: 'tool_call_update',
+                toolCallId: calls.toolCallId,
+                title: `${calls.title} ${i}`,
+              }
+            : text(`u${i} `),
+        );
+      }
+      await write(batch);
+    }
+    const ask = step.ask;
+    if (!ask || run.cancelled) return;
+    // Answered (as unknown) only once everything written before it was read: the pipe is empty.
+    const [sync, synced] = request('_flood/sync', {});
+    await write(sync);
+    await synced;
+    let last = '';
+    for (let j = 0; j < ask.with; j++) {
+      last += updateLine(
+        ask.ofCall
+          ? {
+              sessionUpdate: 'tool_call_update',
+              toolCallId: ask.toolCallId,
+              title: `${calls?.title ?? 'final'} ${step.count + j}`,
+            }
+          : text(`v${j} `),
+      );
+    }
+    const [asking, answered] = request(methods.client.session.requestPermission, {
+      sessionId,
+      toolCall: { toolCallId: ask.toolCallId },
+      options: ask.options,
+    });
+    await write(last + asking);
+    const answer = await answered;
+    await say(
+      client,
+      sessionId,
+      `flood ask: ${answer.error ? `error ${answer.error.message}` : JSON.stringify(answer.result?.outcome)}`,
+    );
   }
 
   /** Takes the mode and says so, as an agent does whoever asked for the change. */

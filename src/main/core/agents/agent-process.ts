@@ -1,4 +1,4 @@
-import { Readable, Writable } from 'node:stream';
+import { Writable, type Readable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { z } from 'zod';
@@ -62,6 +62,34 @@ function guarded<T>(method: string, schema: z.ZodType<T>, malformed: ClientHandl
 }
 
 const STDERR_TAIL_BYTES = 16 * 1024;
+
+/**
+ * The agent's stdout as the SDK reads it, and nothing more: whoever holds the stream pauses it
+ * (`holdOutput`) and the agent waits in its write. (Readable.toWeb resumes a paused stream whenever
+ * its reader asks for more, and the SDK's reader always does.)
+ */
+function outputOf(stdout: Readable): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      let open = true;
+      const end = (error?: Error) => {
+        if (!open) return;
+        open = false;
+        if (error) controller.error(error);
+        else controller.close();
+      };
+      stdout.on('data', (chunk: Buffer) => {
+        if (open) controller.enqueue(chunk);
+      });
+      stdout.once('end', () => end());
+      stdout.once('close', () => end());
+      stdout.once('error', (error) => end(error));
+    },
+    cancel() {
+      stdout.destroy();
+    },
+  });
+}
 
 /**
  * One agent subprocess speaking ACP over stdio, with Gatehouse as its client.
@@ -151,7 +179,7 @@ export class AgentProcess {
       );
     const stream = acp.ndJsonStream(
       Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
-      Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+      outputOf(child.stdout),
     );
     return new AgentProcess(child, app.connect(stream));
   }
@@ -166,6 +194,12 @@ export class AgentProcess {
 
   get exit(): ExitInfo | null {
     return this.exitInfo;
+  }
+
+  /** Stops (true) or resumes (false) reading what the agent writes: it waits in its write meanwhile. */
+  holdOutput(hold: boolean): void {
+    if (hold) this.child.stdout.pause();
+    else this.child.stdout.resume();
   }
 
   stderrTail(): string {

@@ -12,6 +12,10 @@ import type { ReadJudge } from './read-judge';
 import type { Session } from './session';
 import { allowedBy, auditWrite, refuseWrite } from './write-audit';
 import type { Transcripts } from '../transcripts/transcripts';
+import { logger } from '../log/logger';
+import { requestedToolCall, toolCallIdOf, UpdateLane } from './update-lane';
+
+const log = logger('agents');
 
 const MALFORMED_UPDATE_AUDIT_MS = 60_000;
 
@@ -25,7 +29,7 @@ export interface ClientHandlerDeps {
   /** Whether a write is what a decision allowed. */
   coverage: Pick<Coverage, 'write'>;
   /** Where the session's updates are kept as its transcript. */
-  transcripts?: Pick<Transcripts, 'record'>;
+  transcripts?: Pick<Transcripts, 'recordAll' | 'droppedUpdates' | 'floodEnded'>;
 }
 
 /**
@@ -33,7 +37,7 @@ export interface ClientHandlerDeps {
  * pipeline, file writes and reads are confined and audited, updates are checked and forwarded.
  */
 export function clientHandlersFor(session: Session, deps: ClientHandlerDeps): ClientHandlers {
-  const { pipeline, store, bus, now } = deps;
+  const { pipeline, store, now } = deps;
   const audit = (type: string, payload: unknown, requestId?: string) =>
     store.recordEvent({
       type,
@@ -66,8 +70,15 @@ export function clientHandlersFor(session: Session, deps: ClientHandlerDeps): Cl
     counter.dropped = 0;
   };
 
+  const updates = updateLaneFor(session, deps);
+  session.updates = updates;
+
   return {
-    requestPermission: (params: unknown) => pipeline.handle(session, params),
+    requestPermission: (params: unknown) => {
+      // What its own tool call declared before it is shown first; the rest of a flood waits.
+      updates.beforeRequest(requestedToolCall(params));
+      return pipeline.handle(session, params);
+    },
     writeTextFile: async (params: acp.WriteTextFileRequest) => {
       foreign(params.sessionId);
       const verdict = deps.coverage.write(session, params.path, params.content);
@@ -144,13 +155,43 @@ export function clientHandlersFor(session: Session, deps: ClientHandlerDeps): Cl
         return;
       }
       if (params.sessionId !== session.acpSessionId) return;
+      // The state a request reads is applied as the update is read, whatever becomes of its display.
       session.trackToolCall(params.update);
-      deps.transcripts?.record(session.sessionId, params.update);
-      bus.publish({
-        type: 'session_update',
-        sessionId: session.sessionId,
-        update: params.update as { sessionUpdate: string },
-      });
+      updates.push(params.update);
     },
   };
+}
+
+/**
+ * Where the session's updates wait to be shown (update-lane.ts): the transcript and the bus, in the
+ * order read; a flood holds the agent's output, and is audited once, when it is over.
+ */
+function updateLaneFor(session: Session, deps: ClientHandlerDeps): UpdateLane {
+  const { sessionId, agentId } = session;
+  return new UpdateLane({
+    show: (shown) => {
+      deps.transcripts?.recordAll(sessionId, shown);
+      for (const update of shown)
+        deps.bus.publish({
+          type: 'session_update',
+          sessionId,
+          update: update as { sessionUpdate: string },
+        });
+    },
+    dropped: (total) => deps.transcripts?.droppedUpdates(sessionId, total),
+    floodStarted: () =>
+      log.warn(`session ${sessionId}: ${agentId} sends updates faster than they are shown`),
+    floodEnded: (flood) => {
+      deps.transcripts?.floodEnded(sessionId);
+      deps.store.recordEvent({
+        type: 'update_flood',
+        sessionId,
+        agentId,
+        at: deps.now(),
+        payload: flood,
+      });
+    },
+    hold: (on) => session.process?.holdOutput(on),
+    toolCallOf: toolCallIdOf,
+  });
 }

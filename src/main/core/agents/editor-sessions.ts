@@ -23,6 +23,7 @@ import type { Store } from '../store';
 import type { ClientHandlers } from './agent-process';
 import { agentFamily, configSelectors, modesSelector } from './agent-modes';
 import { clientHandlersFor } from './client-handlers';
+import { requestedToolCall } from './update-lane';
 import { keepAsking, onModeUpdate, type ModeGuardDeps } from './mode-guard';
 import { Session } from './session';
 import type { SessionManager } from './sessions';
@@ -131,6 +132,7 @@ export class EditorSessions {
 
   turn(sessionId: string, turn: 'started' | 'ended', text?: string): void {
     const session = this.session(sessionId);
+    if (turn === 'ended') session.updates?.flush();
     if (turn === 'started' && text) this.options.sessions.transcripts.prompted(sessionId, text);
     session.state = turn === 'started' ? 'prompting' : 'idle';
     session.promptId = turn === 'started' ? uuidv7() : null;
@@ -153,6 +155,7 @@ export class EditorSessions {
    */
   async submit(sessionId: string, raw: unknown): Promise<Submitted> {
     const session = this.session(sessionId);
+    session.updates?.beforeRequest(requestedToolCall(raw));
     let asked!: (requestId: string) => void;
     const asking = new Promise<string>((resolve) => (asked = resolve));
     const decided = this.options.pipeline

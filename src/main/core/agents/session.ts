@@ -15,6 +15,7 @@ import type { AgentProcess } from './agent-process';
 import type { ConfigOption } from '../../../shared/session-config';
 import { selectorsOf, withRefusals, type AgentFamily, type ModeSelector } from './agent-modes';
 import { readConfigOptions, shownOptions } from './config-options';
+import type { UpdateLane } from './update-lane';
 
 const MAX_TRACKED_TOOL_CALLS = 256;
 
@@ -58,6 +59,8 @@ export class Session implements SessionContext {
   authMethods: AuthMethod[] | null = null;
   /** Where an API key for this agent is kept, while it waits for a sign-in (agent-auth.ts). */
   apiKey: { variable: string | null; set: boolean } | null = null;
+  /** Where its updates wait to be shown (client-handlers.ts); closed when the session ends. */
+  updates: Pick<UpdateLane, 'beforeRequest' | 'flush' | 'close'> | null = null;
   /** Malformed session/update notifications: audited at most once a minute, with the count. */
   malformedUpdates = { lastAuditAt: -Infinity, dropped: 0 };
   /** Latest declared state of recent tool calls, so a permission request can be shown whole. */

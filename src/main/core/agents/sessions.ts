@@ -274,6 +274,7 @@ export class SessionManager {
         abandoned,
       ]);
       const stopReason = response?.stopReason ?? 'cancelled';
+      session.updates?.flush();
       this.options.bus.publish({ type: 'turn_ended', sessionId, stopReason });
       return stopReason;
     } catch (error) {
@@ -431,6 +432,8 @@ export class SessionManager {
   private end(session: Session): void {
     this.disarmCancel(session);
     if (session.state === 'closed') return;
+    // What it said before it ended is shown, and a flood it was in is over.
+    session.updates?.close();
     session.state = 'closed';
     this.signIns.forget(session.sessionId);
     this.endedAt.set(session.sessionId, this.now());

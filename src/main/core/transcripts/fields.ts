@@ -112,5 +112,7 @@ export function charsOf(entry: TranscriptEntry): number {
       );
     case 'decision':
       return entry.reason.length + (entry.title?.length ?? 0);
+    case 'dropped':
+      return 0;
   }
 }

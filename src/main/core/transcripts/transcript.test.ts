@@ -225,6 +225,26 @@ describe('a hostile agent cannot grow a transcript without end or shape it', () 
     expect(kept.entries.at(-1)).toMatchObject({ title: `call ${TRANSCRIPT_LIMITS.entries + 9}` });
   });
 
+  it('updates dropped in a flood are said where they were dropped, in one entry whose count grows', () => {
+    const { transcripts, events } = book();
+    transcripts.record('s1', text('agent_message_chunk', 'before '));
+    transcripts.droppedUpdates('s1', 700);
+    transcripts.recordAll('s1', [
+      text('agent_message_chunk', 'a '),
+      text('agent_message_chunk', 'b'),
+    ]);
+    transcripts.droppedUpdates('s1', 1_500);
+    transcripts.floodEnded('s1');
+    transcripts.droppedUpdates('s1', 3);
+    const { entries } = transcripts.get('s1');
+    expect(
+      entries.map((e) => (e.kind === 'dropped' ? e.updates : 'text' in e ? e.text : e.kind)),
+    ).toEqual(['before ', 1_500, 'a b', 3]);
+    expect(Transcript.parse(transcripts.get('s1')).entries).toHaveLength(4);
+    // Two updates recorded together are one change for the clients to read.
+    expect(events.filter((e) => e.type === 'transcript_changed')).toHaveLength(5);
+  });
+
   it('large diffs are cut and marked; the total stays within the character budget', () => {
     const { transcripts } = book();
     const big = 'y'.repeat(TRANSCRIPT_LIMITS.diffSide + 1);

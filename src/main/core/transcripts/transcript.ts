@@ -14,6 +14,7 @@ import { blockText, charsOf, planItems, toolFields, type ToolEntry } from './fie
 type TextKind = 'user' | 'agent' | 'thought';
 type TextEntry = Extract<TranscriptEntry, { kind: TextKind }>;
 type PlanEntry = Extract<TranscriptEntry, { kind: 'plan' }>;
+type DroppedEntry = Extract<TranscriptEntry, { kind: 'dropped' }>;
 type NewEntry = TranscriptEntry extends infer E
   ? E extends TranscriptEntry
     ? Omit<E, 'id' | 'rev' | 'at'>
@@ -39,6 +40,8 @@ export class SessionTranscript {
   private open: TextEntry | null = null;
   /** The plan of the current turn: a new plan replaces it. */
   private plan: PlanEntry | null = null;
+  /** Where the flood under way dropped updates: its count grows in place until the flood ends. */
+  private flood: DroppedEntry | null = null;
   private readonly tools = new Map<string, ToolEntry>();
   private readonly asked = new Map<string, { toolCallId: string; title: string }>();
   /** Tool calls whose request was decided: a later change to what they do is marked. */
@@ -63,6 +66,18 @@ export class SessionTranscript {
     if (type === 'plan') return this.setPlan(planItems(update));
     if (type === 'tool_call' || type === 'tool_call_update') return this.tool(update);
     return false;
+  }
+
+  /** The flood under way has dropped `total` updates so far. */
+  droppedUpdates(total: number): void {
+    const flood = this.flood;
+    if (flood && this.chars.has(flood)) this.change(flood, () => (flood.updates = total));
+    else this.flood = this.add({ kind: 'dropped', updates: total }) as DroppedEntry;
+  }
+
+  /** The flood is over: a later one is told in an entry of its own, where it happens. */
+  floodEnded(): void {
+    this.flood = null;
   }
 
   /** A request of this session was shown to someone: its decision will name the tool call. */
@@ -196,6 +211,7 @@ export class SessionTranscript {
     this.dropped += 1;
     if (this.open === entry) this.open = null;
     if (this.plan === entry) this.plan = null;
+    if (this.flood === entry) this.flood = null;
     if (entry.kind !== 'tool') return;
     for (const [key, tool] of this.tools) if (tool === entry) this.tools.delete(key);
   }

@@ -64,6 +64,26 @@ export class Transcripts {
     if (transcript.update(update)) this.changed(transcript);
   }
 
+  /** Updates of the session in the order they were read, told as one change. */
+  recordAll(sessionId: string, updates: readonly unknown[]): void {
+    const transcript = this.transcript(sessionId);
+    let changed = false;
+    for (const update of updates) changed = transcript.update(update) || changed;
+    if (changed) this.changed(transcript);
+  }
+
+  /** The session's flood under way has dropped `total` updates so far (one entry says so). */
+  droppedUpdates(sessionId: string, total: number): void {
+    const transcript = this.transcript(sessionId);
+    transcript.droppedUpdates(total);
+    this.changed(transcript);
+  }
+
+  /** The session's flood is over. */
+  floodEnded(sessionId: string): void {
+    this.bySession.get(sessionId)?.floodEnded();
+  }
+
   /** What a person sent: a user message, as ACP itself would replay it. */
   prompted(sessionId: string, text: string): void {
     this.record(sessionId, {

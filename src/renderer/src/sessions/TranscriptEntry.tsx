@@ -136,6 +136,13 @@ export function TranscriptEntryView({ entry }: { entry: TranscriptEntry }) {
           {entry.text && <p className="t-plain t-tool-text">{entry.text}</p>}
         </section>
       );
+    case 'dropped':
+      return (
+        <p className="t-dropped-updates" role="note">
+          {entry.updates.toLocaleString('en')} {entry.updates === 1 ? 'update' : 'updates'} dropped
+          here: the agent sent them faster than they could be shown.
+        </p>
+      );
     case 'decision': {
       const reply =
         entry.outcome === 'cancelled' || !entry.optionKind
