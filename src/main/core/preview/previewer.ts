@@ -4,10 +4,11 @@
 import { homedir, tmpdir } from 'node:os';
 import { z } from 'zod';
 import {
+  CommandPreview,
   emptyPreview,
   MAX_PREVIEW_TIMEOUT_SECONDS,
   NO_COUNTS,
-  type CommandPreview,
+  PREVIEW_LIMITS,
 } from '../../../shared/preview';
 import { SandboxSettings } from '../../../shared/sandbox-settings';
 import { PROTECTED_FILES, type ProtectedEntry } from '../rules/protected-files';
@@ -72,9 +73,25 @@ function defaultEnv(home: string): Record<string, string> {
 }
 
 export function createPreviewer(deps: PreviewerDeps): Previewer {
+  const preview = previewOnce(deps);
+  return async (input) => {
+    const result = await preview(input);
+    // What the surfaces, the audit and the rules will read: within the model's bounds, or nothing.
+    const checked = CommandPreview.safeParse({
+      ...result,
+      detail: result.detail?.slice(0, PREVIEW_LIMITS.reason) ?? null,
+    });
+    if (checked.success) return checked.data;
+    const why = checked.error.issues[0]?.message ?? 'invalid';
+    return emptyPreview('unavailable', null, result.timeoutMs, `not shown: ${why}`.slice(0, 500));
+  };
+}
+
+function previewOnce(deps: PreviewerDeps): Previewer {
   return async (input) => {
     const parsed = PreviewRun.safeParse(input);
-    const timeoutMs = typeof input.timeoutMs === 'number' ? input.timeoutMs : 0;
+    const timeoutMs =
+      Number.isSafeInteger(input.timeoutMs) && input.timeoutMs >= 0 ? input.timeoutMs : 0;
     if (!parsed.success) {
       const why = parsed.error.issues[0]?.message ?? 'invalid';
       return emptyPreview('unavailable', null, timeoutMs, `not previewed: ${why}`.slice(0, 500));
@@ -148,9 +165,10 @@ export function createPreviewer(deps: PreviewerDeps): Previewer {
           } as const);
     return {
       ...seen,
-      detail: result.cut
-        ? `${seen.detail ?? 'listed'}; too many changes to list them all`
-        : seen.detail,
+      // Past the walk's bound the counts are only a floor: never a finished preview.
+      ...(result.cut && seen.state === 'done'
+        ? { state: 'incomplete', reason: 'limits', detail: 'too many changes to count them all' }
+        : {}),
       changes,
       counts,
       diffs: inspected?.diffs ?? [],
