@@ -115,9 +115,12 @@ export async function runInScratchLayer<T = never>(
   if (process.platform !== 'linux') return unavailable(`a scratch layer needs Linux`);
   if (input.signal?.aborted) return { ...EMPTY, state: 'aborted', durationMs: 0 };
   let bwrap: string;
+  let unshare: string;
+  let prlimit: string;
   try {
     bwrap = findBwrap();
-    for (const tool of ['unshare', 'prlimit']) onPath(tool);
+    unshare = onPath('unshare');
+    prlimit = onPath('prlimit');
   } catch (error) {
     return unavailable((error as Error).message);
   }
@@ -203,7 +206,7 @@ export async function runInScratchLayer<T = never>(
       pidMax: Math.max(bounds.processes, 301),
       root: process.getuid?.() === 0,
       limits: [
-        'prlimit',
+        prlimit,
         `--fsize=${bounds.fileBytes}`,
         // Writable private memory, not address space: WebAssembly and V8 reserve far more address
         // space than they use (Node's fetch could not start under an address-space bound).
@@ -213,7 +216,7 @@ export async function runInScratchLayer<T = never>(
         '--core=0',
         '--',
       ],
-      argv: [bwrap, ...bwrapArgs(plan, process.execPath, relay)],
+      argv: [bwrap, ...environmentArgs(env), ...bwrapArgs(plan, process.execPath, relay)],
       filterFile: sockets.filterFile!,
     });
     const scriptFile = join(control, 'layer.sh');
@@ -225,7 +228,7 @@ export async function runInScratchLayer<T = never>(
         upper: `/proc/${pid}/root${upperOf(scratch, i)}`,
         merged: `/proc/${pid}/root${target}`,
       }));
-    const run = await runLayer(scriptFile, env, input, async (pid) => {
+    const run = await runLayer(unshare, scriptFile, input, async (pid) => {
       const paths = layerPaths(pid);
       const listing = await listLayers(paths, input.keep ?? 200, VISIT);
       const free = await statfs(`/proc/${pid}/root${scratch}`).catch(() => null);
@@ -299,14 +302,14 @@ interface LayerRun<R> {
  * `read` looks at the layer through the namespace, then the namespace is let go.
  */
 function runLayer<R>(
+  unshare: string,
   scriptFile: string,
-  env: NodeJS.ProcessEnv,
   input: Pick<ScratchRunInput<unknown>, 'timeoutMs' | 'signal'>,
   read: (pid: number) => Promise<R>,
 ): Promise<LayerRun<R>> {
   return new Promise((resolve) => {
     const child = spawn(
-      'unshare',
+      unshare,
       [
         '--user',
         '--map-root-user',
@@ -319,7 +322,7 @@ function runLayer<R>(
         '/bin/sh',
         scriptFile,
       ],
-      { env, stdio: ['pipe', 'pipe', 'pipe', 'pipe'], detached: true },
+      { env: LAYER_ENV, stdio: ['pipe', 'pipe', 'pipe', 'pipe'], detached: true },
     );
     const outcome: LayerRun<R> = {
       exitCode: null,
@@ -402,8 +405,27 @@ function folderOf(path: string): string {
   return path.slice(0, path.lastIndexOf('/')) || '/';
 }
 
-function onPath(tool: string): void {
+/** A tool's absolute path, found on Gatehouse's own PATH (never on the command's). */
+function onPath(tool: string): string {
   const dirs = (process.env['PATH'] ?? '/usr/bin:/bin').split(delimiter);
-  if (!dirs.some((dir) => dir && existsSync(join(dir, tool))))
-    throw new Error(`${tool} not found: install util-linux`);
+  const dir = dirs.find((candidate) => candidate && existsSync(join(candidate, tool)));
+  if (!dir) throw new Error(`${tool} not found: install util-linux`);
+  return join(dir, tool);
+}
+
+/**
+ * What starts the layer runs with: nothing of the command's environment. The namespaces' first
+ * process holds every capability there, outside bwrap: a PATH or LD_PRELOAD of the command's
+ * would choose the programs it runs.
+ */
+const LAYER_ENV = { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', LANG: 'C' };
+
+/** The command's environment, set by bwrap inside the sandbox only. */
+function environmentArgs(env: NodeJS.ProcessEnv): string[] {
+  const out = ['--clearenv'];
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      out.push('--setenv', name, value);
+  }
+  return out;
 }
