@@ -207,6 +207,23 @@ describe.skipIf(skip)('a command previewed in a scratch view of its session', ()
     rmSync(bin, { recursive: true });
   });
 
+  it('starts in the session folder when the folder named is a link out of the roots', async () => {
+    writeFileSync(join(p.gatehouseHome, 'secret.txt'), 'token\n');
+    const link = join(p.tmp, 'innocent');
+    symlinkSync(p.gatehouseHome, link);
+    const preview = await p.previewer({
+      sessionId: 'session-1',
+      command: 'pwd; cat secret.txt',
+      cwd: link,
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: p.home },
+      timeoutMs: 20_000,
+      signal: new AbortController().signal,
+    });
+    expect(preview.output).toContain(`${p.project}\n`);
+    expect(preview.output).not.toContain('token');
+    rmSync(link);
+  });
+
   it('reports the hosts it tried and says it needed the network', async () => {
     const preview = await p.preview(
       'curl -sS --max-time 5 http://example.com/; curl -sS --max-time 5 https://api.example.org/v1; echo after',

@@ -1,6 +1,7 @@
 // The preview of one command: run once in a scratch layer of its session's sandbox view, before a
 // person is asked, and told as a CommandPreview. The request path calls the function this makes;
 // nothing here decides whether a preview runs, only what one shows.
+import { realpath } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { z } from 'zod';
 import {
@@ -11,6 +12,7 @@ import {
   PREVIEW_LIMITS,
 } from '../../../shared/preview';
 import { SandboxSettings } from '../../../shared/sandbox-settings';
+import { isInside } from '../fs/containment';
 import { PROTECTED_FILES, type ProtectedEntry } from '../rules/protected-files';
 import { resolveSandboxProfile, type SandboxProfile } from '../sandbox/profile';
 import { existingRealPaths } from '../sandbox/hidden-paths';
@@ -107,7 +109,7 @@ function previewOnce(deps: PreviewerDeps): Previewer {
     };
     const result = await runInScratchLayer({
       profile,
-      cwd: run.cwd,
+      cwd: await workingFolder(run.cwd, profile, rules.roots),
       command: run.command,
       env: run.env ?? defaultEnv(profile.home),
       timeoutMs: run.timeoutMs,
@@ -180,6 +182,23 @@ function previewOnce(deps: PreviewerDeps): Previewer {
       timeoutMs: run.timeoutMs,
     };
   };
+}
+
+/**
+ * Where the command starts: the folder it names, by its real path, when that lies in a root or
+ * HOME; else the session folder. A name in the temp folder is bound into the view, and a link there
+ * would bring what it points at along.
+ */
+async function workingFolder(
+  cwd: string,
+  profile: SandboxProfile,
+  roots: readonly string[],
+): Promise<string> {
+  const real = await realpath(cwd).catch(() => null);
+  const home = await realpath(profile.home).catch(() => profile.home);
+  return real && [...roots, home].some((folder) => isInside(real, folder))
+    ? real
+    : profile.projectDir;
 }
 
 /** A session without Gatehouse's sandbox is previewed in the default one, over its folder. */
