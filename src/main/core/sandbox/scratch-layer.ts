@@ -21,6 +21,7 @@ import { seenUnderTmp } from './private-tmp';
 import { RELAY_SOURCE, type RelaySpec } from './relay';
 import { listLayers, type LayerChange, type LayerPaths, type Listing } from './scratch-listing';
 import { overlaySafe, scratchScript, SETUP_FAILED, tmpOf, upperOf } from './scratch-script';
+import { sweepStale } from './scratch-sweep';
 import {
   dropSocketVariables,
   nestedSandboxArgs,
@@ -96,6 +97,8 @@ export interface ScratchResult<T> {
 }
 
 const OUTPUT_KEEP = 16 * 1024;
+const SCRATCH_PREFIX = 'gatehouse-preview-';
+const CONTROL_PREFIX = 'preview-';
 const VISIT = 200_000;
 const PROXY_PORT = 3128;
 // A stopped layer that does not go within this long is killed with its process group.
@@ -144,8 +147,10 @@ export async function runInScratchLayer<T = never>(
   const runDir = join(profile.gatehouseHome, 'run');
   mkdirSync(runDir, { recursive: true, mode: 0o700 });
   mkdirSync(parent, { recursive: true });
-  const scratch = mkdtempSync(join(parent, 'gatehouse-preview-'));
-  const control = mkdtempSync(join(runDir, 'preview-'));
+  await sweepStale(parent, SCRATCH_PREFIX);
+  await sweepStale(runDir, CONTROL_PREFIX);
+  const scratch = mkdtempSync(join(parent, SCRATCH_PREFIX));
+  const control = mkdtempSync(join(runDir, CONTROL_PREFIX));
   const refused: NetworkViolation[] = [];
   let bridge: Awaited<ReturnType<typeof startBridge>> | null = null;
   try {
