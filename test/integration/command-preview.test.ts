@@ -186,6 +186,44 @@ describe.skipIf(skip)('a command previewed in a scratch view of its session', ()
     expect(existsSync(join(p.project, 'fresh.txt'))).toBe(false);
   });
 
+  it('starts the layer with none of the command’s environment: its PATH chooses no program outside', async () => {
+    const bin = join(p.project, 'bin');
+    mkdirSync(bin);
+    for (const tool of ['unshare', 'prlimit', 'mount', 'mkdir', 'bwrap', 'sh', 'cat']) {
+      writeFileSync(join(bin, tool), `#!/bin/sh\necho ${tool} > ${join(p.base, 'escaped')}\n`, {
+        mode: 0o755,
+      });
+    }
+    const preview = await p.previewer({
+      sessionId: 'session-1',
+      command: 'echo "$PATH" "$PREVIEW_VARIABLE"',
+      cwd: p.project,
+      env: { PATH: `${bin}:/usr/bin:/bin`, HOME: p.home, PREVIEW_VARIABLE: 'seen' },
+      timeoutMs: 20_000,
+      signal: new AbortController().signal,
+    });
+    expect(existsSync(join(p.base, 'escaped'))).toBe(false);
+    expect(preview.output).toBe(`${bin}:/usr/bin:/bin seen\n`);
+    rmSync(bin, { recursive: true });
+  });
+
+  it('starts in the session folder when the folder named is a link out of the roots', async () => {
+    writeFileSync(join(p.gatehouseHome, 'secret.txt'), 'token\n');
+    const link = join(p.tmp, 'innocent');
+    symlinkSync(p.gatehouseHome, link);
+    const preview = await p.previewer({
+      sessionId: 'session-1',
+      command: 'pwd; cat secret.txt',
+      cwd: link,
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: p.home },
+      timeoutMs: 20_000,
+      signal: new AbortController().signal,
+    });
+    expect(preview.output).toContain(`${p.project}\n`);
+    expect(preview.output).not.toContain('token');
+    rmSync(link);
+  });
+
   it('reports the hosts it tried and says it needed the network', async () => {
     const preview = await p.preview(
       'curl -sS --max-time 5 http://example.com/; curl -sS --max-time 5 https://api.example.org/v1; echo after',

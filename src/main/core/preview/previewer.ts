@@ -1,15 +1,18 @@
 // The preview of one command: run once in a scratch layer of its session's sandbox view, before a
 // person is asked, and told as a CommandPreview. The request path calls the function this makes;
 // nothing here decides whether a preview runs, only what one shows.
+import { realpath } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { z } from 'zod';
 import {
+  CommandPreview,
   emptyPreview,
   MAX_PREVIEW_TIMEOUT_SECONDS,
   NO_COUNTS,
-  type CommandPreview,
+  PREVIEW_LIMITS,
 } from '../../../shared/preview';
 import { SandboxSettings } from '../../../shared/sandbox-settings';
+import { isInside } from '../fs/containment';
 import { PROTECTED_FILES, type ProtectedEntry } from '../rules/protected-files';
 import { resolveSandboxProfile, type SandboxProfile } from '../sandbox/profile';
 import { existingRealPaths } from '../sandbox/hidden-paths';
@@ -72,9 +75,25 @@ function defaultEnv(home: string): Record<string, string> {
 }
 
 export function createPreviewer(deps: PreviewerDeps): Previewer {
+  const preview = previewOnce(deps);
+  return async (input) => {
+    const result = await preview(input);
+    // What the surfaces, the audit and the rules will read: within the model's bounds, or nothing.
+    const checked = CommandPreview.safeParse({
+      ...result,
+      detail: result.detail?.slice(0, PREVIEW_LIMITS.reason) ?? null,
+    });
+    if (checked.success) return checked.data;
+    const why = checked.error.issues[0]?.message ?? 'invalid';
+    return emptyPreview('unavailable', null, result.timeoutMs, `not shown: ${why}`.slice(0, 500));
+  };
+}
+
+function previewOnce(deps: PreviewerDeps): Previewer {
   return async (input) => {
     const parsed = PreviewRun.safeParse(input);
-    const timeoutMs = typeof input.timeoutMs === 'number' ? input.timeoutMs : 0;
+    const timeoutMs =
+      Number.isSafeInteger(input.timeoutMs) && input.timeoutMs >= 0 ? input.timeoutMs : 0;
     if (!parsed.success) {
       const why = parsed.error.issues[0]?.message ?? 'invalid';
       return emptyPreview('unavailable', null, timeoutMs, `not previewed: ${why}`.slice(0, 500));
@@ -90,7 +109,7 @@ export function createPreviewer(deps: PreviewerDeps): Previewer {
     };
     const result = await runInScratchLayer({
       profile,
-      cwd: run.cwd,
+      cwd: await workingFolder(run.cwd, profile, rules.roots),
       command: run.command,
       env: run.env ?? defaultEnv(profile.home),
       timeoutMs: run.timeoutMs,
@@ -148,9 +167,10 @@ export function createPreviewer(deps: PreviewerDeps): Previewer {
           } as const);
     return {
       ...seen,
-      detail: result.cut
-        ? `${seen.detail ?? 'listed'}; too many changes to list them all`
-        : seen.detail,
+      // Past the walk's bound the counts are only a floor: never a finished preview.
+      ...(result.cut && seen.state === 'done'
+        ? { state: 'incomplete', reason: 'limits', detail: 'too many changes to count them all' }
+        : {}),
       changes,
       counts,
       diffs: inspected?.diffs ?? [],
@@ -162,6 +182,23 @@ export function createPreviewer(deps: PreviewerDeps): Previewer {
       timeoutMs: run.timeoutMs,
     };
   };
+}
+
+/**
+ * Where the command starts: the folder it names, by its real path, when that lies in a root or
+ * HOME; else the session folder. A name in the temp folder is bound into the view, and a link there
+ * would bring what it points at along.
+ */
+async function workingFolder(
+  cwd: string,
+  profile: SandboxProfile,
+  roots: readonly string[],
+): Promise<string> {
+  const real = await realpath(cwd).catch(() => null);
+  const home = await realpath(profile.home).catch(() => profile.home);
+  return real && [...roots, home].some((folder) => isInside(real, folder))
+    ? real
+    : profile.projectDir;
 }
 
 /** A session without Gatehouse's sandbox is previewed in the default one, over its folder. */

@@ -21,6 +21,7 @@ import { seenUnderTmp } from './private-tmp';
 import { RELAY_SOURCE, type RelaySpec } from './relay';
 import { listLayers, type LayerChange, type LayerPaths, type Listing } from './scratch-listing';
 import { overlaySafe, scratchScript, SETUP_FAILED, tmpOf, upperOf } from './scratch-script';
+import { sweepStale } from './scratch-sweep';
 import {
   dropSocketVariables,
   nestedSandboxArgs,
@@ -96,6 +97,8 @@ export interface ScratchResult<T> {
 }
 
 const OUTPUT_KEEP = 16 * 1024;
+const SCRATCH_PREFIX = 'gatehouse-preview-';
+const CONTROL_PREFIX = 'preview-';
 const VISIT = 200_000;
 const PROXY_PORT = 3128;
 // A stopped layer that does not go within this long is killed with its process group.
@@ -115,9 +118,12 @@ export async function runInScratchLayer<T = never>(
   if (process.platform !== 'linux') return unavailable(`a scratch layer needs Linux`);
   if (input.signal?.aborted) return { ...EMPTY, state: 'aborted', durationMs: 0 };
   let bwrap: string;
+  let unshare: string;
+  let prlimit: string;
   try {
     bwrap = findBwrap();
-    for (const tool of ['unshare', 'prlimit']) onPath(tool);
+    unshare = onPath('unshare');
+    prlimit = onPath('prlimit');
   } catch (error) {
     return unavailable((error as Error).message);
   }
@@ -141,8 +147,10 @@ export async function runInScratchLayer<T = never>(
   const runDir = join(profile.gatehouseHome, 'run');
   mkdirSync(runDir, { recursive: true, mode: 0o700 });
   mkdirSync(parent, { recursive: true });
-  const scratch = mkdtempSync(join(parent, 'gatehouse-preview-'));
-  const control = mkdtempSync(join(runDir, 'preview-'));
+  await sweepStale(parent, SCRATCH_PREFIX);
+  await sweepStale(runDir, CONTROL_PREFIX);
+  const scratch = mkdtempSync(join(parent, SCRATCH_PREFIX));
+  const control = mkdtempSync(join(runDir, CONTROL_PREFIX));
   const refused: NetworkViolation[] = [];
   let bridge: Awaited<ReturnType<typeof startBridge>> | null = null;
   try {
@@ -203,7 +211,7 @@ export async function runInScratchLayer<T = never>(
       pidMax: Math.max(bounds.processes, 301),
       root: process.getuid?.() === 0,
       limits: [
-        'prlimit',
+        prlimit,
         `--fsize=${bounds.fileBytes}`,
         // Writable private memory, not address space: WebAssembly and V8 reserve far more address
         // space than they use (Node's fetch could not start under an address-space bound).
@@ -213,7 +221,7 @@ export async function runInScratchLayer<T = never>(
         '--core=0',
         '--',
       ],
-      argv: [bwrap, ...bwrapArgs(plan, process.execPath, relay)],
+      argv: [bwrap, ...environmentArgs(env), ...bwrapArgs(plan, process.execPath, relay)],
       filterFile: sockets.filterFile!,
     });
     const scriptFile = join(control, 'layer.sh');
@@ -225,7 +233,7 @@ export async function runInScratchLayer<T = never>(
         upper: `/proc/${pid}/root${upperOf(scratch, i)}`,
         merged: `/proc/${pid}/root${target}`,
       }));
-    const run = await runLayer(scriptFile, env, input, async (pid) => {
+    const run = await runLayer(unshare, scriptFile, input, async (pid) => {
       const paths = layerPaths(pid);
       const listing = await listLayers(paths, input.keep ?? 200, VISIT);
       const free = await statfs(`/proc/${pid}/root${scratch}`).catch(() => null);
@@ -299,14 +307,14 @@ interface LayerRun<R> {
  * `read` looks at the layer through the namespace, then the namespace is let go.
  */
 function runLayer<R>(
+  unshare: string,
   scriptFile: string,
-  env: NodeJS.ProcessEnv,
   input: Pick<ScratchRunInput<unknown>, 'timeoutMs' | 'signal'>,
   read: (pid: number) => Promise<R>,
 ): Promise<LayerRun<R>> {
   return new Promise((resolve) => {
     const child = spawn(
-      'unshare',
+      unshare,
       [
         '--user',
         '--map-root-user',
@@ -319,7 +327,7 @@ function runLayer<R>(
         '/bin/sh',
         scriptFile,
       ],
-      { env, stdio: ['pipe', 'pipe', 'pipe', 'pipe'], detached: true },
+      { env: LAYER_ENV, stdio: ['pipe', 'pipe', 'pipe', 'pipe'], detached: true },
     );
     const outcome: LayerRun<R> = {
       exitCode: null,
@@ -404,8 +412,27 @@ function folderOf(path: string): string {
   return path.slice(0, path.lastIndexOf('/')) || '/';
 }
 
-function onPath(tool: string): void {
+/** A tool's absolute path, found on Gatehouse's own PATH (never on the command's). */
+function onPath(tool: string): string {
   const dirs = (process.env['PATH'] ?? '/usr/bin:/bin').split(delimiter);
-  if (!dirs.some((dir) => dir && existsSync(join(dir, tool))))
-    throw new Error(`${tool} not found: install util-linux`);
+  const dir = dirs.find((candidate) => candidate && existsSync(join(candidate, tool)));
+  if (!dir) throw new Error(`${tool} not found: install util-linux`);
+  return join(dir, tool);
+}
+
+/**
+ * What starts the layer runs with: nothing of the command's environment. The namespaces' first
+ * process holds every capability there, outside bwrap: a PATH or LD_PRELOAD of the command's
+ * would choose the programs it runs.
+ */
+const LAYER_ENV = { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', LANG: 'C' };
+
+/** The command's environment, set by bwrap inside the sandbox only. */
+function environmentArgs(env: NodeJS.ProcessEnv): string[] {
+  const out = ['--clearenv'];
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      out.push('--setenv', name, value);
+  }
+  return out;
 }
