@@ -2,7 +2,6 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
-import { renderUnicodeCompact } from 'uqr';
 import {
   confirmOnTerminal,
   SettingsError,
@@ -104,6 +103,8 @@ async function main(): Promise<void> {
   // It is the terminal's, not the log's: the log file never holds the token.
   const [phoneUrl] = server.networkUrls;
   if (phoneUrl) {
+    // Only a server on the network draws a code; the others never load its module.
+    const { renderUnicodeCompact } = await import('uqr');
     // A second secret for the code a phone scans: whichever opens first does not spend the other's.
     const phone = core.clients.issuePairingSecret(PRINTED_PAIRING_TTL_MS, null);
     process.stdout.write(
