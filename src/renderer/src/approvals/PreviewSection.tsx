@@ -46,11 +46,12 @@ export function PreviewSection({ preview, cwd, diffMode, onDiffMode }: Props) {
   const exit = exitWords(preview);
   const partial = partialNote(preview);
   const found = partialSummary(preview);
-  // The core's sentence on what stopped it, unless the headline already says it.
+  // The core's sentence on why it could not run, or which bound stopped it; the network and the
+  // time bound are said whole by the headline.
   const detail =
     preview.detail &&
-    (preview.state === 'unavailable' || preview.state === 'incomplete') &&
-    !headline.text.toLowerCase().includes(preview.detail.toLowerCase().trim())
+    (preview.state === 'unavailable' ||
+      (preview.state === 'incomplete' && preview.reason !== 'network' && preview.reason !== 'time'))
       ? preview.detail
       : null;
   return (
