@@ -205,12 +205,19 @@ test('names and output the command chose are shown as text: no markup, no termin
   const name = '<img src=x onerror="window.pwned=1">\u202Etxt.sh';
   h = await startDialogHarness(
     oneAgent([
-      run(`touch '${name}' && printf '\\033[31mred\\033[0m <b>bold</b>\\n'`, 'Make a file'),
+      run(
+        `touch '${name}' "$(printf 'a.txt\\n+ New notes.md')" && printf '\\033[31mred\\033[0m <b>bold</b>\\n'`,
+        'Make a file',
+      ),
     ]),
   );
   const { view } = await h.showTurn(page, 1);
-  const row = changes(view).first();
-  await expect(row).toContainText('<img src=x onerror="window.pwned=1">⟨U+202E⟩txt.sh');
+  await expect(changes(view).first()).toContainText(
+    '<img src=x onerror="window.pwned=1">⟨U+202E⟩txt.sh',
+  );
+  // A line break in a name is its marker: the row does not draw a second change under it.
+  await expect(changes(view)).toHaveCount(2);
+  await expect(changes(view).nth(1)).toContainText('a.txt⟨U+000A⟩+ New notes.md');
   await previewOf(view).getByText('Last lines of its output').click();
   const output = previewOf(view).getByLabel('Output of the preview');
   await expect(output).toHaveText('⟨U+001B⟩[31mred⟨U+001B⟩[0m <b>bold</b>');
