@@ -138,6 +138,43 @@ test('a write into a protected file is danger: marked in the list, warned, the s
   await expectAccessible(page);
 });
 
+test('danger that arrives with a finished preview moves focus to Reject, and Enter then rejects', async ({
+  page,
+}) => {
+  h = await startDialogHarness(
+    oneAgent([
+      run(
+        "sleep 2; mkdir -p .git/hooks && printf '#!/bin/sh\\n' > .git/hooks/pre-push",
+        'Wait, then set up',
+      ),
+    ]),
+  );
+  await h.open(page);
+  // The option each focus lands on, in order.
+  await page.evaluate(`{
+    const seen = (window.focused = []);
+    document.addEventListener('focusin', (e) => {
+      const kind = e.target?.dataset?.kind;
+      if (kind) seen.push(kind);
+    });
+  }`);
+  await h.startTurn('claude');
+  const view = approvalsView(page);
+  await expect(headline(view)).toHaveText(/^Previewing…/);
+  await expect(view.locator('[data-default-option]')).toHaveAttribute('data-kind', 'allow_once');
+  await expect(view.locator('[data-default-option]')).toBeFocused();
+  await expect(warning(view, 'effect_protected').first()).toBeVisible();
+  await expect(view.locator('[data-default-option]')).toHaveAttribute('data-kind', 'reject_once');
+  await expect(view.locator('[data-default-option]')).toBeFocused();
+  expect(await page.evaluate('window.focused')).toEqual(['allow_once', 'reject_once']);
+  // Once the guard has run again, Enter decides: Reject.
+  await expect(view.locator('[data-default-option]')).not.toHaveAttribute('aria-disabled', 'true');
+  await page.keyboard.press('Enter');
+  await expect
+    .poll(() => h.replies('claude'))
+    .toEqual([expect.objectContaining({ outcome: 'selected', optionId: 'opt-reject' })]);
+});
+
 test('cut short at its bound: incomplete and why, what it did before it was stopped', async ({
   page,
 }) => {
