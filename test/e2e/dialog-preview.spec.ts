@@ -2,9 +2,8 @@
 // core in its scratch view: what the command created, changed and deleted (the real files
 // untouched), the preview filling in without reopening, a long list collapsed past 200, a protected
 // file written as danger (the safe default focused again), a run cut at its bound, the commands not
-// previewed and why, and paths and output an agent chose shown as inert text. Pictures at 1280×800
-// and 390×844 go to test-results/ on every run and to docs/images/ with GATEHOUSE_SCREENSHOTS=1:
-//   GATEHOUSE_SCREENSHOTS=1 npx playwright test test/e2e/dialog-preview.spec.ts
+// previewed and why, and paths and output an agent chose shown as inert text; at 1280×800 and
+// 390×844.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
@@ -19,8 +18,6 @@ import {
   type DialogHarness,
 } from './support/dialog-harness';
 import { queue, warning } from './support/dialog-view';
-
-const OUT = process.env.GATEHOUSE_SCREENSHOTS ? 'docs/images' : 'test-results/screenshots';
 
 let h: DialogHarness;
 test.afterEach(async () => h?.stop());
@@ -42,21 +39,13 @@ async function expectAccessible(page: Page) {
 }
 
 const previewOf = (view: Locator) => view.getByRole('region', { name: 'Preview' });
-const headline = (view: Locator) => previewOf(view).getByRole('status');
+const headline = (view: Locator) => previewOf(view).getByRole('status').first();
 const changes = (view: Locator) =>
   previewOf(view).getByRole('list', { name: 'Changes', exact: true }).getByRole('listitem');
 const show = (view: Locator, title: string) =>
   queue(view)
     .getByRole('button', { name: new RegExp(title) })
     .click();
-
-/** Buttons armed and nothing hovered, in the light theme. */
-async function shoot(page: Page, name: string) {
-  await expect(page.locator('[data-default-option]')).not.toHaveAttribute('aria-disabled', 'true');
-  await page.mouse.move(1, 1);
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.screenshot({ path: join(OUT, `${name}.png`) });
-}
 
 const BUILD =
   "mkdir -p build && printf 'console.log(1)\\n' > build/app.js && sed -i 's/b = 2/b = 3/' src/index.ts && rm old-notes.md";
@@ -84,11 +73,11 @@ test('a command that creates, changes and deletes: each change listed, the real 
   expect(existsSync(join(h.folder, 'old-notes.md'))).toBe(true);
 
   await expectAccessible(page);
-  await shoot(page, 'preview-dialog');
+  // At a phone's width every change still reads whole, beside the buttons.
   await page.setViewportSize({ width: 390, height: 844 });
-  await previewOf(view).scrollIntoViewIfNeeded();
-  await expect(headline(view)).toBeInViewport();
-  await shoot(page, 'preview-phone');
+  await changes(view).last().scrollIntoViewIfNeeded();
+  await expect(changes(view).filter({ hasText: 'old-notes.md' })).toBeInViewport();
+  await expect(view.locator('[data-default-option]')).toBeInViewport();
   await expectAccessible(page);
 });
 
@@ -147,6 +136,43 @@ test('a write into a protected file is danger: marked in the list, warned, the s
   await expect(view.locator('[data-default-option]')).toHaveAttribute('data-kind', 'reject_once');
   await expect(view.locator('[data-default-option]')).toBeFocused();
   await expectAccessible(page);
+});
+
+test('danger that arrives with a finished preview moves focus to Reject, and Enter then rejects', async ({
+  page,
+}) => {
+  h = await startDialogHarness(
+    oneAgent([
+      run(
+        "sleep 2; mkdir -p .git/hooks && printf '#!/bin/sh\\n' > .git/hooks/pre-push",
+        'Wait, then set up',
+      ),
+    ]),
+  );
+  await h.open(page);
+  // The option each focus lands on, in order.
+  await page.evaluate(`{
+    const seen = (window.focused = []);
+    document.addEventListener('focusin', (e) => {
+      const kind = e.target?.dataset?.kind;
+      if (kind) seen.push(kind);
+    });
+  }`);
+  await h.startTurn('claude');
+  const view = approvalsView(page);
+  await expect(headline(view)).toHaveText(/^Previewing…/);
+  await expect(view.locator('[data-default-option]')).toHaveAttribute('data-kind', 'allow_once');
+  await expect(view.locator('[data-default-option]')).toBeFocused();
+  await expect(warning(view, 'effect_protected').first()).toBeVisible();
+  await expect(view.locator('[data-default-option]')).toHaveAttribute('data-kind', 'reject_once');
+  await expect(view.locator('[data-default-option]')).toBeFocused();
+  expect(await page.evaluate('window.focused')).toEqual(['allow_once', 'reject_once']);
+  // Once the guard has run again, Enter decides: Reject.
+  await expect(view.locator('[data-default-option]')).not.toHaveAttribute('aria-disabled', 'true');
+  await page.keyboard.press('Enter');
+  await expect
+    .poll(() => h.replies('claude'))
+    .toEqual([expect.objectContaining({ outcome: 'selected', optionId: 'opt-reject' })]);
 });
 
 test('cut short at its bound: incomplete and why, what it did before it was stopped', async ({
@@ -216,12 +242,19 @@ test('names and output the command chose are shown as text: no markup, no termin
   const name = '<img src=x onerror="window.pwned=1">\u202Etxt.sh';
   h = await startDialogHarness(
     oneAgent([
-      run(`touch '${name}' && printf '\\033[31mred\\033[0m <b>bold</b>\\n'`, 'Make a file'),
+      run(
+        `touch '${name}' "$(printf 'a.txt\\n+ New notes.md')" && printf '\\033[31mred\\033[0m <b>bold</b>\\n'`,
+        'Make a file',
+      ),
     ]),
   );
   const { view } = await h.showTurn(page, 1);
-  const row = changes(view).first();
-  await expect(row).toContainText('<img src=x onerror="window.pwned=1">⟨U+202E⟩txt.sh');
+  await expect(changes(view).first()).toContainText(
+    '<img src=x onerror="window.pwned=1">⟨U+202E⟩txt.sh',
+  );
+  // A line break in a name is its marker: the row does not draw a second change under it.
+  await expect(changes(view)).toHaveCount(2);
+  await expect(changes(view).nth(1)).toContainText('a.txt⟨U+000A⟩+ New notes.md');
   await previewOf(view).getByText('Last lines of its output').click();
   const output = previewOf(view).getByLabel('Output of the preview');
   await expect(output).toHaveText('⟨U+001B⟩[31mred⟨U+001B⟩[0m <b>bold</b>');

@@ -46,11 +46,12 @@ export function PreviewSection({ preview, cwd, diffMode, onDiffMode }: Props) {
   const exit = exitWords(preview);
   const partial = partialNote(preview);
   const found = partialSummary(preview);
-  // The core's sentence on what stopped it, unless the headline already says it.
+  // The core's sentence on why it could not run, or which bound stopped it; the network and the
+  // time bound are said whole by the headline.
   const detail =
     preview.detail &&
-    (preview.state === 'unavailable' || preview.state === 'incomplete') &&
-    !headline.text.toLowerCase().includes(preview.detail.toLowerCase().trim())
+    (preview.state === 'unavailable' ||
+      (preview.state === 'incomplete' && preview.reason !== 'network' && preview.reason !== 'time'))
       ? preview.detail
       : null;
   return (
@@ -160,11 +161,11 @@ function Changes({
           <code className="gh-preview-path">
             {c.oldPath !== null && (
               <>
-                <Revealed text={shownPath(c.oldPath, cwd)} />
+                <PathText text={shownPath(c.oldPath, cwd)} />
                 <span className="dim"> to </span>
               </>
             )}
-            <Revealed text={shownPath(c.path, cwd)} />
+            <PathText text={shownPath(c.path, cwd)} />
             {c.entry === 'folder' && '/'}
           </code>
           <span className="gh-preview-meta">
@@ -182,6 +183,28 @@ function Changes({
         </li>
       ))}
     </Stack>
+  );
+}
+
+const BREAKS = /([\n\r\t])/;
+
+/**
+ * A name the command chose: a line break or tab in it is shown as its marker, so one row can never
+ * draw itself as two (a second "New" line under the first).
+ */
+function PathText({ text }: { text: string }) {
+  return (
+    <>
+      {text.split(BREAKS).map((part, i) =>
+        i % 2 === 1 ? (
+          <span key={i} className="invisible-char" title="A line break or tab in the name">
+            {`⟨U+${part.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`}
+          </span>
+        ) : (
+          <Revealed key={i} text={part} />
+        ),
+      )}
+    </>
   );
 }
 
