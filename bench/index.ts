@@ -4,7 +4,7 @@
 // each benchmark, to read the figures by.
 //
 // Selection:  BENCH_ONLY=mediator,history,sse,memory,dialog,sandbox,proxy,telemetry,transcript,
-//              stalls,starts,headless (default: all)
+//              stalls,starts,headless,floods (default: all)
 // Size knobs (defaults keep the whole run under ~10 minutes on a 2-core machine):
 //   BENCH_HISTORY_ROWS=1000000         decisions generated for the page queries (store and HTTP)
 //   BENCH_HISTORY_WRITES=20000         decisions written per write-throughput run (5 runs)
@@ -27,6 +27,10 @@
 //   BENCH_STALL_ROWS=1000000           decided requests in the audit chain under the stall measures
 //   BENCH_STALL_SESSIONS=50            sessions started at once while the stalls are measured
 //   BENCH_HEADLESS_RUNS=7              second starts of npm run headless, and of a bare Node server
+//   BENCH_FLOOD_MS=5000                how long the flooding agent streams; BENCH_FLOOD_EVERY=5000 the
+//                                      updates between two of its requests; BENCH_FLOOD_QUIET_REQUESTS=25
+//                                      the quiet session's; BENCH_FLOOD_UNPACED=1: the agent queues its
+//                                      flood in its own memory instead of waiting for its reader
 import { loadavg } from 'node:os';
 import { benchDialog } from './dialog';
 import { benchHistory } from './history';
@@ -41,6 +45,7 @@ import { benchSseLatency } from './sse-latency';
 import { benchStalls } from './stalls';
 import { benchSessionStarts } from './sessions-start';
 import { benchHeadlessStart } from './headless-start';
+import { benchFairStreams } from './fair-streams';
 
 interface Bench {
   name: string;
@@ -60,6 +65,7 @@ const BENCHES: Bench[] = [
   { name: 'stalls', run: benchStalls },
   { name: 'starts', run: benchSessionStarts },
   { name: 'headless', run: benchHeadlessStart },
+  { name: 'floods', run: benchFairStreams },
 ];
 
 const load = () =>
