@@ -4,7 +4,7 @@
 // each benchmark, to read the figures by.
 //
 // Selection:  BENCH_ONLY=mediator,history,sse,memory,dialog,effects,sandbox,proxy,telemetry,
-//              transcript,stalls,starts,headless,preview (default: all)
+//              transcript,stalls,starts,headless,preview,floods (default: all)
 // Size knobs (defaults keep the whole run under ~10 minutes on a 2-core machine):
 //   BENCH_HISTORY_ROWS=1000000         decisions generated for the page queries (store and HTTP)
 //   BENCH_HISTORY_WRITES=20000         decisions written per write-throughput run (5 runs)
@@ -29,6 +29,10 @@
 //   BENCH_STALL_SESSIONS=50            sessions started at once while the stalls are measured
 //   BENCH_HEADLESS_RUNS=7              second starts of npm run headless, and of a bare Node server
 //   BENCH_PREVIEW_RUNS=5               a build, a test run and a 5,000-file rewrite, plain and previewed
+//   BENCH_FLOOD_MS=5000                how long the flooding agent streams; BENCH_FLOOD_EVERY=5000 the
+//                                      updates between two of its requests; BENCH_FLOOD_QUIET_REQUESTS=25
+//                                      the quiet session's; BENCH_FLOOD_UNPACED=1: the agent queues its
+//                                      flood in its own memory instead of waiting for its reader
 import { loadavg } from 'node:os';
 import { benchDialog } from './dialog';
 import { benchEffects } from './effects';
@@ -45,6 +49,7 @@ import { benchStalls } from './stalls';
 import { benchSessionStarts } from './sessions-start';
 import { benchHeadlessStart } from './headless-start';
 import { benchPreview } from './preview';
+import { benchFairStreams } from './fair-streams';
 
 interface Bench {
   name: string;
@@ -66,6 +71,7 @@ const BENCHES: Bench[] = [
   { name: 'starts', run: benchSessionStarts },
   { name: 'headless', run: benchHeadlessStart },
   { name: 'preview', run: benchPreview },
+  { name: 'floods', run: benchFairStreams },
 ];
 
 const load = () =>

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 const CLIENT = fileURLToPath(new URL('./sse-client.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-interface ClientSample {
+export interface ClientSample {
   requestId: string;
   callId: string;
   delayNs: number;
@@ -53,5 +53,15 @@ export function reset(child: ChildProcess): Promise<void> {
     };
     child.on('message', done);
     child.send({ type: 'reset' });
+  });
+}
+
+/** Stops the client's voting and takes every sample with the tool call it was for. */
+export function collectByCall(child: ChildProcess): Promise<ClientSample[]> {
+  return new Promise((resolve) => {
+    child.on('message', (message: { type?: string; samples?: ClientSample[] }) => {
+      if (message.type === 'samples') resolve(message.samples ?? []);
+    });
+    child.send({ type: 'done' });
   });
 }

@@ -115,10 +115,9 @@ describe('fair streams', () => {
 
     await g.api.call('vote', { requestId: approval.requestId, optionId: 'no' });
     await turn;
-    // Nothing was in the request's way (its call's updates were long shown): nothing is dropped,
-    // and the turn ends after everything said in it was shown.
-    expect(g.events.filter((e) => isFloodUpdate(e, sessionId)).length).toBe(FLOOD + 300);
-    expect(await droppedOf(g, sessionId)).toBe(0);
+    // The turn ends after everything said in it: shown, or counted where it was dropped.
+    const shown = g.events.filter((e) => isFloodUpdate(e, sessionId)).length;
+    expect(shown + (await droppedOf(g, sessionId))).toBe(FLOOD + 300);
     const transcript = await g.api.call('getTranscript', { sessionId });
     const texts = transcript.entries.flatMap((e) => (e.kind === 'agent' ? [e.text] : []));
     expect(texts.join('')).toContain('v299 flood ask: {"outcome":"selected","optionId":"no"}');
@@ -153,6 +152,43 @@ describe('fair streams', () => {
     );
     const audited = floods.map((e) => (e.payload as { dropped: number }).dropped);
     expect(audited.reduce((a, b) => a + b, 0)).toBe(dropped);
+  });
+
+  it('a mode switch dropped from the display in a flood is still applied, and the agent set back', async () => {
+    const g = await start({
+      type: 'flood',
+      count: 2_000,
+      calls: { toolCallId: 'w1', title: 'write step', count: 0 },
+      ask: {
+        toolCallId: 'w1',
+        options: OPTIONS,
+        with: 600,
+        ofCall: true,
+        modeId: 'bypassPermissions',
+      },
+    });
+    const { sessionId } = await g.api.call('createSession', { agentId: 'flood', cwd: folder! });
+    const turn = g.api.call('prompt', { sessionId, text: 'go' });
+    const approval = await g.nextApproval((a) => a.sessionId === sessionId);
+    await g.api.call('vote', { requestId: approval.requestId, optionId: 'no' });
+    await turn;
+    // Its display was in the request's way, older than the tail: dropped.
+    const switched = g.events.filter(
+      (e) =>
+        e.type === 'session_update' &&
+        e.sessionId === sessionId &&
+        (e.update as { currentModeId?: string }).currentModeId === 'bypassPermissions',
+    );
+    expect(switched).toEqual([]);
+    expect(await droppedOf(g, sessionId)).toBeGreaterThanOrEqual(400);
+    // What it changed was applied as it was read: the mode guard set the agent back, audited.
+    await g.core.store.flush();
+    const resets = await g.core.store.events({ type: 'agent_mode_reset', sessionId });
+    expect(resets.map((e) => e.payload)).toContainEqual({
+      via: 'mode',
+      from: 'bypassPermissions',
+      to: 'default',
+    });
   });
 
   it("another session's request is judged while a flood runs, and the flood is audited once it ends", async () => {

@@ -78,7 +78,14 @@ export interface FloodStep {
   type: 'flood';
   count: number;
   calls?: { toolCallId: string; title: string; count: number };
-  ask?: { toolCallId: string; options: PermissionOption[]; with: number; ofCall?: boolean };
+  ask?: {
+    toolCallId: string;
+    options: PermissionOption[];
+    with: number;
+    ofCall?: boolean;
+    /** A `current_mode_update` to this mode first in that write, as an agent that switches itself. */
+    modeId?: string;
+  };
 }
 
 export type ScriptStep =
@@ -737,7 +744,9 @@ function main(): void {
     const [sync, synced] = request('_flood/sync', {});
     await write(sync);
     await synced;
-    let last = '';
+    let last = ask.modeId
+      ? updateLine({ sessionUpdate: 'current_mode_update', currentModeId: ask.modeId })
+      : '';
     for (let j = 0; j < ask.with; j++) {
       last += updateLine(
         ask.ofCall

@@ -45,19 +45,30 @@ describe('a session update lane', () => {
     expect(floods).toEqual([]);
   });
 
-  it("stops reading the agent's output past its bound and resumes once it is shown down", async () => {
+  it("stops reading the agent's output past its bound, and keeps the newest of what waits", async () => {
     const { updates, shown, log, floods } = lane();
     for (const n of range(0, UPDATE_LANE.hold)) updates.push({ n });
     expect(log).toEqual([]);
     updates.push({ n: UPDATE_LANE.hold });
     updates.push({ n: UPDATE_LANE.hold + 1 });
     expect(log).toEqual(['flood', 'hold']);
-    while (!log.includes('resume')) await new Promise((r) => setImmediate(r));
-    expect(updates.waiting).toBeLessThanOrEqual(UPDATE_LANE.resume);
+    // The next turn drops all but the newest tail, shows a slice of it and reads again.
+    await new Promise((r) => setImmediate(r));
+    const dropped = UPDATE_LANE.hold + 2 - UPDATE_LANE.tail;
+    expect(log).toEqual(['flood', 'hold', `dropped ${dropped}`, 'resume']);
+    expect(shown).toEqual(range(dropped, dropped + UPDATE_LANE.slice));
     await drained(updates);
-    // Held, never dropped: everything read is shown, and the flood is told once, when it is over.
-    expect(shown).toEqual(range(0, UPDATE_LANE.hold + 2));
-    expect(floods).toEqual([{ updates: UPDATE_LANE.hold + 2, dropped: 0, holds: 1 }]);
+    expect(shown).toEqual(range(dropped, UPDATE_LANE.hold + 2));
+    // The flood is told once, when it is over.
+    expect(floods).toEqual([{ updates: UPDATE_LANE.hold + 2, dropped, holds: 1 }]);
+  });
+
+  it('never drops what a session that keeps up sends in a burst below its bound', async () => {
+    const { updates, shown, log } = lane();
+    for (const n of range(0, UPDATE_LANE.hold)) updates.push({ n });
+    await drained(updates);
+    expect(shown).toEqual(range(0, UPDATE_LANE.hold));
+    expect(log).toEqual([]);
   });
 
   it("shows a request's own tool call first, at most a tail of what is in its way, and drops what is older", async () => {

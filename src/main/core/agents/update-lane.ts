@@ -18,21 +18,22 @@ export function requestedToolCall(params: unknown): string | undefined {
 
 /** The lane's bounds, in updates. */
 export const UPDATE_LANE = {
-  /** Past this many updates waiting to be shown, the agent's output is not read (it waits in its write). */
+  /**
+   * Past this many updates waiting to be shown, the agent's output is not read (it waits in its
+   * write) until the next turn, which drops all but the newest `tail` of them.
+   */
   hold: 1_000,
-  /** Reading resumes once no more than this many wait. */
-  resume: 500,
+  /** What is kept of a flood, and the most a request waits to have shown before it. */
+  tail: 200,
   /** Shown per turn of the core's loop: every other session's messages are read between two. */
   slice: 100,
-  /** The most a request waits to have shown before it; older updates in its way are dropped. */
-  tail: 200,
 } as const;
 
 /** A flood: from the first time the agent's output was held until everything read was shown. */
 export interface Flood {
   /** Updates read while it lasted. */
   updates: number;
-  /** Of those, dropped unshown so that a request did not wait behind them. */
+  /** Of those, dropped unshown: the oldest of a backlog past its bound, or in a request's way. */
   dropped: number;
   /** Times reading stopped. */
   holds: number;
@@ -131,6 +132,8 @@ export class UpdateLane {
     if (this.turn || this.closed) return;
     this.turn = setImmediate(() => {
       this.turn = null;
+      // The agent sends faster than it is shown: what a person would read is its newest updates.
+      if (this.queue.length > this.bounds.hold) this.drop(this.queue.length - this.bounds.tail);
       this.show(this.bounds.slice);
       this.settle();
       if (this.queue.length > 0) this.schedule();
@@ -159,7 +162,7 @@ export class UpdateLane {
   }
 
   private settle(): void {
-    if (this.held && this.queue.length <= this.bounds.resume) {
+    if (this.held && this.queue.length <= this.bounds.tail) {
       this.held = false;
       this.deps.hold(false);
     }
