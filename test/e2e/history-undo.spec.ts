@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type { ScriptStep } from '../support/agents/scripted-agent';
+import { seriousViolations } from './support/axe';
 import { OPTIONS, startDialogHarness, type DialogHarness } from './support/dialog-harness';
 import {
   decideTurn,
@@ -149,6 +150,13 @@ test('an agent that did more than it showed is flagged, and what it deleted unse
   );
   await section.scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(OUT, 'history-undo.png') });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    expect(
+      await seriousViolations(page, 'section[aria-labelledby="hv-effects-title"]'),
+      scheme,
+    ).toEqual([]);
+  }
 });
 
 test('an edit’s undo is refused with the reason once the file changed again', async ({ page }) => {
