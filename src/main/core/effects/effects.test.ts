@@ -267,6 +267,21 @@ describe('a command allowed and observed', () => {
     expect(forA).toHaveLength(1);
   });
 
+  it('watches four commands of a session at once: past that the oldest is compared, as incomplete', async () => {
+    const allowed = [1, 2, 3, 4, 5].map((n) => command(`c${n}`, []));
+    for (const a of allowed) await effects.allowed(a);
+    await effects.settled();
+    expect(events.filter((e) => e.type === 'command_effects')).toEqual([
+      expect.objectContaining({
+        requestId: allowed[0]!.requestId,
+        payload: expect.objectContaining({
+          state: 'incomplete',
+          reason: 'more commands were allowed before it finished than are watched at once',
+        }),
+      }),
+    ]);
+  });
+
   it('ends at the turn at the latest', async () => {
     const a = command('x', []);
     await effects.allowed(a);

@@ -26,8 +26,12 @@ import { snapshotTree, type Snapshot } from './snapshot';
 
 const log = logger('effects');
 
-/** Commands of one session observed at once; past it the oldest is compared and closed. */
-const OPEN_PER_SESSION = 32;
+/**
+ * Commands observed at once, of one session and in all: each holds a snapshot of its project (up
+ * to 50,000 entries, some megabytes). Past either bound the oldest is compared now.
+ */
+const OPEN_PER_SESSION = 4;
+const OPEN_IN_ALL = 16;
 
 export interface EffectsSession {
   cwd: string;
@@ -157,7 +161,10 @@ export class EffectsRecorder {
     const ofSession = [...this.open.values()].filter(
       (o) => o.approval.sessionId === approval.sessionId,
     );
-    if (ofSession.length > OPEN_PER_SESSION) this.finish(ofSession[0]!.key, 'turn_end');
+    const crowded = 'more commands were allowed before it finished than are watched at once';
+    if (ofSession.length > OPEN_PER_SESSION) this.finish(ofSession[0]!.key, 'turn_end', crowded);
+    if (this.open.size > OPEN_IN_ALL)
+      this.finish(this.open.keys().next().value!, 'turn_end', crowded);
   }
 
   private manifestOf(
@@ -228,12 +235,12 @@ export class EffectsRecorder {
     void done.finally(() => this.finishing.delete(done));
   }
 
-  private finish(key: string, endedBy: ActualEffects['endedBy']): void {
+  private finish(key: string, endedBy: ActualEffects['endedBy'], doubt?: string): void {
     const observation = this.open.get(key);
     if (!observation) return;
     this.open.delete(key);
     this.track(
-      this.compare(observation, endedBy),
+      this.compare(observation, endedBy, undefined, doubt),
       `comparing what request ${observation.approval.requestId} changed`,
     );
   }
