@@ -107,10 +107,11 @@ export async function benchEffects(report: Report): Promise<void> {
     const root = makeProject(files);
     const home = mkdtempSync(join(tmpdir(), 'gatehouse-bench-effects-home-'));
     const held: Record<string, number[]> = { command: [], edit: [] };
+    const bus = new EventBus();
     const effects = createEffects({
       home,
       store: { recordEvent: () => {} },
-      bus: new EventBus(),
+      bus,
       now: Date.now,
       protectedEntries: () => PROTECTED_FILES,
       session: () => ({ cwd: root, own: true, observable: true }),
@@ -126,10 +127,24 @@ export async function benchEffects(report: Report): Promise<void> {
         started = performance.now();
         listTree(root, true);
         statFloor.push(performance.now() - started);
-        await effects.allowed(approval(root, 'command'));
+        const command = approval(root, 'command');
+        await effects.allowed(command);
+        // Reported finished and compared before the next run, outside the measure.
+        bus.publish({
+          type: 'session_update',
+          sessionId: command.sessionId,
+          update: {
+            sessionUpdate: 'tool_call_update',
+            toolCallId: command.toolCall.toolCallId,
+            status: 'completed',
+          },
+        });
+        await effects.settled();
         await effects.allowed(approval(root, 'edit'));
       }
     } finally {
+      // The commands it watches (never reported finished here) are compared before the folders go.
+      await effects.settled();
       effects.close();
       rmSync(root, { recursive: true, force: true });
       rmSync(home, { recursive: true, force: true });

@@ -234,6 +234,54 @@ describe('a command allowed and observed', () => {
     expect(small.entries.size).toBe(3);
   });
 
+  it('looks again at the turn’s end: what changed after the agent said it finished makes it incomplete, and not undone', async () => {
+    const a = command('x', []);
+    await effects.allowed(a);
+    writeFileSync(join(project, 'said.txt'), 'x');
+    await finished(a);
+    // Something it left running writes on after the agent said the command finished.
+    writeFileSync(join(project, 'later.txt'), 'y');
+    bus.publish({ type: 'turn_ended', sessionId: 's1', stopReason: 'end_turn' });
+    await effects.settled();
+    const recorded = events.filter((e) => e.type === 'command_effects').map((e) => e.payload);
+    expect(recorded).toHaveLength(2);
+    expect(recorded[1]).toMatchObject({
+      state: 'incomplete',
+      reason: 'the project changed after the agent said the command finished (1 more change)',
+      endedBy: 'turn_end',
+      counts: { created: 2 },
+    });
+    await expect(effects.undo(a.requestId, [])).rejects.toThrow(/not known whole/);
+    expect(existsSync(join(project, 'said.txt'))).toBe(true);
+  });
+
+  it('does not look again when something else was allowed since', async () => {
+    const a = command('x', []);
+    await effects.allowed(a);
+    await finished(a);
+    await effects.allowed(command('y', []));
+    writeFileSync(join(project, 'by-the-next.txt'), 'y');
+    bus.publish({ type: 'turn_ended', sessionId: 's1', stopReason: 'end_turn' });
+    await effects.settled();
+    const forA = events.filter((e) => e.type === 'command_effects' && e.requestId === a.requestId);
+    expect(forA).toHaveLength(1);
+  });
+
+  it('watches four commands of a session at once: past that the oldest is compared, as incomplete', async () => {
+    const allowed = [1, 2, 3, 4, 5].map((n) => command(`c${n}`, []));
+    for (const a of allowed) await effects.allowed(a);
+    await effects.settled();
+    expect(events.filter((e) => e.type === 'command_effects')).toEqual([
+      expect.objectContaining({
+        requestId: allowed[0]!.requestId,
+        payload: expect.objectContaining({
+          state: 'incomplete',
+          reason: 'more commands were allowed before it finished than are watched at once',
+        }),
+      }),
+    ]);
+  });
+
   it('ends at the turn at the latest', async () => {
     const a = command('x', []);
     await effects.allowed(a);

@@ -26,8 +26,12 @@ import { snapshotTree, type Snapshot } from './snapshot';
 
 const log = logger('effects');
 
-/** Commands of one session observed at once; past it the oldest is compared and closed. */
-const OPEN_PER_SESSION = 32;
+/**
+ * Commands observed at once, of one session and in all: each holds a snapshot of its project (up
+ * to 50,000 entries, some megabytes). Past either bound the oldest is compared now.
+ */
+const OPEN_PER_SESSION = 4;
+const OPEN_IN_ALL = 16;
 
 export interface EffectsSession {
   cwd: string;
@@ -58,8 +62,21 @@ interface Observation {
   startedAt: number;
 }
 
+interface Reported {
+  observation: Observation;
+  after: Snapshot;
+  allows: number;
+}
+
 export class EffectsRecorder {
   private readonly open = new Map<string, Observation>();
+  /** Allowed requests per session: a later look is fair only when nothing was allowed since. */
+  private readonly allows = new Map<string, number>();
+  /**
+   * Per session, the last command compared when its agent said it finished: looked at again when
+   * the turn ends, since an agent may say so early, or leave something running that writes on.
+   */
+  private readonly reported = new Map<string, Reported>();
   /** Comparisons under way, so that close() can wait for them. */
   private readonly finishing = new Set<Promise<void>>();
   private readonly unsubscribe: () => void;
@@ -90,6 +107,7 @@ export class EffectsRecorder {
    */
   async allowed(approval: PendingApproval): Promise<void> {
     const started = performance.now();
+    this.allows.set(approval.sessionId, (this.allows.get(approval.sessionId) ?? 0) + 1);
     try {
       const session = this.deps.session(approval.sessionId);
       if (!session) return;
@@ -143,7 +161,10 @@ export class EffectsRecorder {
     const ofSession = [...this.open.values()].filter(
       (o) => o.approval.sessionId === approval.sessionId,
     );
-    if (ofSession.length > OPEN_PER_SESSION) this.finish(ofSession[0]!.key, 'turn_end');
+    const crowded = 'more commands were allowed before it finished than are watched at once';
+    if (ofSession.length > OPEN_PER_SESSION) this.finish(ofSession[0]!.key, 'turn_end', crowded);
+    if (this.open.size > OPEN_IN_ALL)
+      this.finish(this.open.keys().next().value!, 'turn_end', crowded);
   }
 
   private manifestOf(
@@ -180,24 +201,64 @@ export class EffectsRecorder {
     for (const o of [...this.open.values()]) {
       if (o.approval.sessionId === sessionId) this.finish(o.key, endedBy);
     }
+    // After the comparisons under way, which may be the one the turn's end looks at again.
+    const ongoing = Promise.allSettled([...this.finishing]);
+    this.track(
+      ongoing.then(() => this.lookAgain(sessionId, endedBy)),
+      `looking again at what session ${sessionId} changed`,
+    );
+    if (endedBy === 'session_end') this.allows.delete(sessionId);
   }
 
-  private finish(key: string, endedBy: ActualEffects['endedBy']): void {
-    const observation = this.open.get(key);
-    if (!observation) return;
-    this.open.delete(key);
-    const done = this.compare(observation, endedBy).catch((error: unknown) =>
-      log.warn(`comparing what request ${observation.approval.requestId} changed failed:`, error),
+  /**
+   * The project changed after the agent said its command finished, with nothing allowed since:
+   * recorded again from the allow to now, as incomplete (so not undone), with why.
+   */
+  private async lookAgain(sessionId: string, endedBy: ActualEffects['endedBy']): Promise<void> {
+    const last = this.reported.get(sessionId);
+    this.reported.delete(sessionId);
+    if (!last || last.allows !== (this.allows.get(sessionId) ?? 0)) return;
+    const o = last.observation;
+    const now = await snapshotTree(o.before.root);
+    const later = compareSnapshots(last.after, now).changes.length;
+    if (later === 0) return;
+    const reason = `the project changed after the agent said the command finished (${later} more ${later === 1 ? 'change' : 'changes'})`;
+    await this.compare(o, endedBy, now, reason);
+  }
+
+  private track(work: Promise<unknown>, what: string): void {
+    const done = work.then(
+      () => undefined,
+      (error: unknown) => log.warn(`${what} failed:`, error),
     );
     this.finishing.add(done);
     void done.finally(() => this.finishing.delete(done));
   }
 
-  private async compare(o: Observation, endedBy: ActualEffects['endedBy']): Promise<void> {
+  private finish(key: string, endedBy: ActualEffects['endedBy'], doubt?: string): void {
+    const observation = this.open.get(key);
+    if (!observation) return;
+    this.open.delete(key);
+    this.track(
+      this.compare(observation, endedBy, undefined, doubt),
+      `comparing what request ${observation.approval.requestId} changed`,
+    );
+  }
+
+  private async compare(
+    o: Observation,
+    endedBy: ActualEffects['endedBy'],
+    seen?: Snapshot,
+    doubt: string | null = null,
+  ): Promise<void> {
     const { approval, manifest, before } = o;
-    const after = await snapshotTree(before.root);
+    const after = seen ?? (await snapshotTree(before.root));
     const { changes, counts } = compareSnapshots(before, after, this.deps.protectedEntries());
-    const incomplete = before.reason ?? after.reason;
+    const incomplete = before.reason ?? after.reason ?? doubt;
+    if (!seen && (endedBy === 'completed' || endedBy === 'failed')) {
+      const allows = this.allows.get(approval.sessionId) ?? 0;
+      this.reported.set(approval.sessionId, { observation: o, after, allows });
+    }
     const afterStates: AfterState[] = [];
     // A build may leave gigabytes: past the bound a file's hash is not taken, and undo refuses it.
     let hashed = 0;
