@@ -3,7 +3,7 @@
 // side is read through a link: a link the command made, or one the project holds, could otherwise
 // put a secret of the person's into the dialog.
 import { constants } from 'node:fs';
-import { open, realpath } from 'node:fs/promises';
+import { open, realpath, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { PREVIEW_LIMITS, type PreviewChange } from '../../../shared/preview';
 import type { PreparedDiff, ToolCallSnapshot } from '../../../shared/domain';
@@ -14,14 +14,21 @@ export const DIFF_SIDE_MAX_BYTES = 256 * 1024;
 const DIFFS_TOTAL_BYTES = 2 * 1024 * 1024;
 
 /**
+ * A file opened for reading, never through a link and without waiting (a named pipe the project
+ * holds would otherwise hold the preview forever); null when it cannot be opened.
+ */
+export function openInPlace(path: string): Promise<FileHandle | null> {
+  return open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(
+    () => null,
+  );
+}
+
+/**
  * A file's text, not through a link and not past the bound; null when it cannot be shown. Opened
  * without waiting: a named pipe the project holds would otherwise hold the preview forever.
  */
 export async function readSide(path: string): Promise<string | null> {
-  const handle = await open(
-    path,
-    constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
-  ).catch(() => null);
+  const handle = await openInPlace(path);
   if (!handle) return null;
   try {
     const stat = await handle.stat();

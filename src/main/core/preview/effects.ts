@@ -2,8 +2,7 @@
 // every root, a protected file inside one), a file removed and one made with the same bytes told as
 // one rename, and the counts over everything.
 import { createHash } from 'node:crypto';
-import { constants, createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import { relative } from 'node:path';
 import {
   NO_COUNTS,
@@ -12,6 +11,7 @@ import {
   type PreviewCounts,
 } from '../../../shared/preview';
 import { isInside } from '../fs/containment';
+import { openInPlace } from './diffs';
 import { protectedEntryFor, type ProtectedEntry } from '../rules/protected-files';
 import type { SandboxProfile } from '../sandbox/profile';
 import type { LayerChange, LayerView } from '../sandbox/scratch-layer';
@@ -55,10 +55,7 @@ const HASH_TOTAL_MAX = 512 * 1024 * 1024;
 
 /** sha-256 of a file, never through a link; null when it is not a plain file. */
 async function hashOf(path: string): Promise<string | null> {
-  const handle = await open(
-    path,
-    constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
-  ).catch(() => null);
+  const handle = await openInPlace(path);
   if (!handle) return null;
   try {
     if (!(await handle.stat()).isFile()) return null;
