@@ -1,7 +1,9 @@
 // Dialog benchmark, in Chromium against the headless server: from a permission_requested event
 // reaching the page to the dialog drawn (diff included) and taking clicks, and the longest
 // main-thread task meanwhile, for a 10k-line and a 100k-line edit, next to a one-line edit measured
-// in the same run (the floor: what drawing any request costs on this machine right now).
+// in the same run (the floor: what drawing any request costs on this machine right now); and a
+// command whose preview runs while the dialog draws, next to the same command of an agent whose
+// previews are off (the preview must not delay the dialog's first paint).
 //   npx tsx bench/dialog.ts          (builds the app first; BENCH_DIALOG_NO_BUILD=1 to skip)
 // Targets (docs/MISSION): a 10k-line edit interactive < 300 ms; 100k lines never block > 200 ms.
 import { execSync } from 'node:child_process';
@@ -9,7 +11,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Page } from '@playwright/test';
 import config from '../playwright.config';
-import { edit, startDialogHarness, type DialogHarness } from '../test/e2e/support/dialog-harness';
+import {
+  edit,
+  run,
+  startDialogHarness,
+  type DialogHarness,
+} from '../test/e2e/support/dialog-harness';
+import type { ScriptStep } from '../test/support/agents/scripted-agent';
 import { printReport, type Report } from './report';
 
 const RUNS = Number(process.env.BENCH_DIALOG_RUNS ?? 5);
@@ -35,9 +43,16 @@ function changed(text: string, every: number): string {
 interface Scenario {
   name: string;
   prompt: string;
-  oldText: string;
-  newText: string;
+  /** Default: the agent whose commands are previewed. */
+  agent?: 'bench' | 'bench-off';
+  step: (folder: string) => ScriptStep;
 }
+
+const editOf =
+  (prompt: string, oldText: string, newText: string) =>
+  (folder: string): ScriptStep =>
+    edit(join(folder, `${prompt}.ts`), oldText, newText);
+const COMMAND = 'mkdir -p build && printf x > build/out.txt && ls -R . > /dev/null';
 
 interface Sample {
   renderMs: number;
@@ -104,38 +119,47 @@ export async function benchDialog(report: Report): Promise<void> {
     {
       name: 'one-line edit (floor)',
       prompt: 'one',
-      oldText: small,
-      newText: small.replace('41', '42'),
+      step: editOf('one', small, small.replace('41', '42')),
     },
-    { name: '10k-line edit', prompt: '10k', oldText: tenK, newText: changed(tenK, 100) },
-    { name: '100k-line edit', prompt: '100k', oldText: hundredK, newText: changed(hundredK, 1000) },
+    { name: '10k-line edit', prompt: '10k', step: editOf('10k', tenK, changed(tenK, 100)) },
+    {
+      name: '100k-line edit',
+      prompt: '100k',
+      step: editOf('100k', hundredK, changed(hundredK, 1000)),
+    },
     // The worst case: nothing in common line by line (the diff falls back to its fast algorithm,
     // the view to side by side).
     {
       name: '100k-line rewrite, every line changed',
       prompt: 'rewrite',
-      oldText: hundredK,
-      newText: changed(hundredK, 1),
+      step: editOf('rewrite', hundredK, changed(hundredK, 1)),
     },
+    {
+      name: 'command, previews off (floor for the preview)',
+      prompt: 'command',
+      agent: 'bench-off',
+      step: () => run(COMMAND),
+    },
+    { name: 'command, previewed while drawn', prompt: 'command', step: () => run(COMMAND) },
   ];
 
   let h: DialogHarness | undefined;
   const browser = await chromium.launch({ ...config.use?.launchOptions, headless: true });
   try {
-    h = await startDialogHarness((folder) => [
-      {
-        id: 'bench',
-        name: 'Bench agent',
+    h = await startDialogHarness((folder) =>
+      (['bench', 'bench-off'] as const).map((id) => ({
+        id,
+        name: id === 'bench' ? 'Bench agent' : 'Bench agent, previews off',
+        ...(id === 'bench-off' ? { preview: false } : {}),
         script: {
           onPrompt: Object.fromEntries(
-            scenarios.map((s) => [
-              s.prompt,
-              [edit(join(folder, `${s.prompt}.ts`), s.oldText, s.newText)],
-            ]),
+            scenarios
+              .filter((s) => (s.agent ?? 'bench') === id)
+              .map((s) => [s.prompt, [s.step(folder)]]),
           ),
         },
-      },
-    ]);
+      })),
+    );
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     await page.addInitScript(OBSERVE);
     await h.open(page);
@@ -147,14 +171,14 @@ export async function benchDialog(report: Report): Promise<void> {
       scenarios[0]!,
       ...scenarios.flatMap((s) => Array<Scenario>(RUNS).fill(s)),
     ]) {
-      await h.startTurn('bench', scenario.prompt);
+      await h.startTurn(scenario.agent ?? 'bench', scenario.prompt);
       const [approval] = await h.waitForPending(1, 60_000);
-      const diff = approval!.diffs[0]!;
-      if (diff.truncated)
+      const diff = approval!.diffs[0];
+      if (diff?.truncated)
         throw new Error(`${scenario.name}: the core cut the text, the bench would measure less`);
       const sample = await measure(page, approval!.requestId);
       const samples = results.get(scenario.name) ?? [];
-      samples.push({ ...sample, diffLines: diff.newLines });
+      samples.push({ ...sample, diffLines: diff?.newLines ?? 0 });
       results.set(scenario.name, samples);
       await h.headless.api(`/api/approvals/${approval!.requestId}/vote`, {
         method: 'POST',
@@ -180,6 +204,15 @@ export async function benchDialog(report: Report): Promise<void> {
         longest_frame_gap_ms_max: r1(max(samples.map((s) => s.longestFrameGapMs))),
       });
     }
+    const p50 = (name: string) =>
+      median(
+        results.get(scenarios.find((s) => s.name.startsWith(name))!.name)!.map((s) => s.renderMs),
+      );
+    report('dialog: first paint with a preview running', {
+      previewed_ms_p50: r1(p50('command, previewed')),
+      previews_off_ms_p50: r1(p50('command, previews off')),
+      ratio: r1(p50('command, previewed') / p50('command, previews off')),
+    });
     report('dialog: notes', {
       render: 'permission_requested handled by the page → diff drawn and buttons rendered',
       interactive: 'render + the deliberate 600 ms click guard',
