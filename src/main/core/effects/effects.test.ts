@@ -180,6 +180,14 @@ describe('a command allowed and observed', () => {
     expect(recorded()).toMatchObject({ difference: null, counts: { modified: 1 } });
   });
 
+  it('leaves a command no person was asked about (no preview: a rule allowed it) unobserved', async () => {
+    const a = command('x', null);
+    await effects.allowed(a);
+    writeFileSync(join(project, 'made-by-rule.txt'), '1');
+    await finished(a);
+    expect(events.filter((e) => e.type === 'command_effects')).toEqual([]);
+  });
+
   it('flags files the preview did not list even when the count agrees', async () => {
     writeFileSync(join(project, 'a.txt'), '1');
     const a = command('x', [change('a.txt', 'modified')]);

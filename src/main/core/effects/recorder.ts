@@ -112,7 +112,10 @@ export class EffectsRecorder {
       const session = this.deps.session(approval.sessionId);
       if (!session) return;
       if (approval.command) {
-        if (session.observable) await this.startCommand(approval, session, started);
+        // Only a command a person was asked about (its request carries a preview, run or not): one a
+        // rule, grant or mode allows is answered at once, never held for a snapshot of the project.
+        if (session.observable && approval.preview)
+          await this.startCommand(approval, session, started);
       } else if (approval.diffs.length > 0 && session.own) {
         await this.keepEdit(approval, session, started);
       }
