@@ -45,7 +45,7 @@ describe('a terminal hook’s shell command', () => {
       // preview never reads as complete (and no rule that requires one allows it).
       expect(previewed.preview).toMatchObject({
         state: 'incomplete',
-        detail: expect.stringContaining('everything outside the project'),
+        detail: expect.stringContaining('runs without a sandbox'),
       });
       expect(previewed.preview!.changes.map(({ path, change }) => [path, change])).toEqual([
         [join(folder, 'new.txt'), 'created'],
