@@ -302,11 +302,12 @@ describe.skipIf(missing.length > 0)('Linux notifications over D-Bus (dunst under
 
     const notify = await until('the Notify call', () => notifyFor('rm -rf build'));
     // app_name, app_icon, summary, body, then the actions as (key, label) pairs.
+    // The body's second line is the command's preview as it stands when the notification is made.
     expect(notify.strings.slice(0, 4)).toEqual([
       'Gatehouse',
       '',
       'Scripted wants to run a command',
-      '$ rm -rf build',
+      expect.stringMatching(/^\$ rm -rf build\nPreview: .+$/),
     ]);
     expect(notify.strings.slice(4, 12)).toEqual([
       'default',
