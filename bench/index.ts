@@ -4,7 +4,7 @@
 // each benchmark, to read the figures by.
 //
 // Selection:  BENCH_ONLY=mediator,history,sse,memory,dialog,effects,sandbox,proxy,telemetry,
-//              transcript,stalls,starts,headless,preview,floods (default: all)
+//              transcript,stalls,starts,headless,preview,floods,rules (default: all)
 // Size knobs (defaults keep the whole run under ~10 minutes on a 2-core machine):
 //   BENCH_HISTORY_ROWS=1000000         decisions generated for the page queries (store and HTTP)
 //   BENCH_HISTORY_WRITES=20000         decisions written per write-throughput run (5 runs)
@@ -21,6 +21,8 @@
 //   BENCH_SANDBOX_RUNS=20              agent starts and approval round trips, sandboxed and not, and
 //                                      sandboxed as before what agents leave behind was confined
 //                                      (BENCH_SANDBOX_BASELINE=<commit>, checked out beside the tree)
+//   BENCH_RULE_REQUESTS=2000           rule-decided requests in a row, per shape (BENCH_RULE_SHAPES=
+//                                      command,compound,edit), next to a bare SDK client answering
 //   BENCH_PROXY_MESSAGES=2000          editor requests through `gatehouse acp` and direct
 //   BENCH_PROXY_REQUESTS=500           rule-allowed permission requests through it and direct
 //   BENCH_TRANSCRIPT_UPDATES=10000     session updates streamed into an open session view, twice
@@ -50,6 +52,7 @@ import { benchSessionStarts } from './sessions-start';
 import { benchHeadlessStart } from './headless-start';
 import { benchPreview } from './preview';
 import { benchFairStreams } from './fair-streams';
+import { benchRuleDecided } from './rule-decided';
 
 interface Bench {
   name: string;
@@ -72,6 +75,7 @@ const BENCHES: Bench[] = [
   { name: 'headless', run: benchHeadlessStart },
   { name: 'preview', run: benchPreview },
   { name: 'floods', run: benchFairStreams },
+  { name: 'rules', run: benchRuleDecided },
 ];
 
 const load = () =>

@@ -54,10 +54,11 @@ export async function floorAgent(cwd: string, answer: Answer) {
     mcpServers: [],
   });
   return {
-    prompt: (count: number, thinkMs: number) =>
+    /** `shape`: what the agent asks about (bench/agents/timestamp-agent.ts). */
+    prompt: (count: number, thinkMs: number, shape = 'command') =>
       connection.agent.request(acp.methods.agent.session.prompt, {
         sessionId,
-        prompt: [{ type: 'text', text: `${count} ${thinkMs}` }],
+        prompt: [{ type: 'text', text: `${count} ${thinkMs} ${shape}` }],
       }),
     said: () => {
       const said = text;
@@ -73,13 +74,14 @@ export async function oneAgentFloor(
   cwd: string,
   requests: number,
   thinkMs: number,
+  shape = 'command',
 ): Promise<FloorRun> {
   const agent = await floorAgent(cwd, allow);
   try {
-    await agent.prompt(Math.min(500, requests), thinkMs); // warm-up, both sides
+    await agent.prompt(Math.min(500, requests), thinkMs, shape); // warm-up, both sides
     agent.said();
     const cpu = process.cpuUsage();
-    await agent.prompt(requests, thinkMs);
+    await agent.prompt(requests, thinkMs, shape);
     const used = process.cpuUsage(cpu);
     return {
       samples: JSON.parse(agent.said().replace(/^rtt_ns /, '')) as number[],

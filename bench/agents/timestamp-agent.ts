@@ -1,9 +1,13 @@
 // The smallest useful ACP agent for benchmarks, built on the SDK's agent side. A prompt whose text is
 // "N" or "N T" makes it ask `session/request_permission` N times in a row, each T ms (default 0)
-// after the previous answer, as an agent does some work between two tool calls. Each request carries the moment it was sent, process.hrtime.bigint() (CLOCK_MONOTONIC on
-// Linux, so comparable across processes), in rawInput.sentAtNs and in the title; whoever receives it
-// computes the one-way delay. Before the turn ends the agent reports its own round trips (send to
-// answer, ns) as one agent_message_chunk "rtt_ns [..]".
+// after the previous answer, as an agent does some work between two tool calls. A third word picks
+// what it asks about: `command` (default: `npm test`), `compound` (a shell line of several commands
+// joined by `&&` and a pipe) or `edit` (an edit of `src/app.ts` in the session folder with its diff,
+// as Gemini CLI sends one: the whole old and new text, ~60 lines). Each request carries the moment it
+// was sent, process.hrtime.bigint() (CLOCK_MONOTONIC on Linux, so comparable across processes), in
+// rawInput.sentAtNs and in the title; whoever receives it computes the one-way delay. Before the turn
+// ends the agent reports its own round trips (send to answer, ns) as one agent_message_chunk
+// "rtt_ns [..]".
 //
 //   node bench/agents/timestamp-agent.ts      (type stripping: erasable syntax only, no relative imports)
 
@@ -17,7 +21,41 @@ const OPTIONS: PermissionOption[] = [
   { optionId: 'deny', name: 'Deny', kind: 'reject_once' },
 ];
 
-const sessions = new Set<string>();
+/** Each session's folder, where an edit's file lies. */
+const sessions = new Map<string, string>();
+
+const COMPOUND =
+  'npm run build && npm test -- --reporter=dot 2>&1 | tail -n 40 && git status --short';
+const EDITED = 'src/app.ts';
+const OLD_TEXT = Array.from({ length: 60 }, (_, i) => `export const value${i} = ${i} * 2;`).join(
+  '\n',
+);
+const NEW_TEXT = OLD_TEXT.replace('value30 = 30 * 2', 'value30 = 30 * 3');
+
+type Shape = 'command' | 'compound' | 'edit';
+
+function toolCallOf(shape: Shape, cwd: string, i: number, sent: bigint) {
+  const sentAtNs = String(sent);
+  const toolCallId = `call-${i}`;
+  if (shape === 'edit') {
+    const path = `${cwd}/${EDITED}`;
+    return {
+      toolCallId,
+      kind: 'edit' as const,
+      title: `Writing to ${EDITED} (sent ${sent})`,
+      locations: [{ path }],
+      content: [{ type: 'diff' as const, path, oldText: OLD_TEXT, newText: NEW_TEXT }],
+      rawInput: { file_path: path, content: NEW_TEXT, sentAtNs },
+    };
+  }
+  const command = shape === 'compound' ? COMPOUND : 'npm test';
+  return {
+    toolCallId,
+    kind: 'execute' as const,
+    title: `${command} (sent ${sent})`,
+    rawInput: { command, sentAtNs },
+  };
+}
 
 const app = agent({ name: 'timestamp-agent' })
   .onRequest(methods.agent.initialize, ({ params }) => ({
@@ -26,29 +64,24 @@ const app = agent({ name: 'timestamp-agent' })
     agentCapabilities: { loadSession: false },
     authMethods: [],
   }))
-  .onRequest(methods.agent.session.new, () => {
+  .onRequest(methods.agent.session.new, ({ params }) => {
     const sessionId = randomUUID();
-    sessions.add(sessionId);
+    sessions.set(sessionId, params.cwd);
     return { sessionId };
   })
   .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
     const text = params.prompt.map((block) => (block.type === 'text' ? block.text : '')).join('');
-    const [count = 0, thinkMs = 0] = text
-      .trim()
-      .split(/\s+/)
-      .map((n) => Math.max(0, Number(n) || 0));
+    const words = text.trim().split(/\s+/);
+    const [count = 0, thinkMs = 0] = words.slice(0, 2).map((n) => Math.max(0, Number(n) || 0));
+    const shape: Shape = words[2] === 'edit' || words[2] === 'compound' ? words[2] : 'command';
+    const cwd = sessions.get(params.sessionId) ?? process.cwd();
     const rtt: number[] = [];
     for (let i = 0; i < count; i++) {
       if (i > 0 && thinkMs > 0) await new Promise((resolve) => setTimeout(resolve, thinkMs));
       const sent = process.hrtime.bigint();
       await client.request(methods.client.session.requestPermission, {
         sessionId: params.sessionId,
-        toolCall: {
-          toolCallId: `call-${i}`,
-          kind: 'execute',
-          title: `npm test (sent ${sent})`,
-          rawInput: { command: 'npm test', sentAtNs: String(sent) },
-        },
+        toolCall: toolCallOf(shape, cwd, i, sent),
         options: OPTIONS,
       });
       rtt.push(Number(process.hrtime.bigint() - sent));

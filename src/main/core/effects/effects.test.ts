@@ -18,7 +18,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { GatehouseEvent } from '../../../shared/contract';
 import type { PendingApproval } from '../../../shared/domain';
 import { EFFECTS_LIMITS } from '../../../shared/effects';
@@ -26,9 +26,16 @@ import { emptyPreview, type CommandPreview, type PreviewChange } from '../../../
 import { EventBus } from '../events/bus';
 import { PROTECTED_FILES } from '../rules/protected-files';
 import type { AuditEventInput } from '../store';
+import type * as manifestModule from './manifest';
 import { pruneKept, readManifest, requestFolder } from './manifest';
 import { createEffects, type EffectsService } from './service';
 import { snapshotTree } from './snapshot';
+
+// The real function, counted: how often the recorder reads every kept request.
+vi.mock('./manifest', async (actual) => {
+  const real = await actual<typeof manifestModule>();
+  return { ...real, pruneKept: vi.fn(real.pruneKept) };
+});
 
 let home: string;
 let project: string;
@@ -374,7 +381,7 @@ describe('what is kept before an allow', () => {
     expect((await readManifest(home, first.requestId))?.before).toEqual([
       expect.objectContaining({ state: 'file', size: 6 }),
     ]);
-    expect(await pruneKept(home, 6)).toEqual([first.requestId]);
+    expect((await pruneKept(home, 6)).removed).toEqual([first.requestId]);
     expect(await readManifest(home, first.requestId)).toBeNull();
     expect(await readManifest(home, second.requestId)).not.toBeNull();
     // Nothing was written by Gatehouse under the approval: nothing to undo.
@@ -382,5 +389,47 @@ describe('what is kept before an allow', () => {
       available: false,
       reason: 'no write through Gatehouse used this approval',
     });
+  });
+
+  it('an allowed edit does not read every kept request again: the folder is scanned once, then counted', async () => {
+    writeFileSync(join(project, 'a.txt'), 'before');
+    const diff = {
+      path: join(project, 'a.txt'),
+      oldPath: null,
+      change: 'modify' as const,
+      binary: false,
+      oldText: 'before',
+      newText: 'after',
+      truncated: false,
+      oldBytes: 6,
+      newBytes: 5,
+      oldLines: 1,
+      newLines: 1,
+      hash: 'h',
+    };
+    const edit = (id: string) =>
+      approval({
+        toolCall: { toolCallId: id, kind: 'edit', title: 'e', locations: [], content: [] },
+        diffs: [diff],
+      });
+    const first = edit('e');
+    await effects.allowed(first);
+    await effects.settled();
+    // A request kept after the scan that claims the whole bound: only a new scan would see it.
+    const planted = requestId();
+    const manifest = (await readManifest(home, first.requestId))!;
+    mkdirSync(requestFolder(home, planted));
+    writeFileSync(
+      join(requestFolder(home, planted), 'manifest.json'),
+      JSON.stringify({ ...manifest, requestId: planted, bytes: EFFECTS_LIMITS.keptTotalBytes }),
+    );
+    vi.mocked(pruneKept).mockClear();
+    await effects.allowed(edit('f'));
+    await effects.allowed(edit('g'));
+    await effects.settled();
+    // Counted, 18 bytes kept: under the bound, nothing read again and nothing removed.
+    expect(pruneKept).not.toHaveBeenCalled();
+    expect(await readManifest(home, first.requestId)).not.toBeNull();
+    expect(await readManifest(home, planted)).not.toBeNull();
   });
 });

@@ -90,11 +90,12 @@ export async function readKept(home: string, requestId: string, blob: string): P
 /**
  * Removes the oldest requests' folders (request ids are UUID v7: their order is their age) until
  * what is kept fits in `maxBytes`. A folder whose manifest is not written yet counts as empty.
+ * Returns the folders removed and the bytes still kept.
  */
 export async function pruneKept(
   home: string,
   maxBytes: number = EFFECTS_LIMITS.keptTotalBytes,
-): Promise<string[]> {
+): Promise<{ removed: string[]; bytes: number }> {
   const names = (await readdir(undoRoot(home)).catch(() => [] as string[])).sort();
   const sizes = await Promise.all(
     names.map(async (name) => (await readManifest(home, name))?.bytes ?? null),
@@ -107,5 +108,5 @@ export async function pruneKept(
     total -= sizes[i] ?? 0;
     removed.push(name);
   }
-  return removed;
+  return { removed, bytes: total };
 }

@@ -80,6 +80,15 @@ export class EffectsRecorder {
   /** Comparisons under way, so that close() can wait for them. */
   private readonly finishing = new Set<Promise<void>>();
   private readonly unsubscribe: () => void;
+  /**
+   * Bytes kept in `undo/`: what the last scan found plus what was kept since; null before the
+   * first scan. Each allowed edit keeps its file, so scanning every manifest at every allow cost
+   * the reply more with each request kept (200 ms per edit after 2,000 of them): the folder is
+   * scanned, and the oldest removed, only once the count says the bound is passed.
+   */
+  private keptBytes: number | null = null;
+  private scanning = false;
+  private keptSinceScan = 0;
 
   constructor(private readonly deps: EffectsDeps) {
     this.unsubscribe = deps.bus.subscribe((event) => {
@@ -138,7 +147,7 @@ export class EffectsRecorder {
     const manifest = this.manifestOf(approval, 'edit', root, kept);
     manifest.heldMs = this.heldSince(started, 'edit');
     await writeManifest(this.deps.home, manifest);
-    this.prune();
+    this.prune(kept.bytes);
   }
 
   private async startCommand(
@@ -160,7 +169,7 @@ export class EffectsRecorder {
     // The same tool call allowed again (an agent asking twice): the first one ends here.
     if (this.open.has(key)) this.finish(key, 'completed');
     this.open.set(key, { key, approval, manifest, before, startedAt: this.deps.now() });
-    this.prune();
+    this.prune(kept.bytes);
     const ofSession = [...this.open.values()].filter(
       (o) => o.approval.sessionId === approval.sessionId,
     );
@@ -311,10 +320,25 @@ export class EffectsRecorder {
     });
   }
 
-  private prune(): void {
-    void pruneKept(this.deps.home).catch((error: unknown) =>
-      log.warn('removing the oldest kept contents failed:', error),
-    );
+  /** `added`: the bytes just kept. A scan under way counts them when it ends. */
+  private prune(added: number): void {
+    if (this.scanning) {
+      this.keptSinceScan += added;
+      return;
+    }
+    if (this.keptBytes !== null) {
+      this.keptBytes += added;
+      if (this.keptBytes <= EFFECTS_LIMITS.keptTotalBytes) return;
+    }
+    this.scanning = true;
+    this.keptSinceScan = 0;
+    this.keptBytes = null;
+    // A manifest written while the scan reads may be counted twice: the next scan comes sooner.
+    // A scan that fails leaves the count unknown, so the next keep scans again.
+    const scan = pruneKept(this.deps.home)
+      .then(({ bytes }) => void (this.keptBytes = bytes + this.keptSinceScan))
+      .finally(() => (this.scanning = false));
+    this.track(scan, 'removing the oldest kept contents');
   }
 
   /** Waits for the comparisons under way (the tests, a clean shutdown). */
