@@ -8,6 +8,9 @@ import { Uuid, VoteTally } from './domain';
  * the person saw (Gemini CLI allows every later edit of the session), so Gatehouse keeps the grant
  * itself, scoped as chosen, and never wider than the request shown.
  */
+/** No one picks a prefix of more words than this, word by word. */
+export const PREFIX_WORDS_MAX = 64;
+
 export const GrantChoice = z
   .object({
     scope: z.enum(['session', 'project', 'agent']),
@@ -18,6 +21,12 @@ export const GrantChoice = z
       .min(1)
       .max(60 * 24 * 365)
       .optional(),
+    /**
+     * Remember only the first N words of the request's one simple command ("allow `npm test …`");
+     * absent = the exact command. The core refuses a prefix that stops at a program which runs
+     * whatever follows it, or a line it cannot state (compound, a read redirection).
+     */
+    prefixWords: z.number().int().min(1).max(PREFIX_WORDS_MAX).optional(),
   })
   .strict();
 export type GrantChoice = z.infer<typeof GrantChoice>;

@@ -70,6 +70,7 @@ export class GrantBook {
       projectRoot: facts.projectRoot ?? facts.sessionCwd,
       now,
       ...(choice.expiresInMinutes ? { expiresAt: now + choice.expiresInMinutes * 60_000 } : {}),
+      ...(choice.prefixWords !== undefined ? { prefixTokens: choice.prefixWords } : {}),
     });
     if (!result.ok) return result;
     await this.store.saveGrant(result.grant);
