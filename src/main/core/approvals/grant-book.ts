@@ -2,7 +2,7 @@ import type { GrantChoice } from '../../../shared/contract';
 import type { PendingApproval } from '../../../shared/domain';
 import type { Grant } from '../../../shared/rules';
 import { GrantSchema } from '../../../shared/rules';
-import { grantFromRequest, isGrantActive, type RequestFacts } from '../rules';
+import { grantFromRequest, isGrantActive, type GrantResult, type RequestFacts } from '../rules';
 import type { GrantRecord, Store } from '../store';
 
 export interface GrantView {
@@ -62,8 +62,23 @@ export class GrantBook {
     facts: RequestFacts,
     choice: GrantChoice,
   ): Promise<{ ok: true; grant: Grant } | { ok: false; error: string }> {
+    const result = this.draft(facts, choice);
+    if (!result.ok) return result;
+    await this.store.saveGrant(result.grant);
+    this.grants.set(result.grant.id, result.grant);
+    this.onChange();
+    return result;
+  }
+
+  /** Why this choice could not be remembered for this request, or null when it could. */
+  refusal(facts: RequestFacts, choice: GrantChoice): string | null {
+    const result = this.draft(facts, choice);
+    return result.ok ? null : result.error;
+  }
+
+  private draft(facts: RequestFacts, choice: GrantChoice): GrantResult {
     const now = this.now();
-    const result = grantFromRequest(facts, {
+    return grantFromRequest(facts, {
       scope: choice.scope,
       agentId: facts.agentId,
       sessionId: facts.sessionId,
@@ -72,11 +87,6 @@ export class GrantBook {
       ...(choice.expiresInMinutes ? { expiresAt: now + choice.expiresInMinutes * 60_000 } : {}),
       ...(choice.prefixWords !== undefined ? { prefixTokens: choice.prefixWords } : {}),
     });
-    if (!result.ok) return result;
-    await this.store.saveGrant(result.grant);
-    this.grants.set(result.grant.id, result.grant);
-    this.onChange();
-    return result;
   }
 
   async revoke(grantId: string, reason: string): Promise<boolean> {
