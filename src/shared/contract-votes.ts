@@ -1,16 +1,13 @@
 // A vote as it crosses every boundary: what a client sends (an option, maybe with how far an
 // "always" reaches, or a cancel) and what it is told back.
 import { z } from 'zod';
-import { Uuid, VoteTally } from './domain';
+import { PREFIX_WORDS_MAX, Uuid, VoteTally } from './domain';
 
 /**
  * How far an "always" choice reaches. The agent's own allow_always often reaches further than what
  * the person saw (Gemini CLI allows every later edit of the session), so Gatehouse keeps the grant
  * itself, scoped as chosen, and never wider than the request shown.
  */
-/** No one picks a prefix of more words than this, word by word. */
-export const PREFIX_WORDS_MAX = 64;
-
 export const GrantChoice = z
   .object({
     scope: z.enum(['session', 'project', 'agent']),

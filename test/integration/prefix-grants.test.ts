@@ -34,7 +34,10 @@ describe('prefix grants through real requests', () => {
     const { gh, sessionId } = session;
     const turn = gh.api.call('prompt', { sessionId, text: 'test it' });
     const first = await gh.nextApproval();
-    expect(first.command?.command).toBe('npm test');
+    expect(first.command).toMatchObject({
+      command: 'npm test',
+      prefix: { words: ['npm', 'test'], least: 2 },
+    });
 
     // A bare program, or more words than the command has: refused with why, nothing remembered.
     const vote = (prefixWords: number) =>

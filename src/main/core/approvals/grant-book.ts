@@ -1,8 +1,15 @@
 import type { GrantChoice } from '../../../shared/contract';
-import type { PendingApproval } from '../../../shared/domain';
+import type { CommandView, PendingApproval } from '../../../shared/domain';
 import type { Grant } from '../../../shared/rules';
 import { GrantSchema } from '../../../shared/rules';
-import { grantFromRequest, isGrantActive, type GrantResult, type RequestFacts } from '../rules';
+import {
+  grantFromRequest,
+  isGrantActive,
+  prefixOffer,
+  scriptOfShellArgv,
+  type GrantResult,
+  type RequestFacts,
+} from '../rules';
 import type { GrantRecord, Store } from '../store';
 
 export interface GrantView {
@@ -110,6 +117,16 @@ export class GrantBook {
     );
     await Promise.all(ending.map((g) => this.revoke(g.id, 'session ended')));
   }
+}
+
+/**
+ * The command with the words "always" may remember a prefix of, read from what the rules judge (an
+ * argv that hands a script to a shell is that script).
+ */
+export function offerPrefix(command: CommandView | null): CommandView | null {
+  if (!command) return null;
+  const prefix = prefixOffer((command.args && scriptOfShellArgv(command.args)) ?? command.command);
+  return prefix ? { ...command, prefix } : command;
 }
 
 /** Parts a grant is made of (the command, the paths) were cut for display. */

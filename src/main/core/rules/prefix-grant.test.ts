@@ -9,7 +9,7 @@ import {
   type Rule,
 } from '.';
 import { facts, NOW } from './helpers.test-support';
-import { leastPrefixWords, prefixRefusal } from './prefix-grant';
+import { leastPrefixWords, prefixOffer, prefixRefusal } from './prefix-grant';
 import { NPM_TEST_TABLE } from './prefix-grant.test-support';
 import type { SimpleCommand } from './shell/types';
 
@@ -154,5 +154,38 @@ describe('the prefixes that cannot be remembered', () => {
     expect(refusal('npm test $(id)', 2)).toMatch(/cannot be checked automatically/);
     expect(refusal('npm $T x', 2)).toMatch(/only known when it runs/);
     expect(refusal('npm test', 0)).toMatch(/at least 1/);
+  });
+});
+
+describe('what "always" offers to pick from', () => {
+  it('the words of one simple command as the shell reads them, and the least a prefix needs', () => {
+    expect(prefixOffer(`npm test -- 'a b'`)).toEqual({
+      words: ['npm', 'test', '--', 'a b'],
+      least: 2,
+    });
+    expect(prefixOffer('python -m pytest -q')).toEqual({
+      words: ['python', '-m', 'pytest', '-q'],
+      least: 3,
+    });
+    expect(prefixOffer('X=1 ls -la > out.txt 2>&1')).toEqual({ words: ['ls', '-la'], least: 1 });
+    expect(prefixOffer('ls $HOME -la')).toEqual({ words: ['ls'], least: 1 });
+    expect(prefixOffer(`ls ${'x'.repeat(2_000)}`)).toEqual({ words: ['ls'], least: 1 });
+  });
+
+  it('nothing for a line no prefix of which can be remembered', () => {
+    for (const line of [
+      'npm test && ls',
+      'npm test | tail',
+      'npm test $(id)',
+      'npm test < in.txt',
+      'bash',
+      'node --test',
+      'npx',
+      'sudo npm test',
+      '$NPM test',
+      'npm $T',
+      '',
+    ])
+      expect(prefixOffer(line), line).toBeNull();
   });
 });

@@ -12,6 +12,8 @@
  *   the person did not see is asked again. Descriptor copies (`2>&1`) and `/dev/null` open nothing.
  * Substitutions (`$(…)`, backquotes, `<(…)`) make a line opaque, which no grant ever covers.
  */
+import { PREFIX_WORD_MAX_CHARS, PREFIX_WORDS_MAX, type PrefixOffer } from '../../../shared/domain';
+import { analyzeCommand } from './shell/analyze';
 import { OPAQUE_BUILTINS, HARMLESS_SINKS, isFileWrite } from './shell/commands';
 import { scriptWordOf } from './shell/interpreters';
 import { normalizeProgram, PACKAGE_RUNNERS, POWERSHELL_EVAL } from './shell/programs';
@@ -83,4 +85,19 @@ function isWriteOp(op: string): boolean {
  */
 export function redirectsWithinPrefix(cmd: SimpleCommand): boolean {
   return cmd.redirects.every((r) => opensNothing(r) || (!r.dynamic && isFileWrite(r.op, r.target)));
+}
+
+/**
+ * What "always" may offer for a shell line: the words of its one simple command up to the first
+ * only known when it runs, and the least a prefix needs; null when no prefix can be remembered.
+ */
+export function prefixOffer(line: string): PrefixOffer | null {
+  const analysis = analyzeCommand(line);
+  if (analysis.kind !== 'simple' || analysis.commands.length !== 1) return null;
+  const cmd = analysis.commands[0] as SimpleCommand;
+  const long = cmd.argv.findIndex((w) => w.length > PREFIX_WORD_MAX_CHARS);
+  const known = Math.min(...cmd.dynamic, long === -1 ? cmd.argv.length : long, PREFIX_WORDS_MAX);
+  const least = leastPrefixWords(cmd);
+  if ('refused' in least || least.least > known || prefixRefusal(cmd, known) !== null) return null;
+  return { words: cmd.argv.slice(0, known), least: least.least };
 }
