@@ -1,7 +1,7 @@
 // A vote as it crosses every boundary: what a client sends (an option, maybe with how far an
 // "always" reaches, or a cancel) and what it is told back.
 import { z } from 'zod';
-import { Uuid, VoteTally } from './domain';
+import { PREFIX_WORDS_MAX, Uuid, VoteTally } from './domain';
 
 /**
  * How far an "always" choice reaches. The agent's own allow_always often reaches further than what
@@ -18,6 +18,12 @@ export const GrantChoice = z
       .min(1)
       .max(60 * 24 * 365)
       .optional(),
+    /**
+     * Remember only the first N words of the request's one simple command ("allow `npm test …`");
+     * absent = the exact command. The core refuses a prefix that stops at a program which runs
+     * whatever follows it, or a line it cannot state (compound, a read redirection).
+     */
+    prefixWords: z.number().int().min(1).max(PREFIX_WORDS_MAX).optional(),
   })
   .strict();
 export type GrantChoice = z.infer<typeof GrantChoice>;

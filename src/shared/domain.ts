@@ -80,12 +80,28 @@ export type ToolCallSnapshot = z.infer<typeof ToolCallSnapshot>;
 
 export { PreparedDiff, Warning, WarningCode } from './findings';
 
+/** No one picks a prefix of more words than this, word by word. */
+export const PREFIX_WORDS_MAX = 64;
+export const PREFIX_WORD_MAX_CHARS = 1_024;
+
+/**
+ * The words of a request's one simple command, as the shell reads them, that "always" may remember
+ * the first few of ("allow `npm test …`"), and how many a prefix needs at least to say what runs.
+ */
+export const PrefixOffer = z.object({
+  words: z.array(z.string().max(PREFIX_WORD_MAX_CHARS)).min(1).max(PREFIX_WORDS_MAX),
+  least: z.number().int().min(1).max(PREFIX_WORDS_MAX),
+});
+export type PrefixOffer = z.infer<typeof PrefixOffer>;
+
 export const CommandView = z.object({
   command: z.string(),
   args: z.array(z.string()).nullable(),
   cwd: z.string().nullable(),
   /** Where the command was read: the agent's raw input, or its title (Gemini CLI sends no raw input). */
   source: z.enum(['rawInput', 'title']),
+  /** Absent when no prefix of it can be remembered (a compound line, a bare interpreter, …). */
+  prefix: PrefixOffer.optional(),
 });
 export type CommandView = z.infer<typeof CommandView>;
 

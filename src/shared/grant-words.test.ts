@@ -49,7 +49,19 @@ describe('a grant in words', () => {
       expiresAt: 1_000 + 480 * 60_000,
     };
     expect(grantWords(grant)).toBe(
-      "allow `X=1 echo 'a b' $HOME > out.txt …` in this session for 8 hours",
+      "allow `X=1 echo 'a b' $HOME … > out.txt` in this session for 8 hours",
+    );
+  });
+
+  it('a prefix in a project: the words the person picked, then "…"', () => {
+    const grant: Grant = {
+      ...base,
+      scope: 'project',
+      projectRoot: '/home/me/proj',
+      commands: [{ argv: ['npm', 'test'], env: {}, writes: [], dynamic: [], match: 'prefix' }],
+    };
+    expect(grantWords(grant, { home: '/home/me' })).toBe(
+      'allow `npm test …` in ~/proj, until revoked',
     );
   });
 

@@ -17,12 +17,13 @@ export function forHowLong(minutes: number): string {
 const shellWord = (token: string) =>
   /^[A-Za-z0-9_@%+=:,./-]+$/.test(token) ? token : `'${token.replaceAll("'", "'\\''")}'`;
 
-/** One remembered command as the shell would read it; a prefix grant ends in "…". */
+/** One remembered command as the shell would read it; a prefix grant's words end in "…". */
 export function grantCommandText(c: GrantCommand): string {
   const env = Object.entries(c.env).map(([k, v]) => `${k}=${shellWord(v)}`);
   const argv = c.argv.map((token, i) => (c.dynamic.includes(i) ? token : shellWord(token)));
+  const more = c.match === 'prefix' ? ['…'] : [];
   const writes = c.writes.map((w) => `> ${w}`);
-  return [...env, ...argv, ...writes].join(' ') + (c.match === 'prefix' ? ' …' : '');
+  return [...env, ...argv, ...more, ...writes].join(' ');
 }
 
 const KIND_VERB: Partial<Record<ToolKind, string>> = {

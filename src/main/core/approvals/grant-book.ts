@@ -1,8 +1,15 @@
 import type { GrantChoice } from '../../../shared/contract';
-import type { PendingApproval } from '../../../shared/domain';
+import type { CommandView, PendingApproval } from '../../../shared/domain';
 import type { Grant } from '../../../shared/rules';
 import { GrantSchema } from '../../../shared/rules';
-import { grantFromRequest, isGrantActive, type RequestFacts } from '../rules';
+import {
+  grantFromRequest,
+  isGrantActive,
+  prefixOffer,
+  scriptOfShellArgv,
+  type GrantResult,
+  type RequestFacts,
+} from '../rules';
 import type { GrantRecord, Store } from '../store';
 
 export interface GrantView {
@@ -62,20 +69,31 @@ export class GrantBook {
     facts: RequestFacts,
     choice: GrantChoice,
   ): Promise<{ ok: true; grant: Grant } | { ok: false; error: string }> {
+    const result = this.draft(facts, choice);
+    if (!result.ok) return result;
+    await this.store.saveGrant(result.grant);
+    this.grants.set(result.grant.id, result.grant);
+    this.onChange();
+    return result;
+  }
+
+  /** Why this choice could not be remembered for this request, or null when it could. */
+  refusal(facts: RequestFacts, choice: GrantChoice): string | null {
+    const result = this.draft(facts, choice);
+    return result.ok ? null : result.error;
+  }
+
+  private draft(facts: RequestFacts, choice: GrantChoice): GrantResult {
     const now = this.now();
-    const result = grantFromRequest(facts, {
+    return grantFromRequest(facts, {
       scope: choice.scope,
       agentId: facts.agentId,
       sessionId: facts.sessionId,
       projectRoot: facts.projectRoot ?? facts.sessionCwd,
       now,
       ...(choice.expiresInMinutes ? { expiresAt: now + choice.expiresInMinutes * 60_000 } : {}),
+      ...(choice.prefixWords !== undefined ? { prefixTokens: choice.prefixWords } : {}),
     });
-    if (!result.ok) return result;
-    await this.store.saveGrant(result.grant);
-    this.grants.set(result.grant.id, result.grant);
-    this.onChange();
-    return result;
   }
 
   async revoke(grantId: string, reason: string): Promise<boolean> {
@@ -99,6 +117,16 @@ export class GrantBook {
     );
     await Promise.all(ending.map((g) => this.revoke(g.id, 'session ended')));
   }
+}
+
+/**
+ * The command with the words "always" may remember a prefix of, read from what the rules judge (an
+ * argv that hands a script to a shell is that script).
+ */
+export function offerPrefix(command: CommandView | null): CommandView | null {
+  if (!command) return null;
+  const prefix = prefixOffer((command.args && scriptOfShellArgv(command.args)) ?? command.command);
+  return prefix ? { ...command, prefix } : command;
 }
 
 /** Parts a grant is made of (the command, the paths) were cut for display. */

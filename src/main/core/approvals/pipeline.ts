@@ -35,7 +35,7 @@ import { AcpPermissionRequest } from './acp-request';
 import { deciderFor, grantChoiceOf, votesOf } from './decision-audit';
 import { announce, lateVoteEvent, malformedEvent, shapeRefusedEvent } from './announcements';
 import { DiskQueue } from './disk-queue';
-import { cutsFacts } from './grant-book';
+import { cutsFacts, offerPrefix } from './grant-book';
 import { PendingQueue, voteTally, type PendingView } from './pending';
 import { PreviewStage, type PreviewOptions } from './preview-stage';
 import { StageClock, type StageTimes } from './request-stages';
@@ -183,7 +183,7 @@ export class ApprovalPipeline {
     const toolCall = normalizeToolCall(
       mergeToolCallUpdate(session.toolCallState(request.toolCall.toolCallId), request.toolCall),
     );
-    const command = extractCommand(toolCall, session.cwd);
+    const command = offerPrefix(extractCommand(toolCall, session.cwd));
     const disk = await this.disk.facts(session.cwd, toolCall);
     // The diff shown is the one the write makes: its "before" is the file on disk.
     const shown = disk ? withDiskBefore(toolCall, disk) : toolCall;

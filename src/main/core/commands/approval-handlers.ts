@@ -1,7 +1,8 @@
-import type { VoteOutcome } from '../../../shared/contract';
+import type { GrantChoice, VoteOutcome } from '../../../shared/contract';
 import type { PendingApproval } from '../../../shared/domain';
 import type { Caller } from '../approvals/clients';
 import { voteTally } from '../approvals/pending';
+import { factsOf } from '../approvals/rules-gate';
 import { ForbiddenError, NotFoundError, BadRequestError } from '../errors';
 import {
   assertWireOptionId,
@@ -46,8 +47,9 @@ export function approvalHandlers({
   pipeline,
   links,
   store,
+  grants,
   now,
-}: Pick<CommandServices, 'pipeline' | 'links' | 'store' | 'now'>): Pick<
+}: Pick<CommandServices, 'pipeline' | 'links' | 'store' | 'grants' | 'now'>): Pick<
   Handlers,
   ApprovalCommands
 > {
@@ -56,6 +58,29 @@ export function approvalHandlers({
     const approval = pending.get(requestId);
     if (!approval) throw new NotFoundError(missing);
     return approval;
+  };
+  /**
+   * A prefix the core cannot remember is refused before the vote counts: the request stays
+   * waiting, so the person can choose again, and the refusal is audited. The grant is still
+   * checked again when it is remembered.
+   */
+  const refuseUnrememberablePrefix = (
+    requestId: string,
+    optionId: string,
+    choice: GrantChoice,
+  ): void => {
+    const approval = pending.get(requestId);
+    const option = approval?.options.find((o) => o.optionId === optionId);
+    if (!approval || option?.kind !== 'allow_always') return;
+    const refused = grants.refusal(factsOf(approval, approval.cwd), choice);
+    if (refused === null) return;
+    store.recordEvent({
+      type: 'grant_refused',
+      requestId,
+      sessionId: approval.sessionId,
+      payload: { choice, error: refused },
+    });
+    throw new BadRequestError(refused);
   };
 
   return {
@@ -67,6 +92,8 @@ export function approvalHandlers({
       const optionId = 'optionId' in input ? input.optionId : CANCEL_VOTE_SENTINEL;
       // A wire client must not be able to inject a cancel by naming the sentinel as an option.
       if ('optionId' in input) assertWireOptionId(input.optionId);
+      if ('grant' in input && input.grant?.prefixWords !== undefined)
+        refuseUnrememberablePrefix(input.requestId, optionId, input.grant);
       // A vote over the API from a client no person paired is "api (unpaired)": it counts where
       // anyone's vote counts (first-responder, local-only) and is refused where a person must decide.
       const person = caller.paired;

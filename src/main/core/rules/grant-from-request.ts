@@ -5,14 +5,16 @@
  * A grant is never wider than what the person saw:
  * - commands: the exact argv of every simple command shown, with its env assignments and the
  *   files it writes through redirects. `npm test -- --watch` grants exactly that argv; only when
- *   the person explicitly picks "the first N words" (`prefixTokens`) does it become a prefix
- *   grant, and even then env and redirect writes must still be identical.
+ *   the person explicitly picks "the first N words" (`prefixTokens`) of a line that runs one
+ *   simple command does it become a prefix grant (prefix-grant.ts says which prefixes are
+ *   refused), and even then env and redirect writes must still be identical.
  * - paths: the exact real paths (symlinks resolved) shown, nothing below or beside them.
  * Opaque shell lines cannot be remembered at all: what they run is not known, and a write to a
  * protected file is never remembered: it is asked every time.
  */
 import { v7 as uuidv7 } from 'uuid';
 import type { PathResolver } from './paths';
+import { prefixRefusal } from './prefix-grant';
 import { protectedWrites } from './protected';
 import { normalizeRoot, prepareRequest } from './request';
 import { isFileWrite } from './shell/commands';
@@ -87,6 +89,10 @@ export function grantFromRequest(request: RequestFacts, options: GrantOptions): 
     if (analysis.kind === 'opaque')
       return fail(`the command cannot be checked automatically (${analysis.reasons.join('; ')})`);
     if (analysis.commands.length === 0) return fail('the command runs nothing');
+    if (options.prefixTokens !== undefined && analysis.commands.length !== 1)
+      return fail(
+        `a prefix is remembered for one simple command, and this line runs ${analysis.commands.length}: remember it exactly instead`,
+      );
     const commands: GrantCommand[] = [];
     const seen = new Set<string>();
     for (const cmd of analysis.commands) {
@@ -125,10 +131,9 @@ function grantCommandFor(
     writes.push(r.target);
   }
   writes.sort();
-  if (prefixTokens !== undefined && prefixTokens < cmd.argv.length) {
-    if (cmd.dynamic.some((d) => d < prefixTokens)) {
-      return `the first ${prefixTokens} words of \`${cmd.text}\` are only known when it runs`;
-    }
+  if (prefixTokens !== undefined) {
+    const refused = prefixRefusal(cmd, prefixTokens);
+    if (refused !== null) return refused;
     return {
       argv: cmd.argv.slice(0, prefixTokens),
       env: { ...cmd.env },

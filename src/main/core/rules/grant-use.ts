@@ -4,6 +4,7 @@
  * it ends (revoked, or used up when it was for one request only).
  */
 import type { Item } from './match';
+import { redirectsWithinPrefix } from './prefix-grant';
 import { normalizeRoot, type PreparedRequest } from './request';
 import { isFileWrite } from './shell/commands';
 import type { Grant, GrantCommand, GrantScope, SimpleCommand } from './types';
@@ -48,7 +49,7 @@ function grantCommandMatches(gc: GrantCommand, cmd: SimpleCommand): boolean {
   const dyn = [...cmd.dynamic].sort((a, b) => a - b);
   if (gc.match === 'exact') {
     if (dyn.join(',') !== gc.dynamic.join(',')) return false;
-  } else if (dyn.some((d) => d < n)) return false;
+  } else if (dyn.some((d) => d < n) || !redirectsWithinPrefix(cmd)) return false;
   if (!sameRecord(gc.env, cmd.env)) return false;
   const writes = cmd.redirects.filter((r) => isFileWrite(r.op, r.target));
   if (writes.some((r) => r.dynamic)) return false;

@@ -91,10 +91,11 @@ describe('grantFromRequest', () => {
     expect(decide(exec('npm test'), [g]).verdict).toBe('allow');
     expect(decide(exec('npm run build'), [g]).verdict).toBe('ask');
     expect(decide(exec('npm'), [g]).verdict).toBe('ask');
-    // N beyond the command is the exact command
-    expect(grant(exec('ls -la'), opts('session', { prefixTokens: 9 })).commands?.[0]?.match).toBe(
-      'exact',
+    // all the words: the command and whatever follows; more words than it has: refused
+    expect(grant(exec('ls -la'), opts('session', { prefixTokens: 2 })).commands?.[0]?.match).toBe(
+      'prefix',
     );
+    expect(grantFromRequest(exec('ls -la'), opts('session', { prefixTokens: 9 })).ok).toBe(false);
     expect(grantFromRequest(exec('ls'), opts('session', { prefixTokens: 0 })).ok).toBe(false);
     expect(grantFromRequest(exec('$X build'), opts('session')).ok).toBe(false);
     expect(grantFromRequest(exec('git $SUB x'), opts('session', { prefixTokens: 2 })).ok).toBe(

@@ -23,6 +23,7 @@ export {
   type ModeSources,
 } from './modes';
 export { grantFromRequest, type GrantOptions, type GrantResult } from './grant-from-request';
+export { prefixOffer } from './prefix-grant';
 export { isGrantActive, revokeGrant, afterGrantUse, compareGrantNarrowness } from './grant-use';
 export { preview, type PreviewHit } from './rule-preview';
 export { allowAnyReach, newAllowAny } from './allow-any';

@@ -170,8 +170,10 @@ function boundCommand(command: CommandView, cutter: Cutter): CommandView {
   const json = JSON.stringify(command);
   if (Buffer.byteLength(json, 'utf8') <= COMMAND_MAX_BYTES) return command;
   cutter.mark('command', json);
+  // A command shown cut is never remembered: nothing of it is offered as a prefix either.
+  const { prefix: _offer, ...whole } = command;
   return {
-    ...command,
+    ...whole,
     command: truncateWithMarker(command.command, COMMAND_MAX_CHARS),
     args: command.args && boundArgs(command.args),
     cwd: command.cwd === null ? null : truncateWithMarker(command.cwd, PATH_MAX_CHARS),

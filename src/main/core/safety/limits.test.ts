@@ -162,6 +162,21 @@ describe('boundApproval', () => {
     expect(cutOf(approval, 'command')).toBeDefined();
   }, 30_000);
 
+  it('a command shown cut offers no prefix to remember; one shown whole keeps its offer', () => {
+    const offer = { words: ['echo'], least: 1 };
+    const huge = approvalOf({
+      toolCallId: 't',
+      kind: 'execute',
+      title: 'run',
+      rawInput: { command: `echo ${'a'.repeat(100_000)}` },
+    });
+    const cut = boundApproval({ ...huge, command: { ...huge.command!, prefix: offer } });
+    expect(cut.approval.command).not.toHaveProperty('prefix');
+    const small = approvalOf({ toolCallId: 't', kind: 'execute', rawInput: { command: 'echo a' } });
+    const whole = boundApproval({ ...small, command: { ...small.command!, prefix: offer } });
+    expect(whole.approval.command?.prefix).toEqual(offer);
+  });
+
   it('bounds diffs: each side, all texts together, and their number', () => {
     const content = Array.from({ length: MAX_DIFFS + 20 }, (_, i) => ({
       type: 'diff',

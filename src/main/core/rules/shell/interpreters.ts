@@ -6,6 +6,7 @@
 import { opaque, type Ctx, type Frame } from './context';
 import {
   interpreterSpec,
+  normalizeProgram,
   SHELL_ARG_OPTIONS,
   SHELLS,
   STDIN_PATHS,
@@ -24,6 +25,8 @@ interface Reading {
   stdin: boolean;
   /** A script (or module) operand. */
   operand: boolean;
+  /** The word that names it. */
+  operandWord?: number;
 }
 
 /** Walk `code`, which the command at `parent` (in the visible list) runs as shell code. */
@@ -73,6 +76,20 @@ export function classifyCodeRunner(
   return true;
 }
 
+/**
+ * The word of a shell's or interpreter's argv that names the script or module it runs; null when it
+ * names none (code given, read from its input, or nothing yet); undefined for other programs.
+ */
+export function scriptWordOf(cmd: SimpleCommand): number | null | undefined {
+  const base = normalizeProgram(cmd.argv[0] ?? '');
+  const shell = SHELLS.has(base);
+  const spec = shell ? null : interpreterSpec(base);
+  if (!shell && !spec) return undefined;
+  const read = spec ? readInterpreter(cmd, spec) : readShell(cmd, base);
+  if (read.code || read.stdin) return null;
+  return read.operandWord ?? null;
+}
+
 /** A script operand that is the program's own input (`bash /dev/stdin`), or `-` anywhere. */
 function readsStdin(t: string, operand: boolean): boolean {
   return t === '-' || (!operand && STDIN_PATHS.has(t));
@@ -119,6 +136,7 @@ function readShell(cmd: SimpleCommand, base: string): Reading {
     }
     if (/^\+[A-Za-z]+$/.test(t)) continue;
     read.operand = true;
+    read.operandWord ??= i;
   }
   return read;
 }
@@ -162,7 +180,11 @@ function readInterpreter(cmd: SimpleCommand, spec: InterpreterSpec): Reading {
         }
         if (spec.argLetters.includes(letter)) {
           if (k === letters.length - 1) i++; // the argument is the next word
-          if (letter === 'm') read.operand = true; // `python -m module` runs a module, like a script
+          if (letter === 'm') {
+            // `python -m module` runs a module, like a script
+            read.operand = true;
+            read.operandWord ??= i;
+          }
           break;
         }
       }
@@ -170,6 +192,7 @@ function readInterpreter(cmd: SimpleCommand, spec: InterpreterSpec): Reading {
     }
     if (!read.operand && spec.codeSubcommands?.includes(t)) codeAt(i + 1);
     read.operand = true;
+    read.operandWord ??= i;
   }
   return read;
 }

@@ -161,3 +161,15 @@ export const WRITE_PROGRAMS: ReadonlySet<string> = new Set([
   'tee', 'cp', 'mv', 'install', 'ln', 'touch', 'mkdir', 'patch', 'unzip', 'set-content',
   'out-file',
 ]);
+
+/**
+ * Programs (empty list) and subcommands of programs that find or fetch a program by the name that
+ * follows them and run it (`npx cowsay`, `npm exec x`, `uv run pytest`): the word after them, not
+ * they, says what runs.
+ */
+// prettier-ignore
+export const PACKAGE_RUNNERS: ReadonlyMap<string, readonly string[]> = new Map(Object.entries({
+  npx: [], pnpx: [], bunx: [], uvx: [], npm: ['exec', 'x'], pnpm: ['dlx', 'exec'],
+  yarn: ['dlx', 'exec'], bun: ['x', 'run'], deno: ['run', 'x'], uv: ['run'], pipx: ['run'],
+  poetry: ['run'], pipenv: ['run'],
+}));
