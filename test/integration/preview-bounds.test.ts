@@ -46,7 +46,9 @@ describe.skipIf(skip)('the bounds of a preview', () => {
 
   it('ends a fork bomb at the time bound', async () => {
     const preview = await p.preview('b() { b | b & }; b; sleep 1000', { timeoutMs: 3000, marker });
-    expect(preview.state).toBe('incomplete');
+    // Cut short at the bound; when the bomb has taken every process the layer allows, the layer
+    // may not even be read back, which says unavailable. Never a finished preview.
+    expect(['incomplete', 'unavailable']).toContain(preview.state);
   });
 
   it('keeps a 2 GB write inside the layer’s bounded space, and the disk’s free space stays', async () => {
