@@ -14,6 +14,7 @@ import {
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { isInside, nearestRealPath } from '../fs/containment';
+import { READ_IN_PLACE } from '../fs/read-in-place';
 import { beginOwnWrite } from '../sandbox/own-writes';
 
 /** ACP's "Resource not found"; Gemini CLI treats that message as "file does not exist". */
@@ -297,10 +298,7 @@ export async function readJudged(
 ): Promise<FileRead> {
   let handle;
   try {
-    handle = await open(
-      realPath,
-      constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0),
-    );
+    handle = await open(realPath, READ_IN_PLACE);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new RequestError(RESOURCE_NOT_FOUND, `Resource not found: ${asked}`, { uri: asked });

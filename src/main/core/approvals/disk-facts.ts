@@ -2,11 +2,11 @@
 // leads, and the file each diff replaces. Bounded (paths, bytes per file and in all), asynchronous,
 // and only inside the session folder for contents: a request naming ~/.ssh/id_rsa must not copy it
 // into the dialog and the audit.
-import { constants } from 'node:fs';
 import { open, readlink, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { ToolCallSnapshot } from '../../../shared/domain';
 import { isInside } from '../fs/containment';
+import { READ_IN_PLACE } from '../fs/read-in-place';
 import { getDefaultResolver } from '../rules/request';
 import type { DiskFile, DiskPath, DiskView } from '../safety';
 import { looksBinary } from '../safety/binary';
@@ -16,7 +16,6 @@ import { isRecord, ownField, stringField, type JsonRecord } from '../safety/text
 /** Paths of one request looked up on disk; a person cannot review more in one dialog anyway. */
 export const DISK_MAX_PATHS = 64;
 const MAX_LINK_HOPS = 40;
-const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
 
 /** Whether the request names paths or diffs worth looking up. */
 export function needsDisk(toolCall: ToolCallSnapshot): boolean {
@@ -90,7 +89,7 @@ async function realLoose(path: string, hops: number): Promise<string | null> {
 async function readBounded(path: string, real: string, max: number): Promise<DiskFile> {
   let handle;
   try {
-    handle = await open(real, READ_FLAGS);
+    handle = await open(real, READ_IN_PLACE);
   } catch (error) {
     const absent = (error as NodeJS.ErrnoException).code === 'ENOENT';
     return { path, exists: !absent, text: null };

@@ -3,14 +3,12 @@
 // writable roots is read, without following a link, and only as much as the bounds allow. The data
 // folder is hidden from agents; what is kept never passes through the project.
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
 import { mkdir, open, readlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EFFECTS_LIMITS } from '../../../shared/effects';
 import { isInside, nearestRealPath } from '../fs/containment';
+import { READ_IN_PLACE } from '../fs/read-in-place';
 import type { BeforeState } from './manifest';
-
-const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 export function sha256(data: Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
@@ -38,7 +36,7 @@ export async function readNoFollow(
 > {
   let handle;
   try {
-    handle = await open(real, READ_FLAGS);
+    handle = await open(real, READ_IN_PLACE);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'absent' };

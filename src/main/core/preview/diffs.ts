@@ -2,11 +2,11 @@
 // the after from the layer, prepared by the one diff preparation (binary detection, bounds). Neither
 // side is read through a link: a link the command made, or one the project holds, could otherwise
 // put a secret of the person's into the dialog.
-import { constants } from 'node:fs';
 import { open, realpath, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { PREVIEW_LIMITS, type PreviewChange } from '../../../shared/preview';
 import type { PreparedDiff, ToolCallSnapshot } from '../../../shared/domain';
+import { READ_IN_PLACE } from '../fs/read-in-place';
 import { prepareDiffs } from '../safety';
 
 /** Per side: larger files are shown by size only. */
@@ -18,9 +18,7 @@ const DIFFS_TOTAL_BYTES = 2 * 1024 * 1024;
  * holds would otherwise hold the preview forever); null when it cannot be opened.
  */
 export function openInPlace(path: string): Promise<FileHandle | null> {
-  return open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(
-    () => null,
-  );
+  return open(path, READ_IN_PLACE).catch(() => null);
 }
 
 /**
