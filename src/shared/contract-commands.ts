@@ -25,7 +25,7 @@ import { agentCommands } from './contract-commands-agents';
 import { historyCommands } from './contract-commands-history';
 import { ruleCommands } from './contract-commands-rules';
 import { keyCommands } from './contract-commands-keys';
-import { VOTE_STATUS, VoteInput, VoteOutcome } from './contract-votes';
+import { RejectMessage, VOTE_STATUS, VoteInput, VoteOutcome } from './contract-votes';
 
 /** Rows one export carries; a larger history is exported filter by filter (or by date range). */
 export const EXPORT_MAX_ROWS = 50_000;
@@ -383,7 +383,9 @@ export const commands = {
     summary: 'The request an approval link is bound to.',
   }),
   voteByLink: command({
-    input: z.object({ optionId: z.string().min(1).max(200) }).strict(),
+    input: z
+      .object({ optionId: z.string().min(1).max(200), message: RejectMessage.optional() })
+      .strict(),
     output: VoteOutcome,
     http: {
       method: 'POST',

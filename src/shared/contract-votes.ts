@@ -28,12 +28,22 @@ export const GrantChoice = z
   .strict();
 export type GrantChoice = z.infer<typeof GrantChoice>;
 
+/** The longest reason a person may give with a reject, in characters. */
+export const REJECT_MESSAGE_MAX = 2000;
+
+/**
+ * What a person tells the agent with a reject ("use the test database instead"). Accepted only
+ * with a reject option; the core strips control characters before the agent or the audit sees it.
+ */
+export const RejectMessage = z.string().max(REJECT_MESSAGE_MAX);
+
 export const VoteInput = z.union([
   z
     .object({
       requestId: Uuid,
       optionId: z.string().min(1).max(200),
       grant: GrantChoice.optional(),
+      message: RejectMessage.optional(),
     })
     .strict(),
   z.object({ requestId: Uuid, outcome: z.literal('cancelled') }).strict(),
