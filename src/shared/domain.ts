@@ -259,6 +259,9 @@ export const AgentReply = z.discriminatedUnion('outcome', [
 ]);
 export type AgentReply = z.infer<typeof AgentReply>;
 
+/** The longest reason a person may give with a reject, in characters. */
+export const REJECT_MESSAGE_MAX = 2000;
+
 export const Decision = z.object({
   requestId: Uuid,
   sessionId: Id,
@@ -268,6 +271,8 @@ export const Decision = z.object({
   decidedAt: z.number(),
   /** Mediator reason (first-responder, consensus-quorum, timeout, ...) or rule layer reason. */
   reason: z.string(),
+  /** What the person told the agent with a reject, cleaned of control characters; absent: nothing. */
+  message: z.string().min(1).max(REJECT_MESSAGE_MAX).optional(),
 });
 export type Decision = z.infer<typeof Decision>;
 

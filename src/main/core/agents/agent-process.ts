@@ -4,6 +4,7 @@ import { RequestError } from '@agentclientprotocol/sdk';
 import { z } from 'zod';
 import type { AgentLaunch } from '../sandbox/launch';
 import { GATEHOUSE_VERSION } from '../../../shared/control-protocol';
+import { AgentGoneError } from '../errors';
 import { checkJsonShape, describeJsonProblem } from '../safety/json-guard';
 import { recordAgent } from './leftover-agents';
 import {
@@ -234,6 +235,12 @@ export class AgentProcess {
     const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
     const tail = this.stderr.trim().split('\n').slice(-3).join(' | ');
     return `exited (${how})${tail ? `: ${tail}` : ''}`;
+  }
+
+  /** A dying agent closes the connection before its exit is seen: the error names the real cause. */
+  async explain(agentId: string, error: unknown): Promise<unknown> {
+    const exit = await this.exitWords();
+    return exit ? new AgentGoneError(`agent "${agentId}" ${exit}`) : error;
   }
 
   /** Rejects as soon as the process dies, so no caller waits on a dead agent. */

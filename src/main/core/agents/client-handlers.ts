@@ -9,6 +9,7 @@ import type { ClientHandlers } from './agent-process';
 import { readJudged, realPathOf, RESOURCE_NOT_FOUND, writeInside } from './fs-access';
 import { checkJsonShape, describeJsonProblem } from '../safety/json-guard';
 import type { ReadJudge } from './read-judge';
+import { oweWords } from './reject-words';
 import type { Session } from './session';
 import { allowedBy, auditWrite, refuseWrite } from './write-audit';
 import type { Transcripts } from '../transcripts/transcripts';
@@ -77,7 +78,10 @@ export function clientHandlersFor(session: Session, deps: ClientHandlerDeps): Cl
     requestPermission: (params: unknown) => {
       // What its own tool call declared before it is shown first; the rest of a flood waits.
       updates.beforeRequest(requestedToolCall(params));
-      return pipeline.handle(session, params);
+      return pipeline.handle(session, params).then((response) => {
+        oweWords(session, response);
+        return response;
+      });
     },
     writeTextFile: async (params: acp.WriteTextFileRequest) => {
       foreign(params.sessionId);

@@ -45,6 +45,8 @@ export class Session implements SessionContext {
   modeGuard: Promise<void> = Promise.resolve();
   /** Whether fs/read_text_file was advertised to this session's agent. */
   readsAdvertised = false;
+  /** A person's words with rejects, for the next prompt (reject-words.ts). */
+  owedWords: string[] = [];
   /** Ends the running turn as cancelled without waiting for the agent (set while a turn runs). */
   abandonTurn: (() => void) | null = null;
   /** Armed by a cancel: the agent's time to end its turn. */

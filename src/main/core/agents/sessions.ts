@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { v7 as uuidv7 } from 'uuid';
 import type { PermissionMode, SessionInfo, StopReason } from '../../../shared/domain';
 import type { LaunchableAgent } from '../../../shared/settings';
-import { AgentGoneError, BadRequestError, ConflictError, NotFoundError } from '../errors';
+import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import { AgentProcess } from './agent-process';
 import { prepareAgentLauncher } from './launcher';
 import { SignIns, signInAsked } from './agent-auth';
@@ -27,6 +27,7 @@ import { violationReporterFor } from './session-violations';
 import { watchBuildScripts } from './turn-build-scripts';
 import { setSessionOption } from './session-options';
 import { StartGate } from './start-gate';
+import { withOwedWords } from './reject-words';
 
 export type { SessionManagerOptions } from './session-manager-options';
 
@@ -257,7 +258,8 @@ export class SessionManager {
     session.state = 'prompting';
     session.promptId = uuidv7();
     session.promptClientId = clientId;
-    this.transcripts.prompted(sessionId, text);
+    const sent = withOwedWords(session, text);
+    this.transcripts.prompted(sessionId, sent);
     this.options.bus.publish({ type: 'session_state', session: session.info() });
     const scriptsChanged = await watchBuildScripts(session, { ...this.options, now: this.now });
     const abandoned = new Promise<null>((resolve) => {
@@ -268,7 +270,7 @@ export class SessionManager {
         session.process.raceExit(
           session.process.agent.request('session/prompt', {
             sessionId: session.acpSessionId,
-            prompt: [{ type: 'text', text }],
+            prompt: [{ type: 'text', text: sent }],
           }),
         ),
         abandoned,
@@ -278,7 +280,7 @@ export class SessionManager {
       this.options.bus.publish({ type: 'turn_ended', sessionId, stopReason });
       return stopReason;
     } catch (error) {
-      throw await this.explain(session, error);
+      throw await session.process.explain(session.agentId, error);
     } finally {
       await scriptsChanged();
       session.abandonTurn = null;
@@ -399,12 +401,6 @@ export class SessionManager {
         .filter((s) => s.state !== 'closed')
         .map((s) => this.close(s.sessionId, reason)),
     );
-  }
-
-  /** A dying agent closes the connection before its exit is seen; name the real cause. */
-  private async explain(session: Session, error: unknown): Promise<unknown> {
-    const exit = await session.process?.exitWords();
-    return exit ? new AgentGoneError(`agent "${session.agentId}" ${exit}`) : error;
   }
 
   private onExit(session: Session, code: number | null, signal: string | null): void {

@@ -54,6 +54,8 @@ export interface VoteMetadata {
   readonly paired?: boolean;
   /** The scope the voter chose for an "always" option. */
   readonly grant?: GrantChoice;
+  /** The voter's words with a reject, already cleaned; only ever on a reject option's vote. */
+  readonly message?: string;
 }
 
 export interface PermissionVoteInput extends PermissionVote {

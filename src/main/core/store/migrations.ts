@@ -241,6 +241,16 @@ export const MIGRATIONS: readonly Migration[] = [
         CREATE INDEX decisions_by_warnings ON decisions (has_warnings);
       `),
   },
+  {
+    version: 6,
+    description: "a reject's message: what the person told the agent with it",
+    up: (db) =>
+      db.exec(`
+        -- NULL for every decision without words, and for every one made before this step: the
+        -- chain hashes the column only when it holds text (projections.ts), so old entries verify.
+        ALTER TABLE decisions ADD COLUMN message TEXT;
+      `),
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

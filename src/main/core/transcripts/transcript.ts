@@ -92,7 +92,13 @@ export class SessionTranscript {
     if (tool) this.change(tool, () => (tool.asked = view));
   }
 
-  decide(requestId: string, reply: AgentReply, decider: Decider, reason: string): void {
+  decide(
+    requestId: string,
+    reply: AgentReply,
+    decider: Decider,
+    reason: string,
+    message?: string,
+  ): void {
     const asked = this.asked.get(requestId);
     this.asked.delete(requestId);
     const outcome = outcomeOf(reply);
@@ -111,6 +117,7 @@ export class SessionTranscript {
       optionKind: reply.outcome === 'selected' ? reply.optionKind : null,
       decider,
       reason: truncateWithMarker(reason, L.reason),
+      ...(message ? { message } : {}),
     });
   }
 

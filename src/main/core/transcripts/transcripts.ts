@@ -47,7 +47,13 @@ export class Transcripts {
         this.changed(transcript);
       } else if (event.type === 'permission_resolved') {
         const transcript = this.bySession.get(event.sessionId);
-        transcript?.decide(event.requestId, event.reply, event.decider, event.reason);
+        transcript?.decide(
+          event.requestId,
+          event.reply,
+          event.decider,
+          event.reason,
+          event.message,
+        );
         if (transcript) this.changed(transcript);
       }
     });
