@@ -187,7 +187,7 @@ export class SessionManager {
     session.readsAdvertised = config.fs.read;
     try {
       const initialized = await agent.initialize(session.readsAdvertised).finally(leave);
-      session.agentFamily = agentFamily(initialized.agentInfo?.name, agentId);
+      session.agentFamily = agentFamily(initialized.agentInfo?.name, agentId) ?? launched;
       // What the agent calls itself may reveal what its launch did not (a wrapper script).
       session.openDoor = unguardedByDoor(agentId, config, launched, session.agentFamily);
       try {

@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { BASE_URL_VARIABLES, knownAgentFor } from './known-agents';
+import { BASE_URL_VARIABLES, knownAgentFor, stateFolders } from './known-agents';
 import { PROTECTED_STATE_FILES } from '../rules/protected-files';
 import type { SandboxSettings } from '../../../shared/sandbox-settings';
 import { expandHome } from '../fs/containment';
@@ -73,15 +73,15 @@ export function resolveSandboxProfile(input: ProfileInput): SandboxProfile | nul
   const expand = (path: string): string => expandPath(path, home, projectDir);
   const known = knownAgentFor(input.agentId, input.command, input.args);
 
-  const stateDirs = known?.stateDirs ?? [];
+  const state = known ? stateFolders(known, home, projectDir, input.env) : [];
   const writable = [
     ...(settings.sandbox === 'workspace-write' ? [projectDir] : []),
-    ...stateDirs.map((dir) => join(home, dir)),
+    ...state.map((folder) => folder.path),
     ...settings.allowWrite.map(expand),
   ];
-  const protectedState = stateDirs.flatMap((dir) =>
-    (PROTECTED_STATE_FILES[dir] ?? []).map((entry) => ({
-      path: join(home, dir, entry.path),
+  const protectedState = state.flatMap((folder) =>
+    (PROTECTED_STATE_FILES[folder.dir] ?? []).map((entry) => ({
+      path: join(folder.path, entry.path),
       tree: entry.tree,
     })),
   );
