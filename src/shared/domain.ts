@@ -321,10 +321,21 @@ export const AuthMethod = z.object({
 export type AuthMethod = z.infer<typeof AuthMethod>;
 export const MAX_AUTH_METHODS = 16;
 
+/**
+ * Folders a session works in besides its own (ACP `additionalDirectories`), as the person gave
+ * them: absolute, each one a writable root of the sandbox. Few: each is a mount and a scope.
+ */
+export const MAX_ADDITIONAL_DIRECTORIES = 8;
+export const AdditionalDirectories = z
+  .array(z.string().min(1).max(4096))
+  .max(MAX_ADDITIONAL_DIRECTORIES);
+
 export const SessionInfo = z.object({
   sessionId: Id,
   agentId: Id,
   cwd: z.string(),
+  /** The extra folders it was started with (real paths); absent when none. */
+  additionalDirectories: AdditionalDirectories.optional(),
   createdAt: z.number(),
   state: z.enum(['starting', 'idle', 'prompting', 'closed']),
   mode: PermissionMode,

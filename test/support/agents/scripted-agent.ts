@@ -188,6 +188,8 @@ export interface ScriptedAgentScript {
    *  until `authenticate` succeeds with one of `accept` (default: every advertised id), or at
    *  once when the variable `unlessEnv` is set (an API key in its environment). */
   requireAuth?: { methods: JsonValue[]; accept?: string[]; unlessEnv?: string };
+  /** Advertise `sessionCapabilities.additionalDirectories` (session/new takes more folders). */
+  additionalDirectories?: boolean;
 }
 
 export const DEFAULT_MODES: SessionMode[] = [
@@ -815,7 +817,13 @@ function main(): void {
       return {
         protocolVersion: Math.min(params.protocolVersion, PROTOCOL_VERSION),
         agentInfo: { name: script.name ?? 'scripted-agent', version: '0.0.0' },
-        agentCapabilities: { loadSession: false, promptCapabilities: { embeddedContext: true } },
+        agentCapabilities: {
+          loadSession: false,
+          promptCapabilities: { embeddedContext: true },
+          ...(script.additionalDirectories
+            ? { sessionCapabilities: { additionalDirectories: {} } }
+            : {}),
+        },
         authMethods: script.requireAuth?.methods ?? [],
       } as InitializeResponse;
     })

@@ -6,7 +6,7 @@ import { BadRequestError } from '../errors';
 import type { EventBus } from '../events/bus';
 import type { Store } from '../store';
 import type { ClientHandlers } from './agent-process';
-import { readJudged, realPathOf, RESOURCE_NOT_FOUND, writeInside } from './fs-access';
+import { readJudged, realPathOf, RESOURCE_NOT_FOUND, rootFor, writeInside } from './fs-access';
 import { checkJsonShape, describeJsonProblem } from '../safety/json-guard';
 import type { ReadJudge } from './read-judge';
 import { oweWords } from './reject-words';
@@ -91,7 +91,9 @@ export function clientHandlersFor(session: Session, deps: ClientHandlerDeps): Cl
         throw new RequestError(-32602, refused.message, refused.data);
       }
       try {
-        const written = await writeInside(session.cwd, params.path, params.content);
+        const roots = [session.cwd, ...session.additionalDirectories] as const;
+        const root = await rootFor(roots, params.path);
+        const written = await writeInside(root, params.path, params.content);
         auditWrite(
           session,
           'fs_write',

@@ -55,6 +55,8 @@ export class Session implements SessionContext {
   sandbox: SessionSandbox = { profile: 'off', writable: [], network: 'all', reason: 'not started' };
   /** That sandbox as bwrap builds it, for a command's preview; null without one. */
   sandboxProfile: SandboxProfile | null = null;
+  /** The folders the person gave it besides `cwd` (real paths, checked); set before it starts. */
+  additionalDirectories: readonly string[] = [];
   /** Where the session runs when not started here (an editor, through `gatehouse acp`). */
   via: SessionInfo['via'] | null = null;
   /** While the agent waits for a sign-in: the methods it offered (cleared while one is tried). */
@@ -134,6 +136,9 @@ export class Session implements SessionContext {
       sessionId: this.sessionId,
       agentId: this.agentId,
       cwd: this.cwd,
+      ...(this.additionalDirectories.length > 0
+        ? { additionalDirectories: [...this.additionalDirectories] }
+        : {}),
       createdAt: this.createdAt,
       state: this.state,
       mode: this.mode,

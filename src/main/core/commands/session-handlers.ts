@@ -38,7 +38,11 @@ export function sessionHandlers({
     checkFolder: (input) => sessions.checkFolder(input.path),
 
     createSession: async (input) => {
-      const session = await sessions.create(input.agentId, input.cwd);
+      const session = await sessions.create(
+        input.agentId,
+        input.cwd,
+        input.additionalDirectories ?? [],
+      );
       return { sessionId: session.sessionId };
     },
 

@@ -27,6 +27,22 @@ describe('resolveSandboxProfile', () => {
     expect(profileFor({}, { tmpDir: '/var/tmp/ada' })?.tmpDirs).toEqual(['/tmp', '/var/tmp/ada']);
   });
 
+  it('makes a session’s additional folders roots like the project: writable, protected, .env above hidden', () => {
+    const profile = profileFor({}, { additionalDirs: ['/work/lib', '/data/shared'] });
+    expect(profile?.writable).toEqual([
+      '/work/proj',
+      '/work/lib',
+      '/data/shared',
+      '/home/ada/.gemini',
+    ]);
+    expect(profile?.protectedRoots).toEqual(['/work/proj', '/work/lib', '/data/shared']);
+    expect(profile?.envFileDirs).toEqual(['/work', '/', '/data', '/home/ada']);
+    // Read-only keeps them read-only, like the project.
+    const readOnly = profileFor({ sandbox: 'read-only' }, { additionalDirs: ['/work/lib'] });
+    expect(readOnly?.writable).toEqual(['/home/ada/.gemini']);
+    expect(readOnly?.protectedRoots).toEqual([]);
+  });
+
   it('keeps what the agent’s CLI obeys later read-only inside its writable state folder', () => {
     const paths = profileFor()?.protectedState.map((entry) => entry.path);
     expect(paths).toEqual(
