@@ -18,7 +18,7 @@ import { isLoopbackHost, type HostRule, type SandboxProfile } from './profile';
 import { npmView } from './npm-view';
 import { createPrivateTmp, seenUnderTmp } from './private-tmp';
 import { planProtection, type ProtectedLabel, type ProtectionOptions } from './protection';
-import { RELAY_SOURCE, type RelaySpec } from './relay';
+import { relayLaunch, type RelaySpec } from './relay';
 import { guardState } from './state-guard';
 import {
   dropSocketVariables,
@@ -213,16 +213,17 @@ export async function wrapCommand(
   // bwrap's --disable-userns runs the command in a second user namespace, which holds no capability
   // over the network namespace; mounts stay locked against a nested namespace either way.
   if (plan.bindLowPorts) plan.disableUserns = false;
+  let nested: string[] | null = null;
   if (sockets.filterFile) {
     // The relay reaches the bridge over Unix sockets: the filter holds for the agent only, in a
     // nested bwrap that needs user namespaces from the outer one.
-    spec.nested = { argv: nestedSandboxArgs(bwrap, plan.disableUserns), fd: SECCOMP_FD };
+    nested = nestedSandboxArgs(bwrap, plan.disableUserns);
     plan.disableUserns = false;
     plan.nestingCaps = process.getuid?.() === 0;
   }
-  const relayArgs = ['-e', RELAY_SOURCE, JSON.stringify(spec), command, ...args];
+  const first = relayLaunch(nodePath, spec, nested, command, args);
   return {
-    ...filtered(sockets, bwrap, bwrapArgs(plan, nodePath, relayArgs)),
+    ...filtered(sockets, bwrap, bwrapArgs(plan, first.command, first.args)),
     env: innerEnv,
     cleanup,
     protectedBy,
