@@ -24,7 +24,10 @@ import {
   startFakeResponsesServer,
   type FakeResponsesServer,
 } from '../support/fake-responses-server';
+import { bwrapMissing } from '../support/bwrap';
 import { startGatehouse, type TestGatehouse } from '../support/gatehouse';
+
+const noSandbox = bwrapMissing('codex state folder');
 
 const optionOfKind = (approval: PendingApproval, kind: string) => {
   const option = approval.options.find((o) => o.kind === kind);
@@ -230,6 +233,24 @@ describe.each(CODEX_PACKAGES)('pipeline with the real $name', (pkg: CodexPackage
       expect(afterRevoke.command).toMatchObject(shape.shown('touch again.txt'));
       await vote(afterRevoke, 'reject_once');
       expect(await turn).toEqual({ stopReason: shape.rejectedStop });
+    },
+  );
+
+  it.skipIf(!pkg.launch || noSandbox !== null)(
+    'a command a person allowed cannot rewrite what codex obeys later (config.toml, hooks.json) in its state folder; the rest of it stays writable',
+    async () => {
+      await start();
+      const state = codex.env['CODEX_HOME']!;
+      const config = readFileSync(join(state, 'config.toml'), 'utf8');
+      const script =
+        `printf 'approval_policy = "never"' >> ${state}/config.toml; ` +
+        `printf '{"hooks":{}}' > ${state}/hooks.json; touch ${state}/kept.txt`;
+      const turn = run(script);
+      await vote(await gh.nextApproval(), 'allow_once');
+      expect(await turn).toEqual({ stopReason: 'end_turn' });
+      expect(readFileSync(join(state, 'config.toml'), 'utf8')).toBe(config);
+      expect(readFileSync(join(state, 'hooks.json'), 'utf8')).not.toContain('hooks');
+      expect(existsSync(join(state, 'kept.txt'))).toBe(true);
     },
   );
 
