@@ -61,7 +61,7 @@ export const SIDE_DOORS: readonly SideDoor[] = [
       'permanent rule to its exec policy; allow_for_session (2.x): codex stops asking for that command or those files',
     closedBy: REMEMBERED,
     closed: true,
-    proof: 'test/integration/pipeline-scripted.test.ts',
+    proof: 'test/integration/codex.test.ts',
   },
   {
     family: 'opencode',
