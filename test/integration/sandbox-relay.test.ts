@@ -1,7 +1,8 @@
-// The allow-list network's relay and the agent start side by side inside the sandbox. What that
-// must not change: the agent never runs before its proxy and its loopback ports listen, never runs
-// when the relay could not start, and keeps its stdin, its proxy variables and nothing of the
-// relay's. Each sandbox here is real (bubblewrap, the relay, the bridge outside).
+// The allow-list network's listeners are bound by the socket activator (the relay boots on the
+// first connection), or by the relay started beside the agent. What neither may change: the agent
+// never finds its proxy or an allowed loopback port closed, never runs when what binds them could
+// not start, and keeps its stdin, its proxy variables and nothing of the relay's. Each sandbox here
+// is real (bubblewrap, the relay, the bridge outside).
 
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
@@ -10,11 +11,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveSandboxProfile, type SandboxProfile } from '../../src/main/core/sandbox/profile';
-import { wrapCommand, type WrapOptions } from '../../src/main/core/sandbox/wrap';
+import { socketActivator } from '../../src/main/core/sandbox/socket-activation';
+import { findBwrap, wrapCommand, type WrapOptions } from '../../src/main/core/sandbox/wrap';
 import { SandboxSettings, type SandboxSettingsInput } from '../../src/shared/sandbox-settings';
 import { bwrapMissing } from '../support/bwrap';
 
 const missing = bwrapMissing('sandbox-relay');
+const activator = missing ? null : await socketActivator(findBwrap());
+if (!missing && !activator)
+  console.warn('sandbox-relay: no socket activator here, its cases skipped');
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -95,59 +100,76 @@ const FIRST_ACT = (port: number) =>
     'IFS= read -r status <&4; echo "proxy:${status%$(printf "\\r")}"',
   ].join('\n');
 
-describe.skipIf(missing)('the network relay beside the agent', () => {
-  it.each([
+const MODES = [
+  {
+    name: 'bound by the socket activator',
+    activatorPath: activator ?? undefined,
+    skip: !activator,
+  },
+  { name: 'bound by the relay at once', activatorPath: null, skip: false },
+];
+
+describe.skipIf(missing).each(MODES)('the network relay, $name', ({ activatorPath, skip }) => {
+  const mode: WrapOptions = activatorPath === undefined ? {} : { activatorPath };
+
+  it.skipIf(skip).each([
     ['with the Unix-socket filter (a nested sandbox)', {}],
     ['without it (allowUnixSockets)', { allowUnixSockets: ['/nonexistent/gatehouse.sock'] }],
-  ])(
-    '%s: the agent never runs before its proxy and loopback ports listen',
-    async (_name, extra) => {
-      const port = await greeter('hello from the model server');
-      const profile = profileOf({ network: { allow: [`127.0.0.1:${port}`, 'api.example.com'] } });
-      const refused: string[] = [];
-      // Five fresh sandboxes, each connecting the moment it runs: none may find a port closed.
-      for (let i = 0; i < 5; i++) {
-        const result = await runBash(
-          { ...profile, ...(extra as Partial<SandboxProfile>) },
-          FIRST_ACT(port),
-          '',
-          { onViolation: (v) => refused.push(`${v.host}:${v.port}`) },
-        );
-        expect(result.stderr).toBe('');
-        expect(result.status).toBe(0);
-        expect(result.stdout).toContain('loopback:hello from the model server');
-        // The proxy answered (and refused a host nobody allowed, reporting it).
-        expect(result.stdout).toContain('proxy:HTTP/1.1 403 Forbidden');
-      }
-      expect(refused).toEqual(Array.from({ length: 5 }, () => '127.0.0.1:9'));
+  ])('%s: the agent never finds its proxy or loopback port closed', async (_name, extra) => {
+    const port = await greeter('hello from the model server');
+    const profile = profileOf({ network: { allow: [`127.0.0.1:${port}`, 'api.example.com'] } });
+    const refused: string[] = [];
+    // Five fresh sandboxes, each connecting the moment it runs: none may find a port closed.
+    for (let i = 0; i < 5; i++) {
+      const result = await runBash(
+        { ...profile, ...(extra as Partial<SandboxProfile>) },
+        FIRST_ACT(port),
+        '',
+        { ...mode, onViolation: (v) => refused.push(`${v.host}:${v.port}`) },
+      );
+      expect(result.stderr).toBe('');
+      expect(result.status).toBe(0);
+      expect(result.stdout).toContain('loopback:hello from the model server');
+      // The proxy answered (and refused a host nobody allowed, reporting it).
+      expect(result.stdout).toContain('proxy:HTTP/1.1 403 Forbidden');
+    }
+    expect(refused).toEqual(Array.from({ length: 5 }, () => '127.0.0.1:9'));
+  });
+
+  it.skipIf(skip)(
+    'what binds the ports cannot start: the agent never runs and the sandbox ends with 125',
+    async () => {
+      const profile = profileOf({ network: { allow: ['api.example.com'] } });
+      const marker = join(profile.projectDir, 'agent-ran');
+      const broken: WrapOptions =
+        activatorPath === null
+          ? { activatorPath: null, nodePath: '/nonexistent/node' }
+          : { activatorPath: '/nonexistent/systemd-socket-activate' };
+      const result = await runBash(profile, `echo ran > ${marker}`, '', broken);
+      expect(result.status).toBe(125);
+      expect(existsSync(marker)).toBe(false);
     },
   );
 
-  it('a relay that cannot start: the agent never runs and the sandbox ends with 125', async () => {
-    const profile = profileOf({ network: { allow: ['api.example.com'] } });
-    const marker = join(profile.projectDir, 'agent-ran');
-    const result = await runBash(profile, `echo ran > ${marker}`, '', {
-      nodePath: '/nonexistent/node',
-    });
-    expect(result.status).toBe(125);
-    expect(existsSync(marker)).toBe(false);
-  });
-
-  it('the agent keeps its stdin and its proxy variables; nothing of the relay’s reaches it', async () => {
-    const profile = profileOf({ network: { allow: ['api.example.com'] } });
-    const script = [
-      'IFS= read -r line; echo "stdin:$line"',
-      'echo "proxy:$HTTPS_PROXY node:$NODE_USE_ENV_PROXY"',
-      // Descriptors beyond its stdio: none of the sandbox's (the saved stdin, the relay's line, the
-      // filter). Above 99: what the test runner itself was started with passes to every child.
-      'for fd in /proc/self/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && [ "$n" -lt 100 ] && [ -e "$fd" ] && echo "fd:$n $(readlink "$fd")"; done',
-      'exit 7',
-    ].join('\n');
-    const result = await runBash(profile, script, 'from the editor\n');
-    expect(result.stdout).toContain('stdin:from the editor');
-    expect(result.stdout).toMatch(/proxy:http:\/\/127\.0\.0\.1:\d+ node:1/);
-    expect(result.stdout).not.toContain('fd:');
-    // The agent's own exit status is the sandbox's.
-    expect(result.status).toBe(7);
-  });
+  it.skipIf(skip)(
+    'the agent keeps its stdin and its proxy variables; nothing of the relay’s reaches it',
+    async () => {
+      const profile = profileOf({ network: { allow: ['api.example.com'] } });
+      const script = [
+        'IFS= read -r line; echo "stdin:$line"',
+        'echo "proxy:$HTTPS_PROXY node:$NODE_USE_ENV_PROXY listen:$LISTEN_FDS"',
+        // Descriptors beyond its stdio: none of the sandbox's (the saved stdin, the relay's line,
+        // the filter). Above 99: what the test runner itself was started with passes to every child.
+        'for fd in /proc/self/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && [ "$n" -lt 100 ] && [ -e "$fd" ] && echo "fd:$n $(readlink "$fd")"; done',
+        'exit 7',
+      ].join('\n');
+      const result = await runBash(profile, script, 'from the editor\n', mode);
+      expect(result.stdout).toContain('stdin:from the editor');
+      expect(result.stdout).toMatch(/proxy:http:\/\/127\.0\.0\.1:\d+ node:1 listen:\n/);
+      expect(result.stdout).not.toContain('fd:');
+      expect(result.stderr).toBe('');
+      // The agent's own exit status is the sandbox's.
+      expect(result.status).toBe(7);
+    },
+  );
 });

@@ -23,6 +23,8 @@ const { spawn } = require('node:child_process');
 const [spec, command, ...args] = process.argv.slice(1);
 const { forwards, setEnv, unsetEnv, nested } = JSON.parse(spec);
 const listening = [];
+// Started by the socket activator (socket-activation.ts): the listeners are already bound, in order.
+let inherited = Number(process.env.LISTEN_FDS) > 0 ? 3 : 0;
 for (const f of forwards) {
   const hosts = f.host === 'localhost' ? ['127.0.0.1', '::1'] : [f.host.replace(/^\[|\]$/g, '')];
   for (const host of hosts) {
@@ -32,9 +34,11 @@ for (const f of forwards) {
       client.on('error', () => upstream.destroy());
       upstream.on('error', () => client.destroy());
     });
+    const fd = inherited > 0 ? inherited++ : 0;
     listening.push(new Promise((ok, fail) => {
       server.once('error', host === '::1' ? ok : fail);
-      server.listen(f.port, host, ok);
+      if (fd > 0) server.listen({ fd }, ok);
+      else server.listen(f.port, host, ok);
     }));
   }
 }
@@ -59,15 +63,16 @@ Promise.all(listening).then(() => {
 `;
 
 /** The descriptor that holds the agent's stdin while the relay's line is read on stdin. */
-const SAVED_STDIN_FD = 8;
+export const SAVED_STDIN_FD = 8;
 
 /**
- * The sandbox's first command for an allow-list network: the relay and the agent's side start
- * together, so that Node's boot (the relay) and the nested sandbox's setup (the filter) overlap
- * instead of following each other. The agent's side then waits for the relay's `ready` before the
- * agent runs, so the agent never finds its proxy not yet listening; a relay that fails ends the
- * sandbox with 125, as before. The relay runs in the background, holding neither the agent's stdin
- * nor the filter's descriptor; it ends with the sandbox's pid namespace when the agent exits.
+ * The sandbox's first command for an allow-list network when no socket activator can bind the
+ * listeners (socket-activation.ts): the relay and the agent's side start together, so that Node's
+ * boot (the relay) and the nested sandbox's setup (the filter) overlap instead of following each
+ * other. The agent's side then waits for the relay's `ready` before the agent runs, so the agent
+ * never finds its proxy not yet listening; a relay that fails ends the sandbox with 125. The relay
+ * runs in the background, holding neither the agent's stdin nor the filter's descriptor; it ends
+ * with the sandbox's pid namespace when the agent exits.
  */
 export function relayLaunch(
   nodePath: string,
@@ -77,20 +82,13 @@ export function relayLaunch(
   args: readonly string[],
 ): { command: string; args: string[] } {
   const saved = SAVED_STDIN_FD;
-  const exports = [
-    ...spec.unsetEnv.map((name) => `unset ${shellName(name)}`),
-    ...Object.entries(spec.setEnv).map(
-      ([name, value]) => `export ${shellName(name)}=${shellQuote(value)}`,
-    ),
-  ];
   const agentSide = [
     `IFS= read -r ready && [ "$ready" = ready ] || exit 125`,
     `exec 0<&${saved} ${saved}<&-`,
-    ...exports,
+    ...agentVariables(spec),
     'exec "$@"',
   ].join('\n');
   const outer = `exec ${saved}<&0; { "$1" -e "$2" "$3" ${saved}<&- 9<&- & } | { shift 3; exec "$@"; }`;
-  const relaySpec = { forwards: spec.forwards, setEnv: {}, unsetEnv: [] };
   return {
     command: '/bin/sh',
     args: [
@@ -99,7 +97,7 @@ export function relayLaunch(
       'sh',
       nodePath,
       RELAY_SOURCE,
-      JSON.stringify(relaySpec),
+      relaySpecOnly(spec),
       ...(nested ?? []),
       '/bin/sh',
       '-c',
@@ -111,11 +109,26 @@ export function relayLaunch(
   };
 }
 
+/** What the relay itself is told: where to listen and where to carry each connection. */
+export function relaySpecOnly(spec: Omit<RelaySpec, 'nested'>): string {
+  return JSON.stringify({ forwards: spec.forwards, setEnv: {}, unsetEnv: [] });
+}
+
+/** Shell lines that give the agent its variables (the proxy's) and take away the relay's. */
+export function agentVariables(spec: Pick<RelaySpec, 'setEnv' | 'unsetEnv'>): string[] {
+  return [
+    ...spec.unsetEnv.map((name) => `unset ${shellName(name)}`),
+    ...Object.entries(spec.setEnv).map(
+      ([name, value]) => `export ${shellName(name)}=${shellQuote(value)}`,
+    ),
+  ];
+}
+
 function shellName(name: string): string {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`not a variable name: ${name}`);
   return name;
 }
 
-function shellQuote(value: string): string {
+export function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }

@@ -19,6 +19,7 @@ import { npmView } from './npm-view';
 import { createPrivateTmp, seenUnderTmp } from './private-tmp';
 import { planProtection, type ProtectedLabel, type ProtectionOptions } from './protection';
 import { relayLaunch, type RelaySpec } from './relay';
+import { activatedLaunch, socketActivator } from './socket-activation';
 import { guardState } from './state-guard';
 import {
   dropSocketVariables,
@@ -37,6 +38,11 @@ export interface WrapOptions {
   nodePath?: string;
   /** Default: `bwrap` on PATH. */
   bwrapPath?: string;
+  /**
+   * The socket activator that binds the allow-list network's ports (socket-activation.ts).
+   * Default: the one on PATH, if it passed its check; null: the relay binds them at once.
+   */
+  activatorPath?: string | null;
   /** The agent's working directory when it is not the session folder. */
   cwd?: string;
   /** Files that run later: the list, and where a protected path moved into quarantine is told. */
@@ -221,7 +227,11 @@ export async function wrapCommand(
     plan.disableUserns = false;
     plan.nestingCaps = process.getuid?.() === 0;
   }
-  const first = relayLaunch(nodePath, spec, nested, command, args);
+  const activator =
+    options.activatorPath === undefined ? await socketActivator(bwrap) : options.activatorPath;
+  const first =
+    (activator && activatedLaunch(activator, nodePath, spec, nested, command, args)) ||
+    relayLaunch(nodePath, spec, nested, command, args);
   return {
     ...filtered(sockets, bwrap, bwrapArgs(plan, first.command, first.args)),
     env: innerEnv,
