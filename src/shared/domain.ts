@@ -207,6 +207,10 @@ export const PendingSummary = z.object({
   truncated: z.boolean(),
   /** The preview's one line ("changes 3 files, deletes 1"); absent for requests with no preview. */
   effects: z.string().max(200).optional(),
+  /** An agent's question rather than a permission: a form, or a link to this host. */
+  question: z
+    .object({ mode: z.enum(['form', 'url']), host: z.string().max(300).nullable() })
+    .optional(),
 });
 export type PendingSummary = z.infer<typeof PendingSummary>;
 
