@@ -169,6 +169,40 @@ describe('questions from a scripted agent', () => {
     ]);
   });
 
+  it('a cancelled turn ends its question as cancel', async () => {
+    const s = await start([formQuestion]);
+    const turn = s.gh.api.call('prompt', { sessionId: s.sessionId, text: 'go' });
+    await s.gh.nextApproval((a) => !!a.question);
+    await s.gh.api.call('cancelTurn', { sessionId: s.sessionId });
+    await turn;
+    expect(answerTo(s, 1)).toEqual({ result: { action: 'cancel' } });
+    expect(await events(s, 'question_cancelled')).toMatchObject([
+      { reason: 'agent_cancelled', decider: { type: 'turn_cancelled' } },
+    ]);
+  });
+
+  it('under consensus, an unpaired client cannot answer; the first paired answer decides', async () => {
+    const s = await start([formQuestion], { policy: { permissionStrategy: 'consensus' } });
+    // A second paired client: consensus would wait for two votes on a request.
+    await s.gh.client({ label: 'phone' });
+    const unpaired = await s.gh.client({ paired: false, label: 'script' });
+    const turn = s.gh.api.call('prompt', { sessionId: s.sessionId, text: 'go' });
+    const approval = await s.gh.nextApproval((a) => !!a.question);
+    const content = { name: 'v3', channel: 'stable' };
+    await expect(
+      unpaired.call('answerQuestion', { requestId: approval.requestId, action: 'accept', content }),
+    ).rejects.toThrow(/paired client/);
+    expect(
+      await s.gh.api.call('answerQuestion', {
+        requestId: approval.requestId,
+        action: 'accept',
+        content,
+      }),
+    ).toMatchObject({ kind: 'resolved', resolvedOptionId: 'accept' });
+    await turn;
+    expect(answerTo(s, 1)).toEqual({ result: { action: 'accept', content } });
+  });
+
   it('refuses what a question may not be, tells the agent why, and audits it', async () => {
     const s = await start([
       // Outside the subset: a nested object.
