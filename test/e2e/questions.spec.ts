@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { ScriptStep } from '../support/agents/scripted-agent';
+import { seriousViolations } from './support/axe';
 import { startDialogHarness, type DialogHarness } from './support/dialog-harness';
 
 const SEEN = 'test-results/screenshots';
@@ -79,6 +80,8 @@ test('a form is answered and a link question declined, in the real UI', async ({
   await expect(view.getByText('required', { exact: true })).toBeVisible();
   await expect(name).toHaveAttribute('aria-invalid', 'true');
   await page.screenshot({ path: join(SEEN, 'question-form-errors.png') });
+  // As the dialog's own check: nothing serious or critical.
+  expect(await seriousViolations(page, '.gh-approvals')).toEqual([]);
   expect(h.rawAnswers('claude')).toEqual({});
 
   await name.fill('v2.0');
@@ -114,6 +117,8 @@ test('a form is answered and a link question declined, in the real UI', async ({
   await expect(open).toHaveAttribute('rel', 'noopener noreferrer');
   await expect(open).toHaveAttribute('target', '_blank');
   await page.screenshot({ path: join(SEEN, 'question-link.png') });
+  // As the dialog's own check: nothing serious or critical.
+  expect(await seriousViolations(page, '.gh-approvals')).toEqual([]);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: join(SEEN, 'question-link-phone.png') });
   await view.getByRole('button', { name: 'Decline' }).click();

@@ -169,6 +169,22 @@ describe('questions from a scripted agent', () => {
     ]);
   });
 
+  it('under bypass a question still waits for a person: no mode or rule answers it', async () => {
+    session = await startScriptedSession(
+      { prompts: [[formQuestion]] },
+      { agent: { bypassPermissions: true } },
+    );
+    const s = session;
+    const turn = s.gh.api.call('prompt', { sessionId: s.sessionId, text: 'go' });
+    const approval = await s.gh.nextApproval((a) => !!a.question);
+    // Judged again (as after a rule, grant or mode changes), under bypass: still not answered.
+    expect(s.gh.core.pipeline.rejudgePending()).toBe(0);
+    expect(s.gh.core.pipeline.pending.get(approval.requestId)).toBeDefined();
+    await s.gh.api.call('answerQuestion', { requestId: approval.requestId, action: 'decline' });
+    await turn;
+    expect(answerTo(s, 1)).toEqual({ result: { action: 'decline' } });
+  });
+
   it('a cancelled turn ends its question as cancel', async () => {
     const s = await start([formQuestion]);
     const turn = s.gh.api.call('prompt', { sessionId: s.sessionId, text: 'go' });
