@@ -84,7 +84,9 @@ test('a form is answered and a link question declined, in the real UI', async ({
   expect(await seriousViolations(page, '.gh-approvals')).toEqual([]);
   expect(h.rawAnswers('claude')).toEqual({});
 
-  await name.fill('v2.0');
+  // Typed into a field, the dialog's own keys (A allow, D deny) are the field's letters.
+  await name.fill('');
+  await name.pressSequentially('Dandelion');
   await view.getByLabel(/Channel/).selectOption({ label: 'Beta testers' });
   await view.getByLabel(/Release candidates/).fill('3');
   await view.getByLabel(/Publish when the build passes/).check();
@@ -92,13 +94,14 @@ test('a form is answered and a link question declined, in the real UI', async ({
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: join(SEEN, 'question-form-phone.png') });
   await page.setViewportSize({ width: 1280, height: 800 });
-  await view.getByRole('button', { name: 'Send answer' }).click();
+  // Enter in a field sends the answer, as in any form.
+  await name.press('Enter');
   await expect
     .poll(() => h.rawAnswers('claude')['raw-1'])
     .toEqual({
       result: {
         action: 'accept',
-        content: { name: 'v2.0', channel: 'beta', count: 3, publish: true },
+        content: { name: 'Dandelion', channel: 'beta', count: 3, publish: true },
       },
     });
 
