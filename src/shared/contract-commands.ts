@@ -26,6 +26,7 @@ import { agentCommands } from './contract-commands-agents';
 import { historyCommands } from './contract-commands-history';
 import { ruleCommands } from './contract-commands-rules';
 import { keyCommands } from './contract-commands-keys';
+import { questionCommands } from './contract-commands-questions';
 import { RejectMessage, VOTE_STATUS, VoteInput, VoteOutcome } from './contract-votes';
 
 /** Rows one export carries; a larger history is exported filter by filter (or by date range). */
@@ -419,6 +420,7 @@ export const commands = {
   ...ruleCommands,
   ...agentCommands,
   ...keyCommands,
+  ...questionCommands,
 } as const;
 
 export type Commands = typeof commands;

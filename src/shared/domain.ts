@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ConfigOptions } from './session-config';
 import { PreparedDiff, Warning, WarningCode } from './findings';
 import { CommandPreview } from './preview';
+import { PendingQuestion } from './question';
 
 export const Id = z.string().min(1).max(200);
 export const Uuid = z.uuid();
@@ -162,6 +163,8 @@ export const PendingApproval = z.object({
   cuts: z.array(Cut).optional(),
   /** What the command would change, seen in a scratch view (absent: not a command, or not yet asked). */
   preview: CommandPreview.optional(),
+  /** Present when the agent asks a question (ACP elicitation) instead of a permission. */
+  question: PendingQuestion.optional(),
 });
 export type PendingApproval = z.infer<typeof PendingApproval>;
 
@@ -204,6 +207,10 @@ export const PendingSummary = z.object({
   truncated: z.boolean(),
   /** The preview's one line ("changes 3 files, deletes 1"); absent for requests with no preview. */
   effects: z.string().max(200).optional(),
+  /** An agent's question rather than a permission: a form, or a link to this host. */
+  question: z
+    .object({ mode: z.enum(['form', 'url']), host: z.string().max(300).nullable() })
+    .optional(),
 });
 export type PendingSummary = z.infer<typeof PendingSummary>;
 

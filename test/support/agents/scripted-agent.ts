@@ -143,6 +143,8 @@ export type ScriptStep =
       method: string;
       params: { [key: string]: JsonValue };
       nestDepth?: number;
+      /** Every string "$PAD" in `params` becomes this many characters (a message of megabytes). */
+      pad?: number;
       notification?: boolean;
       /** A session/update sent in the same write, just before (so the client reads both at once). */
       updateBefore?: SessionUpdate;
@@ -632,7 +634,9 @@ function main(): void {
           if (!('sessionId' in params)) params['sessionId'] = session.id;
           const depth = step.nestDepth ?? 0;
           const nested = '['.repeat(depth) + ']'.repeat(depth);
-          const text = JSON.stringify(params).replaceAll('"$NESTED"', nested);
+          const text = JSON.stringify(params)
+            .replaceAll('"$NESTED"', nested)
+            .replaceAll('"$PAD"', JSON.stringify('x'.repeat(step.pad ?? 0)));
           if (step.notification) {
             process.stdout.write(
               `{"jsonrpc":"2.0","method":${JSON.stringify(step.method)},"params":${text}}\n`,

@@ -21,7 +21,8 @@ const log = logger('agents');
 const MALFORMED_UPDATE_AUDIT_MS = 60_000;
 
 export interface ClientHandlerDeps {
-  pipeline: Pick<ApprovalPipeline, 'handle'>;
+  /** `question` absent: the agent's questions are not served (an editor's session answers them). */
+  pipeline: Pick<ApprovalPipeline, 'handle'> & Partial<Pick<ApprovalPipeline, 'question'>>;
   store: Pick<Store, 'recordEvent'>;
   bus: EventBus;
   now: () => number;
@@ -82,6 +83,10 @@ export function clientHandlersFor(session: Session, deps: ClientHandlerDeps): Cl
         oweWords(session, response);
         return response;
       });
+    },
+    elicit: (params: unknown) => {
+      if (!pipeline.question) throw RequestError.methodNotFound('elicitation/create');
+      return pipeline.question(session, params);
     },
     writeTextFile: async (params: acp.WriteTextFileRequest) => {
       foreign(params.sessionId);

@@ -13,7 +13,7 @@ export interface SessionManagerOptions {
   agents: () => Record<string, AgentConfig>;
   defaultPolicy: () => PermissionPolicy;
   /** Takes each permission request; ends what waits when a turn is cancelled or the session ends. */
-  pipeline: Pick<ApprovalPipeline, 'handle' | 'cancelTurn' | 'endSession'>;
+  pipeline: Pick<ApprovalPipeline, 'handle' | 'question' | 'cancelTurn' | 'endSession'>;
   store: Pick<Store, 'recordEvent' | 'recordRequest' | 'recordDecision'>;
   bus: EventBus;
   now?: () => number;

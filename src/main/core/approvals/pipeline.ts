@@ -1,5 +1,9 @@
 import { homedir } from 'node:os';
-import { RequestError, type RequestPermissionResponse } from '@agentclientprotocol/sdk';
+import {
+  RequestError,
+  type CreateElicitationResponse,
+  type RequestPermissionResponse,
+} from '@agentclientprotocol/sdk';
 import { v7 as uuidv7 } from 'uuid';
 import type { GrantChoice } from '../../../shared/contract';
 import type { AgentReply, Decider, Decision, PendingApproval } from '../../../shared/domain';
@@ -38,6 +42,7 @@ import { PendingQueue, voteTally, type PendingView } from './pending';
 import { PreviewStage, type PreviewOptions } from './preview-stage';
 import { REJECT_MESSAGE_META_KEY, rejectMessageOf } from './reject-message';
 import { admitRequest, refuseRequest } from './request-intake';
+import { QuestionDesk } from './questions';
 import { StageClock, type StageTimes } from './request-stages';
 import { allowOnceReply, rejectReply, replyForResolution } from './reply';
 import type { PreDecision, SessionContext, Verdict } from './session-context';
@@ -95,6 +100,7 @@ export class ApprovalPipeline {
   /** Disk look-ups in arrival order, so a request that waits for the disk is not overtaken. */
   private readonly disk: DiskQueue;
   private readonly previews?: PreviewStage;
+  private readonly questions: QuestionDesk;
 
   constructor(private readonly options: PipelineOptions) {
     this.now = options.now ?? Date.now;
@@ -108,6 +114,17 @@ export class ApprovalPipeline {
     this.pending = new PendingQueue(this.mediator);
     this.disk = new DiskQueue(options.disk);
     if (options.preview) this.previews = new PreviewStage(options.preview, options, this);
+    this.questions = new QuestionDesk({
+      ...options,
+      mediator: this.mediator,
+      pending: this.pending,
+      now: this.now,
+    });
+  }
+
+  /** An agent's question (ACP elicitation): the same queue and policy; no rule answers it. */
+  question(session: SessionContext, raw: unknown): Promise<CreateElicitationResponse> {
+    return this.questions.ask(session, raw);
   }
 
   /** A voter's answer to a pending request; the policy decides whether and how it counts. */
@@ -274,7 +291,8 @@ export class ApprovalPipeline {
       // Only what the mediator still holds is listed; one whose session ended, or that the judging
       // of an earlier one ended, is not judged again, so a grant of scope "once" is never spent on it.
       const ended = waiting.session.endReason || this.mediator.expiresAt(requestId) === null;
-      if (ended) continue;
+      // A question is the person's to answer: no rule, grant or mode answers it for them.
+      if (ended || waiting.whole.question) continue;
       const pre = judge(waiting.whole, waiting.session);
       if (!decides(pre) || !this.mediator.withdraw(requestId)) continue;
       waiting.verdict = pre;

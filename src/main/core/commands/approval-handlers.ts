@@ -13,6 +13,7 @@ import {
 } from '../mediator';
 import { LIST_MAX_ITEMS } from '../safety/limits';
 import type { Handlers } from './dispatch';
+import { refuseQuestionLink, refuseQuestionVote } from './question-handlers';
 import { requirePaired } from './require-paired';
 import type { CommandServices } from './services';
 
@@ -121,6 +122,7 @@ export function approvalHandlers({
       const optionId = 'optionId' in input ? input.optionId : CANCEL_VOTE_SENTINEL;
       // A wire client must not be able to inject a cancel by naming the sentinel as an option.
       if ('optionId' in input) assertWireOptionId(input.optionId);
+      refuseQuestionVote(pending, input.requestId, 'optionId' in input ? input.optionId : null);
       if ('grant' in input && input.grant?.prefixWords !== undefined)
         refuseUnrememberablePrefix(input.requestId, optionId, input.grant);
       const message =
@@ -149,6 +151,7 @@ export function approvalHandlers({
       // A link votes as a person; only a person's client may hand one out.
       requirePaired(caller, 'create an approval link');
       const approval = waiting(input.requestId, `no pending request ${input.requestId}`);
+      refuseQuestionLink(approval);
       const { token, linkId } = links.issue(input.requestId);
       store.recordEvent({
         type: 'link_created',

@@ -17,6 +17,7 @@ import { BypassConfirm } from './BypassConfirm';
 import { DialogTopBar } from './DialogTopBar';
 import { DEFAULT_GRANT, grantOf, type GrantDraft } from './grant-draft';
 import { markArmed, markReady } from './perf';
+import { QuestionSection } from './QuestionSection';
 import { QueueList } from './QueueList';
 import {
   approveOption,
@@ -149,6 +150,8 @@ export function ApprovalDialog({
 
   const choose = (option: PermissionOption | undefined) => {
     if (!current || !option || !canUse(option)) return;
+    // A question is accepted with its form's values, from its own buttons; a key only declines.
+    if (detail?.question && option.kind !== 'reject_once') return;
     void decide(current, option, option.kind === 'allow_always' ? grantOf(grant) : undefined);
   };
 
@@ -294,7 +297,9 @@ export function ApprovalDialog({
         index={index}
         total={ordered.length}
         onGo={go}
-        onCopyLink={api.surface === 'browser' ? () => void copyLink() : undefined}
+        onCopyLink={
+          api.surface === 'browser' && !detail?.question ? () => void copyLink() : undefined
+        }
         helpOpen={helpOpen}
         onToggleHelp={() => setHelpOpen((open) => !open)}
         variant={variant}
@@ -322,25 +327,36 @@ export function ApprovalDialog({
         />
         <div className="gh-main">
           {helpOpen && <ShortcutHelp onClose={() => setHelpOpen(false)} />}
-          <div className="gh-scroll">
-            {detail ? (
-              <RequestDetails
-                key={currentId}
-                approval={detail}
-                titleId={titleId}
-                now={now}
-                diffMode={diffMode}
-                onDiffMode={setDiffMode}
-                onDiffsReady={() => setReadyId(currentId)}
-                onExtend={() => void extend()}
-                myVote={myVote}
-              />
-            ) : (
-              <p className="dim" id={titleId} role="status">
-                Loading the request…
-              </p>
-            )}
-          </div>
+          {detail?.question ? (
+            <QuestionSection
+              key={currentId}
+              approval={{ ...detail, question: detail.question }}
+              titleId={titleId}
+              armed={online && !guarded && myVote === undefined}
+              onStatus={(tone, text) => setStatus({ tone, text })}
+              onAnswered={() => advancePast(new Set([currentId]))}
+            />
+          ) : (
+            <div className="gh-scroll">
+              {detail ? (
+                <RequestDetails
+                  key={currentId}
+                  approval={detail}
+                  titleId={titleId}
+                  now={now}
+                  diffMode={diffMode}
+                  onDiffMode={setDiffMode}
+                  onDiffsReady={() => setReadyId(currentId)}
+                  onExtend={() => void extend()}
+                  myVote={myVote}
+                />
+              ) : (
+                <p className="dim" id={titleId} role="status">
+                  Loading the request…
+                </p>
+              )}
+            </div>
+          )}
           <div className="gh-status-line" role="status">
             {status?.tone === 'info' && <p className="gh-status info">{status.text}</p>}
           </div>
@@ -350,7 +366,7 @@ export function ApprovalDialog({
             </p>
           )}
           <VotesWhileOnline>
-            {!detail ? null : bypassOpen ? (
+            {!detail || detail.question ? null : bypassOpen ? (
               <BypassConfirm
                 approval={detail}
                 armed={!bypassGuarded}
@@ -371,7 +387,7 @@ export function ApprovalDialog({
               />
             )}
           </VotesWhileOnline>
-          <p className="gh-hints" aria-hidden="true">
+          <p className="gh-hints" aria-hidden="true" hidden={!!detail?.question}>
             <kbd>1</kbd>–<kbd>{Math.min(9, current.options.length)}</kbd> choose · <kbd>A</kbd>{' '}
             allow once · <kbd>D</kbd> deny · <kbd>J</kbd>/<kbd>K</kbd> next/previous · <kbd>X</kbd>{' '}
             select · <kbd>?</kbd> all shortcuts
