@@ -23,6 +23,7 @@ import { Settings } from './settings';
 import { Transcript } from './transcript';
 import { command, Empty, Ok, RequestRef } from './contract-command';
 import { agentCommands } from './contract-commands-agents';
+import { sessionLifeCommands } from './contract-commands-sessions';
 import { historyCommands } from './contract-commands-history';
 import { ruleCommands } from './contract-commands-rules';
 import { keyCommands } from './contract-commands-keys';
@@ -419,6 +420,7 @@ export const commands = {
   ...historyCommands,
   ...ruleCommands,
   ...agentCommands,
+  ...sessionLifeCommands,
   ...keyCommands,
   ...questionCommands,
 } as const;

@@ -376,6 +376,22 @@ export const SessionInfo = z.object({
   endedAt: z.number().optional(),
   /** Its permission requests waiting for a decision (in lists; absent in events). */
   pendingCount: z.number().int().nonnegative().optional(),
+  /**
+   * It ended with Gatehouse and its agent can take it up again: `resume` (ACP session/resume, no
+   * replay) or `load` (session/load, which replays it). Absent otherwise.
+   */
+  resumable: z.enum(['resume', 'load']).optional(),
+  /**
+   * It was taken up again after Gatehouse restarted: how, when, and what runs differently from
+   * before (today's settings apply, not those it ran with).
+   */
+  resumed: z
+    .object({
+      how: z.enum(['resume', 'load']),
+      at: z.number(),
+      changes: z.array(z.string().max(2000)).max(16),
+    })
+    .optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 

@@ -77,6 +77,14 @@ export function clientHandlersFor(session: Session, deps: ClientHandlerDeps): Cl
 
   return {
     requestPermission: (params: unknown) => {
+      // A replay tells what was; nothing of it is asked again, and nothing is decided twice.
+      if (session.replaying) {
+        session.replaying.requests += 1;
+        audit('replay_request_refused', { method: 'session/request_permission' });
+        return Promise.reject(
+          RequestError.invalidRequest({}, 'no permission request while the session is loading'),
+        );
+      }
       // What its own tool call declared before it is shown first; the rest of a flood waits.
       updates.beforeRequest(requestedToolCall(params));
       return pipeline.handle(session, params).then((response) => {
@@ -166,6 +174,11 @@ export function clientHandlersFor(session: Session, deps: ClientHandlerDeps): Cl
         return;
       }
       if (params.sessionId !== session.acpSessionId) return;
+      // Shown and audited when it happened: a replay is counted, never shown or tracked again.
+      if (session.replaying) {
+        session.replaying.updates += 1;
+        return;
+      }
       // The state a request reads is applied as the update is read, whatever becomes of its display.
       session.trackToolCall(params.update);
       updates.push(params.update);

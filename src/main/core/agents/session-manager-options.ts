@@ -14,7 +14,14 @@ export interface SessionManagerOptions {
   defaultPolicy: () => PermissionPolicy;
   /** Takes each permission request; ends what waits when a turn is cancelled or the session ends. */
   pipeline: Pick<ApprovalPipeline, 'handle' | 'question' | 'cancelTurn' | 'endSession'>;
-  store: Pick<Store, 'recordEvent' | 'recordRequest' | 'recordDecision'>;
+  store: Pick<Store, 'recordEvent' | 'recordRequest' | 'recordDecision'> &
+    // Absent: no session is remembered across a restart, and none is offered for resuming.
+    Partial<
+      Pick<
+        Store,
+        'rememberSession' | 'sessionEnded' | 'saveTranscript' | 'sessionRecords' | 'keptTranscript'
+      >
+    >;
   bus: EventBus;
   now?: () => number;
   /** Gatehouse's own folder: no path into it reaches an agent's environment. */

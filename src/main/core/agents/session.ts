@@ -16,6 +16,7 @@ import type { ConfigOption } from '../../../shared/session-config';
 import { selectorsOf, withRefusals, type AgentFamily, type ModeSelector } from './agent-modes';
 import { readConfigOptions, shownOptions } from './config-options';
 import type { UpdateLane } from './update-lane';
+import type { SessionAbilities } from '../store';
 
 const MAX_TRACKED_TOOL_CALLS = 256;
 
@@ -67,6 +68,15 @@ export class Session implements SessionContext {
   updates: Pick<UpdateLane, 'beforeRequest' | 'flush' | 'close'> | null = null;
   /** Malformed session/update notifications: audited at most once a minute, with the count. */
   malformedUpdates = { lastAuditAt: -Infinity, dropped: 0 };
+  /** What the agent said in initialize it can do with a session (list, resume, load, close). */
+  abilities: SessionAbilities = { list: false, resume: false, load: false, close: false };
+  /**
+   * While session/load replays the conversation: what it replays is counted and dropped (the
+   * transcript already holds it, kept by the core), and a permission request is refused.
+   */
+  replaying: { updates: number; requests: number } | null = null;
+  /** Taken up again after a restart: how, when, and what differs from how it ran before. */
+  resumed: SessionInfo['resumed'] | null = null;
   /** Latest declared state of recent tool calls, so a permission request can be shown whole. */
   private readonly toolCalls = new Map<string, Record<string, unknown>>();
 
@@ -147,6 +157,7 @@ export class Session implements SessionContext {
       ...(this.via ? { via: this.via } : {}),
       ...(this.authMethods ? { authMethods: this.authMethods } : {}),
       ...(this.authMethods && this.apiKey ? { apiKey: this.apiKey } : {}),
+      ...(this.resumed ? { resumed: this.resumed } : {}),
       ...(this.configOptions.length > 0
         ? { configOptions: withRefusals(this.configOptions, this.agentFamily) }
         : {}),

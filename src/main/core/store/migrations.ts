@@ -251,6 +251,29 @@ export const MIGRATIONS: readonly Migration[] = [
         ALTER TABLE decisions ADD COLUMN message TEXT;
       `),
   },
+  {
+    version: 7,
+    description: 'session records: what a session needs to be taken up again after a restart',
+    up: (db) =>
+      db.exec(`
+        -- Not audited: opening, resuming and closing a session are audited events; this row is what
+        -- the core needs to start its agent again, and the transcript its people were shown.
+        CREATE TABLE session_records (
+          session_id      TEXT PRIMARY KEY,
+          agent_id        TEXT    NOT NULL,
+          acp_session_id  TEXT    NOT NULL,
+          folders_json    TEXT    NOT NULL,
+          sandbox_json    TEXT    NOT NULL,
+          mode            TEXT,
+          abilities_json  TEXT    NOT NULL,
+          state           TEXT    NOT NULL CHECK (state IN ('live', 'closed', 'ended')),
+          opened_at       INTEGER NOT NULL,
+          ended_at        INTEGER,
+          transcript_json TEXT
+        ) WITHOUT ROWID;
+        CREATE INDEX session_records_by_opened ON session_records (opened_at);
+      `),
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

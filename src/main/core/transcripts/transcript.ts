@@ -52,6 +52,20 @@ export class SessionTranscript {
     private readonly now: () => number,
   ) {}
 
+  /**
+   * Takes up what a kept snapshot told (a session resumed after a restart). Its tool calls are not
+   * taken up: an update naming one of them later is a new entry, so nothing told then is rewritten.
+   */
+  restore(kept: Transcript): void {
+    for (const entry of kept.entries) {
+      this.entries.push(entry);
+      this.measure(entry);
+    }
+    this.revision = Math.max(this.revision, kept.rev);
+    this.nextId = Math.max(this.nextId, kept.firstId, ...kept.entries.map((e) => e.id + 1));
+    this.dropped += kept.dropped;
+  }
+
   /** The latest change. */
   get rev(): number {
     return this.revision;
