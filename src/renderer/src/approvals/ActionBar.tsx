@@ -1,6 +1,16 @@
 import type { PendingApproval, PermissionOption } from '../../../shared/domain';
+import { revealInvisibles } from '../../../shared/invisible';
 import { ShieldIcon } from '../components/icons';
-import { alwaysLabel, type GrantDraft, type GrantExpiry, type GrantScope } from './grant-draft';
+import { GrantSentence } from '../components/GrantWords';
+import {
+  alwaysLabel,
+  draftGrantParts,
+  prefixChoices,
+  prefixText,
+  type GrantDraft,
+  type GrantExpiry,
+  type GrantScope,
+} from './grant-draft';
 import { ARIA } from './keyboard';
 import { defaultOption, hasDanger, orderedOptions } from './queue-order';
 import { quorumOf } from './RequestDetails';
@@ -43,6 +53,9 @@ export function ActionBar({
   const hasAlways = options.some((o) => o.kind === 'allow_always');
   const canAllow = options.some((o) => o.kind === 'allow_once' || o.kind === 'allow_always');
   const voted = myVote !== undefined;
+  const offer = approval.command?.prefix;
+  const prefixes = prefixChoices(offer);
+  const sentence = draftGrantParts(approval, grant);
   const guardText = voted
     ? 'You have voted on this request.'
     : !armed
@@ -91,6 +104,29 @@ export function ActionBar({
       <div className="gh-guard-bar" aria-hidden="true" />
       {hasAlways && (
         <div className="gh-grant" role="group" aria-label="How far “always” reaches">
+          {offer && prefixes.length > 0 && (
+            <label>
+              <span>Always covers</span>
+              {/* Widest last: each step down drops one word, never below what the core accepts. */}
+              <select
+                className="gh-prefix"
+                value={grant.prefixWords ?? ''}
+                onChange={(e) =>
+                  onGrant({
+                    ...grant,
+                    prefixWords: e.target.value === '' ? null : Number(e.target.value),
+                  })
+                }
+              >
+                <option value="">this exact command</option>
+                {prefixes.map((n) => (
+                  <option key={n} value={n}>
+                    {revealInvisibles(prefixText(offer, n), { lineBreaks: 'reveal' })}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
           <label>
             <span>Always applies to</span>
             <select
@@ -117,6 +153,11 @@ export function ActionBar({
               <option value="tomorrow">until tomorrow</option>
             </select>
           </label>
+          {sentence && (
+            <p className="gh-grant-words" aria-live="polite">
+              “Always” will <GrantSentence parts={sentence} />
+            </p>
+          )}
         </div>
       )}
       <div className="gh-actions-row">

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { summarizeApproval } from '../../../shared/approval-summary';
 import type { GrantChoice } from '../../../shared/contract';
 import type { PendingApproval, PendingSummary } from '../../../shared/domain';
+import { ApiError } from '../api/api-error';
 import { useApi } from '../api/context';
 import { canVote, useConnection } from '../connection/connection';
 import { markReceived } from './perf';
@@ -190,6 +191,13 @@ export function useApprovals(): ApprovalQueue {
         }
       } catch (error) {
         restore();
+        // The core read the vote and refused it (a prefix it cannot remember, say): the request
+        // is still waiting, and the person is told why in the core's words.
+        if (error instanceof ApiError && error.name === 'BadRequestError')
+          return {
+            ok: false,
+            message: `Gatehouse refused this answer: ${error.message.replace(/\.$/, '')}. The request is still waiting.`,
+          };
         return {
           ok: false,
           message: `Your vote did not reach Gatehouse: ${(error as Error).message}`,
