@@ -12,7 +12,7 @@ import {
   type GrantScope,
 } from './grant-draft';
 import { ARIA } from './keyboard';
-import { defaultOption, hasDanger, orderedOptions } from './queue-order';
+import { defaultOption, denyOption, hasDanger, orderedOptions } from './queue-order';
 import { quorumOf } from './RequestDetails';
 import './ActionBar.css';
 
@@ -34,6 +34,9 @@ interface Props {
   onGrant: (grant: GrantDraft) => void;
   onDecide: (option: PermissionOption) => void;
   onBypass: () => void;
+  /** The reason box is open on this request. */
+  reasonOpen: boolean;
+  onReason: () => void;
 }
 
 /** One button per option the agent offered, in its words, grouped allow / reject. */
@@ -46,6 +49,8 @@ export function ActionBar({
   onGrant,
   onDecide,
   onBypass,
+  reasonOpen,
+  onReason,
 }: Props) {
   const options = orderedOptions(approval);
   const focus = defaultOption(approval);
@@ -56,6 +61,9 @@ export function ActionBar({
   const offer = approval.command?.prefix;
   const prefixes = prefixChoices(offer);
   const sentence = draftGrantParts(approval, grant);
+  // A reason goes with a reject only: an agent that offers none is refused by a cancel, which
+  // carries no words.
+  const canReason = denyOption(approval) !== undefined && !voted;
   const guardText = voted
     ? 'You have voted on this request.'
     : !armed
@@ -192,6 +200,19 @@ export function ActionBar({
             <div className="gh-option-group reject" role="group" aria-label="Reject">
               {group(['reject_once', 'reject_always']).map(button)}
             </div>
+          )}
+          {/* Beside the agent's options, not among them: it is Gatehouse's, not the agent's. */}
+          {canReason && (
+            <button
+              type="button"
+              className="gh-reason-toggle"
+              aria-expanded={reasonOpen}
+              aria-controls={reasonOpen ? 'gh-reason-input' : undefined}
+              aria-keyshortcuts={ARIA.reason}
+              onClick={onReason}
+            >
+              With a reason…<kbd aria-hidden="true">R</kbd>
+            </button>
           )}
         </div>
       </div>

@@ -22,7 +22,13 @@ export interface ApprovalQueue {
   loadDetail(requestId: string): void;
   /** Consensus: the option this client voted for, while the request waits for other voters. */
   myVotes: ReadonlyMap<string, string>;
-  vote(requestId: string, optionId: string, grant?: GrantChoice): Promise<VoteResult>;
+  /** `message`: the person's words, sent with a reject option only (the caller sees to it). */
+  vote(
+    requestId: string,
+    optionId: string,
+    grant?: GrantChoice,
+    message?: string,
+  ): Promise<VoteResult>;
   extend(requestId: string, seconds: number): Promise<VoteResult>;
   /** Records once per request that a person has seen it (the audit keeps it with a timeout). */
   markDisplayed(requestId: string): void;
@@ -160,16 +166,23 @@ export function useApprovals(): ApprovalQueue {
   );
 
   const vote = useCallback(
-    async (requestId: string, optionId: string, grant?: GrantChoice): Promise<VoteResult> => {
+    async (
+      requestId: string,
+      optionId: string,
+      grant?: GrantChoice,
+      message?: string,
+    ): Promise<VoteResult> => {
       if (!onlineRef.current)
         return { ok: false, message: 'Gatehouse is not answering: the vote was not sent.' };
       setHidden((set) => new Set(set).add(requestId));
       const restore = () => setHidden((set) => without(set, requestId));
       try {
-        const outcome = await api.call(
-          'vote',
-          grant ? { requestId, optionId, grant } : { requestId, optionId },
-        );
+        const outcome = await api.call('vote', {
+          requestId,
+          optionId,
+          ...(grant ? { grant } : {}),
+          ...(message ? { message } : {}),
+        });
         switch (outcome.kind) {
           case 'resolved':
           case 'cancelled':
