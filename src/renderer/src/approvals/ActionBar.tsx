@@ -1,8 +1,18 @@
 import type { PendingApproval, PermissionOption } from '../../../shared/domain';
+import { revealInvisibles } from '../../../shared/invisible';
 import { ShieldIcon } from '../components/icons';
-import { alwaysLabel, type GrantDraft, type GrantExpiry, type GrantScope } from './grant-draft';
+import { GrantSentence } from '../components/GrantWords';
+import {
+  alwaysLabel,
+  draftGrantParts,
+  prefixChoices,
+  prefixText,
+  type GrantDraft,
+  type GrantExpiry,
+  type GrantScope,
+} from './grant-draft';
 import { ARIA } from './keyboard';
-import { defaultOption, hasDanger, orderedOptions } from './queue-order';
+import { defaultOption, denyOption, hasDanger, orderedOptions } from './queue-order';
 import { quorumOf } from './RequestDetails';
 import './ActionBar.css';
 
@@ -24,6 +34,9 @@ interface Props {
   onGrant: (grant: GrantDraft) => void;
   onDecide: (option: PermissionOption) => void;
   onBypass: () => void;
+  /** The reason box is open on this request. */
+  reasonOpen: boolean;
+  onReason: () => void;
 }
 
 /** One button per option the agent offered, in its words, grouped allow / reject. */
@@ -36,6 +49,8 @@ export function ActionBar({
   onGrant,
   onDecide,
   onBypass,
+  reasonOpen,
+  onReason,
 }: Props) {
   const options = orderedOptions(approval);
   const focus = defaultOption(approval);
@@ -43,6 +58,12 @@ export function ActionBar({
   const hasAlways = options.some((o) => o.kind === 'allow_always');
   const canAllow = options.some((o) => o.kind === 'allow_once' || o.kind === 'allow_always');
   const voted = myVote !== undefined;
+  const offer = approval.command?.prefix;
+  const prefixes = prefixChoices(offer);
+  const sentence = draftGrantParts(approval, grant);
+  // A reason goes with a reject only: an agent that offers none is refused by a cancel, which
+  // carries no words.
+  const canReason = denyOption(approval) !== undefined && !voted;
   const guardText = voted
     ? 'You have voted on this request.'
     : !armed
@@ -91,6 +112,29 @@ export function ActionBar({
       <div className="gh-guard-bar" aria-hidden="true" />
       {hasAlways && (
         <div className="gh-grant" role="group" aria-label="How far “always” reaches">
+          {offer && prefixes.length > 0 && (
+            <label>
+              <span>Always covers</span>
+              {/* Widest last: each step down drops one word, never below what the core accepts. */}
+              <select
+                className="gh-prefix"
+                value={grant.prefixWords ?? ''}
+                onChange={(e) =>
+                  onGrant({
+                    ...grant,
+                    prefixWords: e.target.value === '' ? null : Number(e.target.value),
+                  })
+                }
+              >
+                <option value="">this exact command</option>
+                {prefixes.map((n) => (
+                  <option key={n} value={n}>
+                    {revealInvisibles(prefixText(offer, n), { lineBreaks: 'reveal' })}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
           <label>
             <span>Always applies to</span>
             <select
@@ -117,6 +161,11 @@ export function ActionBar({
               <option value="tomorrow">until tomorrow</option>
             </select>
           </label>
+          {sentence && (
+            <p className="gh-grant-words" aria-live="polite">
+              “Always” will <GrantSentence parts={sentence} />
+            </p>
+          )}
         </div>
       )}
       <div className="gh-actions-row">
@@ -151,6 +200,19 @@ export function ActionBar({
             <div className="gh-option-group reject" role="group" aria-label="Reject">
               {group(['reject_once', 'reject_always']).map(button)}
             </div>
+          )}
+          {/* Beside the agent's options, not among them: it is Gatehouse's, not the agent's. */}
+          {canReason && (
+            <button
+              type="button"
+              className="gh-reason-toggle"
+              aria-expanded={reasonOpen}
+              aria-controls={reasonOpen ? 'gh-reason-input' : undefined}
+              aria-keyshortcuts={ARIA.reason}
+              onClick={onReason}
+            >
+              With a reason…<kbd aria-hidden="true">R</kbd>
+            </button>
           )}
         </div>
       </div>

@@ -18,6 +18,7 @@ import { DialogTopBar } from './DialogTopBar';
 import { DEFAULT_GRANT, grantOf, type GrantDraft } from './grant-draft';
 import { markArmed, markReady } from './perf';
 import { QuestionSection } from './QuestionSection';
+import { isTypingTarget } from './keyboard';
 import { QueueList } from './QueueList';
 import {
   approveOption,
@@ -27,6 +28,8 @@ import {
   orderQueue,
   orderedOptions,
 } from './queue-order';
+import { RejectReason } from './RejectReason';
+import { reasonToSend } from './reject-reason';
 import { RequestDetails } from './RequestDetails';
 import { ShortcutHelp } from './ShortcutHelp';
 import type { ApprovalQueue, VoteResult } from './use-approvals';
@@ -34,6 +37,7 @@ import { useBatchSelection } from './use-batch-selection';
 import { useDialogKeys } from './use-dialog-keys';
 import { useGuard } from './use-guard';
 import { useQueueCursor } from './use-queue-cursor';
+import { useRejectReason } from './use-reject-reason';
 import './ApprovalDialog.css';
 
 const EXTEND_SECONDS = 300;
@@ -87,6 +91,7 @@ export function ApprovalDialog({
   const grant = grantState?.id === currentId ? grantState.draft : DEFAULT_GRANT;
   const [diffMode, setDiffMode] = useDiffMode();
   const rootRef = useRef<HTMLElement>(null);
+  const reason = useRejectReason(rootRef, current, myVote !== undefined);
   const hasDiffs = (detail?.diffs.length ?? 0) > 0;
   useEffect(() => {
     if (hasDiffs) warmDiffWorker();
@@ -121,7 +126,9 @@ export function ApprovalDialog({
     if (!root || !currentId) return;
     const active = document.activeElement;
     const busy =
-      active && active !== document.body && !root.contains(active) && !active.closest('[inert]');
+      active &&
+      active !== document.body &&
+      (root.contains(active) ? isTypingTarget(active) : !active.closest('[inert]'));
     if (busy) return;
     const target = root.querySelector<HTMLElement>('[data-default-option]') ?? root;
     target.focus({ preventScroll: true });
@@ -135,13 +142,20 @@ export function ApprovalDialog({
       setStatus({ tone: 'info', text: `“${decided.title}” was already decided.` });
   };
 
-  const decide = async (a: PendingSummary, option: PermissionOption, grantChoice?: GrantChoice) => {
+  const decide = async (
+    a: PendingSummary,
+    option: PermissionOption,
+    grantChoice?: GrantChoice,
+    message?: string,
+  ) => {
     const at = ordered.findIndex((x) => x.requestId === a.requestId);
     advancePast(new Set([a.requestId]));
     batch.remove([a.requestId]);
     setStatus(null);
-    const result = await queue.vote(a.requestId, option.optionId, grantChoice);
+    const result = await queue.vote(a.requestId, option.optionId, grantChoice, message);
     if (!result.ok) moveTo(a.requestId, Math.max(0, at));
+    // The words stay with their request until a vote carrying them is taken.
+    else if (message !== undefined) reason.sent(a.requestId);
     report(result, a);
   };
 
@@ -152,7 +166,12 @@ export function ApprovalDialog({
     if (!current || !option || !canUse(option)) return;
     // A question is accepted with its form's values, from its own buttons; a key only declines.
     if (detail?.question && option.kind !== 'reject_once') return;
-    void decide(current, option, option.kind === 'allow_always' ? grantOf(grant) : undefined);
+    void decide(
+      current,
+      option,
+      option.kind === 'allow_always' ? grantOf(grant) : undefined,
+      reasonToSend(reason.box, currentId, option),
+    );
   };
 
   const confirmBypass = async () => {
@@ -252,6 +271,8 @@ export function ApprovalDialog({
           return choose(approveOption(current));
         case 'deny':
           return choose(denyOption(current));
+        case 'reason':
+          return reason.show();
         case 'next':
           return go(1);
         case 'previous':
@@ -384,13 +405,28 @@ export function ApprovalDialog({
                 onGrant={(draft) => setGrantState({ id: currentId, draft })}
                 onDecide={(option) => choose(option)}
                 onBypass={() => setBypassFor(currentId)}
+                reasonOpen={reason.open}
+                onReason={() => (reason.open ? reason.close() : reason.show())}
+              />
+            )}
+            {/* Kept while the next request loads: the focus must not fall out of the box. */}
+            {!bypassOpen && reason.box && (
+              <RejectReason
+                inputRef={reason.inputRef}
+                text={reason.box.text}
+                stale={reason.stale}
+                option={denyOption(current)}
+                canUse={canUse}
+                onText={reason.setText}
+                onSubmit={choose}
+                onClose={reason.close}
               />
             )}
           </VotesWhileOnline>
           <p className="gh-hints" aria-hidden="true" hidden={!!detail?.question}>
             <kbd>1</kbd>–<kbd>{Math.min(9, current.options.length)}</kbd> choose · <kbd>A</kbd>{' '}
-            allow once · <kbd>D</kbd> deny · <kbd>J</kbd>/<kbd>K</kbd> next/previous · <kbd>X</kbd>{' '}
-            select · <kbd>?</kbd> all shortcuts
+            allow once · <kbd>D</kbd> deny · <kbd>R</kbd> deny with a reason · <kbd>J</kbd>/
+            <kbd>K</kbd> next/previous · <kbd>X</kbd> select · <kbd>?</kbd> all shortcuts
           </p>
         </div>
       </div>

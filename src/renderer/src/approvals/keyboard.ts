@@ -4,6 +4,7 @@ export type ShortcutAction =
   | 'option'
   | 'allow'
   | 'deny'
+  | 'reason'
   | 'next'
   | 'previous'
   | 'toggle-select'
@@ -33,6 +34,13 @@ export const SHORTCUTS: Shortcut[] = [
   },
   { action: 'allow', keys: ['A'], aria: 'A', description: 'Allow once' },
   { action: 'deny', keys: ['D'], aria: 'D', description: 'Deny (reject once)' },
+  {
+    action: 'reason',
+    keys: ['R'],
+    aria: 'R',
+    description:
+      'Reject with a reason: a line to tell the agent what to do instead (Enter rejects, Escape closes)',
+  },
   { action: 'next', keys: ['J'], aria: 'J', description: 'Next request in the queue' },
   { action: 'previous', keys: ['K'], aria: 'K', description: 'Previous request' },
   {
@@ -99,6 +107,9 @@ export function actionOf(event: KeyboardEvent): { action: ShortcutAction; index?
       return { action: event.shiftKey ? 'batch-approve' : 'allow' };
     case 'D':
       return { action: event.shiftKey ? 'batch-deny' : 'deny' };
+    case 'r':
+    case 'R':
+      return { action: 'reason' };
     case 'j':
     case 'J':
       return { action: 'next' };

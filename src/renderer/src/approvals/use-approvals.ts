@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { summarizeApproval } from '../../../shared/approval-summary';
 import type { GrantChoice } from '../../../shared/contract';
 import type { PendingApproval, PendingSummary } from '../../../shared/domain';
+import { ApiError } from '../api/api-error';
 import { useApi } from '../api/context';
 import { canVote, useConnection } from '../connection/connection';
 import { markReceived } from './perf';
@@ -21,7 +22,13 @@ export interface ApprovalQueue {
   loadDetail(requestId: string): void;
   /** Consensus: the option this client voted for, while the request waits for other voters. */
   myVotes: ReadonlyMap<string, string>;
-  vote(requestId: string, optionId: string, grant?: GrantChoice): Promise<VoteResult>;
+  /** `message`: the person's words, sent with a reject option only (the caller sees to it). */
+  vote(
+    requestId: string,
+    optionId: string,
+    grant?: GrantChoice,
+    message?: string,
+  ): Promise<VoteResult>;
   extend(requestId: string, seconds: number): Promise<VoteResult>;
   /** Records once per request that a person has seen it (the audit keeps it with a timeout). */
   markDisplayed(requestId: string): void;
@@ -159,16 +166,23 @@ export function useApprovals(): ApprovalQueue {
   );
 
   const vote = useCallback(
-    async (requestId: string, optionId: string, grant?: GrantChoice): Promise<VoteResult> => {
+    async (
+      requestId: string,
+      optionId: string,
+      grant?: GrantChoice,
+      message?: string,
+    ): Promise<VoteResult> => {
       if (!onlineRef.current)
         return { ok: false, message: 'Gatehouse is not answering: the vote was not sent.' };
       setHidden((set) => new Set(set).add(requestId));
       const restore = () => setHidden((set) => without(set, requestId));
       try {
-        const outcome = await api.call(
-          'vote',
-          grant ? { requestId, optionId, grant } : { requestId, optionId },
-        );
+        const outcome = await api.call('vote', {
+          requestId,
+          optionId,
+          ...(grant ? { grant } : {}),
+          ...(message ? { message } : {}),
+        });
         switch (outcome.kind) {
           case 'resolved':
           case 'cancelled':
@@ -190,6 +204,13 @@ export function useApprovals(): ApprovalQueue {
         }
       } catch (error) {
         restore();
+        // The core read the vote and refused it (a prefix it cannot remember, say): the request
+        // is still waiting, and the person is told why in the core's words.
+        if (error instanceof ApiError && error.name === 'BadRequestError')
+          return {
+            ok: false,
+            message: `Gatehouse refused this answer: ${error.message.replace(/\.$/, '')}. The request is still waiting.`,
+          };
         return {
           ok: false,
           message: `Your vote did not reach Gatehouse: ${(error as Error).message}`,

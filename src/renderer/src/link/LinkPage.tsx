@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
-import type { VoteOutcome } from '../../../shared/contract';
+import { REJECT_MESSAGE_MAX, type VoteOutcome } from '../../../shared/contract';
 import type { PendingApproval, PermissionOption } from '../../../shared/domain';
 import type { HttpApi } from '../api/http-client';
 import { Revealed } from '../components/Revealed';
 import { CommandBlock } from '../approvals/CommandBlock';
 import { KindBadge } from '../approvals/KindBadge';
+import { reasonCounter } from '../approvals/reject-reason';
 import { WarningList } from '../approvals/WarningList';
 import { DiffList } from '../diff/DiffList';
 import { useDiffMode } from '../diff/use-diff-mode';
@@ -26,6 +27,7 @@ const isAllow = (o: PermissionOption) => o.kind === 'allow_once' || o.kind === '
 export function LinkPage({ api }: { api: HttpApi }) {
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [busy, setBusy] = useState(false);
+  const [reason, setReason] = useState('');
   const [diffMode] = useDiffMode();
 
   useEffect(() => {
@@ -64,10 +66,16 @@ export function LinkPage({ api }: { api: HttpApi }) {
 
   const { approval } = state;
   const options = approval.options.filter((o) => o.kind !== 'allow_always');
+  const canReason = options.some((o) => !isAllow(o));
   const vote = async (option: PermissionOption) => {
     setBusy(true);
+    // The words go with a reject only; an allow never carries them.
+    const message = isAllow(option) ? '' : reason.trim();
     try {
-      const outcome = await api.call('voteByLink', { optionId: option.optionId });
+      const outcome = await api.call('voteByLink', {
+        optionId: option.optionId,
+        ...(message ? { message } : {}),
+      });
       setState({ kind: 'done', outcome, option });
     } catch (error) {
       setState({ kind: 'gone', message: (error as Error).message });
@@ -86,6 +94,27 @@ export function LinkPage({ api }: { api: HttpApi }) {
       <WarningList warnings={approval.warnings} />
       {approval.command && <CommandBlock command={approval.command} sessionCwd={approval.cwd} />}
       {approval.diffs.length > 0 && <DiffList diffs={approval.diffs} mode={diffMode} />}
+      {canReason && (
+        <div className="link-reason">
+          <label htmlFor="link-reason">
+            Tell the agent what to do instead{' '}
+            <span className="dim">(optional, sent with a reject)</span>
+          </label>
+          <textarea
+            id="link-reason"
+            rows={2}
+            value={reason}
+            maxLength={REJECT_MESSAGE_MAX}
+            disabled={busy}
+            onChange={(e) => setReason(e.target.value)}
+          />
+          {reasonCounter(reason) && (
+            <span className="link-reason-count" aria-live="polite">
+              {reasonCounter(reason)}
+            </span>
+          )}
+        </div>
+      )}
       <div className="link-actions" role="group" aria-label="Your answer">
         {options.map((option) => (
           <Button
