@@ -21,7 +21,7 @@ import { Transcripts } from '../transcripts/transcripts';
 import { RecentFolders } from './recent-folders';
 import { registryLaunch } from './registry-launch';
 import { checkFolder, sessionFolder, type FolderCheck } from './session-folder';
-import { extraFolders, takesExtraFolders } from './extra-folders';
+import { extraFolders, sessionRoots, takesExtraFolders } from './extra-folders';
 import { launchInSandbox } from './session-launch';
 import type { SessionManagerOptions } from './session-manager-options';
 import { violationReporterFor } from './session-violations';
@@ -129,16 +129,10 @@ export class SessionManager {
     return session;
   }
 
-  async create(
-    agentId: string,
-    cwdInput: string,
-    extra: readonly string[] = [],
-  ): Promise<SessionInfo> {
+  async create(agentId: string, cwdInput: string, more: string[] = []): Promise<SessionInfo> {
     const declared = this.options.agents()[agentId];
     if (!declared) throw new NotFoundError(`no agent "${agentId}" in settings`);
     const cwd = await sessionFolder(cwdInput, this.options.home);
-    const deps = { ...this.options, now: this.now };
-    const additional = await extraFolders(extra, { agentId, cwd }, deps);
     const config = registryLaunch(agentId, declared, this.options.home);
     // An agent whose side door cannot be closed starts only if the person opted in.
     const launched = launchFamily(agentId, config);
@@ -153,8 +147,9 @@ export class SessionManager {
       () => this.options.agents()[agentId],
       this.now(),
     );
-    session.additionalDirectories = additional;
-    const violations = violationReporterFor(session, { ...this.options, now: this.now });
+    const deps = { ...this.options, now: this.now };
+    session.additionalDirectories = await extraFolders(more, session, deps);
+    const violations = violationReporterFor(session, deps);
     const leave = await this.starts.enter();
     let launch;
     try {
@@ -195,7 +190,7 @@ export class SessionManager {
     try {
       const initialized = await agent.initialize(session.readsAdvertised).finally(leave);
       session.agentFamily = agentFamily(initialized.agentInfo?.name, agentId);
-      if (additional.length > 0) takesExtraFolders(initialized, session, deps);
+      takesExtraFolders(initialized, session, deps);
       // What the agent calls itself may reveal what its launch did not (a wrapper script).
       session.openDoor = unguardedByDoor(agentId, config, launched, session.agentFamily);
       try {
@@ -229,14 +224,7 @@ export class SessionManager {
   /** ACP session/new; the modes and options the agent advertises there are kept. */
   private async newAcpSession(session: Session, agent: AgentProcess): Promise<void> {
     const created = await agent.raceExit(
-      agent.agent.request('session/new', {
-        cwd: session.cwd,
-        mcpServers: [],
-        // Only the person's, checked at start, and only to an agent that advertised it takes them.
-        ...(session.additionalDirectories.length > 0
-          ? { additionalDirectories: [...session.additionalDirectories] }
-          : {}),
-      }),
+      agent.agent.request('session/new', { ...sessionRoots(session), mcpServers: [] }),
     );
     session.acpSessionId = created.sessionId;
     const modes = modesSelector(created.modes);
