@@ -3,6 +3,7 @@
 // served by this test), pins the version and starts its bin inside. The agent, hostile, tries to
 // rewrite the package it was started from and to plant code in the person's npm cache, both of which
 // would run later outside any sandbox; then it asks for its first approval.
+import { spawnSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -11,15 +12,18 @@ import {
   readFileSync,
   realpathSync,
   rmSync,
+  writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { saveRegistrySnapshot } from '../../src/main/core/agents/registry-snapshot';
 import { Settings } from '../../src/shared/settings';
 import { scriptedAgentLaunch, type ScriptStep } from '../support/agents/scripted-agent';
 import { bwrapMissing } from '../support/bwrap';
 import { startGatehouse, type TestGatehouse } from '../support/gatehouse';
-import { startNpmRegistry, type NpmRegistry } from '../support/npm-registry';
+import { servePackage, startNpmRegistry, type NpmRegistry } from '../support/npm-registry';
+import { registryFixture } from '../support/registry-fixture';
 
 const missing = bwrapMissing('launcher-npx');
 const PACKAGE = 'acp-hello-gh';
@@ -171,5 +175,92 @@ describe.skipIf(missing !== null)('an agent started as `npx <package>`', () => {
     await gh.core.store.flush();
     const events = await gh.core.store.events({ type: 'launcher_fetch_failed' });
     expect(events.map((e) => e.agentId)).toEqual(['other']);
+  });
+});
+
+describe.skipIf(missing !== null)('an ACP Registry agent whose npx entry names its `cmd`', () => {
+  const NAME = 'acp-tools-gh';
+  const CMD = 'acp-tools-gh-agent';
+  let gh: TestGatehouse;
+  let root: string;
+  let registry: NpmRegistry;
+
+  beforeAll(async () => {
+    root = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-launcher-cmd-')));
+    // Two programs: the package's default one, which is not the agent, and the one `cmd` names.
+    const source = join(root, 'source');
+    mkdirSync(source);
+    const bin = { [NAME]: 'default.js', [CMD]: 'agent.js' };
+    writeFileSync(
+      join(source, 'package.json'),
+      JSON.stringify({ name: NAME, version: '1.0.0', bin }),
+    );
+    const scripted = JSON.stringify(scriptedAgentLaunch({}).args[0]!);
+    writeFileSync(
+      join(source, 'agent.js'),
+      `#!/usr/bin/env node\nprocess.argv[1] = ${scripted}; import(${scripted});\n`,
+      { mode: 0o755 },
+    );
+    writeFileSync(
+      join(source, 'default.js'),
+      "#!/usr/bin/env node\nconsole.error('the default program ran'); process.exit(3);\n",
+      { mode: 0o755 },
+    );
+    const packed = spawnSync('npm', ['pack', '--silent', '--pack-destination', root], {
+      cwd: source,
+      encoding: 'utf8',
+    });
+    const tarball = readFileSync(join(root, packed.stdout.trim().split('\n').at(-1)!));
+    registry = await servePackage({ name: NAME, version: '1.0.0', bin }, tarball);
+    gh = await startGatehouse({});
+    const snapshot = registryFixture();
+    snapshot.agents.push({
+      id: 'tools',
+      name: 'Tools agent',
+      version: '1.0.0',
+      description: 'An agent that is not its package’s default program',
+      distribution: { npx: { package: `${NAME}@1.0.0`, cmd: CMD } },
+    });
+    saveRegistrySnapshot(gh.home, JSON.stringify(snapshot), 'fixture');
+  });
+
+  afterAll(async () => {
+    await gh?.close();
+    await registry?.close();
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  it('fetches the package outside and starts the program `cmd` names inside the sandbox', async () => {
+    const script = scriptedAgentLaunch({ prompts: [[{ type: 'text', text: 'the named one' }]] });
+    const agent = {
+      registry: 'tools',
+      env: {
+        ...(script.env as Record<string, string>),
+        HOME: join(root, 'home'),
+        npm_config_registry: registry.url,
+        npm_config_cache: join(root, 'npm-cache'),
+        npm_config_fetch_retries: '0',
+      },
+    };
+    mkdirSync(join(root, 'home'));
+    gh.core.replaceSettings(Settings.parse({ ...gh.core.settings, agents: { tools: agent } }));
+    const project = join(root, 'project');
+    mkdirSync(project);
+    const { sessionId } = await gh.api.call('createSession', { agentId: 'tools', cwd: project });
+    const session = (await gh.api.call('listSessions', {})).find((s) => s.sessionId === sessionId);
+    expect(session?.sandbox).toMatchObject({
+      profile: 'workspace-write',
+      package: `${NAME}@1.0.0`,
+    });
+    await gh.api.call('prompt', { sessionId, text: 'go' });
+    const said = gh.events.flatMap((e) =>
+      e.type === 'session_update' &&
+      e.sessionId === sessionId &&
+      e.update.sessionUpdate === 'agent_message_chunk'
+        ? [(e.update['content'] as { text: string }).text]
+        : [],
+    );
+    expect(said).toEqual(['the named one']);
+    await gh.api.call('closeSession', { sessionId });
   });
 });

@@ -95,9 +95,23 @@ function nestingProblem(path: string, earlier: readonly string[]): string | null
 }
 
 /**
- * Throws (audited) unless the agent's `initialize` answer advertises `additionalDirectories` on
- * session/new: an agent that does not know the field would ignore it, and work in one folder while
- * the person thinks it has several.
+ * The folders session/new names: the extra ones only when there are any, as they were checked at
+ * start, and only once `takesExtraFolders` let the start go on.
+ */
+export function sessionRoots(session: { cwd: string; additionalDirectories: readonly string[] }): {
+  cwd: string;
+  additionalDirectories?: string[];
+} {
+  const extra = session.additionalDirectories;
+  return extra.length > 0
+    ? { cwd: session.cwd, additionalDirectories: [...extra] }
+    : { cwd: session.cwd };
+}
+
+/**
+ * With extra folders asked for, throws (audited) unless the agent's `initialize` answer advertises
+ * `additionalDirectories` on session/new: an agent that does not know the field would ignore it,
+ * and work in one folder while the person thinks it has several.
  */
 export function takesExtraFolders(
   initialized: {
@@ -106,6 +120,7 @@ export function takesExtraFolders(
   session: { agentId: string; cwd: string; additionalDirectories: readonly string[] },
   deps: Pick<ExtraFoldersDeps, 'store' | 'now'>,
 ): void {
+  if (session.additionalDirectories.length === 0) return;
   const offered = initialized.agentCapabilities?.sessionCapabilities?.additionalDirectories;
   if (typeof offered === 'object' && offered !== null) return;
   const message =

@@ -14,7 +14,7 @@ import { Transcripts } from '../transcripts/transcripts';
 import { RecentFolders } from './recent-folders';
 import { registryLaunch } from './registry-launch';
 import { checkFolder, sessionFolder, type FolderCheck } from './session-folder';
-import { extraFolders } from './extra-folders';
+import { extraFolders, sessionRoots } from './extra-folders';
 import type { SessionManagerOptions } from './session-manager-options';
 import { armCancelGrace, closeAcpSession, disarmCancel } from './session-close';
 import { resumeInto } from './session-resume';
@@ -229,14 +229,7 @@ export class SessionManager {
   /** ACP session/new; the modes and options the agent advertises there are kept. */
   private async newAcpSession(session: Session, agent: AgentProcess): Promise<void> {
     const created = await agent.raceExit(
-      agent.agent.request('session/new', {
-        cwd: session.cwd,
-        mcpServers: [],
-        // Only the person's, checked at start, and only to an agent that advertised it takes them.
-        ...(session.additionalDirectories.length > 0
-          ? { additionalDirectories: [...session.additionalDirectories] }
-          : {}),
-      }),
+      agent.agent.request('session/new', { ...sessionRoots(session), mcpServers: [] }),
     );
     session.acpSessionId = created.sessionId;
     const modes = modesSelector(created.modes);

@@ -3,6 +3,7 @@ import type { CommandPreview } from '../../../shared/preview';
 import type { Rule } from '../../../shared/rules';
 import { evaluate, scriptOfShellArgv, type DecidedBy, type RequestFacts } from '../rules';
 import type { ProtectedEntry } from '../rules/protected-files';
+import { projectAllowInExtraFolder } from './extra-folder-scope';
 import type { GrantBook } from './grant-book';
 import type { PreDecision, SessionContext } from './session-context';
 import { allowOnceReply, rejectReply } from './reply';
@@ -133,6 +134,17 @@ export function createRulesGate(options: {
       };
     const decider = deciderOf(evaluation.decidedBy, mode, managedIdsOf(managedRules));
     if (evaluation.verdict === 'allow') {
+      const beyond = projectAllowInExtraFolder(
+        evaluation.deciders ?? [evaluation.decidedBy],
+        facts,
+        session,
+        { rules: options.rules(), grants: options.grants.activeFor(approval.agentId) },
+      );
+      if (beyond)
+        return {
+          verdict: 'ask',
+          reason: `${evaluation.reason}; but that is for the project, not ${beyond}: a person decides`,
+        };
       const reply = allowOnceReply(approval.options);
       // Only the agent's "always" would allow it: a standing approval nobody chose is not handed out.
       if (!reply) return { verdict: 'ask', reason: 'the agent’s only allow is its own “always”' };
