@@ -4,11 +4,13 @@
 // Figures are ratios to the unsandboxed run, and the sandbox's also to the same sandbox as it was
 // before what an agent leaves behind was confined (protected files, private temp folders, closed
 // Unix sockets, agent state): that commit is checked out beside this tree and its core runs in the
-// same process, alternated with this one.
+// same process, alternated with this one. Floors of the same run: the agent under a bare bubblewrap
+// (namespaces, nothing mounted), and the agent with the proxy variables the allow-list network sets;
+// each sandbox is also given as a ratio to the floor that holds what it cannot avoid.
 //   npx tsx bench/sandbox.ts            BENCH_SANDBOX_RUNS=20
 //   BENCH_SANDBOX_BASELINE=<commit>     the sandbox to compare with (default: SANDBOX_BEFORE)
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { findBwrap } from '../src/main/core/sandbox/wrap';
@@ -42,6 +44,32 @@ const VARIANTS = [
   },
 ] as const satisfies { id: string; label: string; settings: Partial<AgentConfig> }[];
 
+/**
+ * Floors of this run, unsandboxed as far as Gatehouse knows: the agent under a bare bubblewrap
+ * (the namespaces alone: what any sandbox of this kind costs), and the agent told of a proxy as
+ * the sandbox tells it (Node loads its proxy support at boot when NODE_USE_ENV_PROXY is set).
+ */
+const PROXY_ENV = { NODE_USE_ENV_PROXY: '1', HTTPS_PROXY: 'http://127.0.0.1:3128' };
+const BARE_BWRAP = [
+  '--die-with-parent',
+  '--unshare-user',
+  '--unshare-pid',
+  '--unshare-net',
+  '--ro-bind',
+  '/',
+  '/',
+  '--dev',
+  '/dev',
+  '--proc',
+  '/proc',
+  '--',
+];
+const FLOORS = [
+  { id: 'floor-ns', label: 'bareNamespaces', bwrap: true, env: {} },
+  { id: 'floor-proxy-env', label: 'proxyVariables', bwrap: false, env: PROXY_ENV },
+  { id: 'floor-ns-proxy-env', label: 'bareNamespacesProxyVariables', bwrap: true, env: PROXY_ENV },
+] as const;
+
 /** One measured start or round trip: which core runs which agent. */
 interface Run {
   id: string;
@@ -60,17 +88,22 @@ async function startCore(loader: Loader): Promise<TestGatehouse> {
   const launch = loader.scriptedAgentLaunch({
     prompts: Array.from({ length: RUNS + 1 }, () => [ASK]),
   });
-  const agents = Object.fromEntries(
-    VARIANTS.map((v) => [
+  const env = launch.env as Record<string, string>;
+  const agents = Object.fromEntries([
+    ...VARIANTS.map((v) => [
       v.id,
+      { command: launch.command, args: launch.args, env, ...v.settings },
+    ]),
+    ...FLOORS.map((f) => [
+      f.id,
       {
-        command: launch.command,
-        args: launch.args,
-        env: launch.env as Record<string, string>,
-        ...v.settings,
+        command: f.bwrap ? findBwrap() : launch.command,
+        args: f.bwrap ? [...BARE_BWRAP, launch.command, ...launch.args] : launch.args,
+        env: { ...env, ...f.env },
+        sandbox: 'off',
       },
     ]),
-  );
+  ]);
   const gh = await loader.startGatehouse({ agents });
   // Every request is answered at once, as a person with the dialog open would be, only faster.
   gh.core.bus.subscribe((event) => {
@@ -89,7 +122,7 @@ export async function benchSandbox(report: Report): Promise<void> {
   }
   const folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-bench-sandbox-')));
   const gh = await startCore({ startGatehouse, scriptedAgentLaunch });
-  const runs: Run[] = VARIANTS.map((v) => ({ id: v.id, label: v.label, gh }));
+  const runs: Run[] = [...VARIANTS, ...FLOORS].map((v) => ({ id: v.id, label: v.label, gh }));
   const baseline = checkoutBaseline(process.env.BENCH_SANDBOX_BASELINE ?? SANDBOX_BEFORE);
   let before: { tree: BaselineTree; gh: TestGatehouse } | null = null;
   if ('skipped' in baseline) report('sandbox: no baseline', { reason: baseline.skipped });
@@ -141,7 +174,14 @@ export async function benchSandbox(report: Report): Promise<void> {
         if (run.id !== 'off') out[`${run.label}Ratio`] = round(ms / p50.get('off')!, 2);
         if (run.before) out[`${run.label}VsBefore`] = round(ms / p50.get(run.before)!, 2);
       }
+      // Each sandbox against the floor that holds what it cannot avoid.
+      out['sandboxedVsBareNamespaces'] = round(p50.get('boxed')! / p50.get('floor-ns')!, 2);
+      out['sandboxedWithProxyVsBareNamespacesProxyVariables'] = round(
+        p50.get('boxed-net')! / p50.get('floor-ns-proxy-env')!,
+        2,
+      );
       if (before) out['before'] = before.tree.commit.slice(0, 12);
+      out['load'] = round(loadavg()[0] ?? 0, 2);
       return out;
     };
     report(

@@ -136,6 +136,25 @@ describe.skipIf(missing).each(MODES)('the network relay, $name', ({ activatorPat
     expect(refused).toEqual(Array.from({ length: 5 }, () => '127.0.0.1:9'));
   });
 
+  it.skipIf(activatorPath === null || skip)(
+    'the relay boots at the first connection, not before: an agent that stays offline never pays it',
+    async () => {
+      const port = await greeter('hello');
+      const profile = profileOf({ network: { allow: [`127.0.0.1:${port}`] } });
+      // The agent and the sandbox's own processes share one pid namespace: count Node processes.
+      const nodes = `n=0; for c in /proc/[0-9]*/comm; do [ "$(cat "$c" 2>/dev/null)" = node ] && n=$((n + 1)); done; echo "$1:$n"`;
+      const script = [
+        `nodes() { ${nodes}; }`,
+        'nodes before',
+        `exec 3<>/dev/tcp/127.0.0.1/${port} && IFS= read -r answer <&3 && echo "answer:$answer"`,
+        'nodes after',
+      ].join('\n');
+      const result = await runBash(profile, script, '', mode);
+      expect(result.stdout).toBe('before:0\nanswer:hello\nafter:1\n');
+      expect(result.status).toBe(0);
+    },
+  );
+
   it.skipIf(skip)(
     'what binds the ports cannot start: the agent never runs and the sandbox ends with 125',
     async () => {

@@ -23,8 +23,10 @@ const { spawn } = require('node:child_process');
 const [spec, command, ...args] = process.argv.slice(1);
 const { forwards, setEnv, unsetEnv, nested } = JSON.parse(spec);
 const listening = [];
-// Started by the socket activator (socket-activation.ts): the listeners are already bound, in order.
-let inherited = Number(process.env.LISTEN_FDS) > 0 ? 3 : 0;
+// Started by the socket activator (socket-activation.ts): the listeners are already bound, in order,
+// from descriptor 3 (systemd's protocol names the process they are meant for).
+const activated = process.env.LISTEN_PID === String(process.pid) && Number(process.env.LISTEN_FDS) > 0;
+let inherited = activated ? 3 : 0;
 for (const f of forwards) {
   const hosts = f.host === 'localhost' ? ['127.0.0.1', '::1'] : [f.host.replace(/^\[|\]$/g, '')];
   for (const host of hosts) {
