@@ -124,7 +124,13 @@ export class QuestionDesk {
       return this.refuse(session, requestId, 'session', [`unknown session ${parsed.sessionId}`]);
     const { question } = parsed;
     if (session.endReason)
-      return this.cancelled(session, requestId, session.endReason, { type: session.endReason });
+      return this.cancelled(
+        session,
+        requestId,
+        session.endReason,
+        { type: session.endReason },
+        false,
+      );
     if (this.deps.pending.countFor(session.sessionId) >= MAX_PENDING_PER_SESSION)
       return this.refuse(session, requestId, 'queue_full', [`${MAX_PENDING_PER_SESSION} waiting`]);
     const issuedAt = this.deps.now();
@@ -135,8 +141,9 @@ export class QuestionDesk {
       agentName: session.agentName,
       cwd: session.cwd,
       // The queue, the tray and the notifications list a question by this title: the agent's words.
+      // Its own id: a question names a tool call (question.toolCallId) but is not that call.
       toolCall: {
-        toolCallId: question.toolCallId ?? requestId,
+        toolCallId: `question-${requestId}`,
         kind: 'other',
         title: question.message.slice(0, 200),
         locations: [],
@@ -211,19 +218,22 @@ export class QuestionDesk {
     session: SessionContext,
     requestId: string,
     reason: string,
-    decider: Decider = { type: 'session_closed' },
+    decider: Decider,
+    announced = true,
   ): Promise<CreateElicitationResponse> {
     const type = reason === 'timeout' ? 'question_timed_out' : 'question_cancelled';
     this.audit(type, session, requestId, { reason, decider });
     await this.deps.store.flush?.();
-    this.deps.bus.publish({
-      type: 'permission_resolved',
-      requestId,
-      sessionId: session.sessionId,
-      reply: { outcome: 'cancelled' },
-      decider,
-      reason,
-    });
+    // Told only of a question every client was shown: one that never waited ends unannounced.
+    if (announced)
+      this.deps.bus.publish({
+        type: 'permission_resolved',
+        requestId,
+        sessionId: session.sessionId,
+        reply: { outcome: 'cancelled' },
+        decider,
+        reason,
+      });
     return { action: 'cancel' };
   }
 
