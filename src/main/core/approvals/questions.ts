@@ -23,13 +23,11 @@ export const QUESTION_OPTIONS = [
 /** How long an answered value is kept in the audit: enough to read, never a whole file. */
 const AUDIT_VALUE_CHARS = 500;
 
+/** What a question needs of the pipeline's options besides its mediator, queue and clock. */
 export interface QuestionDeps {
-  mediator: MultiClientPermissionMediator<PendingView>;
-  pending: PendingQueue;
   store: Pick<Store, 'recordEvent'> & Partial<Pick<Store, 'flush'>>;
   bus: EventBus;
   timeoutMs: () => number;
-  now: () => number;
 }
 
 /**
@@ -74,15 +72,20 @@ function askedPayload(question: PendingQuestion): Record<string, unknown> {
 }
 
 export class QuestionDesk {
-  constructor(private readonly deps: QuestionDeps) {}
+  constructor(
+    private readonly options: QuestionDeps,
+    private readonly mediator: MultiClientPermissionMediator<PendingView>,
+    private readonly pending: PendingQueue,
+    private readonly now: () => number,
+  ) {}
 
   private audit(type: string, session: SessionContext, requestId: string, payload: unknown): void {
-    this.deps.store.recordEvent({
+    this.options.store.recordEvent({
       type,
       requestId,
       sessionId: session.sessionId,
       agentId: session.agentId,
-      at: this.deps.now(),
+      at: this.now(),
       payload,
     });
   }
@@ -98,7 +101,7 @@ export class QuestionDesk {
       refusal,
       problems: problems.slice(0, 20),
     });
-    await this.deps.store.flush?.();
+    await this.options.store.flush?.();
     const words: Record<string, string> = {
       secret:
         'a form must not ask for a password, key or token: the protocol sends secrets through URL mode',
@@ -131,9 +134,9 @@ export class QuestionDesk {
         { type: session.endReason },
         false,
       );
-    if (this.deps.pending.countFor(session.sessionId) >= MAX_PENDING_PER_SESSION)
+    if (this.pending.countFor(session.sessionId) >= MAX_PENDING_PER_SESSION)
       return this.refuse(session, requestId, 'queue_full', [`${MAX_PENDING_PER_SESSION} waiting`]);
-    const issuedAt = this.deps.now();
+    const issuedAt = this.now();
     const approval: PendingApproval = {
       requestId,
       sessionId: session.sessionId,
@@ -152,7 +155,7 @@ export class QuestionDesk {
       options: [...QUESTION_OPTIONS],
       policy: session.policy,
       issuedAt,
-      expiresAt: issuedAt + this.deps.timeoutMs(),
+      expiresAt: issuedAt + this.options.timeoutMs(),
       warnings: [],
       diffs: [],
       command: null,
@@ -161,7 +164,7 @@ export class QuestionDesk {
     };
     this.audit('question_asked', session, requestId, askedPayload(question));
     const view: PendingView = { approval, displayed: false, judged: { session, whole: approval } };
-    const decided = this.deps.mediator.request(
+    const decided = this.mediator.request(
       {
         requestId,
         sessionId: session.sessionId,
@@ -176,9 +179,9 @@ export class QuestionDesk {
     );
     view.approval = {
       ...approval,
-      expiresAt: this.deps.mediator.expiresAt(requestId) ?? approval.expiresAt,
+      expiresAt: this.mediator.expiresAt(requestId) ?? approval.expiresAt,
     };
-    this.deps.bus.publish({ type: 'permission_requested', approval: view.approval });
+    this.options.bus.publish({ type: 'permission_requested', approval: view.approval });
     return this.answer(session, view.approval, await decided);
   }
 
@@ -208,7 +211,7 @@ export class QuestionDesk {
       this.audit('question_declined', session, requestId, { decider });
       response = { action: 'decline' };
     }
-    await this.deps.store.flush?.();
+    await this.options.store.flush?.();
     this.resolved(approval, resolution.optionId === 'accept' ? 0 : 1, decider, response.action);
     return response;
   }
@@ -223,10 +226,10 @@ export class QuestionDesk {
   ): Promise<CreateElicitationResponse> {
     const type = reason === 'timeout' ? 'question_timed_out' : 'question_cancelled';
     this.audit(type, session, requestId, { reason, decider });
-    await this.deps.store.flush?.();
+    await this.options.store.flush?.();
     // Told only of a question every client was shown: one that never waited ends unannounced.
     if (announced)
-      this.deps.bus.publish({
+      this.options.bus.publish({
         type: 'permission_resolved',
         requestId,
         sessionId: session.sessionId,
@@ -244,7 +247,7 @@ export class QuestionDesk {
     reason: string,
   ): void {
     const option = QUESTION_OPTIONS[index];
-    this.deps.bus.publish({
+    this.options.bus.publish({
       type: 'permission_resolved',
       requestId: approval.requestId,
       sessionId: approval.sessionId,
