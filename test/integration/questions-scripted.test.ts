@@ -113,6 +113,9 @@ describe('questions from a scripted agent', () => {
       { mode: 'form', message: 'Name the release' },
     ]);
     expect(await events(s, 'question_answer_refused')).toHaveLength(1);
+    // A question is neither a tool call nor a decision of one in the transcript.
+    const { entries } = await s.gh.api.call('getTranscript', { sessionId: s.sessionId });
+    expect(entries.filter((e) => e.kind === 'decision' || e.kind === 'tool')).toEqual([]);
     expect(await events(s, 'question_answered')).toMatchObject([
       { fields: content, decider: { type: 'person' } },
     ]);

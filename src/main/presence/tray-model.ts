@@ -41,7 +41,10 @@ export interface TrayModelOptions {
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 function requestItem(approval: PendingApproval): TrayMenuItem {
-  const once = approval.options.find((o) => o.kind === 'allow_once');
+  // A question is accepted with its values, in the dialog; from the menu it can only be declined.
+  const once = approval.question
+    ? undefined
+    : approval.options.find((o) => o.kind === 'allow_once');
   const reject =
     approval.options.find((o) => o.kind === 'reject_once') ??
     approval.options.find((o) => o.kind === 'reject_always');
@@ -60,7 +63,7 @@ function requestItem(approval: PendingApproval): TrayMenuItem {
   }
   items.push({
     type: 'action',
-    label: 'Deny',
+    label: approval.question ? 'Decline' : 'Deny',
     action: reject
       ? { type: 'vote', requestId: approval.requestId, optionId: reject.optionId, decision: 'deny' }
       : { type: 'cancel', requestId: approval.requestId },

@@ -1,9 +1,5 @@
 import { homedir } from 'node:os';
-import {
-  RequestError,
-  type CreateElicitationResponse,
-  type RequestPermissionResponse,
-} from '@agentclientprotocol/sdk';
+import { RequestError, type RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import { v7 as uuidv7 } from 'uuid';
 import type { GrantChoice } from '../../../shared/contract';
 import type { AgentReply, Decider, Decision, PendingApproval } from '../../../shared/domain';
@@ -114,16 +110,11 @@ export class ApprovalPipeline {
     this.pending = new PendingQueue(this.mediator);
     this.disk = new DiskQueue(options.disk);
     if (options.preview) this.previews = new PreviewStage(options.preview, options, this);
-    this.questions = new QuestionDesk({
-      ...options,
-      mediator: this.mediator,
-      pending: this.pending,
-      now: this.now,
-    });
+    this.questions = new QuestionDesk(options, this.mediator, this.pending, this.now);
   }
 
   /** An agent's question (ACP elicitation): the same queue and policy; no rule answers it. */
-  question(session: SessionContext, raw: unknown): Promise<CreateElicitationResponse> {
+  question(session: SessionContext, raw: unknown): ReturnType<QuestionDesk['ask']> {
     return this.questions.ask(session, raw);
   }
 

@@ -23,13 +23,11 @@ export const QUESTION_OPTIONS = [
 /** How long an answered value is kept in the audit: enough to read, never a whole file. */
 const AUDIT_VALUE_CHARS = 500;
 
+/** What a question needs of the pipeline's options besides its mediator, queue and clock. */
 export interface QuestionDeps {
-  mediator: MultiClientPermissionMediator<PendingView>;
-  pending: PendingQueue;
   store: Pick<Store, 'recordEvent'> & Partial<Pick<Store, 'flush'>>;
   bus: EventBus;
   timeoutMs: () => number;
-  now: () => number;
 }
 
 /**
@@ -74,15 +72,20 @@ function askedPayload(question: PendingQuestion): Record<string, unknown> {
 }
 
 export class QuestionDesk {
-  constructor(private readonly deps: QuestionDeps) {}
+  constructor(
+    private readonly options: QuestionDeps,
+    private readonly mediator: MultiClientPermissionMediator<PendingView>,
+    private readonly pending: PendingQueue,
+    private readonly now: () => number,
+  ) {}
 
   private audit(type: string, session: SessionContext, requestId: string, payload: unknown): void {
-    this.deps.store.recordEvent({
+    this.options.store.recordEvent({
       type,
       requestId,
       sessionId: session.sessionId,
       agentId: session.agentId,
-      at: this.deps.now(),
+      at: this.now(),
       payload,
     });
   }
@@ -98,7 +101,7 @@ export class QuestionDesk {
       refusal,
       problems: problems.slice(0, 20),
     });
-    await this.deps.store.flush?.();
+    await this.options.store.flush?.();
     const words: Record<string, string> = {
       secret:
         'a form must not ask for a password, key or token: the protocol sends secrets through URL mode',
@@ -124,10 +127,16 @@ export class QuestionDesk {
       return this.refuse(session, requestId, 'session', [`unknown session ${parsed.sessionId}`]);
     const { question } = parsed;
     if (session.endReason)
-      return this.cancelled(session, requestId, session.endReason, { type: session.endReason });
-    if (this.deps.pending.countFor(session.sessionId) >= MAX_PENDING_PER_SESSION)
+      return this.cancelled(
+        session,
+        requestId,
+        session.endReason,
+        { type: session.endReason },
+        false,
+      );
+    if (this.pending.countFor(session.sessionId) >= MAX_PENDING_PER_SESSION)
       return this.refuse(session, requestId, 'queue_full', [`${MAX_PENDING_PER_SESSION} waiting`]);
-    const issuedAt = this.deps.now();
+    const issuedAt = this.now();
     const approval: PendingApproval = {
       requestId,
       sessionId: session.sessionId,
@@ -135,8 +144,9 @@ export class QuestionDesk {
       agentName: session.agentName,
       cwd: session.cwd,
       // The queue, the tray and the notifications list a question by this title: the agent's words.
+      // Its own id: a question names a tool call (question.toolCallId) but is not that call.
       toolCall: {
-        toolCallId: question.toolCallId ?? requestId,
+        toolCallId: `question-${requestId}`,
         kind: 'other',
         title: question.message.slice(0, 200),
         locations: [],
@@ -145,7 +155,7 @@ export class QuestionDesk {
       options: [...QUESTION_OPTIONS],
       policy: session.policy,
       issuedAt,
-      expiresAt: issuedAt + this.deps.timeoutMs(),
+      expiresAt: issuedAt + this.options.timeoutMs(),
       warnings: [],
       diffs: [],
       command: null,
@@ -154,7 +164,7 @@ export class QuestionDesk {
     };
     this.audit('question_asked', session, requestId, askedPayload(question));
     const view: PendingView = { approval, displayed: false, judged: { session, whole: approval } };
-    const decided = this.deps.mediator.request(
+    const decided = this.mediator.request(
       {
         requestId,
         sessionId: session.sessionId,
@@ -169,9 +179,9 @@ export class QuestionDesk {
     );
     view.approval = {
       ...approval,
-      expiresAt: this.deps.mediator.expiresAt(requestId) ?? approval.expiresAt,
+      expiresAt: this.mediator.expiresAt(requestId) ?? approval.expiresAt,
     };
-    this.deps.bus.publish({ type: 'permission_requested', approval: view.approval });
+    this.options.bus.publish({ type: 'permission_requested', approval: view.approval });
     return this.answer(session, view.approval, await decided);
   }
 
@@ -201,7 +211,7 @@ export class QuestionDesk {
       this.audit('question_declined', session, requestId, { decider });
       response = { action: 'decline' };
     }
-    await this.deps.store.flush?.();
+    await this.options.store.flush?.();
     this.resolved(approval, resolution.optionId === 'accept' ? 0 : 1, decider, response.action);
     return response;
   }
@@ -211,19 +221,22 @@ export class QuestionDesk {
     session: SessionContext,
     requestId: string,
     reason: string,
-    decider: Decider = { type: 'session_closed' },
+    decider: Decider,
+    announced = true,
   ): Promise<CreateElicitationResponse> {
     const type = reason === 'timeout' ? 'question_timed_out' : 'question_cancelled';
     this.audit(type, session, requestId, { reason, decider });
-    await this.deps.store.flush?.();
-    this.deps.bus.publish({
-      type: 'permission_resolved',
-      requestId,
-      sessionId: session.sessionId,
-      reply: { outcome: 'cancelled' },
-      decider,
-      reason,
-    });
+    await this.options.store.flush?.();
+    // Told only of a question every client was shown: one that never waited ends unannounced.
+    if (announced)
+      this.options.bus.publish({
+        type: 'permission_resolved',
+        requestId,
+        sessionId: session.sessionId,
+        reply: { outcome: 'cancelled' },
+        decider,
+        reason,
+      });
     return { action: 'cancel' };
   }
 
@@ -234,7 +247,7 @@ export class QuestionDesk {
     reason: string,
   ): void {
     const option = QUESTION_OPTIONS[index];
-    this.deps.bus.publish({
+    this.options.bus.publish({
       type: 'permission_resolved',
       requestId: approval.requestId,
       sessionId: approval.sessionId,

@@ -26,6 +26,8 @@ const MAX_TRANSCRIPTS = 256;
  */
 export class Transcripts {
   private readonly bySession = new Map<string, SessionTranscript>();
+  /** Questions waiting (ACP elicitation): neither a tool call nor a decision of one. */
+  private readonly questions = new Set<string>();
 
   constructor(
     private readonly bus: EventBus,
@@ -35,13 +37,16 @@ export class Transcripts {
       if (event.type === 'permission_requested') {
         const { approval } = event;
         const transcript = this.bySession.get(approval.sessionId);
-        if (!transcript) return;
+        // A question is no tool call: its entry would take the place of the call it names.
+        if (approval.question) this.questions.add(approval.requestId);
+        if (!transcript || approval.question) return;
         transcript.ask(approval.requestId, approval.toolCall.toolCallId, approval.toolCall.title);
         // What the request shows of the tool call (some agents send its diff only here) joins it.
         transcript.update({ sessionUpdate: 'tool_call_update', ...approval.toolCall });
         transcript.shown(approval.toolCall.toolCallId, askedView(approval));
         this.changed(transcript);
       } else if (event.type === 'permission_resolved') {
+        if (this.questions.delete(event.requestId)) return;
         const transcript = this.bySession.get(event.sessionId);
         transcript?.decide(
           event.requestId,

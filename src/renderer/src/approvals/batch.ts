@@ -17,7 +17,8 @@ export function planBatch(
 ): { votes: BatchVote[]; skipped: number } {
   const votes: BatchVote[] = [];
   for (const a of targets) {
-    const option = kind === 'approve' ? approveOption(a) : denyOption(a);
+    // A question is accepted with its form's values, one at a time: a batch only declines it.
+    const option = kind === 'approve' ? (a.question ? undefined : approveOption(a)) : denyOption(a);
     if (option) votes.push({ a, option });
   }
   return { votes, skipped: targets.length - votes.length };
