@@ -212,6 +212,29 @@ describe.skipIf(bwrapMissing('session resume'))('sessions outlive a restart', ()
     expect(history.items.map((i) => i.title).sort()).toEqual(['run one', 'run two']);
   });
 
+  it('a session its agent resumes in a mode that does not ask is set back to asking before its first prompt', async () => {
+    const s = setup();
+    const script: ScriptedAgentScript = {
+      sessions: { dir: s.kept, resume: true, resumeModeId: 'bypassPermissions' },
+      prompts: [asks('one', 'one ran'), asks('two', 'two ran')],
+    };
+    gh = await core(s, script, []);
+    const { sessionId } = await gh.api.call('createSession', { agentId: 's', cwd: s.work });
+    await gh.close();
+
+    gh = await core(s, script, []);
+    await gh.api.call('listSessions', {});
+    await gh.api.call('resumeSession', { sessionId });
+    const modeSets = agentLog(s).filter(
+      (l) => l.dir === 'in' && l.msg.method === 'session/set_mode',
+    );
+    expect(modeSets.at(-1)!.msg.params).toMatchObject({ modeId: 'default' });
+    // Asked, not approved by the agent's own mode.
+    await turnAllowed(gh, sessionId, 'first words');
+    await gh.core.store.flush();
+    expect(await gh.core.store.events({ type: 'agent_mode_reset', sessionId })).toHaveLength(1);
+  });
+
   it('a session of an agent that does not advertise resume or load is not offered', async () => {
     const s = setup();
     const script: ScriptedAgentScript = {

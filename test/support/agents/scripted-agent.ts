@@ -205,6 +205,8 @@ export interface ScriptedAgentScript {
     close?: boolean;
     replayRequest?: boolean;
     pageSize?: number;
+    /** The mode a resumed or loaded session answers it is in (default: the one it was in). */
+    resumeModeId?: string;
   };
 }
 
@@ -905,6 +907,7 @@ function main(): void {
     .onRequest(methods.agent.session.resume, ({ params }) => {
       if (!kept?.resume) throw RequestError.methodNotFound(methods.agent.session.resume);
       const session = keptSession(params.sessionId, params.cwd);
+      session.modeId = kept.resumeModeId ?? session.modeId;
       return { modes: { currentModeId: session.modeId, availableModes: modes } };
     })
     .onRequest(methods.agent.session.load, async ({ params, client }) => {

@@ -1,7 +1,8 @@
 // The sessions remembered across restarts (store/session-records.ts): each session started here is
 // recorded as it opens, changes mode and ends, with its transcript kept at the end of each turn and
 // when it ends; after a restart, those that ended with the core and whose agent can resume or load
-// a session are listed, with their transcript, until one is taken up again.
+// a session are listed, with their transcript (read when first asked for), until one is taken up
+// again.
 import type { SessionInfo } from '../../../shared/domain';
 import { NotFoundError } from '../errors';
 import type { EventBus } from '../events/bus';
@@ -31,7 +32,7 @@ export class RememberedSessions {
 
   /**
    * Reads the sessions a previous core left open or ended with it: those whose agent can resume or
-   * load a session are listed, with their kept transcript. One core holds the data folder, so a
+   * load a session are listed. One core holds the data folder, so a
    * record still live was left by a core that is gone: it ended with that core.
    */
   private async restore(running: (sessionId: string) => boolean): Promise<void> {
@@ -46,9 +47,19 @@ export class RememberedSessions {
       if (!how) continue;
       const ended: SessionRecord = { ...record, state: 'ended', endedAt };
       this.resumable.set(record.sessionId, ended);
-      this.transcripts.restore(record.sessionId, await store.keptTranscript(record.sessionId));
       this.bus.publish({ type: 'session_state', session: resumableInfo(ended, how) });
     }
+  }
+
+  /**
+   * Reads a listed session's kept transcript into memory when it is first asked for (or the
+   * session is resumed): up to 4 M characters each, so not every listed one at start.
+   */
+  async transcriptFor(sessionId: string): Promise<void> {
+    await this.restored;
+    if (!this.resumable.has(sessionId) || this.transcripts.has(sessionId)) return;
+    const kept = (await this.store.keptTranscript?.(sessionId)) ?? null;
+    if (!this.transcripts.has(sessionId)) this.transcripts.restore(sessionId, kept);
   }
 
   /** The remembered sessions that can be taken up, as every surface lists them. */
@@ -64,6 +75,7 @@ export class RememberedSessions {
     await this.restored;
     const record = this.resumable.get(sessionId);
     if (!record) throw new NotFoundError(`no session ${sessionId} to resume`);
+    await this.transcriptFor(sessionId);
     this.resumable.delete(sessionId);
     this.taking.add(sessionId);
     return record;

@@ -2,7 +2,7 @@
 // is opened again (session/resume, which replays nothing, before session/load, which replays the
 // conversation), and what runs differently today from how it ran.
 import * as acp from '@agentclientprotocol/sdk';
-import type { SessionInfo, SessionSandbox } from '../../../shared/domain';
+import { PermissionMode, type SessionInfo, type SessionSandbox } from '../../../shared/domain';
 import type { SessionRecord } from '../store';
 import type { AgentProcess } from './agent-process';
 import { modesSelector } from './agent-modes';
@@ -29,7 +29,7 @@ export function resumableInfo(record: SessionRecord, how: ResumeHow): SessionInf
     cwd: record.folders[0] ?? '',
     createdAt: record.openedAt,
     state: 'closed',
-    mode: 'default',
+    mode: PermissionMode.safeParse(record.mode).data ?? 'default',
     sandbox: record.sandbox as SessionSandbox,
     endReason: 'shutdown',
     ...(record.endedAt !== null ? { endedAt: record.endedAt } : {}),

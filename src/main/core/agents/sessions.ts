@@ -47,7 +47,7 @@ export class SessionManager {
   /** The folders sessions started here last opened in. */
   readonly recentFolders: RecentFolders;
   /** What is remembered of sessions across restarts, and those that can be taken up again. */
-  private readonly remembered: RememberedSessions;
+  readonly remembered: RememberedSessions;
 
   constructor(private readonly options: SessionManagerOptions) {
     this.now = options.now ?? Date.now;
@@ -68,11 +68,6 @@ export class SessionManager {
 
   private get guardDeps(): ModeGuardDeps {
     return { store: this.options.store, bus: this.options.bus, now: this.now };
-  }
-
-  /** Settles once the sessions a previous core left are read (listed from then on). */
-  whenRestored(): Promise<void> {
-    return this.remembered.restored;
   }
 
   /** Open sessions, and those that ended today; older ended ones are forgotten here. */

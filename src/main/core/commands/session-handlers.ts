@@ -30,14 +30,15 @@ export function sessionHandlers({
   return {
     listSessions: async () => {
       // Those a previous core left are listed with the rest, never after them.
-      await sessions.whenRestored();
+      await sessions.remembered.restored;
       return sessions
         .list()
         .map((info) => ({ ...info, pendingCount: pipeline.pending.countFor(info.sessionId) }));
     },
 
     getTranscript: async (input) => {
-      await sessions.whenRestored();
+      // A listed session's kept transcript is read when first asked for.
+      await sessions.remembered.transcriptFor(input.sessionId);
       return sessions.transcripts.get(input.sessionId, input.since);
     },
 

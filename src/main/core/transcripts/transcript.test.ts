@@ -303,3 +303,66 @@ describe('a hostile agent cannot grow a transcript without end or shape it', () 
     expect(Transcript.safeParse(transcripts.get('s1')).success).toBe(true);
   });
 });
+
+describe('a transcript kept across a restart', () => {
+  it('is taken up whole, goes on after it, and a later update of an old tool call rewrites nothing', () => {
+    const before = book();
+    before.transcripts.prompted('s1', 'run the tests');
+    before.transcripts.record('s1', {
+      sessionUpdate: 'tool_call',
+      toolCallId: 't1',
+      title: 'npm test',
+      kind: 'execute',
+      status: 'pending',
+    });
+    before.transcripts.record('s1', text('agent_message_chunk', 'They pass.'));
+    const kept = before.transcripts.kept('s1');
+
+    const after = book();
+    expect(after.transcripts.restore('s1', kept)).toBe(true);
+    const restored = after.transcripts.get('s1');
+    expect(restored).toEqual(before.transcripts.get('s1'));
+    after.transcripts.record('s1', {
+      sessionUpdate: 'tool_call_update',
+      toolCallId: 't1',
+      title: 'rm -rf ~',
+    });
+    after.transcripts.prompted('s1', 'go on');
+    const now = after.transcripts.get('s1');
+    const tools = now.entries.filter((e) => e.kind === 'tool');
+    expect(tools.map((e) => e.title)).toEqual(['npm test', 'rm -rf ~']);
+    expect(new Set(now.entries.map((e) => e.id)).size).toBe(now.entries.length);
+    expect(now.rev).toBeGreaterThan(restored.rev);
+    expect(after.transcripts.get('s1', restored.rev).entries.map((e) => e.kind)).toEqual([
+      'tool',
+      'user',
+    ]);
+  });
+
+  it('refuses what does not fit the transcript: not JSON, another session, past its bounds', () => {
+    const { transcripts } = book();
+    const past = {
+      sessionId: 's1',
+      rev: 1,
+      firstId: 0,
+      dropped: 0,
+      entries: Array.from({ length: TRANSCRIPT_LIMITS.entries + 1 }, (_, i) => ({
+        kind: 'agent',
+        id: i,
+        rev: 1,
+        at: 1,
+        text: 'x',
+      })),
+    };
+    expect(transcripts.restore('s1', 'not json')).toBe(false);
+    expect(transcripts.restore('s1', null)).toBe(false);
+    expect(
+      transcripts.restore(
+        's1',
+        JSON.stringify({ sessionId: 's2', rev: 0, firstId: 0, dropped: 0, entries: [] }),
+      ),
+    ).toBe(false);
+    expect(transcripts.restore('s1', JSON.stringify(past))).toBe(false);
+    expect(() => transcripts.get('s1')).toThrow('no transcript');
+  });
+});

@@ -82,6 +82,11 @@ export class Transcripts {
     return true;
   }
 
+  /** Whether the session's transcript is held here. */
+  has(sessionId: string): boolean {
+    return this.bySession.has(sessionId);
+  }
+
   /** The session's transcript as kept across a restart (JSON), or null when it has none. */
   kept(sessionId: string): string | null {
     const transcript = this.bySession.get(sessionId);

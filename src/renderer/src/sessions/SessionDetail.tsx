@@ -8,6 +8,7 @@ import { SessionSandboxLine } from './SandboxLine';
 import { SandboxViolations } from './SandboxViolations';
 import { BuildScriptChanges } from './BuildScriptChanges';
 import { PromptBox } from './PromptBox';
+import { ResumeNote } from './ResumeNote';
 import { SessionOptions } from './SessionOptions';
 import { stopWords } from './stop-words';
 import { SignIn } from './SignIn';
@@ -23,6 +24,7 @@ export function SessionDetail({ session }: { session: SessionInfo }) {
   const transcript = useTranscript(sessionId);
   const [error, setError] = useState<string | null>(null);
   const [modeBusy, setModeBusy] = useState(false);
+  const [resuming, setResuming] = useState(false);
   const [stop, setStop] = useState<StopReason | null>(null);
   const open = session.state !== 'closed';
   // An editor's (or a terminal's) session is prompted and closed there; Gatehouse shows it and decides.
@@ -77,7 +79,22 @@ export function SessionDetail({ session }: { session: SessionInfo }) {
             Close session
           </button>
         )}
+        {session.resumable && (
+          <button
+            type="button"
+            disabled={resuming}
+            onClick={() => {
+              setResuming(true);
+              void act(() => api.call('resumeSession', { sessionId })).finally(() =>
+                setResuming(false),
+              );
+            }}
+          >
+            {resuming ? 'Resuming…' : 'Resume session'}
+          </button>
+        )}
       </div>
+      <ResumeNote session={session} />
       {open && (
         <div className="session-mode">
           <label>

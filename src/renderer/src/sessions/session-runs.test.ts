@@ -43,4 +43,19 @@ describe('the sessions list folds ended sessions that read the same', () => {
     ]);
     expect(runs.every((r) => r.alike.length === 0)).toBe(true);
   });
+
+  it('a session that can be resumed is never folded, so its Resume stays in sight', () => {
+    const ended = { endReason: 'shutdown' } as const;
+    const runs = foldSessions([
+      session('r3', 3, { ...ended, resumable: 'resume' }),
+      session('r2', 2, { ...ended, resumable: 'resume' }),
+      session('e1', 1, ended),
+      session('e0', 0, ended),
+    ]);
+    expect(runs.map((r) => [r.session.sessionId, r.alike.map((x) => x.sessionId)])).toEqual([
+      ['r3', []],
+      ['r2', []],
+      ['e1', ['e0']],
+    ]);
+  });
 });

@@ -68,6 +68,7 @@ export const END_LABEL: Record<NonNullable<SessionInfo['endReason']>, string> = 
 /** "Ended — the agent exited", "Waiting for approval". */
 export function statusWords(session: SessionInfo): string {
   const status = statusOf(session);
+  if (status === 'ended' && session.resumable) return 'Ended with Gatehouse — resumable';
   if (status === 'ended' && session.endReason) return `Ended — ${END_LABEL[session.endReason]}`;
   if (status === 'starting' && session.authMethods) return 'Starting — the agent asks to sign in';
   return STATUS_LABEL[status];
