@@ -54,6 +54,9 @@ export class ControlError extends Error {
   }
 }
 
+/** A message over the core's bound: refused here, so the core does not close the connection. */
+export class MessageTooLargeError extends ControlError {}
+
 interface Waiter {
   resolve(result: unknown): void;
   reject(error: Error): void;
@@ -153,7 +156,7 @@ export class ControlClient {
     // The core closes a connection that sends more; this one call is refused instead.
     if (byteLength(line) > CONTROL_MAX_MESSAGE_BYTES + 1)
       return Promise.reject(
-        new ControlError(
+        new MessageTooLargeError(
           `${method}: over the ${CONTROL_MAX_MESSAGE_BYTES} bytes a message may hold`,
         ),
       );

@@ -5,6 +5,7 @@
 // it knows, extension methods, anything unknown — it only reads a copy of.
 import { createHash } from 'node:crypto';
 import type { PermissionResponse } from '../../shared/control-proxy';
+import { MessageTooLargeError } from '../control-client';
 import { CoreUnavailableError, type CoreLink } from './core-link';
 import {
   classifyLine,
@@ -318,7 +319,7 @@ export class AcpRelay {
         return;
       }
       const why =
-        error instanceof CoreUnavailableError
+        error instanceof CoreUnavailableError || error instanceof MessageTooLargeError
           ? error.message
           : `Gatehouse is unreachable: ${(error as Error).message}`;
       this.io.log(`gatehouse acp: refused a permission request: ${why}`);
