@@ -27,7 +27,7 @@ import { violationReporterFor } from './session-violations';
 import { watchBuildScripts } from './turn-build-scripts';
 import { setSessionOption } from './session-options';
 import { StartGate } from './start-gate';
-import { withOwedWords } from './reject-words';
+import { steeringOffered, withOwedWords } from './reject-words';
 
 export type { SessionManagerOptions } from './session-manager-options';
 
@@ -188,6 +188,7 @@ export class SessionManager {
     try {
       const initialized = await agent.initialize(session.readsAdvertised).finally(leave);
       session.agentFamily = agentFamily(initialized.agentInfo?.name, agentId);
+      session.steers = steeringOffered(initialized);
       // What the agent calls itself may reveal what its launch did not (a wrapper script).
       session.openDoor = unguardedByDoor(agentId, config, launched, session.agentFamily);
       try {
