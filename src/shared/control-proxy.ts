@@ -4,7 +4,7 @@
 // agent wants is covered. Every id it names must be one this connection opened or submitted: nothing
 // here reaches another connection's sessions, votes on another's requests, or administers.
 import { z } from 'zod';
-import { Id, SessionSandbox } from './domain';
+import { Id, REJECT_MESSAGE_MAX, REJECT_MESSAGE_META_KEY, SessionSandbox } from './domain';
 
 const AcpSessionId = z.string().min(1).max(256);
 /** What the agent sent as `session/request_permission` params; the pipeline validates it whole. */
@@ -19,6 +19,29 @@ export const PermissionResponse = z
   })
   .strict();
 export type PermissionResponse = z.infer<typeof PermissionResponse>;
+
+/**
+ * What the core decided, for the proxy to hand the agent: a reject may carry the person's words in
+ * the outcome's `_meta`, and nothing else may ride there.
+ */
+export const DecidedResponse = z
+  .object({
+    outcome: z.discriminatedUnion('outcome', [
+      z.object({ outcome: z.literal('cancelled') }).strict(),
+      z
+        .object({
+          outcome: z.literal('selected'),
+          optionId: z.string().min(1).max(256),
+          _meta: z
+            .object({ [REJECT_MESSAGE_META_KEY]: z.string().min(1).max(REJECT_MESSAGE_MAX) })
+            .strict()
+            .optional(),
+        })
+        .strict(),
+    ]),
+  })
+  .strict();
+export type DecidedResponse = z.infer<typeof DecidedResponse>;
 
 export const ProxyAgent = z
   .object({
@@ -133,7 +156,7 @@ export const proxyMethods = {
   /** Resolves once the request is decided and audited. */
   'permission.await': {
     params: z.object({ requestId: Id }).strict(),
-    result: z.object({ response: PermissionResponse }).strict(),
+    result: z.object({ response: DecidedResponse }).strict(),
   },
   /** The editor's answer to a request it was shown: a vote of surface `editor`. */
   'permission.answer': {

@@ -269,6 +269,9 @@ export type AgentReply = z.infer<typeof AgentReply>;
 /** The longest reason a person may give with a reject, in characters. */
 export const REJECT_MESSAGE_MAX = 2000;
 
+/** Where a reject's words travel in an ACP reply: the selected outcome's `_meta`, under our name. */
+export const REJECT_MESSAGE_META_KEY = 'gatehouse/rejectMessage';
+
 export const Decision = z.object({
   requestId: Uuid,
   sessionId: Id,

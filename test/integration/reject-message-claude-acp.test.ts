@@ -1,7 +1,8 @@
 // claude-agent-acp over ACP, offline against a fake Anthropic server: what it does with a person's
-// words sent with a reject. It reads only the selected option id; its Claude is told "User refused
-// permission to run tool" and goes on with its turn, so the `_meta` words never reach the model in
-// that turn. They reach it with the person's next prompt, at its head, as the transcript shows it.
+// words sent with a reject. It reads only the selected option id of the reply (its Claude is told
+// "User refused permission to run tool"), not its `_meta`; but it takes a message into its running
+// turn (`_session/steering`), so the words are sent there and its model hears them in the same turn,
+// shown in the transcript as the person's. The next prompt is then what the person typed.
 import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,7 +43,7 @@ describe('a reject with words, to claude-agent-acp', () => {
 
   const text = (messages: unknown[]): string => JSON.stringify(messages);
 
-  it("the model's next call in the turn has no words; the person's next prompt leads with them", async () => {
+  it('the words are steered into the running turn: its model hears them before the turn ends', async () => {
     model.script({ name: 'Bash', input: { command: 'mkdir build', description: 'make build' } });
     const turn = gh.api.call('prompt', { sessionId, text: 'set up' });
     const approval = await gh.nextApproval();
@@ -57,20 +58,28 @@ describe('a reject with words, to claude-agent-acp', () => {
     expect(await turn).toMatchObject({ stopReason: 'end_turn' });
     expect(existsSync(join(folder, 'build'))).toBe(false);
 
-    // Dropped: the refusal its Claude hears is the adapter's own sentence.
+    // The refusal its Claude hears is the adapter's own sentence: the reply's `_meta` is not read.
     const refusal = model.toolResults.at(-1);
     expect(refusal?.isError).toBe(true);
     expect(JSON.stringify(refusal?.content)).toMatch(/refused permission/i);
-    const inTurn = model.streamed.slice(before).map(text).join('\n');
-    expect(inTurn).not.toContain(WORDS);
+    expect(JSON.stringify(refusal?.content)).not.toContain(WORDS);
+    // Steered into the turn: a later model call of the same turn carries the words (the call that
+    // carries the refusal is made before the steered message is read: it waits for the permission).
+    const inTurn = model.streamed.slice(before).map(text);
+    expect(inTurn.some((call) => call.includes(`Rejected by the person: ${WORDS}`))).toBe(true);
+    const transcript = await gh.api.call('getTranscript', { sessionId });
+    const users = transcript.entries.filter((e) => e.kind === 'user');
+    expect(users.map((u) => (u as { text: string }).text).join('\n')).toContain(
+      `Rejected by the person: ${WORDS}`,
+    );
 
-    // Delivered: the person's next prompt carries the words first.
+    // Heard once: the next prompt is what the person typed.
     const next = model.streamed.length;
     await gh.api.call('prompt', { sessionId, text: 'go on' });
-    const sent = model.streamed.slice(next).map(text);
-    expect(sent.some((call) => call.includes(`Rejected by the person: ${WORDS}\\n\\ngo on`))).toBe(
-      true,
-    );
+    const sent = model.streamed.slice(next).map(text).join('\n');
+    expect(sent).toContain('go on');
+    expect(sent.split(`Rejected by the person: ${WORDS}`).length - 1).toBeLessThanOrEqual(1);
+    expect(sent).not.toContain(`${WORDS}\\n\\ngo on`);
 
     await gh.core.store.flush();
     expect((await gh.core.store.historyDetail(approval.requestId))?.message).toBe(WORDS);

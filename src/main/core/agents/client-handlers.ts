@@ -9,7 +9,7 @@ import type { ClientHandlers } from './agent-process';
 import { readJudged, realPathOf, RESOURCE_NOT_FOUND, rootFor, writeInside } from './fs-access';
 import { checkJsonShape, describeJsonProblem } from '../safety/json-guard';
 import type { ReadJudge } from './read-judge';
-import { oweWords } from './reject-words';
+import { handOnWords, STEER_METHOD } from './reject-words';
 import type { Session } from './session';
 import { allowedBy, auditWrite, refuseWrite } from './write-audit';
 import type { Transcripts } from '../transcripts/transcripts';
@@ -31,7 +31,7 @@ export interface ClientHandlerDeps {
   /** Whether a write is what a decision allowed. */
   coverage: Pick<Coverage, 'write'>;
   /** Where the session's updates are kept as its transcript. */
-  transcripts?: Pick<Transcripts, 'recordAll' | 'droppedUpdates' | 'floodEnded'>;
+  transcripts?: Pick<Transcripts, 'recordAll' | 'droppedUpdates' | 'floodEnded' | 'prompted'>;
 }
 
 /**
@@ -88,7 +88,18 @@ export function clientHandlersFor(session: Session, deps: ClientHandlerDeps): Cl
       // What its own tool call declared before it is shown first; the rest of a flood waits.
       updates.beforeRequest(requestedToolCall(params));
       return pipeline.handle(session, params).then((response) => {
-        oweWords(session, response);
+        handOnWords(session, response, {
+          steer: (text) =>
+            session.process
+              ? session.process.agent.request(STEER_METHOD, {
+                  sessionId: session.acpSessionId,
+                  prompt: [{ type: 'text', text }],
+                  // Never a new turn: when the turn is over the words wait for the next prompt.
+                  _meta: { steering: { idleBehavior: 'promptRequired' } },
+                })
+              : Promise.reject(new Error('no agent process')),
+          shown: (text) => deps.transcripts?.prompted(session.sessionId, text),
+        });
         return response;
       });
     },

@@ -8,6 +8,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type {
   ActionCheckParams,
   ActionCheckResult,
+  DecidedResponse,
   PermissionResponse,
   PermissionSubmitResult,
 } from '../../../shared/control-proxy';
@@ -28,6 +29,8 @@ import { keepAsking, onModeUpdate, type ModeGuardDeps } from './mode-guard';
 import { Session } from './session';
 import type { SessionManager } from './sessions';
 import { allowedBy, auditWrite, refuseWrite } from './write-audit';
+import { REJECT_MESSAGE_META_KEY } from '../../../shared/domain';
+import { wordsOf } from './reject-words';
 
 export interface EditorSessionOptions {
   sessions: Pick<SessionManager, 'attach' | 'detach' | 'get' | 'transcripts'>;
@@ -59,7 +62,7 @@ export interface OpenEditorSession {
 /** A submitted request: how it stands now, and its decision once audited. */
 export interface Submitted {
   now: PermissionSubmitResult;
-  decided: Promise<PermissionResponse>;
+  decided: Promise<DecidedResponse>;
 }
 
 export class EditorSessions {
@@ -250,9 +253,11 @@ export class EditorSessions {
   }
 }
 
-function toWire(response: RequestPermissionResponse): PermissionResponse {
+/** The decision as it crosses the socket: the option, and a reject's words, nothing else. */
+function toWire(response: RequestPermissionResponse): DecidedResponse {
   const { outcome } = response;
-  return outcome.outcome === 'selected'
-    ? { outcome: { outcome: 'selected', optionId: outcome.optionId } }
-    : { outcome: { outcome: 'cancelled' } };
+  if (outcome.outcome !== 'selected') return { outcome: { outcome: 'cancelled' } };
+  const words = wordsOf(response);
+  const meta = words === null ? {} : { _meta: { [REJECT_MESSAGE_META_KEY]: words } };
+  return { outcome: { outcome: 'selected', optionId: outcome.optionId, ...meta } };
 }

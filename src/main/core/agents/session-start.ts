@@ -11,6 +11,7 @@ import { agentFamily } from './agent-modes';
 import { signInAsked } from './agent-auth';
 import { clientHandlersFor } from './client-handlers';
 import { takesExtraFolders } from './extra-folders';
+import { steeringOffered } from './reject-words';
 import { onModeUpdate, type ModeGuardDeps } from './mode-guard';
 import { Session } from './session';
 import { launchInSandbox } from './session-launch';
@@ -113,6 +114,7 @@ export async function startAgent(
     const initialized = await agent.initialize(session.readsAdvertised).finally(leave);
     session.agentFamily = agentFamily(initialized.agentInfo?.name, agentId) ?? launched;
     session.abilities = abilitiesOf(initialized);
+    session.steers = steeringOffered(initialized);
     if (session.additionalDirectories.length > 0) takesExtraFolders(initialized, session, deps);
     // What the agent calls itself may reveal what its launch did not (a wrapper script).
     session.openDoor = unguardedByDoor(agentId, config, launched, session.agentFamily);

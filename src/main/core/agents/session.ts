@@ -48,6 +48,8 @@ export class Session implements SessionContext {
   readsAdvertised = false;
   /** A person's words with rejects, for the next prompt (reject-words.ts). */
   owedWords: string[] = [];
+  /** Whether the agent takes a message into its running turn (`_session/steering`). */
+  steers = false;
   /** Ends the running turn as cancelled without waiting for the agent (set while a turn runs). */
   abandonTurn: (() => void) | null = null;
   /** Armed by a cancel: the agent's time to end its turn. */

@@ -3,12 +3,11 @@
 // line breaks and tabs stay; nothing that moves a terminal's cursor, reorders text or hides itself
 // does.
 import type { AgentReply, PermissionOptionKind } from '../../../shared/domain';
-import { REJECT_MESSAGE_MAX } from '../../../shared/domain';
+import { REJECT_MESSAGE_MAX, REJECT_MESSAGE_META_KEY } from '../../../shared/domain';
 import { classify } from '../../../shared/invisible';
 import type { PermissionDecision } from '../mediator';
 
-/** Where the words travel in an ACP reply: the selected outcome's `_meta`, under our own name. */
-export const REJECT_MESSAGE_META_KEY = 'gatehouse/rejectMessage';
+export { REJECT_MESSAGE_META_KEY };
 
 /** Only a reject may carry words: an allow with a message would let text ride on an approval. */
 export function carriesMessage(kind: PermissionOptionKind | undefined): boolean {
