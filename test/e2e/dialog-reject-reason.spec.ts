@@ -2,7 +2,7 @@
 // by itself when a request arrives), Enter rejects with the words, Escape closes it without
 // deciding; the words go with a reject only, and only to the request they were typed for. The
 // approval link page takes the same words. Screenshots at 1280x800 and 390x844 go to
-// test-results/, and to docs/images/ with GATEHOUSE_SCREENSHOTS=1.
+// test-results/; the first also to docs/images/ with GATEHOUSE_SCREENSHOTS=1.
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { oneAgent, run, startDialogHarness, type DialogHarness } from './support/dialog-harness';
@@ -155,7 +155,7 @@ test('on a phone: the box fits under the answers, and an approval link takes the
   const box = await reasonBox(view).boundingBox();
   expect(box!.x).toBeGreaterThanOrEqual(0);
   expect(box!.x + box!.width).toBeLessThanOrEqual(390);
-  await page.screenshot({ path: join(OUT, 'reject-reason-phone.png') });
+  await page.screenshot({ path: 'test-results/screenshots/reject-reason-phone.png' });
   await reasonBox(view).press('Escape');
 
   // The link page: the same optional words, sent with its reject.
