@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { oneAgent, run, startDialogHarness, type DialogHarness } from './support/dialog-harness';
+import { seriousViolations } from './support/axe';
 
 const OUT = process.env.GATEHOUSE_SCREENSHOTS ? 'docs/images' : 'test-results/screenshots';
 
@@ -156,6 +157,8 @@ test('on a phone: the box fits under the answers, and an approval link takes the
   expect(box!.x).toBeGreaterThanOrEqual(0);
   expect(box!.x + box!.width).toBeLessThanOrEqual(390);
   await page.screenshot({ path: 'test-results/screenshots/reject-reason-phone.png' });
+  expect(await seriousViolations(page, '.gh-actions')).toEqual([]);
+  expect(await seriousViolations(page, '.gh-reason')).toEqual([]);
   await reasonBox(view).press('Escape');
 
   // The link page: the same optional words, sent with its reject.
@@ -169,6 +172,7 @@ test('on a phone: the box fits under the answers, and an approval link takes the
   const remote = await phone.newPage();
   await remote.goto(url);
   const words = remote.getByRole('textbox', { name: /Tell the agent what to do instead/ });
+  expect(await seriousViolations(remote)).toEqual([]);
   await words.fill('  wait for the release window  ');
   const request = remote.waitForRequest((r) => r.url().endsWith('/api/link/vote'));
   await remote.getByRole('button', { name: 'Reject' }).click();
