@@ -88,6 +88,26 @@ test('Escape closes the box without deciding; an allow never carries the words',
   await expect.poll(() => h.replies('claude').map((r) => r.optionId)).toEqual(['opt-once']);
 });
 
+test('moving to another request leaves the words with theirs, hidden until coming back', async ({
+  page,
+}) => {
+  h = await startDialogHarness(oneAgent([run('git push --force', 'Push'), run('make', 'Build')]));
+  const { view } = await h.showTurn(page, 2);
+  await armed(view);
+  const first = await view.locator('#gh-request-title').innerText();
+  await page.keyboard.press('r');
+  await page.keyboard.type('push to a branch');
+  await view.getByRole('button', { name: 'Next request' }).click();
+  await expect(view.locator('#gh-request-title')).not.toHaveText(first);
+  await expect(reasonBox(view)).toHaveCount(0);
+  await armed(view);
+  // A reject here carries none of the words typed for the other request.
+  const body = await nextVote(page, () => page.keyboard.press('d'));
+  expect(body).toEqual({ optionId: 'opt-reject' });
+  await expect(view.locator('#gh-request-title')).toHaveText(first);
+  await expect(reasonBox(view)).toHaveValue('push to a branch');
+});
+
 test('near the limit a counter shows what is left; the box takes no more than the core does', async ({
   page,
 }) => {
@@ -129,7 +149,7 @@ test('words typed for a request that was decided elsewhere never reach the next 
   // an Enter: all of it lands in the box, which sends nothing now.
   await page.keyboard.type(' and then ask me again 1');
   await page.keyboard.press('Enter');
-  await expect(view.getByText(/decided elsewhere: nothing typed here is sent/)).toBeVisible();
+  await expect(view.getByText(/no longer waiting .*: nothing typed here is sent/)).toBeVisible();
   await expect(reasonBox(view)).toHaveValue('');
   expect((await h.pending()).map((a) => a.requestId)).toEqual([second.requestId]);
   expect(h.replies('claude')).toHaveLength(1);

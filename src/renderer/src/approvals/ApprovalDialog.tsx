@@ -394,7 +394,7 @@ export function ApprovalDialog({
               />
             )}
             {/* Kept while the next request loads: the focus must not fall out of the box. */}
-            {!bypassOpen && reason.box && (
+            {!bypassOpen && reason.box && reason.shown && (
               <RejectReason
                 inputRef={reason.inputRef}
                 text={reason.box.text}
@@ -404,6 +404,7 @@ export function ApprovalDialog({
                 onText={reason.setText}
                 onSubmit={choose}
                 onClose={reason.close}
+                onFocusChange={reason.focused}
               />
             )}
           </VotesWhileOnline>
