@@ -24,7 +24,9 @@
 //   BENCH_RULE_REQUESTS=2000           rule-decided requests in a row, per shape (BENCH_RULE_SHAPES=
 //                                      command,compound,edit), next to a bare SDK client answering
 //   BENCH_PROXY_MESSAGES=2000          editor requests through `gatehouse acp` and direct
-//   BENCH_PROXY_REQUESTS=500           rule-allowed permission requests through it and direct
+//   BENCH_PROXY_REQUESTS=1000          rule-allowed permission requests through it, direct and through
+//                                      a bare hop to another process, per shape (BENCH_PROXY_SHAPES=
+//                                      command,compound,edit)
 //   BENCH_TRANSCRIPT_UPDATES=10000     session updates streamed into an open session view, twice
 //                                      (BENCH_TRANSCRIPT_NO_BUILD=1: skip the build)
 //   BENCH_STALL_ROWS=1000000           decided requests in the audit chain under the stall measures

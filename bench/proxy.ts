@@ -1,51 +1,104 @@
-// What `gatehouse acp` costs an editor. Two figures, each against a floor in the same run:
-//  - a message through the proxy: an editor's request to the agent and its answer, over the proxy
-//    vs over a direct pipe to the same agent (p50, p99, ratio; target ≤ 2×);
-//  - a permission request a rule allows, through the proxy and the core, vs the raw round trip
-//    (the editor itself answering the agent at once), as the agent measures it.
-//   npx tsx bench/proxy.ts      BENCH_PROXY_MESSAGES=2000  BENCH_PROXY_REQUESTS=500
-// Needs the built command (`npx electron-vite build`).
+// What `gatehouse acp` costs an editor, each figure against floors measured in the same run:
+//  - a message the proxy only passes on (an editor's request and the agent's answer), through the
+//    proxy vs a direct pipe to the same agent and vs a bare byte relay (any proxy process);
+//  - a permission request a rule allows (as the agent times it: sent to answered), per shape of
+//    request (a command, a compound shell line, an edit with its diff), each told of in a `tool_call`
+//    update before and completed after, as real agents do: through the proxy and the core, vs the
+//    editor answering the agent itself (the direct pipe; target ≤ 2× at p50), and vs a floor of
+//    its own (bench/proxy-floor.ts: a bare relay asking a bare process over a socket, once per
+//    request). CPU per request of the proxy process and the core process, all their threads.
+//   BENCH_ONLY=proxy npm run bench     BENCH_PROXY_MESSAGES=2000  BENCH_PROXY_REQUESTS=1000
+//   BENCH_PROXY_SHAPES=command,compound,edit   BENCH_PROXY_UPDATES=0 (no tool call updates)
+//   BENCH_PROXY_PROFILE=<dir>: the proxy and the core write CPU profiles there (node --cpu-prof)
+// Needs the built command and core (`npx electron-vite build`).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { startCoreProcess } from '../test/support/core-process';
+import { CORE_NODE_FLAGS } from '../src/main/core/node-flags';
+import { floorRelayArgs, startFloorCore } from './proxy-floor';
 import { quantiles, round, type Report } from './report';
 
 const MESSAGES = Number(process.env.BENCH_PROXY_MESSAGES ?? 2000);
-const REQUESTS = Number(process.env.BENCH_PROXY_REQUESTS ?? 500);
+const REQUESTS = Number(process.env.BENCH_PROXY_REQUESTS ?? 1000);
+const WARM_UP = Math.min(300, REQUESTS);
+const SHAPES = (process.env.BENCH_PROXY_SHAPES ?? 'command,compound,edit')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
+const UPDATES = process.env.BENCH_PROXY_UPDATES !== '0';
+const PROFILE = process.env.BENCH_PROXY_PROFILE;
 const AGENT = fileURLToPath(new URL('./agents/timestamp-agent.ts', import.meta.url));
 const CLI = resolve('bin/gatehouse.mjs');
+const HEADLESS = resolve('out/main/headless.js');
+/** The file the edit shape changes (as the agent's old text has it). */
+const EDITED = 'src/app.ts';
+const OLD_TEXT = Array.from({ length: 60 }, (_, i) => `export const value${i} = ${i} * 2;`).join(
+  '\n',
+);
+const profileFlags = () => (PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : []);
+
+/** CPU time of every thread of process `pid`, ns (Linux; 0 elsewhere). */
+function processCpuNs(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  let total = 0;
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return 0;
+  }
+  for (const tid of tids) {
+    try {
+      total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return total;
+}
 
 /** A raw line client: requests by id, answers matched by id, permission requests answered at once. */
 function rawEditor(child: ChildProcess) {
   let nextId = 1;
-  const waiting = new Map<number, (message: Record<string, unknown>) => void>();
+  const waiting = new Map<
+    number,
+    { resolve(message: Record<string, unknown>): void; reject(error: Error): void }
+  >();
   const texts: string[] = [];
-  let rest = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    const lines = (rest + chunk.toString('utf8')).split('\n');
-    rest = lines.pop()!;
-    for (const line of lines) {
-      const message = JSON.parse(line) as Record<string, unknown>;
-      if (message.method === 'session/request_permission') {
-        send({ id: message.id, result: { outcome: { outcome: 'selected', optionId: 'allow' } } });
-      } else if (message.method === 'session/update') {
-        const update = (message.params as { update: { content?: { text?: string } } }).update;
-        if (update.content?.text) texts.push(update.content.text);
-      } else if (typeof message.id === 'number' && !message.method) {
-        waiting.get(message.id)?.(message);
-        waiting.delete(message.id);
-      }
+  const lines = createInterface({ input: child.stdout! });
+  lines.on('line', (line) => {
+    const message = JSON.parse(line) as Record<string, unknown>;
+    if (message.method === 'session/request_permission') {
+      send({ id: message.id, result: { outcome: { outcome: 'selected', optionId: 'allow' } } });
+    } else if (message.method === 'session/update') {
+      const update = (message.params as { update: { content?: { text?: string } } }).update;
+      if (typeof update.content?.text === 'string') texts.push(update.content.text);
+    } else if (typeof message.id === 'number' && !message.method) {
+      waiting.get(message.id)?.resolve(message);
+      waiting.delete(message.id);
     }
   });
   const send = (message: Record<string, unknown>) =>
     child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  child.once('exit', (code) => {
+    for (const waiter of waiting.values()) waiter.reject(new Error(`the agent exited ${code}`));
+  });
   const request = (method: string, params: unknown) =>
-    new Promise<Record<string, unknown>>((resolve) => {
+    new Promise<Record<string, unknown>>((resolve, reject) => {
       const id = nextId++;
-      waiting.set(id, resolve);
+      waiting.set(id, { resolve, reject });
       send({ id, method, params });
     });
   return { request, texts };
@@ -74,100 +127,189 @@ async function messageRoundTrips(child: ChildProcess, folder: string): Promise<n
   return samples;
 }
 
-/** The agent's own round trips of REQUESTS permission requests. */
-async function permissionRoundTrips(child: ChildProcess, folder: string): Promise<number[]> {
+interface PermissionRun {
+  /** The agent's round trips, ms. */
+  rtt: number[];
+  /** CPU per request of each watched process, µs. */
+  cpuUs: number[];
+}
+
+/** REQUESTS permission requests of `shape` in a row, after a warm-up; `watch`: pids whose CPU counts. */
+async function permissionRoundTrips(
+  child: ChildProcess,
+  folder: string,
+  shape: string,
+  watch: (number | undefined)[],
+): Promise<PermissionRun> {
   const { editor, sessionId } = await session(child, folder);
-  await editor.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: String(REQUESTS) }],
-  });
-  const line = editor.texts.find((text) => text.startsWith('rtt_ns '));
-  if (!line) throw new Error('the agent reported no round trips');
-  return (JSON.parse(line.slice('rtt_ns '.length)) as number[]).slice(10).map((ns) => ns / 1e6);
+  const prompt = async (count: number) => {
+    editor.texts.length = 0;
+    await editor.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: `${count} 0 ${shape}${UPDATES ? ' updates' : ''}` }],
+    });
+    const line = editor.texts.find((text) => text.startsWith('rtt_ns '));
+    if (!line) throw new Error('the agent reported no round trips');
+    return (JSON.parse(line.slice('rtt_ns '.length)) as number[]).map((ns) => ns / 1e6);
+  };
+  await prompt(WARM_UP);
+  const before = watch.map(processCpuNs);
+  const from = process.hrtime.bigint() / 1000n;
+  const rtt = await prompt(REQUESTS);
+  // A profile's samples are stamped in µs of the same monotonic clock: where the window lies.
+  if (PROFILE)
+    console.error(`window ${shape} ${watch.join(',')} ${from} ${process.hrtime.bigint() / 1000n}`);
+  const cpuUs = watch.map((pid, i) => (processCpuNs(pid) - before[i]!) / 1000 / REQUESTS);
+  return { rtt, cpuUs };
 }
 
 function start(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): ChildProcess {
   return spawn(command, args, { env, cwd, stdio: ['pipe', 'pipe', 'ignore'] });
 }
 
+/** The built core, started as `gatehouse acp` starts one, once it is ready. */
+async function startCore(home: string): Promise<{ child: ChildProcess; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [...CORE_NODE_FLAGS, ...profileFlags(), HEADLESS], {
+    env: { ...process.env, GATEHOUSE_HOME: home, GATEHOUSE_PORT: '0' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.startsWith('Gatehouse is running at')) resolve();
+    });
+    void exited.then(() => reject(new Error('the core exited before it was ready')));
+  });
+  return {
+    child,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Ends an editor's agent as an editor does, by closing its stdin, so a profile is written. */
+async function hangUp(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.stdin!.end();
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
 export async function benchProxy(report: Report): Promise<void> {
-  if (!existsSync('out/main/cli.js')) {
+  if (!existsSync('out/main/cli.js') || !existsSync(HEADLESS)) {
     report('proxy: skipped', { reason: 'not built: run `npx electron-vite build` first' });
     return;
   }
+  if (PROFILE) mkdirSync(PROFILE, { recursive: true });
   const home = mkdtempSync(join(tmpdir(), 'gatehouse-bench-proxy-'));
-  const folder = mkdtempSync(join(tmpdir(), 'gatehouse-bench-proxy-work-'));
+  const folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-bench-proxy-work-')));
+  mkdirSync(join(folder, 'src'));
+  writeFileSync(join(folder, EDITED), OLD_TEXT);
   writeFileSync(
     join(home, 'settings.json'),
     JSON.stringify({
       agents: { timestamp: { command: process.execPath, args: [AGENT], sandbox: 'off' } },
-      rules: [{ id: 'tests', action: 'allow', toolKind: 'execute', command: 'npm test' }],
+      rules: [
+        { id: 'tests', action: 'allow', toolKind: 'execute', command: 'npm test' },
+        { id: 'build', action: 'allow', toolKind: 'execute', command: 'npm run build' },
+        { id: 'tail', action: 'allow', toolKind: 'execute', command: 'tail' },
+        { id: 'status', action: 'allow', toolKind: 'execute', command: 'git status' },
+        { id: 'src', action: 'allow', toolKind: 'edit', path: 'src/**' },
+      ],
     }),
   );
-  const core = await startCoreProcess(home);
+  const core = await startCore(home);
+  const floorSocket = join(home, 'floor.sock');
+  const floorCore = await startFloorCore(floorSocket);
   const children: ChildProcess[] = [];
-  const direct = () => {
-    const child = start(process.execPath, [AGENT], process.env, folder);
+  const started = (child: ChildProcess) => {
     children.push(child);
     return child;
   };
-  const proxied = () => {
-    const child = start(
-      process.execPath,
-      [CLI, 'acp', '--agent', 'timestamp'],
-      { ...process.env, GATEHOUSE_HOME: home },
-      folder,
+  const direct = () => started(start(process.execPath, [AGENT], process.env, folder));
+  const proxied = () =>
+    started(
+      start(
+        process.execPath,
+        [...profileFlags(), CLI, 'acp', '--agent', 'timestamp'],
+        { ...process.env, GATEHOUSE_HOME: home },
+        folder,
+      ),
     );
-    children.push(child);
-    return child;
-  };
+  const hopFloor = () =>
+    started(start(process.execPath, floorRelayArgs(floorSocket, AGENT), process.env, folder));
   // The least any proxy process costs: a Node process that only copies bytes both ways.
   const bareRelay = () => {
     const script = `const c = require('node:child_process').spawn(process.execPath, [process.argv[1]], { stdio: ['pipe', 'pipe', 'ignore'] });
 process.stdin.pipe(c.stdin); c.stdout.pipe(process.stdout);`;
-    const child = start(process.execPath, ['-e', script, AGENT], process.env, folder);
-    children.push(child);
-    return child;
+    return started(start(process.execPath, ['-e', script, AGENT], process.env, folder));
   };
-  const compare = (name: string, floor: number[], measured: number[]) => {
-    const f = quantiles(floor);
-    const m = quantiles(measured);
-    report(name, {
-      directP50Ms: round(f.p50, 3),
-      directP99Ms: round(f.p99, 3),
-      proxyP50Ms: round(m.p50, 3),
-      proxyP99Ms: round(m.p99, 3),
-      p50Ratio: round(m.p50 / f.p50, 2),
-      p99Ratio: round(m.p99 / f.p99, 2),
-    });
-  };
+  const load = () => round(loadavg()[0]!, 2);
   try {
-    const directMs = await messageRoundTrips(direct(), folder);
-    const proxiedMs = await messageRoundTrips(proxied(), folder);
-    compare(
-      `proxy: an editor request and its answer, ${MESSAGES} in a row (target ≤ 2×)`,
-      directMs,
-      proxiedMs,
-    );
+    const loadBefore = load();
+    const directMs = quantiles(await messageRoundTrips(direct(), folder));
     const bare = quantiles(await messageRoundTrips(bareRelay(), folder));
-    const ours = quantiles(proxiedMs);
-    report(
-      'proxy: the same through a bare byte relay (any proxy process), for what the hops cost',
-      {
-        bareRelayP50Ms: round(bare.p50, 3),
-        bareRelayP99Ms: round(bare.p99, 3),
-        bareVsDirectP50Ratio: round(bare.p50 / quantiles(directMs).p50, 2),
-        proxyVsBareP50Ratio: round(ours.p50 / bare.p50, 2),
-        proxyVsBareP99Ratio: round(ours.p99 / bare.p99, 2),
-      },
-    );
-    compare(
-      `proxy: a permission request a rule allows, ${REQUESTS} in a row, vs the editor answering itself`,
-      await permissionRoundTrips(direct(), folder),
-      await permissionRoundTrips(proxied(), folder),
-    );
+    const proxy = proxied();
+    const ours = quantiles(await messageRoundTrips(proxy, folder));
+    await hangUp(proxy);
+    report(`proxy: an editor request the agent answers, passed on, ${MESSAGES} in a row`, {
+      direct_p50_ms: round(directMs.p50),
+      direct_p99_ms: round(directMs.p99),
+      bare_relay_p50_ms: round(bare.p50),
+      proxy_p50_ms: round(ours.p50),
+      proxy_p99_ms: round(ours.p99),
+      p50_vs_direct: round(ours.p50 / directMs.p50, 2),
+      p99_vs_direct: round(ours.p99 / directMs.p99, 2),
+      p50_vs_bare_relay: round(ours.p50 / bare.p50, 2),
+      target: '≤ 2 at p50 against the direct pipe',
+      load_before: loadBefore,
+      load_after: load(),
+    });
+
+    for (const shape of SHAPES) {
+      const loadAt = load();
+      const pipe = await permissionRoundTrips(direct(), folder, shape, []);
+      const floorRelay = hopFloor();
+      const floor = await permissionRoundTrips(floorRelay, folder, shape, [
+        floorRelay.pid,
+        floorCore.pid,
+      ]);
+      const proxy = proxied();
+      const run = await permissionRoundTrips(proxy, folder, shape, [proxy.pid, core.child.pid]);
+      await hangUp(proxy);
+      const p = quantiles(pipe.rtt);
+      const f = quantiles(floor.rtt);
+      const q = quantiles(run.rtt);
+      report(
+        `proxy: a request a rule allows (${shape}${UPDATES ? ', with its tool call updates' : ''}), ${REQUESTS} in a row, the agent's round trip`,
+        {
+          direct_p50_ms: round(p.p50),
+          direct_p99_ms: round(p.p99),
+          hop_floor_p50_ms: round(f.p50),
+          hop_floor_p99_ms: round(f.p99),
+          proxy_p50_ms: round(q.p50),
+          proxy_p99_ms: round(q.p99),
+          p50_vs_direct: round(q.p50 / p.p50, 2),
+          p99_vs_direct: round(q.p99 / p.p99, 2),
+          p50_vs_hop_floor: round(q.p50 / f.p50, 2),
+          p99_vs_hop_floor: round(q.p99 / f.p99, 2),
+          target: '≤ 2 at p50 against the direct pipe',
+          proxy_cpu_us_per_request: Math.round(run.cpuUs[0]!),
+          core_cpu_us_per_request: Math.round(run.cpuUs[1]!),
+          floor_relay_cpu_us_per_request: Math.round(floor.cpuUs[0]!),
+          floor_core_cpu_us_per_request: Math.round(floor.cpuUs[1]!),
+          load_before: loadAt,
+          load_after: load(),
+        },
+      );
+    }
   } finally {
     for (const child of children) child.kill('SIGKILL');
+    floorCore.stdin!.end();
     await core.stop();
     rmSync(home, { recursive: true, force: true });
     rmSync(folder, { recursive: true, force: true });

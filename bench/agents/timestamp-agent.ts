@@ -3,7 +3,9 @@
 // after the previous answer, as an agent does some work between two tool calls. A third word picks
 // what it asks about: `command` (default: `npm test`), `compound` (a shell line of several commands
 // joined by `&&` and a pipe) or `edit` (an edit of `src/app.ts` in the session folder with its diff,
-// as Gemini CLI sends one: the whole old and new text, ~60 lines). Each request carries the moment it
+// as Gemini CLI sends one: the whole old and new text, ~60 lines). A fourth word `updates` makes it
+// tell its client of each tool call as real agents do: a `tool_call` update before the request, a
+// `tool_call_update` that completes it after the answer. Each request carries the moment it
 // was sent, process.hrtime.bigint() (CLOCK_MONOTONIC on Linux, so comparable across processes), in
 // rawInput.sentAtNs and in the title; whoever receives it computes the one-way delay. Before the turn
 // ends the agent reports its own round trips (send to answer, ns) as one agent_message_chunk
@@ -74,17 +76,35 @@ const app = agent({ name: 'timestamp-agent' })
     const words = text.trim().split(/\s+/);
     const [count = 0, thinkMs = 0] = words.slice(0, 2).map((n) => Math.max(0, Number(n) || 0));
     const shape: Shape = words[2] === 'edit' || words[2] === 'compound' ? words[2] : 'command';
+    const withUpdates = words[3] === 'updates';
     const cwd = sessions.get(params.sessionId) ?? process.cwd();
     const rtt: number[] = [];
     for (let i = 0; i < count; i++) {
       if (i > 0 && thinkMs > 0) await new Promise((resolve) => setTimeout(resolve, thinkMs));
       const sent = process.hrtime.bigint();
+      const toolCall = toolCallOf(shape, cwd, i, sent);
+      if (withUpdates) {
+        await client.notify(methods.client.session.update, {
+          sessionId: params.sessionId,
+          update: { sessionUpdate: 'tool_call', status: 'pending', ...toolCall },
+        });
+      }
       await client.request(methods.client.session.requestPermission, {
         sessionId: params.sessionId,
-        toolCall: toolCallOf(shape, cwd, i, sent),
+        toolCall,
         options: OPTIONS,
       });
       rtt.push(Number(process.hrtime.bigint() - sent));
+      if (withUpdates) {
+        await client.notify(methods.client.session.update, {
+          sessionId: params.sessionId,
+          update: {
+            sessionUpdate: 'tool_call_update',
+            toolCallId: toolCall.toolCallId,
+            status: 'completed',
+          },
+        });
+      }
     }
     await client.notify(methods.client.session.update, {
       sessionId: params.sessionId,

@@ -9,11 +9,38 @@ import {
   RpcResponse,
   type ControlClientKind,
   type ControlMethod,
+  type ControlNotice,
   type ControlParams,
   type ControlResult,
   type HelloResult,
 } from '../shared/control-protocol';
 import { LineReader } from '../main/control/line-reader';
+import { writesPerTick } from '../main/control/tick-writes';
+
+/**
+ * A member whose value is bytes already known to be one JSON value (a line the proxy scanned):
+ * spliced into the message as they are, not parsed and encoded again.
+ */
+export interface RawMember {
+  key: string;
+  json: Buffer;
+}
+
+/** A message as a line: `params` encoded, then `raw` spliced in as its last member. */
+function encodeLine(head: string, params: unknown, raw?: RawMember): string | Buffer {
+  if (params === undefined) return `${head}}\n`;
+  const encoded = JSON.stringify(params);
+  if (!raw) return `${head},"params":${encoded}}\n`;
+  const open = encoded === '{}' ? '{' : `${encoded.slice(0, -1)},`;
+  return Buffer.concat([
+    Buffer.from(`${head},"params":${open}${JSON.stringify(raw.key)}:`),
+    raw.json,
+    Buffer.from('}}\n'),
+  ]);
+}
+
+const byteLength = (line: string | Buffer) =>
+  typeof line === 'string' ? Buffer.byteLength(line) : line.length;
 
 /** Nothing listens on the socket: no core runs on this home (or one died and left its file). */
 export class CoreNotRunningError extends Error {}
@@ -36,11 +63,13 @@ export class ControlClient {
   private nextId = 1;
   private readonly waiting = new Map<number, Waiter>();
   private closedWith: Error | null = null;
+  private readonly write: (line: string | Buffer) => void;
 
   private constructor(
     private readonly socket: Socket,
     private readonly timeoutMs: number,
   ) {
+    this.write = writesPerTick(socket);
     const reader = new LineReader(CONTROL_MAX_MESSAGE_BYTES);
     socket.on('data', (chunk: Buffer) => {
       for (const event of reader.push(chunk)) {
@@ -73,15 +102,61 @@ export class ControlClient {
     });
   }
 
-  /** `timeoutMs: null` waits as long as the connection lasts (a decision a person makes). */
+  /**
+   * A notice: sent, never answered (what the core made of it is not told). False when it was not
+   * sent: the connection is gone, or the message would be over the core's bound.
+   */
+  notice<M extends ControlNotice>(method: M, params: ControlParams<M>): boolean;
+  notice<M extends ControlNotice>(
+    method: M,
+    params: Partial<ControlParams<M>>,
+    raw: RawMember,
+  ): boolean;
+  notice<M extends ControlNotice>(
+    method: M,
+    params: Partial<ControlParams<M>>,
+    raw?: RawMember,
+  ): boolean {
+    if (this.closedWith) return false;
+    const line = encodeLine(`{"jsonrpc":"2.0","method":${JSON.stringify(method)}`, params, raw);
+    if (byteLength(line) > CONTROL_MAX_MESSAGE_BYTES + 1) return false;
+    this.write(line);
+    return true;
+  }
+
+  /**
+   * `timeoutMs: null` waits as long as the connection lasts (a decision a person makes); `raw` is
+   * spliced into `params`, which then holds the other members.
+   */
   call<M extends ControlMethod>(
     method: M,
     params?: ControlParams<M>,
-    options: { timeoutMs?: number | null } = {},
+    options?: { timeoutMs?: number | null },
+  ): Promise<ControlResult<M>>;
+  call<M extends ControlMethod>(
+    method: M,
+    params: Partial<ControlParams<M>>,
+    options: { timeoutMs?: number | null; raw: RawMember },
+  ): Promise<ControlResult<M>>;
+  call<M extends ControlMethod>(
+    method: M,
+    params?: Partial<ControlParams<M>>,
+    options: { timeoutMs?: number | null; raw?: RawMember } = {},
   ): Promise<ControlResult<M>> {
     if (this.closedWith) return Promise.reject(this.closedWith);
     const id = this.nextId++;
-    const message = { jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) };
+    const line = encodeLine(
+      `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)}`,
+      params,
+      options.raw,
+    );
+    // The core closes a connection that sends more; this one call is refused instead.
+    if (byteLength(line) > CONTROL_MAX_MESSAGE_BYTES + 1)
+      return Promise.reject(
+        new ControlError(
+          `${method}: over the ${CONTROL_MAX_MESSAGE_BYTES} bytes a message may hold`,
+        ),
+      );
     const timeoutMs = options.timeoutMs === undefined ? this.timeoutMs : options.timeoutMs;
     return new Promise<unknown>((resolve, reject) => {
       const timer =
@@ -100,7 +175,7 @@ export class ControlClient {
         resolve: (result) => settle(() => resolve(result)),
         reject: (error) => settle(() => reject(error)),
       });
-      this.socket.write(`${JSON.stringify(message)}\n`);
+      this.write(line);
     }).then((result) => controlMethods[method].result.parse(result) as ControlResult<M>);
   }
 

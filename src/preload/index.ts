@@ -6,6 +6,7 @@ import {
   commandNames,
   DESKTOP_CHOOSE_FOLDER_CHANNEL,
   DESKTOP_SAVE_EXPORT_CHANNEL,
+  DESKTOP_OPEN_QUESTION_LINK_CHANNEL,
   IPC_EVENT_CHANNEL,
   ipcChannel,
   type GatehouseBridge,
@@ -23,6 +24,8 @@ const bridge = {
   ...methods,
   chooseFolder: () => ipcRenderer.invoke(DESKTOP_CHOOSE_FOLDER_CHANNEL),
   saveHistoryExport: (input: unknown) => ipcRenderer.invoke(DESKTOP_SAVE_EXPORT_CHANNEL, input),
+  openQuestionLink: (requestId: unknown) =>
+    ipcRenderer.invoke(DESKTOP_OPEN_QUESTION_LINK_CHANNEL, requestId),
   onEvent(listener: (event: GatehouseEvent) => void) {
     if (typeof listener !== 'function') throw new TypeError('onEvent needs a function');
     const wrapped = (_event: Electron.IpcRendererEvent, payload: GatehouseEvent) =>

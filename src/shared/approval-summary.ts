@@ -52,5 +52,13 @@ export function summarizeApproval(approval: PendingApproval): PendingSummary {
     options: approval.options.map((o) => ({ ...o, name: clip(o.name, SUMMARY_LIMITS.optionName) })),
     truncated: (approval.cuts?.length ?? 0) > 0,
     ...(approval.preview ? { effects: previewSummary(approval.preview) } : {}),
+    ...(approval.question
+      ? {
+          question: {
+            mode: approval.question.mode,
+            host: approval.question.mode === 'url' ? approval.question.host : null,
+          },
+        }
+      : {}),
   };
 }

@@ -2,6 +2,7 @@
 // handlers, the preload bridge and the renderer's clients are derived from it.
 import { z } from 'zod';
 import {
+  AdditionalDirectories,
   AgentInfo,
   AuthMethod,
   Id,
@@ -22,9 +23,11 @@ import { Settings } from './settings';
 import { Transcript } from './transcript';
 import { command, Empty, Ok, RequestRef } from './contract-command';
 import { agentCommands } from './contract-commands-agents';
+import { sessionLifeCommands } from './contract-commands-sessions';
 import { historyCommands } from './contract-commands-history';
 import { ruleCommands } from './contract-commands-rules';
 import { keyCommands } from './contract-commands-keys';
+import { questionCommands } from './contract-commands-questions';
 import { RejectMessage, VOTE_STATUS, VoteInput, VoteOutcome } from './contract-votes';
 
 /** Rows one export carries; a larger history is exported filter by filter (or by date range). */
@@ -293,10 +296,17 @@ export const commands = {
       "Whether a session could start in a folder (absolute, there, a folder, readable, not Gatehouse's own), checked as createSession checks it.",
   }),
   createSession: command({
-    input: z.object({ agentId: Id, cwd: z.string().min(1).max(4096) }).strict(),
+    input: z
+      .object({
+        agentId: Id,
+        cwd: z.string().min(1).max(4096),
+        additionalDirectories: AdditionalDirectories.optional(),
+      })
+      .strict(),
     output: z.object({ sessionId: Id }),
     http: { method: 'POST', path: '/api/sessions' },
-    summary: 'Spawn (or reuse) the agent and open an ACP session in a folder.',
+    summary:
+      'Spawn (or reuse) the agent and open an ACP session in a folder; additionalDirectories are more folders it may work in, each checked as the folder is, refused unless the agent takes them.',
   }),
   prompt: command({
     input: z.object({ sessionId: Id, text: z.string().min(1).max(200_000) }).strict(),
@@ -410,7 +420,9 @@ export const commands = {
   ...historyCommands,
   ...ruleCommands,
   ...agentCommands,
+  ...sessionLifeCommands,
   ...keyCommands,
+  ...questionCommands,
 } as const;
 
 export type Commands = typeof commands;

@@ -6,6 +6,7 @@ import {
   Decider,
   Id,
   PendingApproval,
+  REJECT_MESSAGE_MAX,
   SessionInfo,
   StopReason,
   Uuid,
@@ -34,6 +35,8 @@ export const Event = z.discriminatedUnion('type', [
     reply: AgentReply,
     decider: Decider,
     reason: z.string(),
+    /** The person's words with a reject, as the agent was given them. */
+    message: z.string().max(REJECT_MESSAGE_MAX).optional(),
   }),
   z.object({ type: z.literal('permission_extended'), requestId: Uuid, expiresAt: z.number() }),
   /** A waiting request's preview started or finished: the approval as it is shown now. */

@@ -1,7 +1,9 @@
 // A vote as it crosses every boundary: what a client sends (an option, maybe with how far an
 // "always" reaches, or a cancel) and what it is told back.
 import { z } from 'zod';
-import { PREFIX_WORDS_MAX, Uuid, VoteTally } from './domain';
+import { PREFIX_WORDS_MAX, REJECT_MESSAGE_MAX, Uuid, VoteTally } from './domain';
+
+export { REJECT_MESSAGE_MAX };
 
 /**
  * How far an "always" choice reaches. The agent's own allow_always often reaches further than what
@@ -27,9 +29,6 @@ export const GrantChoice = z
   })
   .strict();
 export type GrantChoice = z.infer<typeof GrantChoice>;
-
-/** The longest reason a person may give with a reject, in characters. */
-export const REJECT_MESSAGE_MAX = 2000;
 
 /**
  * What a person tells the agent with a reject ("use the test database instead"). Accepted only

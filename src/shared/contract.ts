@@ -44,6 +44,11 @@ export interface GatehouseApi {
    * desktop's save dialog (null when cancelled).
    */
   exportHistory(input: HistoryExportInput): Promise<HistoryExportOutcome | null>;
+  /**
+   * Opens a waiting question's link in the system browser, on the person's click (the desktop);
+   * absent in a browser, where the page shows a plain link instead.
+   */
+  openQuestionLink?: (requestId: string) => Promise<void>;
 }
 
 /** What the preload exposes on `window.gatehouse`: one named method per command, and events. */
@@ -61,6 +66,8 @@ export type GatehouseBridge = {
 export interface DesktopExtras {
   chooseFolder?: () => Promise<Result<string | null>>;
   saveHistoryExport?: (input: HistoryExportInput) => Promise<Result<HistoryExportOutcome | null>>;
+  /** Opens the link of a waiting question in the system browser (the core holds the address). */
+  openQuestionLink?: (requestId: string) => Promise<Result<{ ok: true }>>;
 }
 
 /** IPC channel names, derived from the command table. */
@@ -68,6 +75,7 @@ export const ipcChannel = (name: CommandName) => `gatehouse:${name}` as const;
 export const IPC_EVENT_CHANNEL = 'gatehouse:event';
 export const DESKTOP_CHOOSE_FOLDER_CHANNEL = 'gatehouse:desktop:chooseFolder';
 export const DESKTOP_SAVE_EXPORT_CHANNEL = 'gatehouse:desktop:saveHistoryExport';
+export const DESKTOP_OPEN_QUESTION_LINK_CHANNEL = 'gatehouse:desktop:openQuestionLink';
 
 /** Headers a client sends to identify itself and prove it. */
 export const CLIENT_ID_HEADER = 'x-gatehouse-client-id';

@@ -3,6 +3,7 @@
 // id, never a Gatehouse id: it cannot reach an editor's session, another connection's request, a
 // vote or anything a request asked. The core decides what the tool is from its name, not the hook.
 import { z } from 'zod';
+import { REJECT_MESSAGE_MAX } from './domain';
 
 export const HookAgent = z.enum(['claude-code', 'gemini-cli']);
 export type HookAgent = z.infer<typeof HookAgent>;
@@ -26,8 +27,9 @@ export type HookRequestParams = z.infer<typeof HookRequestParams>;
 export const HookDecision = z.enum(['allow', 'deny']);
 export type HookDecision = z.infer<typeof HookDecision>;
 
+/** A person's reject message (at most REJECT_MESSAGE_MAX) fits whole, with the words before it. */
 export const HookRequestResult = z
-  .object({ decision: HookDecision, reason: z.string().max(2000) })
+  .object({ decision: HookDecision, reason: z.string().max(REJECT_MESSAGE_MAX + 100) })
   .strict();
 export type HookRequestResult = z.infer<typeof HookRequestResult>;
 

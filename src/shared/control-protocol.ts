@@ -12,7 +12,7 @@ import { Id, SessionInfo } from './domain';
 
 export const GATEHOUSE_VERSION: string = version;
 /** Raised when a message or a method changes meaning; a client that speaks another one is refused. */
-export const CONTROL_PROTOCOL = 2;
+export const CONTROL_PROTOCOL = 3;
 /** One message, newline excluded. A longer line is answered `message_too_large` and the connection closed. */
 export const CONTROL_MAX_MESSAGE_BYTES = 1024 * 1024;
 /** Connections open at once; the next one is answered `busy` and closed. */
@@ -43,7 +43,7 @@ export type CoreInfo = z.infer<typeof CoreInfo>;
 export const RpcId = z.union([z.string().max(128), z.number().int()]);
 export type RpcId = z.infer<typeof RpcId>;
 
-/** Every message is a request with an id: notifications and batches are refused. */
+/** A message is a request with an id, or a notice (no id, never answered); batches are refused. */
 export const RpcRequest = z
   .object({
     jsonrpc: z.literal('2.0'),
@@ -53,6 +53,10 @@ export const RpcRequest = z
   })
   .strict();
 export type RpcRequest = z.infer<typeof RpcRequest>;
+
+/** A notice: only the methods the table marks `notice`. */
+export const RpcNotice = RpcRequest.omit({ id: true }).strict();
+export type RpcNotice = z.infer<typeof RpcNotice>;
 
 export const RPC_ERRORS = {
   parseError: -32700,
@@ -129,4 +133,13 @@ export type ControlResult<M extends ControlMethod> = z.output<ControlMethods[M][
 
 export function isControlMethod(name: string): name is ControlMethod {
   return Object.hasOwn(controlMethods, name);
+}
+
+/** The methods sent as notices: without an id, never answered. */
+export type ControlNotice = {
+  [M in ControlMethod]: ControlMethods[M] extends { notice: true } ? M : never;
+}[ControlMethod];
+
+export function isControlNotice(name: string): name is ControlNotice {
+  return isControlMethod(name) && 'notice' in controlMethods[name];
 }

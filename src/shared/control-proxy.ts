@@ -117,13 +117,15 @@ export type ActionCheckResult = z.infer<typeof ActionCheckResult>;
 export const proxyMethods = {
   /** A session the agent created (or loaded) for the editor; listed, judged and audited as any. */
   'session.open': { params: SessionOpenParams, result: z.object({ sessionId: Id }).strict() },
+  // Notices: sent without an id and never answered, so the agent's stream of updates costs one
+  // message one way each, not a round trip.
   /** A `session/update` the agent sent the editor (tool calls are tracked from these). */
-  'session.update': { params: SessionUpdateParams, result: Ok },
+  'session.update': { params: SessionUpdateParams, result: Ok, notice: true },
   /** The editor started a prompt turn, or the agent ended one. */
-  'session.turn': { params: SessionTurnParams, result: Ok },
+  'session.turn': { params: SessionTurnParams, result: Ok, notice: true },
   /** The editor cancelled the turn: its waiting requests end `cancelled`. */
-  'session.cancel': { params: SessionRef, result: Ok },
-  'session.close': { params: SessionRef, result: Ok },
+  'session.cancel': { params: SessionRef, result: Ok, notice: true },
+  'session.close': { params: SessionRef, result: Ok, notice: true },
   'permission.submit': {
     params: z.object({ sessionId: Id, request: AgentRequest }).strict(),
     result: PermissionSubmitResult,

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ConfigOptions } from './session-config';
 import { PreparedDiff, Warning, WarningCode } from './findings';
 import { CommandPreview } from './preview';
+import { PendingQuestion } from './question';
 
 export const Id = z.string().min(1).max(200);
 export const Uuid = z.uuid();
@@ -162,6 +163,8 @@ export const PendingApproval = z.object({
   cuts: z.array(Cut).optional(),
   /** What the command would change, seen in a scratch view (absent: not a command, or not yet asked). */
   preview: CommandPreview.optional(),
+  /** Present when the agent asks a question (ACP elicitation) instead of a permission. */
+  question: PendingQuestion.optional(),
 });
 export type PendingApproval = z.infer<typeof PendingApproval>;
 
@@ -204,6 +207,10 @@ export const PendingSummary = z.object({
   truncated: z.boolean(),
   /** The preview's one line ("changes 3 files, deletes 1"); absent for requests with no preview. */
   effects: z.string().max(200).optional(),
+  /** An agent's question rather than a permission: a form, or a link to this host. */
+  question: z
+    .object({ mode: z.enum(['form', 'url']), host: z.string().max(300).nullable() })
+    .optional(),
 });
 export type PendingSummary = z.infer<typeof PendingSummary>;
 
@@ -259,6 +266,9 @@ export const AgentReply = z.discriminatedUnion('outcome', [
 ]);
 export type AgentReply = z.infer<typeof AgentReply>;
 
+/** The longest reason a person may give with a reject, in characters. */
+export const REJECT_MESSAGE_MAX = 2000;
+
 export const Decision = z.object({
   requestId: Uuid,
   sessionId: Id,
@@ -268,6 +278,8 @@ export const Decision = z.object({
   decidedAt: z.number(),
   /** Mediator reason (first-responder, consensus-quorum, timeout, ...) or rule layer reason. */
   reason: z.string(),
+  /** What the person told the agent with a reject, cleaned of control characters; absent: nothing. */
+  message: z.string().min(1).max(REJECT_MESSAGE_MAX).optional(),
 });
 export type Decision = z.infer<typeof Decision>;
 
@@ -316,10 +328,21 @@ export const AuthMethod = z.object({
 export type AuthMethod = z.infer<typeof AuthMethod>;
 export const MAX_AUTH_METHODS = 16;
 
+/**
+ * Folders a session works in besides its own (ACP `additionalDirectories`), as the person gave
+ * them: absolute, each one a writable root of the sandbox. Few: each is a mount and a scope.
+ */
+export const MAX_ADDITIONAL_DIRECTORIES = 8;
+export const AdditionalDirectories = z
+  .array(z.string().min(1).max(4096))
+  .max(MAX_ADDITIONAL_DIRECTORIES);
+
 export const SessionInfo = z.object({
   sessionId: Id,
   agentId: Id,
   cwd: z.string(),
+  /** The extra folders it was started with (real paths); absent when none. */
+  additionalDirectories: AdditionalDirectories.optional(),
   createdAt: z.number(),
   state: z.enum(['starting', 'idle', 'prompting', 'closed']),
   mode: PermissionMode,
@@ -353,6 +376,22 @@ export const SessionInfo = z.object({
   endedAt: z.number().optional(),
   /** Its permission requests waiting for a decision (in lists; absent in events). */
   pendingCount: z.number().int().nonnegative().optional(),
+  /**
+   * It ended with Gatehouse and its agent can take it up again: `resume` (ACP session/resume, no
+   * replay) or `load` (session/load, which replays it). Absent otherwise.
+   */
+  resumable: z.enum(['resume', 'load']).optional(),
+  /**
+   * It was taken up again after Gatehouse restarted: how, when, and what runs differently from
+   * before (today's settings apply, not those it ran with).
+   */
+  resumed: z
+    .object({
+      how: z.enum(['resume', 'load']),
+      at: z.number(),
+      changes: z.array(z.string().max(2000)).max(16),
+    })
+    .optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 

@@ -9,6 +9,7 @@ import {
   PermissionOption,
   PermissionPolicy,
   PreparedDiff,
+  REJECT_MESSAGE_MAX,
   Surface,
   ToolCallSnapshot,
   ToolKind,
@@ -62,6 +63,8 @@ export const HistoryItem = z.object({
   optionName: z.string().nullable(),
   decider: Decider,
   reason: z.string(),
+  /** What the person told the agent with a reject, as the agent was given it. */
+  message: z.string().max(REJECT_MESSAGE_MAX).optional(),
 });
 export type HistoryItem = z.infer<typeof HistoryItem>;
 

@@ -75,8 +75,23 @@ const PackageSpec = z
     'package: one word, not starting with -',
   );
 
+/**
+ * The package's program to run when it is not its default one (`npx --package <package> <cmd>`,
+ * `uvx --from <package> <cmd>`): one program name of the package, looked up among its own
+ * commands. No separator (it would name a file anywhere), no leading `-` (an option of npx or uvx),
+ * no shell character or whitespace.
+ */
+export const PackageCmd = z
+  .string()
+  .max(100)
+  .regex(
+    /^[A-Za-z0-9_][A-Za-z0-9._-]*$/,
+    'cmd: the name of one of the package’s programs (letters, digits, ., _ and -, not starting with - or .)',
+  );
+
 const PackageDistribution = z.looseObject({
   package: PackageSpec,
+  cmd: PackageCmd.optional(),
   args: Args.default([]),
   env: Env.default({}),
 });

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { AgentReply } from './domain';
 import {
   Decider,
+  REJECT_MESSAGE_MAX,
   Id,
   Location,
   PermissionOptionKind,
@@ -122,6 +123,8 @@ export const TranscriptEntry = z.discriminatedUnion('kind', [
     optionKind: PermissionOptionKind.nullable(),
     decider: Decider,
     reason: z.string().max(L.reason),
+    /** The person's words with a reject, as the agent was given them (already cleaned). */
+    message: z.string().max(REJECT_MESSAGE_MAX).optional(),
   }),
 ]);
 export type TranscriptEntry = z.infer<typeof TranscriptEntry>;

@@ -18,7 +18,7 @@ import { createCore } from '../../src/main/core/core';
 import { HttpApi } from '../../src/renderer/src/api/http-client';
 import { scriptedAgentLaunch } from '../support/agents/scripted-agent';
 import { bwrapMissing } from '../support/bwrap';
-import { codexAcpBinary, prepareCodex } from '../support/codex';
+import { CODEX_PACKAGES, prepareCodex } from '../support/codex';
 import { startCoreProcess, type CoreProcess } from '../support/core-process';
 import { startFakeResponsesServer } from '../support/fake-responses-server';
 import { pidsInSession, pidsWithEnv } from '../support/process-scan';
@@ -81,9 +81,6 @@ async function nextCoreOn(home: string) {
   }
 }
 
-const binary = codexAcpBinary();
-if (!binary)
-  console.warn(`codex-acp tests skipped: no binary for ${process.platform}-${process.arch}`);
 const noSandbox = bwrapMissing('agent lifecycle under the sandbox');
 const profiles: SandboxMode[] = noSandbox ? ['off'] : ['off', 'workspace-write', 'read-only'];
 
@@ -124,12 +121,17 @@ describe.skipIf(process.platform !== 'linux')('an agent whose core is killed', (
   });
 });
 
-describe.skipIf(process.platform !== 'linux' || !binary)(
+const installed = CODEX_PACKAGES.filter((pkg) => pkg.launch !== null);
+const codexRuns = installed.flatMap((pkg) =>
+  profiles.map((sandbox) => [pkg.name, sandbox, pkg] as const),
+);
+
+describe.skipIf(process.platform !== 'linux' || codexRuns.length === 0)(
   'codex-acp whose core is killed mid-turn',
   () => {
-    it.each(profiles)('sandbox %s: no codex-acp process remains', async (sandbox) => {
+    it.each(codexRuns)('%s, sandbox %s: no codex-acp process remains', async (_, sandbox, pkg) => {
       const model = await startFakeResponsesServer();
-      const codex = prepareCodex(binary!, model.url);
+      const codex = prepareCodex(pkg, model.url);
       try {
         const { home, api, sessionId } = await coreWithAgent({
           command: codex.command,
@@ -138,14 +140,16 @@ describe.skipIf(process.platform !== 'linux' || !binary)(
           sandbox,
           network: { allow: [`127.0.0.1:${new URL(model.url).port}`] },
         });
-        model.enqueue({ shell: 'touch never.txt' });
+        // 2.6 asks only for a command to run outside its own sandbox.
+        model.enqueue({ shell: 'touch never.txt', escalated: pkg.asks === 'by-mode' });
         void api.call('prompt', { sessionId, text: 'run' }).catch(() => {});
         await vi.waitFor(async () => expect((await api.call('listApprovals', {})).total).toBe(1), {
           timeout: 30_000,
           interval: 100,
         });
+        // The adapter and, for 2.6, the codex it runs beside it.
         const mark = `CODEX_HOME=${codex.env['CODEX_HOME']}`;
-        expect(pidsWithEnv(mark).length).toBeGreaterThanOrEqual(1);
+        expect(pidsWithEnv(mark).length).toBeGreaterThanOrEqual(pkg.asks === 'by-mode' ? 2 : 1);
 
         await core!.stop('SIGKILL');
         await vi.waitFor(() => expect(pidsWithEnv(mark)).toEqual([]), {

@@ -5,7 +5,7 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NotificationPlanner } from '../../src/main/presence';
 import {
   CLAUDE_MODES,
@@ -19,6 +19,37 @@ const CLAUDE_LIKE: ScriptedAgentScript = {
   modes: CLAUDE_MODES,
   modeConfigOption: true,
   autoApprove: { acceptEdits: ['edit'], auto: 'all', dontAsk: 'all', bypassPermissions: 'all' },
+};
+
+// As the renamed codex-acp 2.6 advertises itself: its name, its four modes (also its `mode` option).
+const CODEX_26_LIKE: ScriptedAgentScript = {
+  name: '@agentclientprotocol/codex-acp',
+  modes: [
+    {
+      id: 'read-only',
+      name: 'Read-only',
+      description: 'Requires approval to edit files and access the internet.',
+    },
+    {
+      id: 'workspace-write',
+      name: 'Workspace access',
+      description:
+        'Edit workspace files; ask before writing outside the workspace or accessing the network.',
+    },
+    {
+      id: 'agent',
+      name: 'Auto review',
+      description: 'Only ask for actions detected as potentially unsafe',
+    },
+    {
+      id: 'agent-full-access',
+      name: 'Full access',
+      description: 'Unrestricted access to the internet and any file on your computer',
+    },
+  ],
+  initialModeId: 'read-only',
+  modeConfigOption: true,
+  autoApprove: { agent: 'all', 'agent-full-access': 'all' },
 };
 
 function writeRequest(path: string): ScriptStep {
@@ -110,6 +141,54 @@ describe('agents keep asking', () => {
       from: 'dontAsk',
       to: 'default',
     });
+    await gh.api.call('vote', { requestId: approval.requestId, optionId: 'no' });
+    await turn;
+  });
+
+  it('claude-agent-acp starting in auto (its own default, where a classifier decides) is set back to asking, audited', async () => {
+    session = await startScriptedSession({ ...CLAUDE_LIKE, initialModeId: 'auto' }, { folder });
+    expect((await events('agent_mode_reset')).map((e) => e.payload)).toEqual([
+      { via: 'mode', from: 'auto', to: 'default' },
+    ]);
+    expect(sent('session/prompt')).toEqual([]);
+  });
+
+  it('codex 2.6 switching itself to agent, then to agent-full-access, is set back to read-only each time, audited', async () => {
+    const target = join(folder, 'c.txt');
+    session = await startScriptedSession(
+      {
+        ...CODEX_26_LIKE,
+        prompts: [
+          [{ type: 'switchMode', modeId: 'agent' }],
+          [{ type: 'switchMode', modeId: 'agent-full-access' }],
+          [writeRequest(target)],
+        ],
+      },
+      { folder },
+    );
+    const { gh, sessionId } = session;
+    const resets = async () => (await events('agent_mode_reset')).map((e) => e.payload);
+    expect(await resets()).toEqual([]);
+    await gh.api.call('prompt', { sessionId, text: 'one' });
+    await vi.waitFor(async () => expect(await resets()).toHaveLength(1), { timeout: 10_000 });
+    await gh.api.call('prompt', { sessionId, text: 'two' });
+    await vi.waitFor(async () => expect(await resets()).toHaveLength(2), { timeout: 10_000 });
+    expect(await resets()).toEqual(
+      expect.arrayContaining([
+        { via: 'mode', from: 'agent', to: 'read-only' },
+        { via: 'mode', from: 'agent-full-access', to: 'read-only' },
+      ]),
+    );
+    const info = (await gh.api.call('listSessions', {})).find((s) => s.sessionId === sessionId);
+    expect(info?.unguarded).toBeUndefined();
+    expect(info?.configOptions?.find((o) => o.id === 'mode')).toMatchObject({
+      currentValue: 'read-only',
+    });
+
+    // Back in read-only, its write reaches a person.
+    const turn = gh.api.call('prompt', { sessionId, text: 'three' });
+    const approval = await gh.nextApproval();
+    expect(approval.toolCall.kind).toBe('edit');
     await gh.api.call('vote', { requestId: approval.requestId, optionId: 'no' });
     await turn;
   });

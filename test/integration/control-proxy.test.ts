@@ -125,6 +125,50 @@ describe('the proxy methods of the control socket', () => {
     });
   });
 
+  it("updates come as notices, the agent's bytes spliced in; another connection's notices change nothing", async () => {
+    const owner = await connect();
+    const { sessionId } = await openSession(owner, 'acp-notices');
+    const chunk = (text: string) =>
+      Buffer.from(
+        JSON.stringify({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }),
+      );
+    const intruder = await connect();
+    expect(
+      intruder.notice('session.update', { sessionId }, { key: 'update', json: chunk('forged') }),
+    ).toBe(true);
+    // Answered after its notice was handled (one connection's lines are handled in order).
+    await expect(intruder.call('session.cancel', { sessionId })).rejects.toThrow(/no session/);
+    expect(
+      owner.notice('session.update', { sessionId }, { key: 'update', json: chunk('é one') }),
+    ).toBe(true);
+    // A message over the core's bound is refused here; the connection and its session go on.
+    const huge = Buffer.from(
+      JSON.stringify({ ...REQUEST('acp-notices', 't9'), pad: 'x'.repeat(1 << 20) }),
+    );
+    await expect(
+      owner.call('permission.submit', { sessionId }, { raw: { key: 'request', json: huge } }),
+    ).rejects.toThrow(/over the 1048576 bytes/);
+    expect(owner.notice('session.update', { sessionId }, { key: 'update', json: huge })).toBe(
+      false,
+    );
+    const submitted = await owner.call(
+      'permission.submit',
+      { sessionId },
+      { raw: { key: 'request', json: Buffer.from(JSON.stringify(REQUEST('acp-notices', 't8'))) } },
+    );
+    expect(submitted).toMatchObject({ status: 'asking' });
+    const said = async () => JSON.stringify(await gh.api.call('getTranscript', { sessionId }));
+    await expect.poll(said).toContain('é one');
+    expect(await said()).not.toContain('forged');
+    expect(
+      (await gh.api.call('listSessions', {})).find((s) => s.sessionId === sessionId),
+    ).toMatchObject({ state: expect.not.stringMatching(/closed/) });
+    await gh.api.call('vote', {
+      requestId: (submitted as { requestId: string }).requestId,
+      optionId: 'no',
+    });
+  });
+
   it('a malformed agent request is refused with its reason and audited, never queued', async () => {
     const proxy = await connect();
     const { sessionId } = await openSession(proxy, 'acp-malformed');

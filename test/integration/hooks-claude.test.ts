@@ -66,6 +66,24 @@ describe('Claude Code with gatehouse hook', () => {
     );
   });
 
+  it("denied with the person's words: the model's next request carries them, cleaned", async () => {
+    const api = await setup();
+    model.script({ name: 'Bash', input: { command: 'rm -rf build' } });
+    const finished = run('clean up');
+    const pending = await pendingOne(api);
+    await api.call('vote', {
+      requestId: pending.requestId,
+      optionId: 'deny',
+      message: 'Keep build/\u001b[2K; clean dist/ instead.\u202e',
+    });
+    const done = await finished;
+    expect(done.result?.permission_denials?.map((d) => d.tool_name)).toEqual(['Bash']);
+    const told = JSON.stringify(model.toolResults.at(-1)?.content);
+    expect(told).toContain('Rejected by the person: Keep build/; clean dist/ instead.');
+    // No escape (JSON writes it \u001b), no bidi control, and not Gatehouse's generated reason.
+    expect(told).not.toMatch(/\\u001b|\u202e|Gatehouse denied/);
+  });
+
   it('a Write shows its diff against the file on disk', async () => {
     const api = await setup();
     const file = join(suite.project, 'notes.txt');

@@ -67,6 +67,22 @@ describe('Gemini CLI with gatehouse hook', () => {
     expect(readFileSync(join(suite.project, 'ran.txt'), 'utf8')).toBe('ran\n');
   });
 
+  it("denied with the person's words: the model's next request carries them, cleaned", async () => {
+    const api = await setup();
+    const finished = run({ name: 'run_shell_command', args: { command: 'rm -rf build' } });
+    const pending = await pendingOne(api);
+    await api.call('vote', {
+      requestId: pending.requestId,
+      optionId: 'deny',
+      message: 'Keep build/\u001b[2K; clean dist/ instead.\u202e',
+    });
+    await finished;
+    const told = JSON.stringify(model.lastFunctionResponse()?.response);
+    expect(told).toContain('Rejected by the person: Keep build/; clean dist/ instead.');
+    // No escape (JSON writes it \u001b), no bidi control, and not Gatehouse's generated reason.
+    expect(told).not.toMatch(/\\u001b|\u202e|Gatehouse denied/);
+  });
+
   it('denied, the command does not run and the model is told why', async () => {
     const api = await setup();
     const finished = run({ name: 'run_shell_command', args: { command: 'echo ran > ran.txt' } });

@@ -18,34 +18,37 @@ afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
 
-/** The scripted agent as an npm package whose bin runs it; returns the tarball's path. */
-function packScriptedAgent(): string {
+/**
+ * The scripted agent as an npm package whose bin runs it; returns the tarball's path. With `cmd`,
+ * the scripted agent is that bin and the package's default bin only says it is the wrong one.
+ */
+function packScriptedAgent(cmd?: string): string {
   const dir = freshDir(cleanup, 'gatehouse-agent-pkg-');
   const agent = resolve('test/support/agents/scripted-agent.ts');
-  writeFileSync(
-    join(dir, 'package.json'),
-    JSON.stringify({
-      name: 'gatehouse-scripted-agent',
-      version: '1.0.0',
-      bin: { 'gatehouse-scripted-agent': 'agent.mjs' },
-    }),
-  );
+  const name = 'gatehouse-scripted-agent';
+  const bin: Record<string, string> = cmd
+    ? { [name]: 'default.mjs', [cmd]: 'agent.mjs' }
+    : { [name]: 'agent.mjs' };
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, version: '1.0.0', bin }));
   // The scripted agent runs when it is the script node was given.
-  const bin = `#!/usr/bin/env node\nprocess.argv[1] = ${JSON.stringify(agent)};\nawait import(${JSON.stringify(pathToFileURL(agent).href)});\n`;
-  writeFileSync(join(dir, 'agent.mjs'), bin, { mode: 0o755 });
+  const code = `#!/usr/bin/env node\nprocess.argv[1] = ${JSON.stringify(agent)};\nawait import(${JSON.stringify(pathToFileURL(agent).href)});\n`;
+  writeFileSync(join(dir, 'agent.mjs'), code, { mode: 0o755 });
+  const wrong = `#!/usr/bin/env node\nconsole.error('the default program ran');\nprocess.exit(3);\n`;
+  writeFileSync(join(dir, 'default.mjs'), wrong, { mode: 0o755 });
   execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], {
     cwd: dir,
     stdio: 'ignore',
   });
-  const tarball = readdirSync(dir).find((name) => name.endsWith('.tgz'))!;
+  const tarball = readdirSync(dir).find((file) => file.endsWith('.tgz'))!;
   return join(dir, tarball);
 }
 
 async function registryGatehouse(
   script: ScriptedAgentScript,
   registryId: string,
+  cmd?: string,
 ): Promise<TestGatehouse> {
-  const tarball = packScriptedAgent();
+  const tarball = packScriptedAgent(cmd);
   const npmCache = freshDir(cleanup, 'gatehouse-npm-cache-');
   const { env } = scriptedAgentLaunch(script);
   const gh = await startGatehouse({
@@ -70,7 +73,9 @@ async function registryGatehouse(
     name: 'Scripted agent',
     version: '1.0.0',
     description: 'The test suite’s ACP agent',
-    distribution: { npx: { package: `file:${tarball}`, args: ['--from-registry'] } },
+    distribution: {
+      npx: { package: `file:${tarball}`, ...(cmd ? { cmd } : {}), args: ['--from-registry'] },
+    },
   });
   saveRegistrySnapshot(gh.home, JSON.stringify(registry), 'fixture');
   return gh;
@@ -123,6 +128,46 @@ describe('an agent from the ACP Registry', () => {
         '--from-registry',
       ],
     });
+  });
+
+  it('runs the program the entry names with `cmd`, not the package default one', async () => {
+    const folder = realpathSync(freshDir(cleanup, 'gatehouse-work-'));
+    const gh = await registryGatehouse(
+      { prompts: [[{ type: 'text', text: 'the named program answered' }]] },
+      'scripted',
+      'gatehouse-scripted-acp',
+    );
+    const { sessionId } = await gh.api.call('createSession', { agentId: 's', cwd: folder });
+    expect(await gh.api.call('prompt', { sessionId, text: 'hi' })).toEqual({
+      stopReason: 'end_turn',
+    });
+    const said = gh.events.flatMap((e) =>
+      e.type === 'session_update' && e.update.sessionUpdate === 'agent_message_chunk'
+        ? [(e.update['content'] as { text: string }).text]
+        : [],
+    );
+    expect(said).toEqual(['the named program answered']);
+    const [agent] = await gh.api.call('listAgents', {});
+    expect(agent?.args).toEqual([
+      '--package',
+      expect.stringMatching(/^file:.*gatehouse-scripted-agent-1\.0\.0\.tgz$/),
+      '--yes',
+      'gatehouse-scripted-acp',
+      '--from-registry',
+    ]);
+  });
+
+  it('a snapshot whose entry names a cmd that is no program name is refused at import', async () => {
+    const gh = await registryGatehouse({ prompts: [] }, 'scripted');
+    const before = readFileSync(join(gh.home, 'registry.json'), 'utf8');
+    const registry = JSON.parse(before) as { agents: { distribution: object }[] };
+    registry.agents.at(-1)!.distribution = {
+      npx: { package: 'gatehouse-scripted-agent@1.0.0', cmd: '../../bin/sh' },
+    };
+    expect(() => saveRegistrySnapshot(gh.home, JSON.stringify(registry), 'fixture')).toThrow(
+      /agents\.3\.distribution\.npx\.cmd: cmd: the name of one of the package’s programs/,
+    );
+    expect(readFileSync(join(gh.home, 'registry.json'), 'utf8')).toBe(before);
   });
 
   it('an id the snapshot does not hold is a start error that names it', async () => {

@@ -22,6 +22,8 @@ export interface FakeAnthropicServer {
   script(toolUse: ToolUseSpec): void;
   /** What Claude Code sent back for each tool call. */
   readonly toolResults: RecordedToolResult[];
+  /** The messages of every streamed model call, in arrival order (what the model was sent). */
+  readonly streamed: unknown[][];
   close(): Promise<void>;
 }
 
@@ -82,6 +84,7 @@ export async function startFakeAnthropicServer(): Promise<FakeAnthropicServer> {
   let next: ToolUseSpec | null = null;
   let calls = 0;
   const toolResults: RecordedToolResult[] = [];
+  const streamed: unknown[][] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
       const body = (await readBody(req)) || '{}';
@@ -100,6 +103,7 @@ export async function startFakeAnthropicServer(): Promise<FakeAnthropicServer> {
       if (url.startsWith('/v1/messages/count_tokens'))
         return sendJson(res, 200, { input_tokens: 10 });
       const model = request.model ?? 'claude-sonnet-4-5';
+      if (request.stream) streamed.push(request.messages ?? []);
       const result = lastToolResult(request.messages ?? []);
       if (result) toolResults.push(result);
       const offered = next !== null && (request.tools ?? []).some((t) => t.name === next!.name);
@@ -136,6 +140,7 @@ export async function startFakeAnthropicServer(): Promise<FakeAnthropicServer> {
     url: `http://127.0.0.1:${port}`,
     script: (toolUse) => (next = toolUse),
     toolResults,
+    streamed,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -2,21 +2,33 @@
 // `POST /v1/responses`, answered as server-sent events. Each prompt turn takes the next script from
 // a queue: a request whose input ends with the person's message starts a turn and is answered with
 // the script's tool call; a request whose input ends with that call's output (the command ran, or
-// was refused) is answered with the script's final text. Anything else is logged and gets a 404.
+// was refused) is answered with the script's final text. Codex 0.166 in its mode `agent` has its own
+// model judge an action instead of asking its client: that request (its answer bound to a schema
+// with an `outcome`) is answered with the verdict the server was started with; and it asks for a
+// title for the conversation beside the first turn. Neither takes anything from the queue.
+// Anything else is logged and gets a 404.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readBody, sendJson, type JsonObject, type JsonValue } from './fake-model-server';
 
 /** What the fake model asks for in one turn: a shell command, a patch, or nothing. */
 export type CodexTurn =
-  | { shell: string; finalText?: string }
+  | {
+      shell: string;
+      /**
+       * Asks to run outside codex's own sandbox (`sandbox_permissions: "require_escalated"` on
+       * `exec_command`): codex 0.166 asks its client for nothing else.
+       */
+      escalated?: boolean;
+      finalText?: string;
+    }
   | { patch: string; finalText?: string }
   | { finalText?: string };
 
 export interface RecordedResponsesRequest {
   url: string;
   body: JsonValue | undefined;
-  answer: 'toolCall' | 'text' | 'notFound';
+  answer: 'toolCall' | 'text' | 'judgement' | 'title' | 'notFound';
 }
 
 export interface FakeResponsesServer {
@@ -34,6 +46,23 @@ const isObject = (value: JsonValue | undefined): value is JsonObject =>
 
 const OUTPUT_TYPES = new Set(['function_call_output', 'custom_tool_call_output']);
 
+/** Whether codex asks for a title for the conversation, beside its first turn (codex 0.166). */
+function isTitleRequest(last: JsonValue | undefined): boolean {
+  const content = isObject(last) ? last['content'] : undefined;
+  const first = Array.isArray(content) ? content[0] : undefined;
+  const text = isObject(first) ? first['text'] : undefined;
+  return typeof text === 'string' && text.includes('generate a very short title');
+}
+
+/** Whether codex asks its model to judge an action (auto review) rather than to act. */
+function isJudgement(body: JsonObject): boolean {
+  const text = body['text'];
+  const format = isObject(text) ? text['format'] : undefined;
+  const schema = isObject(format) ? format['schema'] : undefined;
+  const properties = isObject(schema) ? schema['properties'] : undefined;
+  return isObject(properties) && 'outcome' in properties && 'risk_level' in properties;
+}
+
 /** The name of the shell tool the request offers (codex's differ by model and version). */
 function shellTool(body: JsonObject): { name: string; argument: string } {
   const names = (Array.isArray(body['tools']) ? body['tools'] : [])
@@ -47,7 +76,10 @@ function shellTool(body: JsonObject): { name: string; argument: string } {
 function toolCallItem(turn: CodexTurn, body: JsonObject, callId: string): JsonObject | null {
   if ('shell' in turn) {
     const { name, argument } = shellTool(body);
-    const args = JSON.stringify({ [argument]: turn.shell });
+    const escalation = turn.escalated
+      ? { sandbox_permissions: 'require_escalated', justification: `Run ${turn.shell}?` }
+      : {};
+    const args = JSON.stringify({ [argument]: turn.shell, ...escalation });
     return { type: 'function_call', id: `fc_${callId}`, call_id: callId, name, arguments: args };
   }
   if ('patch' in turn) {
@@ -89,7 +121,15 @@ function sendEvents(res: ServerResponse, responseId: string, item: JsonObject): 
   );
 }
 
-export async function startFakeResponsesServer(): Promise<FakeResponsesServer> {
+export interface FakeResponsesOptions {
+  /** What the model answers when codex asks it to judge an action. */
+  verdict?: 'allow' | 'deny';
+}
+
+export async function startFakeResponsesServer(
+  options: FakeResponsesOptions = {},
+): Promise<FakeResponsesServer> {
+  const verdict = options.verdict ?? 'allow';
   const queue: CodexTurn[] = [];
   const requests: RecordedResponsesRequest[] = [];
   const toolOutputs: string[] = [];
@@ -109,6 +149,17 @@ export async function startFakeResponsesServer(): Promise<FakeResponsesServer> {
     const input = Array.isArray(body['input']) ? body['input'] : [];
     const last = input[input.length - 1];
     const id = `fake${counter}`;
+    if (isTitleRequest(last)) {
+      requests.push({ url, body, answer: 'title' });
+      sendEvents(res, `resp_${id}`, textItem('Fake session', id));
+      return;
+    }
+    if (isJudgement(body)) {
+      requests.push({ url, body, answer: 'judgement' });
+      const judged = { risk_level: 'low', user_authorization: 'high', outcome: verdict };
+      sendEvents(res, `resp_${id}`, textItem(JSON.stringify(judged), id));
+      return;
+    }
     if (isObject(last) && OUTPUT_TYPES.has(String(last['type']))) {
       toolOutputs.push(JSON.stringify(last['output'] ?? null));
       requests.push({ url, body, answer: 'text' });

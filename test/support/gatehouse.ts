@@ -51,10 +51,12 @@ export async function startGatehouse(
   coreOptions: Pick<CoreOptions, 'managedSettingsPath'> & {
     /** Write the settings to settings.json and start from the file, as a person's core does. */
     settingsFile?: boolean;
+    /** A data folder the test made and removes (a core started again on it); default: a fresh one. */
+    home?: string;
   } = {},
 ): Promise<TestGatehouse> {
-  const home = mkdtempSync(join(tmpdir(), 'gatehouse-home-'));
-  const { settingsFile, ...options } = coreOptions;
+  const { settingsFile, home: givenHome, ...options } = coreOptions;
+  const home = givenHome ?? mkdtempSync(join(tmpdir(), 'gatehouse-home-'));
   if (settingsFile) writeFileSync(join(home, 'settings.json'), JSON.stringify(settings));
   const core = await createCore({
     home,
@@ -136,7 +138,7 @@ export async function startGatehouse(
       for (const api of apis) api.close();
       await server.close();
       await core.close();
-      rmSync(home, { recursive: true, force: true });
+      if (!givenHome) rmSync(home, { recursive: true, force: true });
     },
   };
 }

@@ -23,6 +23,7 @@ import {
   CORE_NODE_FLAGS,
 } from '../../main/core';
 import { controlSocketPath } from '../../main/control/socket-path';
+import { writesPerTick } from '../../main/control/tick-writes';
 import { EXIT, type CliIo } from '../io';
 import { startAgent } from './agent-child';
 import { CoreLink } from './core-link';
@@ -139,8 +140,8 @@ export async function acp(options: AcpOptions, io: CliIo): Promise<number> {
   });
   const child = startAgent(launch);
   const relay = new AcpRelay(link, {
-    toAgent: (line) => child.child.stdin?.write(line),
-    toEditor: (line) => process.stdout.write(line),
+    toAgent: child.child.stdin ? writesPerTick(child.child.stdin) : () => undefined,
+    toEditor: writesPerTick(process.stdout),
     log,
   });
   child.child.stdin?.on('error', () => undefined);

@@ -44,6 +44,8 @@ interface Connection {
   control: ControlClient;
   /** Gatehouse's session id for each ACP session opened on this connection. */
   sessions: Map<string, Promise<string>>;
+  /** The same, once the core has answered: what a notice or request can use without waiting. */
+  opened: Map<string, string>;
 }
 
 /** Notices (updates, turns) held while a connection comes up; an agent's flood past it is dropped. */
@@ -59,6 +61,9 @@ export class CoreLink {
   private live: Connection | null = null;
   /** Notices waiting for a connection to come up. */
   private waiting = 0;
+  /** Notices and requests on their way through the connection's promises; while any is, the
+   * next waits behind it instead of overtaking it. */
+  private queued = 0;
   /** From the editor's initialize. */
   editor = 'editor';
   /** What the agent called itself in its answer to initialize. */
@@ -81,36 +86,56 @@ export class CoreLink {
   }
 
   closed(acpSessionId: string): void {
+    // Said before the session is forgotten: the notice needs it known.
+    this.notify(acpSessionId, (control, sessionId) =>
+      control.notice('session.close', { sessionId }),
+    );
     this.known.delete(acpSessionId);
-    this.notify(acpSessionId, (control, sessionId) => control.call('session.close', { sessionId }));
   }
 
-  update(acpSessionId: string, update: { sessionUpdate: string }): void {
-    this.notify(acpSessionId, (control, sessionId) =>
-      control.call('session.update', { sessionId, update }),
-    );
+  /** `update`: the bytes of the agent's `update` object, passed on as they are. */
+  update(acpSessionId: string, update: Buffer): void {
+    this.notify(acpSessionId, (control, sessionId) => {
+      if (!control.notice('session.update', { sessionId }, { key: 'update', json: update }))
+        this.options.log(
+          `gatehouse acp: an update of ${update.length} bytes is too large for Gatehouse's transcript`,
+        );
+    });
   }
 
   turn(acpSessionId: string, turn: 'started' | 'ended', text?: string): void {
     this.notify(acpSessionId, (control, sessionId) =>
-      control.call('session.turn', { sessionId, turn, ...(text ? { text } : {}) }),
+      control.notice('session.turn', { sessionId, turn, ...(text ? { text } : {}) }),
     );
   }
 
   cancel(acpSessionId: string): void {
     this.notify(acpSessionId, (control, sessionId) =>
-      control.call('session.cancel', { sessionId }),
+      control.notice('session.cancel', { sessionId }),
     );
   }
 
-  async submit(acpSessionId: string, request: unknown): Promise<Submitted> {
-    const connection = await this.connection();
-    const sessionId = await this.sessionId(connection, acpSessionId);
+  /** `request`: the bytes of the agent's params, one JSON object, passed on as they are. */
+  async submit(acpSessionId: string, request: Buffer): Promise<Submitted> {
+    const ready = this.ready(acpSessionId);
+    let connection: Connection;
+    let sessionId: string;
+    if (ready) ({ connection, sessionId } = ready);
+    else {
+      this.queued++;
+      try {
+        connection = await this.connection();
+        sessionId = await this.sessionId(connection, acpSessionId);
+      } finally {
+        this.queued--;
+      }
+    }
     const { control } = connection;
-    const result: PermissionSubmitResult = await control.call('permission.submit', {
-      sessionId,
-      request,
-    });
+    const result: PermissionSubmitResult = await control.call(
+      'permission.submit',
+      { sessionId },
+      { raw: { key: 'request', json: request } },
+    );
     if (result.status === 'decided') return result;
     const { requestId } = result;
     return {
@@ -128,8 +153,15 @@ export class CoreLink {
     acpSessionId: string,
     params: DistributiveOmit<ActionCheckParams, 'sessionId'>,
   ): Promise<ActionCheckResult> {
-    const connection = await this.connection();
-    const sessionId = await this.sessionId(connection, acpSessionId);
+    this.queued++;
+    let connection: Connection;
+    let sessionId: string;
+    try {
+      connection = await this.connection();
+      sessionId = await this.sessionId(connection, acpSessionId);
+    } finally {
+      this.queued--;
+    }
     return connection.control.call('action.check', { ...params, sessionId } as ActionCheckParams);
   }
 
@@ -146,19 +178,34 @@ export class CoreLink {
    */
   private notify(
     acpSessionId: string,
-    send: (control: ControlClient, sessionId: string) => Promise<unknown>,
+    send: (control: ControlClient, sessionId: string) => unknown,
   ): void {
     const connection = this.current;
     if (!connection || !this.known.has(acpSessionId)) return;
+    // The usual case: the connection is up and the session open in it, nothing queued ahead.
+    const ready = this.ready(acpSessionId);
+    if (ready) {
+      send(ready.connection.control, ready.sessionId);
+      return;
+    }
     const waits = this.live === null;
     if (waits && this.waiting >= MAX_WAITING_NOTICES) return;
     if (waits) this.waiting++;
+    this.queued++;
     void connection
       .finally(() => {
         if (waits) this.waiting--;
       })
       .then((c) => this.sessionId(c, acpSessionId).then((sessionId) => send(c.control, sessionId)))
-      .catch(() => undefined);
+      .catch(() => undefined)
+      .finally(() => this.queued--);
+  }
+
+  /** The live connection and the session's id in it, when nothing sent before waits on either. */
+  private ready(acpSessionId: string): { connection: Connection; sessionId: string } | null {
+    const connection = this.live;
+    const sessionId = connection?.opened.get(acpSessionId);
+    return connection && sessionId && this.queued === 0 ? { connection, sessionId } : null;
   }
 
   private sessionId(connection: Connection, acpSessionId: string): Promise<string> {
@@ -178,7 +225,10 @@ export class CoreLink {
           sandbox: this.options.sandbox,
           ...(this.options.unguarded ? { unguarded: this.options.unguarded } : {}),
         })
-        .then((opened) => opened.sessionId);
+        .then((opened) => {
+          connection.opened.set(acpSessionId, opened.sessionId);
+          return opened.sessionId;
+        });
       connection.sessions.set(acpSessionId, id);
       // A refused open is asked again next time, not remembered.
       id.catch(() => connection.sessions.delete(acpSessionId));
@@ -209,6 +259,7 @@ export class CoreLink {
     const attempt = async () => ({
       control: (await openControl(socketPath, 'proxy')).control,
       sessions: new Map(),
+      opened: new Map(),
     });
     try {
       return await attempt();

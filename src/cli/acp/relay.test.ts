@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import type { PermissionResponse } from '../../shared/control-proxy';
-import { CoreUnavailableError, type Submitted } from './core-link';
-import { AcpRelay, rejectResponse } from './relay';
+import { CoreUnavailableError } from './core-link';
+import { rejectResponse } from './relay';
+import { relayWith, settle } from './relay.test-support';
 
 const OPTIONS = [
   { optionId: 'always', name: 'Always', kind: 'allow_always' },
@@ -17,37 +18,7 @@ const ask = (id: number) =>
     params: { sessionId: 's', toolCall: { toolCallId: 't' }, options: OPTIONS },
   });
 
-function setup(
-  submit: () => Promise<Submitted>,
-  check = vi.fn(async () => ({ allowed: true as const })),
-) {
-  const toAgent: string[] = [];
-  const toEditor: string[] = [];
-  const link = {
-    editor: 'editor',
-    opened: vi.fn(),
-    closed: vi.fn(),
-    update: vi.fn(),
-    turn: vi.fn(),
-    cancel: vi.fn(),
-    submit: vi.fn(submit),
-    check,
-  };
-  // Lines go in as the bytes the streams carry and come out without their newline, to compare.
-  const line = (data: Buffer | string) => String(data).replace(/\n$/, '');
-  const inner = new AcpRelay(link, {
-    toAgent: (l) => toAgent.push(line(l)),
-    toEditor: (l) => toEditor.push(line(l)),
-    log: () => undefined,
-  });
-  const relay = {
-    fromAgent: (text: string) => inner.fromAgent(Buffer.from(`${text}\n`)),
-    fromEditor: (text: string) => inner.fromEditor(Buffer.from(`${text}\n`)),
-  };
-  return { relay, link, toAgent, toEditor };
-}
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
+const setup = relayWith;
 
 describe('the relay', () => {
   it('drops what the agent sends that is not one JSON-RPC message, and gated methods without an id', async () => {

@@ -6,7 +6,18 @@
 import { createHash } from 'node:crypto';
 import type { PermissionResponse } from '../../shared/control-proxy';
 import { CoreUnavailableError, type CoreLink } from './core-link';
-import { idKey, lineText, readMessage, rpcLine, type RpcMessage } from './lines';
+import {
+  classifyLine,
+  idKey,
+  lineText,
+  paramBytes,
+  paramsBytes,
+  paramText,
+  readMessage,
+  rpcLine,
+  type Classified,
+  type RpcMessage,
+} from './lines';
 
 export interface RelayIo {
   /** Whole lines, the newline included. */
@@ -40,6 +51,16 @@ interface ShownToEditor {
 const MAX_LATE_KEPT = 256;
 /** What the agent asks of the editor that Gatehouse decides or checks first. */
 const GATED = new Set(['session/request_permission', 'fs/write_text_file', 'terminal/create']);
+/** What the editor asks or tells the agent that the core lists (read whole; the rest is not). */
+const WATCHED = new Set([
+  'initialize',
+  'session/new',
+  'session/load',
+  'session/resume',
+  'session/prompt',
+  'session/close',
+  'session/cancel',
+]);
 const INVALID_PARAMS = -32602;
 const INTERNAL_ERROR = -32603;
 
@@ -101,18 +122,32 @@ export class AcpRelay {
   ) {}
 
   fromEditor(line: Buffer): void {
-    const message = readMessage(lineText(line));
-    if (message.kind === 'response' && this.answerFromEditor(message)) return;
-    if (message.kind === 'request' || message.kind === 'notification') this.watchEditor(message);
+    const seen = classifyLine(line);
+    // Read whole only what the relay acts on: an answer to a request the editor was shown, a method
+    // the core lists. A line the scan cannot read is read as it was before: the editor is not the
+    // adversary, and whatever it sends goes to the agent either way.
+    const acts =
+      seen.kind === 'other' ||
+      (seen.kind === 'response' ? this.shown.has(idKey(seen.id)) : WATCHED.has(seen.method));
+    if (acts) {
+      const message = readMessage(lineText(line));
+      if (message.kind === 'response' && this.answerFromEditor(message)) return;
+      if (message.kind === 'request' || message.kind === 'notification') this.watchEditor(message);
+    }
     this.io.toAgent(line);
   }
 
   fromAgent(line: Buffer): void {
-    const message = readMessage(lineText(line));
-    // Only a single JSON-RPC message passes: a batch or a line that is not one could carry a
-    // request the editor would act on without Gatehouse reading it first.
+    const message = classifyLine(line);
+    // Only a single JSON-RPC message passes: a batch, a line that is not one, or one that names a
+    // key twice (parsers differ on which one counts) could carry a request the editor would act on
+    // without Gatehouse reading it first.
     if (message.kind === 'other') {
-      this.io.log('gatehouse acp: dropped a line from the agent that is not one JSON-RPC message');
+      this.io.log(
+        message.why === 'a key twice'
+          ? 'gatehouse acp: dropped a line from the agent that names a key twice'
+          : 'gatehouse acp: dropped a line from the agent that is not one JSON-RPC message',
+      );
       return;
     }
     if (message.kind !== 'response' && GATED.has(message.method)) {
@@ -121,7 +156,7 @@ export class AcpRelay {
         return;
       }
       if (message.method === 'session/request_permission') {
-        void this.permission(line, message.id, message.params);
+        void this.permission(line, message);
         return;
       }
     }
@@ -130,7 +165,7 @@ export class AcpRelay {
     // Order is kept: this line, and every line behind it, waits for the check ahead.
     const next = (this.checking ?? Promise.resolve()).then(async () => {
       if (needsCheck && message.kind === 'request') {
-        const refusal = await this.refusal(message.method, record(message.params));
+        const refusal = await this.refusal(message.method, record(this.paramsOf(line)));
         if (refusal) {
           this.io.toAgent(
             rpcLine({ id: message.id, error: { code: INVALID_PARAMS, message: refusal } }),
@@ -180,11 +215,19 @@ export class AcpRelay {
     }
   }
 
+  /** The params read whole: only for what the relay acts on, never to decide what a line is. */
+  private paramsOf(line: Buffer): unknown {
+    const message = readMessage(lineText(line));
+    return message.kind === 'request' || message.kind === 'notification' ? message.params : null;
+  }
+
   /** The agent answered an editor request: what it says of its sessions is passed on to the core. */
-  private watchAgentResponse(message: Extract<RpcMessage, { kind: 'response' }>): void {
-    const request = this.editorRequests.get(idKey(message.id));
+  private watchAgentResponse(line: Buffer, id: string | number): void {
+    const request = this.editorRequests.get(idKey(id));
     if (!request) return;
-    this.editorRequests.delete(idKey(message.id));
+    this.editorRequests.delete(idKey(id));
+    const message = readMessage(lineText(line));
+    if (message.kind !== 'response') return;
     const failed = message.error !== undefined;
     switch (request.method) {
       case 'initialize':
@@ -209,18 +252,19 @@ export class AcpRelay {
     }
   }
 
-  /** Reads what the core lists from the line, and passes it on. */
-  private passAgentLine(line: Buffer, message: RpcMessage): void {
-    if (message.kind === 'response') this.watchAgentResponse(message);
-    if (message.kind === 'notification' && message.method === 'session/update') {
-      const params = record(message.params);
-      const update = record(params.update);
-      const acpSessionId = text(params.sessionId);
-      if (acpSessionId && text(update.sessionUpdate)) {
-        this.link.update(acpSessionId, update as { sessionUpdate: string });
-      }
-    }
+  /**
+   * Passes the line on, and what the core lists of it: an answer to an editor request it watches
+   * (read whole), an update (its bytes, not read here: the core reads them). The editor's copy
+   * does not wait for the core's, nor the core's for the editor's.
+   */
+  private passAgentLine(line: Buffer, message: Exclude<Classified, { kind: 'other' }>): void {
     this.io.toEditor(line);
+    if (message.kind === 'response') this.watchAgentResponse(line, message.id);
+    if (message.kind === 'notification' && message.method === 'session/update') {
+      const acpSessionId = paramText(line, message.scan, 'sessionId');
+      const update = paramBytes(line, message.scan, 'update');
+      if (acpSessionId && update) this.link.update(acpSessionId, update);
+    }
   }
 
   /** Why the editor must not be asked to write or run this; null when a decision covers it. */
@@ -251,14 +295,21 @@ export class AcpRelay {
     }
   }
 
-  private async permission(line: Buffer, id: unknown, params: unknown): Promise<void> {
+  private async permission(
+    line: Buffer,
+    message: Extract<Classified, { kind: 'request' }>,
+  ): Promise<void> {
+    const { id } = message;
     const answer = (response: PermissionResponse) =>
       this.io.toAgent(rpcLine({ id, result: response }));
-    const acpSessionId = text(record(params).sessionId);
+    const acpSessionId = paramText(line, message.scan, 'sessionId');
+    const request = paramsBytes(line, message.scan);
+    // The params are read whole only when the relay answers without the core's word.
+    const params = () => this.paramsOf(line);
     let submitted;
     try {
-      if (!acpSessionId) throw new Error('a permission request without a session');
-      submitted = await this.link.submit(acpSessionId, params);
+      if (!acpSessionId || !request) throw new Error('a permission request without a session');
+      submitted = await this.link.submit(acpSessionId, request);
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       if (typeof code === 'number' && code !== INTERNAL_ERROR) {
@@ -271,7 +322,7 @@ export class AcpRelay {
           ? error.message
           : `Gatehouse is unreachable: ${(error as Error).message}`;
       this.io.log(`gatehouse acp: refused a permission request: ${why}`);
-      answer(rejectResponse(params));
+      answer(rejectResponse(params()));
       return;
     }
     if (submitted.status === 'decided') return answer(submitted.response);
@@ -290,7 +341,7 @@ export class AcpRelay {
       this.io.log(
         `gatehouse acp: the core went away while a request waited: ${(error as Error).message}`,
       );
-      response = rejectResponse(params);
+      response = rejectResponse(params());
     }
     answer(response);
     if (!shown) return;

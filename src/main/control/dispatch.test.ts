@@ -202,4 +202,38 @@ describe('a control message', () => {
     });
     expect(report).toHaveBeenCalledWith(new Error('secret detail'));
   });
+
+  it('a notice (no id) of a method marked so runs and is never answered; a malformed one runs nothing', async () => {
+    const report = vi.fn();
+    const update = vi.fn(() => ({ ok: true as const }));
+    const handlers = { ...setup().handlers, 'session.update': update };
+    const connection: ControlConnection = { client: null };
+    const send = (message: unknown) =>
+      dispatchControlLine(JSON.stringify(message), connection, handlers, report);
+    const notice = (params: unknown) => send({ jsonrpc: '2.0', method: 'session.update', params });
+    const params = {
+      sessionId: '0190d6a4-0000-7000-8000-000000000000',
+      update: { sessionUpdate: 'x' },
+    };
+    // Before hello it runs nothing, and says nothing back.
+    expect(await notice(params)).toBeNull();
+    expect(update).not.toHaveBeenCalled();
+    connection.client = { client: 'proxy', version: '1', protocol: CONTROL_PROTOCOL };
+    expect(await notice(params)).toBeNull();
+    expect(update).toHaveBeenCalledTimes(1);
+    for (const bad of [{ sessionId: 'x' }, { ...params, extra: 1 }, undefined])
+      expect(await notice(bad)).toBeNull();
+    expect(await send({ jsonrpc: '2.0', method: 'session.update', params, token: 'x' })).toBeNull();
+    expect(update).toHaveBeenCalledTimes(1);
+    expect(report).toHaveBeenCalledTimes(5);
+    // A method that answers is still refused without an id; with an id, a notice method answers.
+    expect(errorCode(await send({ jsonrpc: '2.0', method: 'status' }))).toBe(
+      RPC_ERRORS.invalidRequest,
+    );
+    expect(await send({ jsonrpc: '2.0', id: 5, method: 'session.update', params })).toEqual({
+      jsonrpc: '2.0',
+      id: 5,
+      result: { ok: true },
+    });
+  });
 });

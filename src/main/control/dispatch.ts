@@ -6,9 +6,12 @@ import {
   CONTROL_PROTOCOL,
   controlMethods,
   isControlMethod,
+  isControlNotice,
   RPC_ERRORS,
   RpcId,
+  RpcNotice,
   RpcRequest,
+  type ControlNotice,
   type HelloParams,
   type RpcErrorCode,
   type RpcResponse,
@@ -42,7 +45,42 @@ function firstIssue(error: z.ZodError): string {
   return `${path}${issue.message}`.slice(0, 300);
 }
 
-/** The response to one line, or null for a blank line. */
+/** A message without an id that names a notice method: run, never answered. */
+function isNotice(value: unknown): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const { method } = value as Record<string, unknown>;
+  return !Object.hasOwn(value, 'id') && typeof method === 'string' && isControlNotice(method);
+}
+
+/**
+ * A notice runs as its method would, and nothing is sent back: a notice that fails (malformed, no
+ * hello yet, a session this connection does not own) is reported and has no effect.
+ */
+async function runNotice(
+  value: unknown,
+  connection: ControlConnection,
+  handlers: ControlHandlers,
+  report: (error: unknown) => void,
+): Promise<null> {
+  const notice = RpcNotice.safeParse(value);
+  const method = notice.data?.method as ControlNotice;
+  const params = notice.success
+    ? controlMethods[method].params.safeParse(notice.data.params)
+    : null;
+  try {
+    if (!notice.success) throw new Error(`a malformed notice: ${firstIssue(notice.error)}`);
+    if (!connection.client) throw new Error(`${method} before hello`);
+    if (!params?.success)
+      throw new Error(`${method}: invalid params: ${firstIssue(params!.error)}`);
+    const handler = handlers[method] as (p: unknown, c: ControlConnection) => unknown;
+    await handler(params.data, connection);
+  } catch (error) {
+    report(error);
+  }
+  return null;
+}
+
+/** The response to one line, or null for a blank line or a notice. */
 export async function dispatchControlLine(
   line: string,
   connection: ControlConnection,
@@ -64,6 +102,7 @@ export async function dispatchControlLine(
       `invalid request: ${describeJsonProblem(problem)}`,
     );
   }
+  if (isNotice(value)) return runNotice(value, connection, handlers, report);
   const request = RpcRequest.safeParse(value);
   if (!request.success) {
     return rpcError(

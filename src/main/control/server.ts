@@ -19,6 +19,7 @@ import { LineReader } from './line-reader';
 import { controlHandlers } from './methods';
 import { proxyDisconnected } from './proxy-methods';
 import { controlSocketPath } from './socket-path';
+import { writesPerTick } from './tick-writes';
 
 const controlLog = logger('control');
 
@@ -82,9 +83,12 @@ export async function startControlServer(options: ControlServerOptions): Promise
   const unix = process.platform !== 'win32';
   const sockets = new Set<Socket>();
 
+  const writers = new WeakMap<Socket, (data: string) => void>();
   const send = (socket: Socket, response: RpcResponse) => {
     if (socket.destroyed || socket.writableEnded) return;
-    socket.write(`${JSON.stringify(response)}\n`);
+    let write = writers.get(socket);
+    if (!write) writers.set(socket, (write = writesPerTick(socket)));
+    write(`${JSON.stringify(response)}\n`);
     if (socket.writableLength > MAX_UNREAD_BYTES) socket.destroy();
   };
   /** Says why, then closes; a peer that keeps its end open is cut off shortly after. */

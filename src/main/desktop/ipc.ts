@@ -4,6 +4,7 @@ import { type Caller, dispatch, type Core } from '../core';
 import { DESKTOP_CLIENT_ID, ensureDesktopClient } from '../presence';
 import { wireExportSave } from './export-save';
 import { wireFolderPicker } from './folder-picker';
+import { wireQuestionLink } from './question-link';
 import { senderAllowed, type IpcWindows } from './ipc-sender';
 import { isAppUrl } from './security-policy';
 
@@ -44,10 +45,12 @@ export function wireIpc(core: Core, windows: IpcWindows, devServerUrl?: string):
   });
   const unwirePicker = wireFolderPicker(windows, devServerUrl);
   const unwireExport = wireExportSave(core, windows, devServerUrl);
+  const unwireLink = wireQuestionLink(core, windows, devServerUrl);
   return () => {
     unsubscribe();
     unwirePicker();
     unwireExport();
+    unwireLink();
     for (const name of commandNames) ipcMain.removeHandler(ipcChannel(name));
   };
 }

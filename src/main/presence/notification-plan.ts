@@ -155,6 +155,20 @@ export function requestNotification(
   approval: PendingApproval,
   unsandboxed = false,
 ): NotificationModel {
+  // A question is answered in its dialog (a form, or a link the person opens): it only opens it.
+  const { question } = approval;
+  if (question)
+    return {
+      key: approval.requestId,
+      requestIds: [approval.requestId],
+      title: clip(`${agentName(approval)} asks: ${safeLine(question.message)}`, LIMITS.title),
+      body:
+        question.mode === 'url'
+          ? safeLine(`A link to ${question.host}: open Gatehouse to answer`)
+          : 'A question: open Gatehouse to answer',
+      actions: [{ id: 'open', label: 'Open approvals' }],
+      urgency: 'normal',
+    };
   const lines: string[] = [];
   const subject = rawSubject(approval);
   if (subject) lines.push(subject);

@@ -114,6 +114,8 @@ export interface DialogHarness {
   history(): Promise<HistoryPage>;
   /** What the agent was answered to each of its permission requests, in order. */
   replies(agentId: string): { toolCallId: string; outcome: string; optionId?: string }[];
+  /** What the agent read in answer to each of its raw requests (`raw-1`, …): a result or an error. */
+  rawAnswers(agentId: string): Record<string, { result?: unknown; error?: unknown }>;
   /** Opens the UI at `#/approvals` (default) or on the sessions page. */
   open(page: Page, view?: 'approvals' | 'sessions'): Promise<void>;
   /** Starts a turn of `agentId`, waits until `count` requests are pending, opens `#/approvals`:
@@ -251,6 +253,18 @@ export async function startDialogHarness(
           outcome: l.msg.result!.outcome!.outcome,
           optionId: l.msg.result!.outcome!.optionId,
         }));
+    },
+    rawAnswers(agentId) {
+      const answers: Record<string, { result?: unknown; error?: unknown }> = {};
+      for (const line of readFileSync(logs[agentId]!, 'utf8').trim().split('\n')) {
+        const { dir, msg } = JSON.parse(line) as {
+          dir: string;
+          msg: { id?: unknown; result?: unknown; error?: unknown };
+        };
+        if (dir !== 'in' || typeof msg.id !== 'string' || !msg.id.startsWith('raw-')) continue;
+        answers[msg.id] = msg.error === undefined ? { result: msg.result } : { error: msg.error };
+      }
+      return answers;
     },
     async open(page, view = 'approvals') {
       await page.goto(await headless.pairingUrl());

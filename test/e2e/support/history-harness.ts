@@ -20,7 +20,11 @@ export async function vote(
   h: DialogHarness,
   voter: Voter,
   requestId: string,
-  body: { optionId: string; grant?: { scope: string; expiresInMinutes?: number } },
+  body: {
+    optionId: string;
+    grant?: { scope: string; expiresInMinutes?: number };
+    message?: string;
+  },
 ): Promise<void> {
   const response = await h.headless.api(`/api/approvals/${requestId}/vote`, {
     method: 'POST',
@@ -61,7 +65,7 @@ export async function decideTurn(
   voter: Voter,
   sessionId: string,
   text: string,
-  body: { optionId: string; grant?: { scope: string; expiresInMinutes?: number } },
+  body: Parameters<typeof vote>[3],
 ): Promise<PendingApproval> {
   const turn = prompt(h, sessionId, text);
   const [approval] = await h.waitForPending(1);

@@ -11,7 +11,7 @@
 
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { Readable } from 'node:stream';
@@ -143,6 +143,8 @@ export type ScriptStep =
       method: string;
       params: { [key: string]: JsonValue };
       nestDepth?: number;
+      /** Every string "$PAD" in `params` becomes this many characters (a message of megabytes). */
+      pad?: number;
       notification?: boolean;
       /** A session/update sent in the same write, just before (so the client reads both at once). */
       updateBefore?: SessionUpdate;
@@ -188,6 +190,22 @@ export interface ScriptedAgentScript {
    *  until `authenticate` succeeds with one of `accept` (default: every advertised id), or at
    *  once when the variable `unlessEnv` is set (an API key in its environment). */
   requireAuth?: { methods: JsonValue[]; accept?: string[]; unlessEnv?: string };
+  /** Advertise `sessionCapabilities.additionalDirectories` (session/new takes more folders). */
+  additionalDirectories?: boolean;
+  /** Keep each session in `dir` (one JSON file: its folder, mode, prompts and every update sent),
+   *  so that another process of this agent can take it up, and advertise what is set here:
+   *  session/list (of that folder, `pageSize` a page), session/resume, session/load (which replays
+   *  the kept updates, and with `replayRequest` also asks permission while it replays) and
+   *  session/close. */
+  sessions?: {
+    dir: string;
+    list?: boolean;
+    resume?: boolean;
+    load?: boolean;
+    close?: boolean;
+    replayRequest?: boolean;
+    pageSize?: number;
+  };
 }
 
 export const DEFAULT_MODES: SessionMode[] = [
@@ -250,6 +268,8 @@ interface SessionState {
   modeId: string;
   prompts: number;
   run?: PromptRun;
+  /** Every update sent for the session (kept with `sessions`, replayed by session/load). */
+  history?: SessionUpdate[];
 }
 
 type Branch = 'allow' | 'reject' | 'cancelled';
@@ -377,8 +397,35 @@ function main(): void {
     },
   });
 
-  const update = (client: AgentContext, sessionId: string, u: SessionUpdate): Promise<void> =>
-    client.notify(methods.client.session.update, { sessionId, update: u });
+  const kept = script.sessions;
+  if (kept) mkdirSync(kept.dir, { recursive: true });
+  const keptPath = (id: string): string =>
+    resolve(kept?.dir ?? '.', `${id.replace(/[^\w-]/g, '_')}.json`);
+  const keep = (session: SessionState): void => {
+    if (!kept) return;
+    const { run: _run, ...state } = session;
+    writeFileSync(keptPath(session.id), JSON.stringify(state));
+  };
+  /** A kept session read back (by a later process of this agent), or the ACP error. */
+  const keptSession = (id: string, cwd: string): SessionState => {
+    let state: SessionState;
+    try {
+      state = JSON.parse(readFileSync(keptPath(id), 'utf8')) as SessionState;
+    } catch {
+      throw RequestError.resourceNotFound(id);
+    }
+    if (state.cwd !== cwd) throw RequestError.invalidParams({ cwd }, "Not the session's folder");
+    sessions.set(id, state);
+    return state;
+  };
+  const update = (client: AgentContext, sessionId: string, u: SessionUpdate): Promise<void> => {
+    const session = sessions.get(sessionId);
+    if (kept && session) {
+      (session.history ??= []).push(u);
+      keep(session);
+    }
+    return client.notify(methods.client.session.update, { sessionId, update: u });
+  };
   const say = (client: AgentContext, sessionId: string, text: string): Promise<void> =>
     update(client, sessionId, {
       sessionUpdate: 'agent_message_chunk',
@@ -630,7 +677,9 @@ function main(): void {
           if (!('sessionId' in params)) params['sessionId'] = session.id;
           const depth = step.nestDepth ?? 0;
           const nested = '['.repeat(depth) + ']'.repeat(depth);
-          const text = JSON.stringify(params).replaceAll('"$NESTED"', nested);
+          const text = JSON.stringify(params)
+            .replaceAll('"$NESTED"', nested)
+            .replaceAll('"$PAD"', JSON.stringify('x'.repeat(step.pad ?? 0)));
           if (step.notification) {
             process.stdout.write(
               `{"jsonrpc":"2.0","method":${JSON.stringify(step.method)},"params":${text}}\n`,
@@ -815,7 +864,16 @@ function main(): void {
       return {
         protocolVersion: Math.min(params.protocolVersion, PROTOCOL_VERSION),
         agentInfo: { name: script.name ?? 'scripted-agent', version: '0.0.0' },
-        agentCapabilities: { loadSession: false, promptCapabilities: { embeddedContext: true } },
+        agentCapabilities: {
+          loadSession: kept?.load === true,
+          promptCapabilities: { embeddedContext: true },
+          sessionCapabilities: {
+            ...(kept?.list ? { list: {} } : {}),
+            ...(kept?.resume ? { resume: {} } : {}),
+            ...(kept?.close ? { close: {} } : {}),
+            ...(script.additionalDirectories ? { additionalDirectories: {} } : {}),
+          },
+        },
         authMethods: script.requireAuth?.methods ?? [],
       } as InitializeResponse;
     })
@@ -835,6 +893,7 @@ function main(): void {
       const id = randomUUID();
       const modeId = script.initialModeId ?? modes[0]?.id ?? 'default';
       sessions.set(id, { id, cwd: params.cwd, modeId, prompts: 0 });
+      keep(sessions.get(id)!);
       return {
         sessionId: id,
         modes: { currentModeId: modeId, availableModes: modes },
@@ -842,6 +901,63 @@ function main(): void {
           ? { configOptions: modeConfig(modeId) }
           : {}),
       };
+    })
+    .onRequest(methods.agent.session.resume, ({ params }) => {
+      if (!kept?.resume) throw RequestError.methodNotFound(methods.agent.session.resume);
+      const session = keptSession(params.sessionId, params.cwd);
+      return { modes: { currentModeId: session.modeId, availableModes: modes } };
+    })
+    .onRequest(methods.agent.session.load, async ({ params, client }) => {
+      if (!kept?.load) throw RequestError.methodNotFound(methods.agent.session.load);
+      const session = keptSession(params.sessionId, params.cwd);
+      for (const u of session.history ?? [])
+        await client.notify(methods.client.session.update, { sessionId: session.id, update: u });
+      if (kept.replayRequest) {
+        const answer = await client
+          .request(methods.client.session.requestPermission, {
+            sessionId: session.id,
+            toolCall: { toolCallId: 'replayed', title: 'replayed request', kind: 'execute' },
+            options: [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }],
+          })
+          .then(
+            (r) => r.outcome.outcome,
+            (e: { code?: number }) => `refused ${String(e.code)}`,
+          );
+        await say(client, session.id, `replay request: ${answer}`);
+        // Said during the load: kept as it was, so a later load does not replay it.
+        session.history?.pop();
+        keep(session);
+      }
+      return { modes: { currentModeId: session.modeId, availableModes: modes } };
+    })
+    .onRequest(methods.agent.session.list, ({ params }) => {
+      if (!kept?.list) throw RequestError.methodNotFound(methods.agent.session.list);
+      const all = readdirSync(kept.dir)
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => JSON.parse(readFileSync(resolve(kept.dir, f), 'utf8')) as SessionState)
+        .filter((state) => !params.cwd || state.cwd === params.cwd)
+        .sort((a, b) => a.id.localeCompare(b.id));
+      const size = kept.pageSize ?? 50;
+      const start = params.cursor ? Number(params.cursor) : 0;
+      const page = all.slice(start, start + size);
+      return {
+        sessions: page.map((state) => ({
+          sessionId: state.id,
+          cwd: state.cwd,
+          title: `session ${state.id}`,
+        })),
+        ...(start + size < all.length ? { nextCursor: String(start + size) } : {}),
+      };
+    })
+    .onRequest(methods.agent.session.close, ({ params }) => {
+      if (!kept?.close) throw RequestError.methodNotFound(methods.agent.session.close);
+      const session = sessionOf(params.sessionId);
+      if (session.run) {
+        session.run.cancelled = true;
+        for (const wake of [...session.run.onCancel]) wake();
+      }
+      sessions.delete(params.sessionId);
+      return {};
     })
     .onRequest(methods.agent.session.setMode, async ({ params, client }) => {
       await switchMode(client, requestedMode(params.sessionId, params.modeId), params.modeId);
@@ -873,6 +989,13 @@ function main(): void {
         .trim();
       const index = session.prompts;
       session.prompts += 1;
+      if (kept) {
+        (session.history ??= []).push({
+          sessionUpdate: 'user_message_chunk',
+          content: { type: 'text', text },
+        });
+        keep(session);
+      }
       const steps = script.onPrompt?.[text] ?? script.prompts?.[index];
       const run: PromptRun = { sessionId: session.id, cancelled: false, onCancel: new Set() };
       session.run = run;

@@ -10,7 +10,9 @@ import {
 
 const mode = (id: string, name = id, description = ''): ModeChoice => ({ id, name, description });
 
-// As the agents advertise them (docs/real-agents.md, their sources).
+// As the agents advertise them (docs/real-agents.md, their sources). claude-agent-acp 0.101 offers
+// auto unless its settings disable it, and starts in it when no defaultMode is set; bypass unless
+// it runs as root outside a sandbox; dontAsk it accepts only from its settings.
 const CLAUDE = [
   mode('default', 'Manual', 'Always ask before making changes'),
   mode('acceptEdits', 'Accept edits', 'Automatically accept all file edits'),
@@ -30,6 +32,23 @@ const CODEX = [
   mode('auto', 'Auto'),
   mode('full-access', 'Full Access'),
 ];
+// The renamed codex-acp 2.6 (codex 0.166): its `mode` config option, in its own words; a new session
+// starts in `agent`. A permission profile's mode asks as codex's config says, unseen here.
+const CODEX_26 = [
+  mode('read-only', 'Read-only', 'Requires approval to edit files and access the internet.'),
+  mode(
+    'workspace-write',
+    'Workspace access',
+    'Edit workspace files; ask before writing outside the workspace or accessing the network.',
+  ),
+  mode('agent', 'Auto review', 'Only ask for actions detected as potentially unsafe'),
+  mode(
+    'agent-full-access',
+    'Full access',
+    'Unrestricted access to the internet and any file on your computer',
+  ),
+  mode('permission-profile:team', 'team', 'Use the team Codex permission profile.'),
+];
 
 const autoIds = (choices: ModeChoice[], family: ReturnType<typeof agentFamily>) =>
   choices.filter((c) => isAutoApproving(c, family)).map((c) => c.id);
@@ -39,6 +58,8 @@ describe('modes that approve by themselves', () => {
     expect(agentFamily('@agentclientprotocol/claude-agent-acp')).toBe('claude');
     expect(agentFamily('gemini-cli')).toBe('gemini');
     expect(agentFamily(undefined, 'codex')).toBe('codex');
+    expect(agentFamily('@agentclientprotocol/codex-acp')).toBe('codex');
+    expect(agentFamily('codex-acp')).toBe('codex');
     expect(agentFamily('scripted-agent', 's')).toBeNull();
   });
 
@@ -51,11 +72,23 @@ describe('modes that approve by themselves', () => {
     ]);
     expect(autoIds(GEMINI, 'gemini')).toEqual(['autoEdit', 'yolo']);
     expect(autoIds(CODEX, 'codex')).toEqual(['full-access']);
+    expect(autoIds(CODEX_26, 'codex')).toEqual([
+      'agent',
+      'agent-full-access',
+      'permission-profile:team',
+    ]);
+  });
+
+  it("by their words alone, an unknown agent's auto review and classifier modes do not ask", () => {
+    expect(autoIds(CODEX_26, null)).toEqual(['agent', 'agent-full-access']);
+    expect(isAutoApproving(mode('auto', 'Auto', 'Claude handles permission decisions'), null)).toBe(
+      true,
+    );
   });
 
   it('for an unknown agent, goes by what the name or description says', () => {
     expect(autoIds(GEMINI, null)).toEqual(['autoEdit', 'yolo']);
-    expect(autoIds(CLAUDE, null)).toEqual(['acceptEdits', 'dontAsk', 'bypassPermissions']);
+    expect(autoIds(CLAUDE, null)).toEqual(['acceptEdits', 'auto', 'dontAsk', 'bypassPermissions']);
     expect(isAutoApproving(mode('turbo', 'Turbo', 'Skips all approval prompts'), null)).toBe(true);
     expect(isAutoApproving(mode('free', 'Free', 'Runs tools without asking'), null)).toBe(true);
     expect(isAutoApproving(mode('careful', 'Careful', 'Asks before every tool'), null)).toBe(false);
@@ -75,6 +108,13 @@ describe('the asking mode, by meaning', () => {
     expect(askingChoice(GEMINI, 'ask', 'gemini')?.id).toBe('default');
     expect(askingChoice(GEMINI, 'plan', 'gemini')?.id).toBe('plan');
     expect(askingChoice(CODEX, 'plan', 'codex')?.id).toBe('read-only');
+  });
+
+  it('keeps codex 2.6 in read-only, where it asks before every edit and every escalation', () => {
+    expect(askingChoice(CODEX_26, 'ask', 'codex')?.id).toBe('read-only');
+    expect(askingChoice(CODEX_26, 'plan', 'codex')?.id).toBe('read-only');
+    // Unrecognised, it is still never left in a mode that does not ask.
+    expect(askingChoice(CODEX_26, 'ask', null)?.id).toBe('workspace-write');
   });
 
   it('finds them by name or description when the ids say nothing', () => {

@@ -26,15 +26,27 @@ export type AgentFamily = 'claude' | 'gemini' | 'codex' | 'opencode';
 
 /**
  * Modes known to approve by themselves. Claude's acceptEdits edits without asking, as Gemini's
- * autoEdit does; dontAsk refuses what is not pre-approved, without asking either.
+ * autoEdit does; dontAsk refuses what is not pre-approved, without asking either; Claude's auto
+ * has a classifier decide each permission instead of the client. Codex 0.166 (the renamed
+ * codex-acp 2.x) starts in `agent`, where its own model reviews each escalation and the client is
+ * never asked; `agent-full-access` (as 0.16's `full-access`) runs everything unsandboxed without
+ * asking; a `permission-profile:<id>` mode asks or not as codex's own config says, which Gatehouse
+ * cannot see, so it counts as not asking. An id ending in `*` names every id it begins.
  */
 export const AUTO_APPROVING_MODES: Readonly<Record<AgentFamily, readonly string[]>> = {
   claude: ['bypassPermissions', 'dontAsk', 'auto', 'acceptEdits'],
   gemini: ['yolo', 'autoEdit'],
-  codex: ['full-access', 'agent-full-access'],
+  codex: ['full-access', 'agent', 'agent-full-access', 'permission-profile:*'],
   // Its modes (build, plan) follow its permission settings; its side door is elsewhere.
   opencode: [],
 };
+
+/**
+ * The mode that keeps an agent asking most, where its words do not say so: codex's `read-only` asks
+ * before every edit and every command that leaves its sandbox, where its `workspace-write` lets
+ * commands write the project unasked wherever codex's own sandbox runs.
+ */
+const MOST_ASKING: Readonly<Partial<Record<AgentFamily, string>>> = { codex: 'read-only' };
 
 /** The family an agent belongs to, from the name it reports (else its id in the settings). */
 export function agentFamily(...names: (string | null | undefined)[]): AgentFamily | null {
@@ -69,10 +81,20 @@ const SKIPS_ASKING = [
   /\bfull[\s-]access\b/,
   /\bunrestricted\b/,
   /\bdanger/,
+  // Someone other than the client decides: a reviewing model, a classifier.
+  /\bauto[\s-]*review/,
+  /\bonly asks? (for|when|about|if)\b/,
+  /\bhandles? (the |all )?permission/,
 ];
 
+/** Whether `id` is one the table names: equal, or beginning with an entry that ends in `*`. */
+const named = (table: readonly string[], id: string): boolean =>
+  table.some((entry) =>
+    entry.endsWith('*') ? key(id).startsWith(key(entry)) : key(entry) === key(id),
+  );
+
 export function isAutoApproving(choice: ModeChoice, family: AgentFamily | null): boolean {
-  if (family && AUTO_APPROVING_MODES[family].some((id) => key(id) === key(choice.id))) return true;
+  if (family && named(AUTO_APPROVING_MODES[family], choice.id)) return true;
   const text = words(choice);
   return SKIPS_ASKING.some((pattern) => pattern.test(text));
 }
@@ -95,8 +117,11 @@ export function askingChoice(
   const plan = (c: ModeChoice) => key(c.id) === 'plan' || PLAN_LIKE.test(words(c));
   const ask = (c: ModeChoice) =>
     ASK_IDS.has(key(c.id)) || ASK_IDS.has(key(c.name)) || ASK_LIKE.test(words(c));
+  const most = family ? MOST_ASKING[family] : undefined;
   const ranked =
-    meaning === 'plan' ? [safe.find((c) => key(c.id) === 'plan'), safe.find(plan)] : [];
+    meaning === 'plan'
+      ? [safe.find((c) => key(c.id) === 'plan'), safe.find(plan)]
+      : [most === undefined ? undefined : safe.find((c) => key(c.id) === key(most))];
   ranked.push(
     safe.find((c) => ASK_IDS.has(key(c.id)) || ASK_IDS.has(key(c.name))),
     safe.find((c) => ask(c) && !plan(c)),

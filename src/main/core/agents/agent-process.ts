@@ -4,6 +4,7 @@ import { RequestError } from '@agentclientprotocol/sdk';
 import { z } from 'zod';
 import type { AgentLaunch } from '../sandbox/launch';
 import { GATEHOUSE_VERSION } from '../../../shared/control-protocol';
+import { AgentGoneError } from '../errors';
 import { checkJsonShape, describeJsonProblem } from '../safety/json-guard';
 import { recordAgent } from './leftover-agents';
 import {
@@ -19,6 +20,8 @@ import { signalGroup, stopGroup } from './process-group';
 /** What Gatehouse does for the agent when the agent calls its client. */
 export interface ClientHandlers {
   requestPermission(params: unknown, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
+  /** An agent's question (`elicitation/create`): raw params, checked and audited by the pipeline. */
+  elicit(params: unknown): Promise<acp.CreateElicitationResponse>;
   writeTextFile(params: acp.WriteTextFileRequest): Promise<void>;
   readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
   sessionUpdate(params: acp.SessionNotification): void;
@@ -164,6 +167,12 @@ export class AgentProcess {
         (p: unknown) => p,
         ({ params, signal }) => handlers.requestPermission(params, signal),
       )
+      // Own parser too: a question outside the supported subset is refused and audited there.
+      .onRequest(
+        acp.methods.client.elicitation.create,
+        (p: unknown) => p,
+        ({ params }) => handlers.elicit(params),
+      )
       .onRequest(
         acp.methods.client.fs.writeTextFile,
         guarded(acp.methods.client.fs.writeTextFile, WriteTextFileParams, handlers.malformed),
@@ -211,7 +220,12 @@ export class AgentProcess {
     return this.raceExit(
       this.agent.request(acp.methods.agent.initialize, {
         protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: { fs: { readTextFile: reads, writeTextFile: true }, terminal: false },
+        clientCapabilities: {
+          fs: { readTextFile: reads, writeTextFile: true },
+          terminal: false,
+          // Questions are shown to a person as a form or as a link they open themselves.
+          elicitation: { form: {}, url: {} },
+        },
         clientInfo: { name: 'gatehouse', version: GATEHOUSE_VERSION },
       }),
     );
@@ -234,6 +248,12 @@ export class AgentProcess {
     const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
     const tail = this.stderr.trim().split('\n').slice(-3).join(' | ');
     return `exited (${how})${tail ? `: ${tail}` : ''}`;
+  }
+
+  /** A dying agent closes the connection before its exit is seen: the error names the real cause. */
+  async explain(agentId: string, error: unknown): Promise<unknown> {
+    const exit = await this.exitWords();
+    return exit ? new AgentGoneError(`agent "${agentId}" ${exit}`) : error;
   }
 
   /** Rejects as soon as the process dies, so no caller waits on a dead agent. */

@@ -78,5 +78,14 @@ describe('agentsOnPath', () => {
       command: 'npx',
       args: ['@google/gemini-cli', '--acp'],
     });
+    // Codex, not found outside the install either, runs as the registry's renamed package.
+    const codex = (await knownAgents(join(root, 'node_modules', '.bin'), root)).find(
+      (a) => a.id === 'codex',
+    );
+    expect(codex).toMatchObject({
+      found: false,
+      command: 'npx',
+      args: ['@agentclientprotocol/codex-acp'],
+    });
   });
 });

@@ -39,8 +39,21 @@ const LAUNCHES: readonly Launch[] = [
     args: ['--acp'],
     npx: ['@google/gemini-cli', '--acp'],
   },
-  { id: 'claude', name: 'Claude Code (claude-agent-acp)', program: 'claude-agent-acp', args: [] },
-  { id: 'codex', name: 'Codex (codex-acp)', program: 'codex-acp', args: [] },
+  {
+    id: 'claude',
+    name: 'Claude Code (claude-agent-acp)',
+    program: 'claude-agent-acp',
+    args: [],
+    npx: ['@agentclientprotocol/claude-agent-acp'],
+  },
+  // Both codex-acp packages install the program `codex-acp`; the registry's is the renamed one.
+  {
+    id: 'codex',
+    name: 'Codex (codex-acp)',
+    program: 'codex-acp',
+    args: [],
+    npx: ['@agentclientprotocol/codex-acp'],
+  },
   { id: 'qwen', name: 'Qwen Code', program: 'qwen', args: ['--experimental-acp'] },
   { id: 'goose', name: 'goose', program: 'goose', args: ['acp'] },
   {

@@ -6,9 +6,10 @@ import { BadRequestError } from '../errors';
 import type { EventBus } from '../events/bus';
 import type { Store } from '../store';
 import type { ClientHandlers } from './agent-process';
-import { readJudged, realPathOf, RESOURCE_NOT_FOUND, writeInside } from './fs-access';
+import { readJudged, realPathOf, RESOURCE_NOT_FOUND, rootFor, writeInside } from './fs-access';
 import { checkJsonShape, describeJsonProblem } from '../safety/json-guard';
 import type { ReadJudge } from './read-judge';
+import { oweWords } from './reject-words';
 import type { Session } from './session';
 import { allowedBy, auditWrite, refuseWrite } from './write-audit';
 import type { Transcripts } from '../transcripts/transcripts';
@@ -20,7 +21,8 @@ const log = logger('agents');
 const MALFORMED_UPDATE_AUDIT_MS = 60_000;
 
 export interface ClientHandlerDeps {
-  pipeline: Pick<ApprovalPipeline, 'handle'>;
+  /** `question` absent: the agent's questions are not served (an editor's session answers them). */
+  pipeline: Pick<ApprovalPipeline, 'handle'> & Partial<Pick<ApprovalPipeline, 'question'>>;
   store: Pick<Store, 'recordEvent'>;
   bus: EventBus;
   now: () => number;
@@ -75,9 +77,24 @@ export function clientHandlersFor(session: Session, deps: ClientHandlerDeps): Cl
 
   return {
     requestPermission: (params: unknown) => {
+      // A replay tells what was; nothing of it is asked again, and nothing is decided twice.
+      if (session.replaying) {
+        session.replaying.requests += 1;
+        audit('replay_request_refused', { method: 'session/request_permission' });
+        return Promise.reject(
+          RequestError.invalidRequest({}, 'no permission request while the session is loading'),
+        );
+      }
       // What its own tool call declared before it is shown first; the rest of a flood waits.
       updates.beforeRequest(requestedToolCall(params));
-      return pipeline.handle(session, params);
+      return pipeline.handle(session, params).then((response) => {
+        oweWords(session, response);
+        return response;
+      });
+    },
+    elicit: (params: unknown) => {
+      if (!pipeline.question) throw RequestError.methodNotFound('elicitation/create');
+      return pipeline.question(session, params);
     },
     writeTextFile: async (params: acp.WriteTextFileRequest) => {
       foreign(params.sessionId);
@@ -87,7 +104,9 @@ export function clientHandlersFor(session: Session, deps: ClientHandlerDeps): Cl
         throw new RequestError(-32602, refused.message, refused.data);
       }
       try {
-        const written = await writeInside(session.cwd, params.path, params.content);
+        const roots = [session.cwd, ...session.additionalDirectories] as const;
+        const root = await rootFor(roots, params.path);
+        const written = await writeInside(root, params.path, params.content);
         auditWrite(
           session,
           'fs_write',
@@ -155,6 +174,11 @@ export function clientHandlersFor(session: Session, deps: ClientHandlerDeps): Cl
         return;
       }
       if (params.sessionId !== session.acpSessionId) return;
+      // Shown and audited when it happened: a replay is counted, never shown or tracked again.
+      if (session.replaying) {
+        session.replaying.updates += 1;
+        return;
+      }
       // The state a request reads is applied as the update is read, whatever becomes of its display.
       session.trackToolCall(params.update);
       updates.push(params.update);

@@ -45,6 +45,24 @@ async function resolveWithRoot(
   return { realRoot, real };
 }
 
+/**
+ * Which of a session's folders (its own first, then the extra ones the person gave it) holds
+ * `path`, links followed; the session's own when none does, so that the refusal names it. Only a
+ * choice: the write checks containment again, against the folder chosen, as it goes.
+ */
+export async function rootFor(
+  roots: readonly [string, ...string[]],
+  path: string,
+): Promise<string> {
+  if (roots.length === 1 || !isAbsolute(path)) return roots[0];
+  const real = await nearestRealPath(path);
+  for (const root of roots) {
+    const realRoot = await realpath(root).catch(() => null);
+    if (realRoot !== null && isInside(real, realRoot)) return root;
+  }
+  return roots[0];
+}
+
 export interface FileWritten {
   /** Where the file is now: the written folder's own path (on Linux, from its descriptor). */
   path: string;

@@ -10,14 +10,25 @@ import { createReadJudge } from './read-judge';
 const folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-read-judge-')));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-function judge(path: string, rules: Rule[] = [], mode: PermissionMode = 'default') {
-  const session = { sessionId: 's', agentId: 'a', cwd: folder, mode } as SessionContext;
+function judge(
+  path: string,
+  rules: Rule[] = [],
+  mode: PermissionMode = 'default',
+  additionalDirectories: string[] = [],
+) {
+  const session: Partial<SessionContext> = {
+    sessionId: 's',
+    agentId: 'a',
+    cwd: folder,
+    additionalDirectories,
+    mode,
+  };
   return createReadJudge({
     rules: () => rules,
     grants: () => [],
     now: () => 0,
     homeDir: '/home/nobody',
-  })(session, path);
+  })(session as SessionContext, path);
 }
 
 describe('read judge', () => {
@@ -29,6 +40,22 @@ describe('read judge', () => {
     expect(judge('/etc/hosts')).toEqual({
       allowed: false,
       reason: 'outside the session folder and no rule allows it',
+    });
+  });
+
+  it('allows the folders the session was started with besides its own, their secrets still refused', () => {
+    const extra = '/srv/shared-lib';
+    expect(judge(join(extra, 'a.ts'), [], 'default', [extra])).toEqual({
+      allowed: true,
+      decider: 'inside an additional folder of the session',
+    });
+    expect(judge(join(extra, 'a.ts')).allowed).toBe(false);
+    expect(judge('/srv/shared-lib-2/a.ts', [], 'default', [extra]).allowed).toBe(false);
+    expect(judge(join(extra, '.env'), [], 'default', [extra]).allowed).toBe(false);
+    // A deny rule naming a path there still refuses.
+    const deny: Rule = { id: 'no', action: 'deny', toolKind: 'read', path: `${extra}/private/**` };
+    expect(judge(join(extra, 'private/k.txt'), [deny], 'default', [extra])).toMatchObject({
+      allowed: false,
     });
   });
 

@@ -64,6 +64,8 @@ export function createReadJudge(options: {
     // An ask rule wants a person, and reads are never asked: refused.
     if (evaluation.decidedBy.type === 'rule') return { allowed: false, reason: evaluation.reason };
     if (isInside(realPath, session.cwd)) return { allowed: true, decider: 'inside session folder' };
+    if (session.additionalDirectories?.some((folder) => isInside(realPath, folder)))
+      return { allowed: true, decider: 'inside an additional folder of the session' };
     return { allowed: false, reason: 'outside the session folder and no rule allows it' };
   };
 }

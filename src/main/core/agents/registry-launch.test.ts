@@ -6,6 +6,8 @@ import { Registry } from '../../../shared/registry-format';
 import { AgentConfig } from '../../../shared/settings';
 import { registryFixture } from '../../../../test/support/registry-fixture';
 import { knownProgramFor } from '../sandbox/known-agents';
+import { launcherCall } from '../sandbox/launcher-command';
+import { parseRegistry, RegistryFileError } from './registry-snapshot';
 import { launchFamily } from './side-doors';
 import {
   launchableAgent,
@@ -112,6 +114,124 @@ describe('registry agents', () => {
     });
     expect(agent).toEqual(config);
     expect(launchFamily('o', agent)).toBe('opencode');
+  });
+});
+
+describe('a registry package whose program is not its default one (`cmd`)', () => {
+  const withCmd = (distribution: object) =>
+    Registry.parse({
+      version: '1.0.0',
+      agents: [{ id: 'tools', name: 'Tools', version: '1.2.0', description: 'd', distribution }],
+    });
+  const resolveWith = (distribution: object, extra: object = {}) =>
+    launchableAgent(
+      'mine',
+      AgentConfig.parse({ registry: 'tools', ...extra }),
+      () => withCmd(distribution),
+      linux(),
+    );
+
+  it('npx runs the named program of the package, the registry args and the agent own after it', () => {
+    const agent = resolveWith(
+      { npx: { package: '@google/gemini-cli@0.27.3', cmd: 'gemini-acp', args: ['--acp'] } },
+      { args: ['-v'] },
+    );
+    expect(agent).toMatchObject({
+      command: 'npx',
+      args: ['--package', '@google/gemini-cli@0.27.3', '--yes', 'gemini-acp', '--acp', '-v'],
+      env: { npm_config_prefer_offline: 'true' },
+    });
+    // What the sandbox fetches is that package and that program, and the agent is still known.
+    expect(launcherCall(agent.command, agent.args)).toMatchObject({
+      tool: 'npx',
+      spec: '@google/gemini-cli@0.27.3',
+      name: '@google/gemini-cli',
+      bin: 'gemini-acp',
+      args: ['--acp', '-v'],
+    });
+    expect(knownProgramFor(agent.command, agent.args)).not.toBeNull();
+  });
+
+  it('an npx package side door is recognised with a cmd as without', () => {
+    const agent = resolveWith({ npx: { package: 'opencode-ai@1.18.33', cmd: 'opencode' } });
+    expect(launchFamily('mine', agent)).toBe('opencode');
+  });
+
+  it('uvx runs it --from the package, its version written as a requirement', () => {
+    const agent = resolveWith({
+      uvx: { package: 'mistral-vibe@2.0.2', cmd: 'vibe-acp', args: ['serve'] },
+    });
+    expect(agent).toMatchObject({
+      command: 'uvx',
+      args: ['--from', 'mistral-vibe==2.0.2', 'vibe-acp', 'serve'],
+    });
+    expect(launcherCall(agent.command, agent.args)).toMatchObject({
+      tool: 'uvx',
+      spec: 'mistral-vibe==2.0.2',
+      name: 'mistral-vibe',
+      bin: 'vibe-acp',
+      args: ['serve'],
+    });
+    expect(resolveWith({ uvx: { package: 'fast-agent-acp==0.2.1', cmd: 'fast' } }).args).toEqual([
+      '--from',
+      'fast-agent-acp==0.2.1',
+      'fast',
+    ]);
+  });
+
+  it.each([
+    ['../bin/sh'],
+    ['/bin/sh'],
+    ['bin/agent'],
+    ['-c'],
+    ['--registry=http://evil'],
+    ['.hidden'],
+    ['agent acp'],
+    ['agent;touch x'],
+    ['$(touch x)'],
+    ['`id`'],
+    ['a|b'],
+    ['a>b'],
+    ['agent\nx'],
+    ['agent\u0000'],
+    [''],
+    ['a'.repeat(101)],
+  ])(
+    'a snapshot whose entry has the cmd %j is refused whole, naming it, and nothing runs',
+    (cmd) => {
+      for (const kind of ['npx', 'uvx']) {
+        const text = JSON.stringify({
+          version: '1.0.0',
+          agents: [
+            {
+              id: 'tools',
+              name: 'Tools',
+              version: '1.2.0',
+              description: 'd',
+              distribution: { [kind]: { package: 'tools@1.2.0', cmd } },
+            },
+          ],
+        });
+        let refused: unknown = null;
+        try {
+          launchableAgent('mine', AgentConfig.parse({ registry: 'tools' }), () =>
+            parseRegistry(text, 'registry.json'),
+          );
+        } catch (error) {
+          refused = error;
+        }
+        expect(refused).toBeInstanceOf(RegistryFileError);
+        expect((refused as RegistryFileError).problems).toEqual([
+          expect.stringMatching(new RegExp(`^agents\\.0\\.distribution\\.${kind}\\.cmd: `)),
+        ]);
+      }
+    },
+  );
+
+  it('a cmd that is a plain program name is accepted as written', () => {
+    for (const cmd of ['claude-agent-acp', 'vibe_acp', 'agent.js', 'A1', 'x'.repeat(100)]) {
+      expect(resolveWith({ npx: { package: 'tools@1.2.0', cmd } }).args[3]).toBe(cmd);
+    }
   });
 });
 

@@ -52,6 +52,16 @@ const thisHost = (): RegistryHost => ({
   userHome: homedir(),
 });
 
+/**
+ * `--from` takes a requirement, where a version is written `==`; the registry writes uvx packages
+ * as `name@version` (the form uvx takes for a package's own command). Anything else is left as it
+ * is, for the launcher's own check to refuse or follow.
+ */
+function pypiRequirement(spec: string): string {
+  const pinned = /^([A-Za-z0-9][A-Za-z0-9._-]*)@([0-9][A-Za-z0-9.!+-]*)$/.exec(spec);
+  return pinned ? `${pinned[1]}==${pinned[2]}` : spec;
+}
+
 interface Resolved {
   command: string;
   args: string[];
@@ -61,16 +71,22 @@ interface Resolved {
 function fromDistribution(agent: RegistryAgent, host: RegistryHost): Resolved {
   const { npx, uvx, binary } = agent.distribution;
   // Every option comes before the package: npx and uvx hand what follows it to the agent. The
-  // package stays second, where the known agents (Gemini CLI's ask policy) and side doors are
-  // recognised; npm reads "prefer its cache" from the environment instead.
+  // package stays among the first two words, where the known agents (Gemini CLI's ask policy) and
+  // side doors are recognised; npm reads "prefer its cache" from the environment instead. With a
+  // `cmd` the registry names the program to run (FORMAT.md: `npx --package <package> <cmd>`,
+  // `uvx --from <package> <cmd>`), and it comes right after the options.
   if (npx) {
+    const args = npx.cmd ? ['--package', npx.package, '--yes', npx.cmd] : ['--yes', npx.package];
     return {
       command: 'npx',
-      args: ['--yes', npx.package, ...npx.args],
+      args: [...args, ...npx.args],
       env: { npm_config_prefer_offline: 'true', ...npx.env },
     };
   }
-  if (uvx) return { command: 'uvx', args: [uvx.package, ...uvx.args], env: uvx.env };
+  if (uvx) {
+    const args = uvx.cmd ? ['--from', pypiRequirement(uvx.package), uvx.cmd] : [uvx.package];
+    return { command: 'uvx', args: [...args, ...uvx.args], env: uvx.env };
+  }
   if (!binary)
     throw new RegistryAgentError(
       `registry agent "${agent.id}" has no distribution Gatehouse can run (npx, uvx or binary)`,

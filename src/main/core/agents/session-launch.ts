@@ -35,6 +35,7 @@ export async function launchInSandbox(
       agentId,
       config,
       sessionDir: cwd,
+      additionalDirs: session.additionalDirectories,
       gatehouseHome: deps.home,
       onViolation: (violation) => violations.network(violation),
       protection: {

@@ -13,8 +13,15 @@ export interface SessionManagerOptions {
   agents: () => Record<string, AgentConfig>;
   defaultPolicy: () => PermissionPolicy;
   /** Takes each permission request; ends what waits when a turn is cancelled or the session ends. */
-  pipeline: Pick<ApprovalPipeline, 'handle' | 'cancelTurn' | 'endSession'>;
-  store: Pick<Store, 'recordEvent' | 'recordRequest' | 'recordDecision'>;
+  pipeline: Pick<ApprovalPipeline, 'handle' | 'question' | 'cancelTurn' | 'endSession'>;
+  store: Pick<Store, 'recordEvent' | 'recordRequest' | 'recordDecision'> &
+    // Absent: no session is remembered across a restart, and none is offered for resuming.
+    Partial<
+      Pick<
+        Store,
+        'rememberSession' | 'sessionEnded' | 'saveTranscript' | 'sessionRecords' | 'keptTranscript'
+      >
+    >;
   bus: EventBus;
   now?: () => number;
   /** Gatehouse's own folder: no path into it reaches an agent's environment. */

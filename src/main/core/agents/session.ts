@@ -16,6 +16,7 @@ import type { ConfigOption } from '../../../shared/session-config';
 import { selectorsOf, withRefusals, type AgentFamily, type ModeSelector } from './agent-modes';
 import { readConfigOptions, shownOptions } from './config-options';
 import type { UpdateLane } from './update-lane';
+import type { SessionAbilities } from '../store';
 
 const MAX_TRACKED_TOOL_CALLS = 256;
 
@@ -45,6 +46,8 @@ export class Session implements SessionContext {
   modeGuard: Promise<void> = Promise.resolve();
   /** Whether fs/read_text_file was advertised to this session's agent. */
   readsAdvertised = false;
+  /** A person's words with rejects, for the next prompt (reject-words.ts). */
+  owedWords: string[] = [];
   /** Ends the running turn as cancelled without waiting for the agent (set while a turn runs). */
   abandonTurn: (() => void) | null = null;
   /** Armed by a cancel: the agent's time to end its turn. */
@@ -53,6 +56,8 @@ export class Session implements SessionContext {
   sandbox: SessionSandbox = { profile: 'off', writable: [], network: 'all', reason: 'not started' };
   /** That sandbox as bwrap builds it, for a command's preview; null without one. */
   sandboxProfile: SandboxProfile | null = null;
+  /** The folders the person gave it besides `cwd` (real paths, checked); set before it starts. */
+  additionalDirectories: readonly string[] = [];
   /** Where the session runs when not started here (an editor, through `gatehouse acp`). */
   via: SessionInfo['via'] | null = null;
   /** While the agent waits for a sign-in: the methods it offered (cleared while one is tried). */
@@ -63,6 +68,15 @@ export class Session implements SessionContext {
   updates: Pick<UpdateLane, 'beforeRequest' | 'flush' | 'close'> | null = null;
   /** Malformed session/update notifications: audited at most once a minute, with the count. */
   malformedUpdates = { lastAuditAt: -Infinity, dropped: 0 };
+  /** What the agent said in initialize it can do with a session (list, resume, load, close). */
+  abilities: SessionAbilities = { list: false, resume: false, load: false, close: false };
+  /**
+   * While session/load replays the conversation: what it replays is counted and dropped (the
+   * transcript already holds it, kept by the core), and a permission request is refused.
+   */
+  replaying: { updates: number; requests: number } | null = null;
+  /** Taken up again after a restart: how, when, and what differs from how it ran before. */
+  resumed: SessionInfo['resumed'] | null = null;
   /** Latest declared state of recent tool calls, so a permission request can be shown whole. */
   private readonly toolCalls = new Map<string, Record<string, unknown>>();
 
@@ -132,6 +146,9 @@ export class Session implements SessionContext {
       sessionId: this.sessionId,
       agentId: this.agentId,
       cwd: this.cwd,
+      ...(this.additionalDirectories.length > 0
+        ? { additionalDirectories: [...this.additionalDirectories] }
+        : {}),
       createdAt: this.createdAt,
       state: this.state,
       mode: this.mode,
@@ -140,6 +157,7 @@ export class Session implements SessionContext {
       ...(this.via ? { via: this.via } : {}),
       ...(this.authMethods ? { authMethods: this.authMethods } : {}),
       ...(this.authMethods && this.apiKey ? { apiKey: this.apiKey } : {}),
+      ...(this.resumed ? { resumed: this.resumed } : {}),
       ...(this.configOptions.length > 0
         ? { configOptions: withRefusals(this.configOptions, this.agentFamily) }
         : {}),

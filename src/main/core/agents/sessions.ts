@@ -2,31 +2,28 @@ import { availableParallelism } from 'node:os';
 import { v7 as uuidv7 } from 'uuid';
 import type { PermissionMode, SessionInfo, StopReason } from '../../../shared/domain';
 import type { LaunchableAgent } from '../../../shared/settings';
-import { AgentGoneError, BadRequestError, ConflictError, NotFoundError } from '../errors';
-import { AgentProcess } from './agent-process';
+import { ConflictError, NotFoundError } from '../errors';
+import type { AgentProcess } from './agent-process';
 import { prepareAgentLauncher } from './launcher';
-import { SignIns, signInAsked } from './agent-auth';
-import { clientHandlersFor } from './client-handlers';
-import { Session } from './session';
-import { agentFamily, askingChoice, modesSelector } from './agent-modes';
-import {
-  keepAsking,
-  onModeUpdate,
-  primarySelector,
-  selectMode,
-  type ModeGuardDeps,
-} from './mode-guard';
+import { SignIns } from './agent-auth';
+import type { Session } from './session';
+import { askingChoice, modesSelector } from './agent-modes';
+import { keepAsking, primarySelector, selectMode, type ModeGuardDeps } from './mode-guard';
 import { launchFamily, unguardedByDoor } from './side-doors';
 import { Transcripts } from '../transcripts/transcripts';
 import { RecentFolders } from './recent-folders';
 import { registryLaunch } from './registry-launch';
 import { checkFolder, sessionFolder, type FolderCheck } from './session-folder';
-import { launchInSandbox } from './session-launch';
+import { extraFolders } from './extra-folders';
 import type { SessionManagerOptions } from './session-manager-options';
-import { violationReporterFor } from './session-violations';
+import { armCancelGrace, closeAcpSession, disarmCancel } from './session-close';
+import { resumeInto } from './session-resume';
+import { sessionFor, startAgent, type AgentStartDeps } from './session-start';
+import { RememberedSessions } from './remembered-sessions';
 import { watchBuildScripts } from './turn-build-scripts';
 import { setSessionOption } from './session-options';
 import { StartGate } from './start-gate';
+import { withOwedWords } from './reject-words';
 
 export type { SessionManagerOptions } from './session-manager-options';
 
@@ -49,6 +46,8 @@ export class SessionManager {
   readonly transcripts: Transcripts;
   /** The folders sessions started here last opened in. */
   readonly recentFolders: RecentFolders;
+  /** What is remembered of sessions across restarts, and those that can be taken up again. */
+  private readonly remembered: RememberedSessions;
 
   constructor(private readonly options: SessionManagerOptions) {
     this.now = options.now ?? Date.now;
@@ -58,10 +57,22 @@ export class SessionManager {
     this.signIns = new SignIns((session) =>
       options.bus.publish({ type: 'session_state', session: session.info() }),
     );
+    this.remembered = new RememberedSessions(
+      options.store,
+      this.transcripts,
+      options.bus,
+      this.now,
+      (id) => this.sessions.has(id),
+    );
   }
 
   private get guardDeps(): ModeGuardDeps {
     return { store: this.options.store, bus: this.options.bus, now: this.now };
+  }
+
+  /** Settles once the sessions a previous core left are read (listed from then on). */
+  whenRestored(): Promise<void> {
+    return this.remembered.restored;
   }
 
   /** Open sessions, and those that ended today; older ended ones are forgotten here. */
@@ -73,7 +84,10 @@ export class SessionManager {
       this.sessions.delete(sessionId);
       this.transcripts.forget(sessionId);
     }
-    return [...this.sessions.values()].map((s) => this.info(s));
+    return [
+      ...[...this.sessions.values()].map((s) => this.info(s)),
+      ...this.remembered.listed((id) => this.sessions.has(id)),
+    ];
   }
 
   private info(session: Session): SessionInfo {
@@ -128,84 +142,79 @@ export class SessionManager {
     return session;
   }
 
-  async create(agentId: string, cwdInput: string): Promise<SessionInfo> {
+  async create(
+    agentId: string,
+    cwdInput: string,
+    extra: readonly string[] = [],
+  ): Promise<SessionInfo> {
+    const { config, cwd, launched, additional } = await this.prepare(agentId, cwdInput, extra);
+    const session = sessionFor(this.options, uuidv7(), agentId, config, cwd, this.now());
+    session.additionalDirectories = additional;
+    const open = (agent: AgentProcess) => this.newAcpSession(session, agent);
+    await startAgent(session, { config, launched, signIn: true, open }, this.startDeps);
+    if (!session.authMethods) return this.opened(session, config);
+    this.signIns.wait(session, config);
+    return session.info();
+  }
+
+  /** The agent as settings declare it today, and the folder checked, before anything starts. */
+  private async prepare(agentId: string, cwdInput: string, extra: readonly string[]) {
     const declared = this.options.agents()[agentId];
     if (!declared) throw new NotFoundError(`no agent "${agentId}" in settings`);
     const cwd = await sessionFolder(cwdInput, this.options.home);
+    const deps = { ...this.options, now: this.now };
+    const additional = await extraFolders(extra, { agentId, cwd }, deps);
     const config = registryLaunch(agentId, declared, this.options.home);
     // An agent whose side door cannot be closed starts only if the person opted in.
     const launched = launchFamily(agentId, config);
     unguardedByDoor(agentId, config, launched);
+    return { config, cwd, launched, additional };
+  }
 
-    const session = new Session(
-      uuidv7(),
-      agentId,
-      config.name ?? agentId,
-      cwd,
-      config.policy ?? this.options.defaultPolicy(),
-      () => this.options.agents()[agentId],
-      this.now(),
-    );
-    const violations = violationReporterFor(session, { ...this.options, now: this.now });
-    const leave = await this.starts.enter();
-    let launch;
+  /**
+   * Takes up a session that ended with Gatehouse: its agent started as a new session's is (today's
+   * settings, folder check, sandbox, start gate, mode guard), then session/resume or session/load.
+   */
+  async resume(sessionId: string, by: object): Promise<SessionInfo> {
+    if (this.find(sessionId)) throw new ConflictError(`session ${sessionId} is open`);
+    const record = await this.remembered.take(sessionId);
+    let started;
     try {
-      launch = await launchInSandbox(session, config, violations, {
-        ...this.options,
-        now: this.now,
-      });
+      const [folder = '', ...extra] = record.folders;
+      const { config, cwd, launched, additional } = await this.prepare(
+        record.agentId,
+        folder,
+        extra,
+      );
+      const { agentId, openedAt } = record;
+      const session = sessionFor(this.options, sessionId, agentId, config, cwd, openedAt);
+      session.additionalDirectories = additional;
+      await resumeInto(session, record, by, { config, launched }, this.startDeps);
+      started = { session, config };
     } catch (error) {
-      leave();
+      // Still listed: a start that failed does not end what was remembered.
+      if (this.sessions.get(sessionId)?.state === 'closed') this.sessions.delete(sessionId);
+      this.remembered.giveBack(record, by, error as Error);
       throw error;
     }
-    session.sandbox = launch.sandbox;
-    session.sandboxProfile = launch.profile;
-    violations.labelWith(launch.protectedBy);
-    this.sessions.set(session.sessionId, session);
-    this.transcripts.open(session.sessionId);
-    // Refusals are read from stderr only where a sandbox refuses.
-    const onStderr = (chunk: string): void => violations.stderr(chunk);
-    const handlers = clientHandlersFor(session, {
+    this.remembered.took(sessionId);
+    return this.opened(started.session, started.config, 'resumed');
+  }
+
+  private get startDeps(): AgentStartDeps {
+    return {
       ...this.options,
       now: this.now,
       transcripts: this.transcripts,
-    });
-    const agent = await AgentProcess.spawn(
-      launch,
-      {
-        ...handlers,
-        sessionUpdate: (params) => {
-          handlers.sessionUpdate(params);
-          onModeUpdate(session, params, this.guardDeps);
-        },
+      starts: this.starts,
+      guardDeps: this.guardDeps,
+      register: (session) => {
+        this.sessions.set(session.sessionId, session);
+        this.transcripts.open(session.sessionId);
       },
-      launch.sandbox.profile === 'off' ? {} : { onStderr },
-    );
-    session.process = agent;
-    void agent.exited.then((info) => this.onExit(session, info.code, info.signal));
-    session.readsAdvertised = config.fs.read;
-    try {
-      const initialized = await agent.initialize(session.readsAdvertised).finally(leave);
-      session.agentFamily = agentFamily(initialized.agentInfo?.name, agentId);
-      // What the agent calls itself may reveal what its launch did not (a wrapper script).
-      session.openDoor = unguardedByDoor(agentId, config, launched, session.agentFamily);
-      try {
-        await this.newAcpSession(session, agent);
-      } catch (error) {
-        session.authMethods = signInAsked(error, initialized.authMethods);
-      }
-    } catch (error) {
-      const exit = await agent.exitWords();
-      session.endReason = 'agent_exit';
-      await agent.kill();
-      this.end(session);
-      throw new BadRequestError(
-        `agent "${agentId}" did not start: ${exit ? `it ${exit}` : (error as Error).message}`,
-      );
-    }
-    if (!session.authMethods) return this.opened(session, config);
-    this.signIns.wait(session, config);
-    return session.info();
+      onExit: (session, code, signal) => this.onExit(session, code, signal),
+      end: (session) => this.end(session),
+    };
   }
 
   /** Signs the agent in with a method it offered (ACP authenticate), then opens its ACP session. */
@@ -220,7 +229,14 @@ export class SessionManager {
   /** ACP session/new; the modes and options the agent advertises there are kept. */
   private async newAcpSession(session: Session, agent: AgentProcess): Promise<void> {
     const created = await agent.raceExit(
-      agent.agent.request('session/new', { cwd: session.cwd, mcpServers: [] }),
+      agent.agent.request('session/new', {
+        cwd: session.cwd,
+        mcpServers: [],
+        // Only the person's, checked at start, and only to an agent that advertised it takes them.
+        ...(session.additionalDirectories.length > 0
+          ? { additionalDirectories: [...session.additionalDirectories] }
+          : {}),
+      }),
     );
     session.acpSessionId = created.sessionId;
     const modes = modesSelector(created.modes);
@@ -229,17 +245,24 @@ export class SessionManager {
   }
 
   /** The agent's ACP session is open: recorded, set back to a mode that asks, then idle. */
-  private async opened(session: Session, config: LaunchableAgent): Promise<SessionInfo> {
+  private async opened(
+    session: Session,
+    config: LaunchableAgent,
+    resumed?: 'resumed',
+  ): Promise<SessionInfo> {
     const { sessionId, agentId, cwd, sandbox } = session;
     const { command, args } = config;
     const pid = session.process?.pid ?? null;
-    this.options.store.recordEvent({
-      type: 'session_opened',
-      sessionId,
-      agentId,
-      at: session.createdAt,
-      payload: { cwd, command, args, pid, sandbox },
-    });
+    // A resumed session's opening was audited when it first opened; its resumption is audited.
+    if (!resumed)
+      this.options.store.recordEvent({
+        type: 'session_opened',
+        sessionId,
+        agentId,
+        at: session.createdAt,
+        payload: { cwd, command, args, pid, sandbox },
+      });
+    this.remembered.remember(session);
     // Before the first prompt: an agent that starts in a mode that does not ask is set back.
     await keepAsking(session, this.guardDeps);
     if (session.state === 'starting') session.state = 'idle';
@@ -257,7 +280,8 @@ export class SessionManager {
     session.state = 'prompting';
     session.promptId = uuidv7();
     session.promptClientId = clientId;
-    this.transcripts.prompted(sessionId, text);
+    const sent = withOwedWords(session, text);
+    this.transcripts.prompted(sessionId, sent);
     this.options.bus.publish({ type: 'session_state', session: session.info() });
     const scriptsChanged = await watchBuildScripts(session, { ...this.options, now: this.now });
     const abandoned = new Promise<null>((resolve) => {
@@ -268,7 +292,7 @@ export class SessionManager {
         session.process.raceExit(
           session.process.agent.request('session/prompt', {
             sessionId: session.acpSessionId,
-            prompt: [{ type: 'text', text }],
+            prompt: [{ type: 'text', text: sent }],
           }),
         ),
         abandoned,
@@ -278,11 +302,12 @@ export class SessionManager {
       this.options.bus.publish({ type: 'turn_ended', sessionId, stopReason });
       return stopReason;
     } catch (error) {
-      throw await this.explain(session, error);
+      throw await session.process.explain(session.agentId, error);
     } finally {
       await scriptsChanged();
+      this.remembered.keepTranscript(session);
       session.abandonTurn = null;
-      this.disarmCancel(session);
+      disarmCancel(session);
       session.promptId = null;
       session.promptClientId = null;
       // An ending session goes from prompting to closed, not through idle.
@@ -315,6 +340,7 @@ export class SessionManager {
       at: this.now(),
       payload: { mode, agentModeId: target?.id ?? null },
     });
+    this.remembered.remember(session);
     this.options.bus.publish({ type: 'session_state', session: session.info() });
     return session.info();
   }
@@ -340,17 +366,9 @@ export class SessionManager {
     const session = this.local(sessionId);
     if (session.state !== 'prompting' || !session.process) return;
     this.options.pipeline.cancelTurn(sessionId, session.promptId ?? undefined);
-    if (!session.cancelTimer) {
-      const promptId = session.promptId;
-      const graceMs = this.options.cancelGraceMs();
-      session.cancelTimer = setTimeout(() => {
-        session.cancelTimer = null;
-        if (session.state === 'prompting' && session.promptId === promptId)
-          void this.stopUnresponsive(session, graceMs);
-      }, graceMs);
-      // A pending grace period alone does not keep the process alive.
-      session.cancelTimer.unref();
-    }
+    armCancelGrace(session, this.options.cancelGraceMs(), (graceMs) =>
+      this.stopUnresponsive(session, graceMs),
+    );
     await session.process.agent.notify('session/cancel', { sessionId: session.acpSessionId });
   }
 
@@ -370,14 +388,10 @@ export class SessionManager {
     this.end(session);
   }
 
-  private disarmCancel(session: Session): void {
-    if (session.cancelTimer) clearTimeout(session.cancelTimer);
-    session.cancelTimer = null;
-  }
-
   async close(
     sessionId: string,
     reason: 'session_closed' | 'shutdown' = 'session_closed',
+    by: object | null = null,
   ): Promise<void> {
     if (reason === 'shutdown' && this.sessions.get(sessionId)?.via)
       return this.detach(sessionId, reason);
@@ -388,6 +402,9 @@ export class SessionManager {
         .notify('session/cancel', { sessionId: session.acpSessionId })
         .catch(() => {});
     }
+    // A person's close is told to an agent that can hear it; the process ends all the same.
+    if (reason === 'session_closed')
+      await closeAcpSession(session, by, this.options.store, this.now);
     this.options.pipeline.endSession(sessionId);
     await session.process?.kill();
     this.end(session);
@@ -399,12 +416,6 @@ export class SessionManager {
         .filter((s) => s.state !== 'closed')
         .map((s) => this.close(s.sessionId, reason)),
     );
-  }
-
-  /** A dying agent closes the connection before its exit is seen; name the real cause. */
-  private async explain(session: Session, error: unknown): Promise<unknown> {
-    const exit = await session.process?.exitWords();
-    return exit ? new AgentGoneError(`agent "${session.agentId}" ${exit}`) : error;
   }
 
   private onExit(session: Session, code: number | null, signal: string | null): void {
@@ -430,11 +441,12 @@ export class SessionManager {
   }
 
   private end(session: Session): void {
-    this.disarmCancel(session);
+    disarmCancel(session);
     if (session.state === 'closed') return;
     // What it said before it ended is shown, and a flood it was in is over.
     session.updates?.close();
     session.state = 'closed';
+    this.remembered.ended(session);
     this.signIns.forget(session.sessionId);
     this.endedAt.set(session.sessionId, this.now());
     this.options.onEnd?.(session.sessionId);

@@ -35,6 +35,25 @@ describe('side doors', () => {
     expect(launchFamily('helper', agent('npx', ['@zed-industries/codex-acp']))).toBe('codex');
   });
 
+  it('recognises both codex-acp packages and claude-agent-acp, run by their bin or by node', () => {
+    const nodeModules = '/opt/lib/node_modules';
+    for (const launch of [
+      agent('npx', ['-y', '@agentclientprotocol/codex-acp@2.6.0']),
+      agent(`${nodeModules}/.bin/codex-acp`, []),
+      agent('node', [`${nodeModules}/@agentclientprotocol/codex-acp/dist/index.js`]),
+      agent(`${nodeModules}/@zed-industries/codex-acp-linux-x64/bin/codex-acp`, []),
+    ])
+      expect(launchFamily('helper', launch)).toBe('codex');
+    expect(
+      launchFamily(
+        'helper',
+        agent('node', [`${nodeModules}/@agentclientprotocol/claude-agent-acp/dist/index.js`]),
+      ),
+    ).toBe('claude');
+    // A script outside any package says nothing.
+    expect(launchFamily('helper', agent('node', ['/opt/tools/dist/index.js']))).toBeNull();
+  });
+
   it('refuses an agent with an open door unless it opted in, then names it unguarded', () => {
     const plain = agent('opencode', ['acp']);
     expect(() => unguardedByDoor('oc', plain, 'opencode')).toThrow(/"allowUnguarded": true/);

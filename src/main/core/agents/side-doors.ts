@@ -3,9 +3,9 @@
 // agent remember an approval and stop asking. Each entry names how Gatehouse closes the door, or
 // that it cannot, and the test that shows it. A door that stays open marks the session unguarded,
 // and the agent starts only if the person opted in for it.
-import { basename } from 'node:path';
 import type { AgentConfig, LaunchableAgent } from '../../../shared/settings';
 import { BadRequestError } from '../errors';
+import { programNames } from '../sandbox/known-agents';
 import { AUTO_APPROVING_MODES, agentFamily, type AgentFamily } from './agent-modes';
 
 export type SideDoorKind = 'auto-approving-mode' | 'local-approval-api' | 'remembered-approval';
@@ -56,10 +56,12 @@ export const SIDE_DOORS: readonly SideDoor[] = [
   {
     family: 'codex',
     kind: 'remembered-approval',
-    door: 'option approved-execpolicy-amendment: codex adds a permanent rule to its exec policy',
+    door:
+      'options approved-execpolicy-amendment (codex-acp 0.16) and accept_execpolicy_amendment (2.x): codex adds a ' +
+      'permanent rule to its exec policy; allow_for_session (2.x): codex stops asking for that command or those files',
     closedBy: REMEMBERED,
     closed: true,
-    proof: 'test/integration/pipeline-scripted.test.ts',
+    proof: 'test/integration/codex.test.ts',
   },
   {
     family: 'opencode',
@@ -87,13 +89,12 @@ export function openDoors(family: AgentFamily | null): SideDoor[] {
   return SIDE_DOORS.filter((door) => door.family === family && !door.closed);
 }
 
-/** The family a launch runs, from the program and its first arguments (`npx opencode-ai acp`). */
+/**
+ * The family a launch runs, from the program and its first arguments (`npx opencode-ai acp`), or
+ * the package of the script its interpreter runs (`node …/@agentclientprotocol/codex-acp/dist/…`).
+ */
 export function launchFamily(agentId: string, config: LaunchableAgent): AgentFamily | null {
-  return agentFamily(
-    agentId,
-    basename(config.command),
-    ...config.args.slice(0, 2).map((a) => basename(a)),
-  );
+  return agentFamily(agentId, ...programNames(config.command, config.args));
 }
 
 /**

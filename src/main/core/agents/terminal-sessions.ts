@@ -16,6 +16,7 @@ import type { Store } from '../store';
 import { Session } from './session';
 import type { SessionManager } from './sessions';
 import { terminalToolCall } from './terminal-tools';
+import { rejectedSaying, wordsOf } from './reject-words';
 
 export interface TerminalSessionOptions {
   sessions: Pick<SessionManager, 'attach' | 'detach'>;
@@ -212,9 +213,14 @@ export class TerminalSessions {
       const chosen = response.outcome.outcome === 'selected' ? response.outcome.optionId : null;
       const allowed = chosen === 'allow' || chosen === 'allow-always';
       const said = resolved as Resolved | null;
+      // The person's own words are the reason the CLI gives its model, in place of Gatehouse's.
+      const words = allowed ? null : wordsOf(response);
       return {
         decision: allowed ? 'allow' : 'deny',
-        reason: explain(allowed, said?.decider, said?.reason).slice(0, 2000),
+        reason:
+          words !== null
+            ? rejectedSaying(words)
+            : explain(allowed, said?.decider, said?.reason).slice(0, 2000),
       };
     } finally {
       release();

@@ -1,10 +1,13 @@
 import { homedir } from 'node:os';
-import { RequestError, type RequestPermissionResponse } from '@agentclientprotocol/sdk';
+import {
+  RequestError,
+  type CreateElicitationResponse,
+  type RequestPermissionResponse,
+} from '@agentclientprotocol/sdk';
 import { v7 as uuidv7 } from 'uuid';
 import type { GrantChoice } from '../../../shared/contract';
 import type { AgentReply, Decider, Decision, PendingApproval } from '../../../shared/domain';
 import type { VoteRecord } from '../../../shared/history';
-import { checkJsonShape, describeJsonProblem } from '../safety/json-guard';
 import type { EventBus } from '../events/bus';
 import {
   CancelSentinelCollisionError,
@@ -31,13 +34,15 @@ import {
   MAX_PENDING_PER_SESSION,
 } from '../safety/limits';
 import type { Store } from '../store';
-import { AcpPermissionRequest } from './acp-request';
 import { deciderFor, grantChoiceOf, votesOf } from './decision-audit';
-import { announce, lateVoteEvent, malformedEvent, shapeRefusedEvent } from './announcements';
+import { announce, lateVoteEvent } from './announcements';
 import { DiskQueue } from './disk-queue';
 import { cutsFacts, offerPrefix } from './grant-book';
 import { PendingQueue, voteTally, type PendingView } from './pending';
 import { PreviewStage, type PreviewOptions } from './preview-stage';
+import { REJECT_MESSAGE_META_KEY, rejectMessageOf } from './reject-message';
+import { admitRequest, refuseRequest } from './request-intake';
+import { QuestionDesk } from './questions';
 import { StageClock, type StageTimes } from './request-stages';
 import { allowOnceReply, rejectReply, replyForResolution } from './reply';
 import type { PreDecision, SessionContext, Verdict } from './session-context';
@@ -95,6 +100,7 @@ export class ApprovalPipeline {
   /** Disk look-ups in arrival order, so a request that waits for the disk is not overtaken. */
   private readonly disk: DiskQueue;
   private readonly previews?: PreviewStage;
+  private readonly questions: QuestionDesk;
 
   constructor(private readonly options: PipelineOptions) {
     this.now = options.now ?? Date.now;
@@ -108,6 +114,17 @@ export class ApprovalPipeline {
     this.pending = new PendingQueue(this.mediator);
     this.disk = new DiskQueue(options.disk);
     if (options.preview) this.previews = new PreviewStage(options.preview, options, this);
+    this.questions = new QuestionDesk({
+      ...options,
+      mediator: this.mediator,
+      pending: this.pending,
+      now: this.now,
+    });
+  }
+
+  /** An agent's question (ACP elicitation): the same queue and policy; no rule answers it. */
+  question(session: SessionContext, raw: unknown): Promise<CreateElicitationResponse> {
+    return this.questions.ask(session, raw);
   }
 
   /** A voter's answer to a pending request; the policy decides whether and how it counts. */
@@ -147,37 +164,7 @@ export class ApprovalPipeline {
     const clock = this.options.stages ? new StageClock(this.options.stages) : undefined;
     const issuedAt = this.now();
     const requestId = uuidv7();
-    // Before anything recursive (zod, the safety layer, the audit's serialiser) touches it.
-    const shape = checkJsonShape(raw);
-    if (shape) {
-      const problem = describeJsonProblem(shape);
-      const refused = shapeRefusedEvent(session, requestId, problem, shape, issuedAt);
-      this.options.store.recordEvent(refused);
-      throw RequestError.invalidParams(
-        { problem },
-        `session/request_permission refused: ${problem}`,
-      );
-    }
-    const parsed = AcpPermissionRequest.safeParse(raw);
-    if (!parsed.success) {
-      this.refuse(
-        session,
-        requestId,
-        raw,
-        parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`),
-      );
-      throw RequestError.invalidParams(
-        { issues: parsed.error.issues },
-        'malformed session/request_permission',
-      );
-    }
-    const request = parsed.data;
-    if (request.sessionId !== session.acpSessionId) {
-      this.refuse(session, requestId, raw, [
-        `sessionId ${request.sessionId} is not this agent's session`,
-      ]);
-      throw RequestError.invalidParams(undefined, `unknown session ${request.sessionId}`);
-    }
+    const request = admitRequest(this.options.store, session, requestId, raw, issuedAt);
     clock?.lap('validate');
     // A request may carry only what changed since the agent's tool_call update: show the whole call.
     const toolCall = normalizeToolCall(
@@ -268,15 +255,6 @@ export class ApprovalPipeline {
     return this.allowing(judged.whole, shown, response);
   }
 
-  private refuse(
-    session: SessionContext,
-    requestId: string,
-    raw: unknown,
-    problems: string[],
-  ): void {
-    this.options.store.recordEvent(malformedEvent(session, requestId, raw, problems, this.now()));
-  }
-
   /**
    * Passes an allowed request on to `allowed` (the writes and commands it approved): its diffs as
    * the person was shown them, whose "after" is the file the write makes.
@@ -313,7 +291,8 @@ export class ApprovalPipeline {
       // Only what the mediator still holds is listed; one whose session ended, or that the judging
       // of an earlier one ended, is not judged again, so a grant of scope "once" is never spent on it.
       const ended = waiting.session.endReason || this.mediator.expiresAt(requestId) === null;
-      if (ended) continue;
+      // A question is the person's to answer: no rule, grant or mode answers it for them.
+      if (ended || waiting.whole.question) continue;
       const pre = judge(waiting.whole, waiting.session);
       if (!decides(pre) || !this.mediator.withdraw(requestId)) continue;
       waiting.verdict = pre;
@@ -353,7 +332,15 @@ export class ApprovalPipeline {
     } catch (error) {
       clock?.done();
       if (error instanceof CancelSentinelCollisionError) {
-        this.refuse(session, approval.requestId, approval, [error.message]);
+        const at = this.now();
+        refuseRequest(
+          this.options.store,
+          session,
+          approval.requestId,
+          approval,
+          [error.message],
+          at,
+        );
         throw RequestError.invalidParams(undefined, error.message);
       }
       throw error;
@@ -389,6 +376,7 @@ export class ApprovalPipeline {
     }
     let reply = replyForResolution(current.options, decision.resolution);
     let reason: string = decision.reason;
+    const message = rejectMessageOf(decision, reply);
     if (
       reply.outcome === 'selected' &&
       reply.optionKind === 'allow_always' &&
@@ -414,6 +402,7 @@ export class ApprovalPipeline {
       reason,
       votesOf(decision),
       displayed,
+      message,
     );
   }
 
@@ -424,6 +413,7 @@ export class ApprovalPipeline {
     reason: string,
     votes: VoteRecord[],
     displayed: boolean,
+    message?: string,
   ): Promise<RequestPermissionResponse> {
     const decidedAt = this.now();
     const decision: Decision = {
@@ -434,6 +424,7 @@ export class ApprovalPipeline {
       decider,
       decidedAt,
       reason,
+      ...(message ? { message } : {}),
     };
     await this.options.store.recordDecision(
       decision,
@@ -447,9 +438,12 @@ export class ApprovalPipeline {
       reply,
       decider,
       reason,
+      ...(message ? { message } : {}),
     });
-    return reply.outcome === 'selected'
-      ? { outcome: { outcome: 'selected', optionId: reply.optionId } }
-      : { outcome: { outcome: 'cancelled' } };
+    if (reply.outcome !== 'selected') return { outcome: { outcome: 'cancelled' } };
+    // The words ride in the outcome's `_meta` for an agent that reads them; for the others the
+    // session hands them on with the person's next prompt (agents/reject-words.ts).
+    const meta = message ? { _meta: { [REJECT_MESSAGE_META_KEY]: message } } : {};
+    return { outcome: { outcome: 'selected', optionId: reply.optionId, ...meta } };
   }
 }

@@ -7,6 +7,8 @@ export interface SessionContext {
   readonly agentId: string;
   readonly agentName: string;
   readonly cwd: string;
+  /** Folders the person gave the session besides `cwd` (real paths); absent or empty: none. */
+  readonly additionalDirectories?: readonly string[];
   readonly policy: PermissionPolicy;
   /** Effective permission mode: the session's own, else the agent's (bypass included). */
   readonly mode: PermissionMode;

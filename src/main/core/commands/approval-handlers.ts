@@ -3,6 +3,7 @@ import type { PendingApproval } from '../../../shared/domain';
 import type { Caller } from '../approvals/clients';
 import { voteTally } from '../approvals/pending';
 import { factsOf } from '../approvals/rules-gate';
+import { carriesMessage, cleanRejectMessage } from '../approvals/reject-message';
 import { ForbiddenError, NotFoundError, BadRequestError } from '../errors';
 import {
   assertWireOptionId,
@@ -12,6 +13,7 @@ import {
 } from '../mediator';
 import { LIST_MAX_ITEMS } from '../safety/limits';
 import type { Handlers } from './dispatch';
+import { refuseQuestionLink, refuseQuestionVote } from './question-handlers';
 import { requirePaired } from './require-paired';
 import type { CommandServices } from './services';
 
@@ -83,6 +85,34 @@ export function approvalHandlers({
     throw new BadRequestError(refused);
   };
 
+  /**
+   * The person's words with a vote, cleaned; undefined when there are none (or only invisible
+   * characters). Words with anything but a reject option are refused before the vote counts: the
+   * request keeps waiting and the refusal is audited. A request that no longer waits is left to
+   * the mediator, which answers that it was decided or is unknown; nothing is changed either way.
+   */
+  const wordsWith = (
+    requestId: string,
+    optionId: string,
+    message: string | undefined,
+  ): string | undefined => {
+    if (message === undefined) return undefined;
+    const approval = pending.get(requestId);
+    if (!approval) return undefined;
+    const kind = approval.options.find((o) => o.optionId === optionId)?.kind;
+    if (!carriesMessage(kind)) {
+      const error = 'a message can be given only with a reject option';
+      store.recordEvent({
+        type: 'reject_message_refused',
+        requestId,
+        sessionId: approval.sessionId,
+        payload: { optionId, optionKind: kind ?? null, error },
+      });
+      throw new BadRequestError(error);
+    }
+    return cleanRejectMessage(message) ?? undefined;
+  };
+
   return {
     listApprovals: () => pending.summaries(LIST_MAX_ITEMS),
 
@@ -92,8 +122,11 @@ export function approvalHandlers({
       const optionId = 'optionId' in input ? input.optionId : CANCEL_VOTE_SENTINEL;
       // A wire client must not be able to inject a cancel by naming the sentinel as an option.
       if ('optionId' in input) assertWireOptionId(input.optionId);
+      refuseQuestionVote(pending, input.requestId, 'optionId' in input ? input.optionId : null);
       if ('grant' in input && input.grant?.prefixWords !== undefined)
         refuseUnrememberablePrefix(input.requestId, optionId, input.grant);
+      const message =
+        'message' in input ? wordsWith(input.requestId, optionId, input.message) : undefined;
       // A vote over the API from a client no person paired is "api (unpaired)": it counts where
       // anyone's vote counts (first-responder, local-only) and is refused where a person must decide.
       const person = caller.paired;
@@ -108,6 +141,7 @@ export function approvalHandlers({
           surface: person ? caller.surface : 'api',
           ...(person ? {} : { paired: false }),
           ...('grant' in input && input.grant ? { grant: input.grant } : {}),
+          ...(message ? { message } : {}),
         },
       });
       return toWire(outcome, pipeline.progress(input.requestId));
@@ -117,6 +151,7 @@ export function approvalHandlers({
       // A link votes as a person; only a person's client may hand one out.
       requirePaired(caller, 'create an approval link');
       const approval = waiting(input.requestId, `no pending request ${input.requestId}`);
+      refuseQuestionLink(approval);
       const { token, linkId } = links.issue(input.requestId);
       store.recordEvent({
         type: 'link_created',
@@ -137,6 +172,7 @@ export function approvalHandlers({
       if (!approval.options.some((o) => o.optionId === input.optionId)) {
         throw new BadRequestError(`unknown option ${input.optionId}`);
       }
+      const message = wordsWith(requestId, input.optionId, input.message);
       // The vote and the spending of the link are one step; a refused vote leaves the link usable.
       const outcome = links.spend(
         token,
@@ -148,7 +184,7 @@ export function approvalHandlers({
             fromLoopback: caller.fromLoopback,
             identityProven: true,
             receivedAtMs: now(),
-            metadata: { surface: 'link' },
+            metadata: { surface: 'link', ...(message ? { message } : {}) },
           }),
         (result) => result.kind === 'forbidden',
       );

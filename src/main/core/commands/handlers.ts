@@ -7,6 +7,7 @@ import { grantHandlers } from './grant-handlers';
 import { healthAnswer } from './health';
 import { historyHandlers } from './history-handlers';
 import { hookHandlers } from './hook-handlers';
+import { questionHandlers } from './question-handlers';
 import { registryHandlers } from './registry-handlers';
 import { ruleHandlers } from './rule-handlers';
 import type { CommandServices } from './services';
@@ -29,6 +30,7 @@ export function createHandlers(services: CommandServices): Handlers {
     ...registryHandlers(services),
     ...sessionHandlers(services),
     ...approvalHandlers(services),
+    ...questionHandlers(services),
     ...historyHandlers(services),
     ...grantHandlers(services),
     ...ruleHandlers(services),

@@ -1,3 +1,4 @@
+import { actorOf } from './admin-audit';
 import type { Handlers } from './dispatch';
 import { refuseManaged } from './managed-refusal';
 import type { CommandServices } from './services';
@@ -12,10 +13,11 @@ type SessionCommands =
   | 'prompt'
   | 'cancelTurn'
   | 'closeSession'
+  | 'resumeSession'
   | 'setSessionMode'
   | 'setSessionOption';
 
-/** Agent sessions: list, open, sign in, read the transcript, prompt, cancel, close, switch mode, set options. */
+/** Agent sessions: list, open, resume, sign in, read the transcript, prompt, cancel, close, switch mode, set options. */
 export function sessionHandlers({
   sessions,
   pipeline,
@@ -26,19 +28,29 @@ export function sessionHandlers({
   SessionCommands
 > {
   return {
-    listSessions: () =>
-      sessions
+    listSessions: async () => {
+      // Those a previous core left are listed with the rest, never after them.
+      await sessions.whenRestored();
+      return sessions
         .list()
-        .map((info) => ({ ...info, pendingCount: pipeline.pending.countFor(info.sessionId) })),
+        .map((info) => ({ ...info, pendingCount: pipeline.pending.countFor(info.sessionId) }));
+    },
 
-    getTranscript: (input) => sessions.transcripts.get(input.sessionId, input.since),
+    getTranscript: async (input) => {
+      await sessions.whenRestored();
+      return sessions.transcripts.get(input.sessionId, input.since);
+    },
 
     recentFolders: () => sessions.recentFolders.list(),
 
     checkFolder: (input) => sessions.checkFolder(input.path),
 
     createSession: async (input) => {
-      const session = await sessions.create(input.agentId, input.cwd);
+      const session = await sessions.create(
+        input.agentId,
+        input.cwd,
+        input.additionalDirectories ?? [],
+      );
       return { sessionId: session.sessionId };
     },
 
@@ -57,9 +69,14 @@ export function sessionHandlers({
       return { ok: true };
     },
 
-    closeSession: async (input) => {
-      await sessions.close(input.sessionId);
+    closeSession: async (input, caller) => {
+      await sessions.close(input.sessionId, 'session_closed', actorOf(caller));
       return { ok: true };
+    },
+
+    resumeSession: async (input, caller) => {
+      const info = await sessions.resume(input.sessionId, actorOf(caller));
+      return { ...info, pendingCount: pipeline.pending.countFor(info.sessionId) };
     },
 
     setSessionMode: async (input, caller) => {

@@ -5,6 +5,7 @@
  */
 import type { GrantChoice } from '../../../shared/contract';
 import { PermissionPolicy, type Surface } from '../../../shared/domain';
+import type { QuestionAnswer } from '../../../shared/question';
 
 export type { PermissionPolicy };
 
@@ -54,6 +55,10 @@ export interface VoteMetadata {
   readonly paired?: boolean;
   /** The scope the voter chose for an "always" option. */
   readonly grant?: GrantChoice;
+  /** The voter's words with a reject, already cleaned; only ever on a reject option's vote. */
+  readonly message?: string;
+  /** A question's answer, checked against its form before the vote was cast. */
+  readonly answer?: QuestionAnswer;
 }
 
 export interface PermissionVoteInput extends PermissionVote {

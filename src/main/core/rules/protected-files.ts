@@ -264,6 +264,12 @@ export const PROTECTED_STATE_FILES: Readonly<Record<string, readonly ProtectedEn
     { path: 'rules', tree: true, runs: 'Codex lets the commands these rules allow run unasked' },
     { path: 'prompts', tree: true, runs: 'Codex runs these prompts as commands' },
     { path: 'skills', tree: true, runs: 'Codex loads these skills' },
+    { path: 'hooks.json', tree: false, runs: 'Codex (0.166 and later) runs these hooks' },
+    {
+      path: 'plugins',
+      tree: true,
+      runs: 'Codex loads the plugins enabled in its config from here, their hooks and skills',
+    },
   ],
   '.qwen': [
     { path: 'settings.json', tree: false, runs: 'Qwen Code runs its hooks and obeys its settings' },

@@ -47,6 +47,8 @@ export interface LaunchInput {
   agentId: string;
   config: LaunchableAgent;
   sessionDir: string;
+  /** The session's other folders, as the person gave them (checked): roots like `sessionDir`. */
+  additionalDirs?: readonly string[];
   gatehouseHome: string;
   onViolation: (violation: NetworkViolation) => void;
   /** Files that run later: the list in force, and where a move into quarantine is told. */
@@ -207,6 +209,7 @@ async function launchWith(
     settings: { ...config, denyRead },
     home,
     sessionDir: input.sessionDir,
+    additionalDirs: input.additionalDirs ?? [],
     gatehouseHome: input.gatehouseHome,
     tmpDir: tmpdir(),
     env,

@@ -27,6 +27,22 @@ describe('resolveSandboxProfile', () => {
     expect(profileFor({}, { tmpDir: '/var/tmp/ada' })?.tmpDirs).toEqual(['/tmp', '/var/tmp/ada']);
   });
 
+  it('makes a session’s additional folders roots like the project: writable, protected, .env above hidden', () => {
+    const profile = profileFor({}, { additionalDirs: ['/work/lib', '/data/shared'] });
+    expect(profile?.writable).toEqual([
+      '/work/proj',
+      '/work/lib',
+      '/data/shared',
+      '/home/ada/.gemini',
+    ]);
+    expect(profile?.protectedRoots).toEqual(['/work/proj', '/work/lib', '/data/shared']);
+    expect(profile?.envFileDirs).toEqual(['/work', '/', '/data', '/home/ada']);
+    // Read-only keeps them read-only, like the project.
+    const readOnly = profileFor({ sandbox: 'read-only' }, { additionalDirs: ['/work/lib'] });
+    expect(readOnly?.writable).toEqual(['/home/ada/.gemini']);
+    expect(readOnly?.protectedRoots).toEqual([]);
+  });
+
   it('keeps what the agent’s CLI obeys later read-only inside its writable state folder', () => {
     const paths = profileFor()?.protectedState.map((entry) => entry.path);
     expect(paths).toEqual(
@@ -97,6 +113,49 @@ describe('resolveSandboxProfile', () => {
     );
     expect(profile?.writable).toContain('/home/ada/.claude');
   });
+
+  it.each([
+    ['npx', ['-y', '@agentclientprotocol/codex-acp']],
+    ['/opt/lib/node_modules/.bin/codex-acp', []],
+    ['node', ['/opt/lib/node_modules/@agentclientprotocol/codex-acp/dist/index.js']],
+    [
+      '/usr/bin/node',
+      ['--no-warnings', 'C:\\npm\\node_modules\\@agentclientprotocol\\codex-acp\\dist\\index.js'],
+    ],
+  ])('knows the renamed codex-acp run as %s %j, whatever the agent is called', (command, args) => {
+    const profile = profileFor({}, { agentId: 'work', command, args });
+    expect(profile?.writable).toContain('/home/ada/.codex');
+    expect(profile?.protectedState).toContainEqual({
+      path: '/home/ada/.codex/config.toml',
+      tree: false,
+    });
+    if (profile?.network.kind !== 'allow') throw new Error('allow-list expected');
+    expect(profile.network.hosts).toContainEqual({ host: 'api.openai.com', port: 443 });
+  });
+
+  it('follows CODEX_HOME: the folder it names is codex’s state, writable with its config read-only', () => {
+    const moved = profileFor({}, { agentId: 'codex', env: { CODEX_HOME: '/srv/codex-state' } });
+    expect(moved?.writable).toEqual(['/work/proj', '/srv/codex-state']);
+    expect(moved?.protectedState).toContainEqual({
+      path: '/srv/codex-state/config.toml',
+      tree: false,
+    });
+    expect(moved?.protectedState).toContainEqual({ path: '/srv/codex-state/rules', tree: true });
+    // Relative: from the folder the agent starts in, where it stays under the project's guard.
+    const inside = profileFor({}, { agentId: 'codex', env: { CODEX_HOME: 'state' } });
+    expect(inside?.protectedState).toContainEqual({
+      path: '/work/proj/state/config.toml',
+      tree: false,
+    });
+  });
+
+  it.each(['/home/ada', '/home', '/', '/home/ada/../ada'])(
+    'does not follow CODEX_HOME=%s onto HOME or above: all of HOME would be writable',
+    (value) => {
+      const profile = profileFor({}, { agentId: 'codex', env: { CODEX_HOME: value } });
+      expect(profile?.writable).toEqual(['/work/proj', '/home/ada/.codex']);
+    },
+  );
 
   it('an unknown agent gets no state folder and no network', () => {
     const profile = profileFor({}, { agentId: 'mine', command: '/opt/mine/bin/agent' });

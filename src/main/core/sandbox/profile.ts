@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { BASE_URL_VARIABLES, knownAgentFor } from './known-agents';
+import { BASE_URL_VARIABLES, knownAgentFor, stateFolders } from './known-agents';
 import { PROTECTED_STATE_FILES } from '../rules/protected-files';
 import type { SandboxSettings } from '../../../shared/sandbox-settings';
 import { expandHome } from '../fs/containment';
@@ -51,6 +51,11 @@ export interface ProfileInput {
   /** HOME the agent runs with. */
   home: string;
   sessionDir: string;
+  /**
+   * The session's other folders (ACP `additionalDirectories`, the person's): roots like the
+   * project, writable in workspace-write with their files that run later protected.
+   */
+  additionalDirs?: readonly string[];
   gatehouseHome: string;
   /** The system temp folder. */
   tmpDir: string;
@@ -72,16 +77,17 @@ export function resolveSandboxProfile(input: ProfileInput): SandboxProfile | nul
   const projectDir = resolve(input.sessionDir);
   const expand = (path: string): string => expandPath(path, home, projectDir);
   const known = knownAgentFor(input.agentId, input.command, input.args);
+  const roots = [projectDir, ...(input.additionalDirs ?? []).map((dir) => resolve(dir))];
 
-  const stateDirs = known?.stateDirs ?? [];
+  const state = known ? stateFolders(known, home, projectDir, input.env) : [];
   const writable = [
-    ...(settings.sandbox === 'workspace-write' ? [projectDir] : []),
-    ...stateDirs.map((dir) => join(home, dir)),
+    ...(settings.sandbox === 'workspace-write' ? roots : []),
+    ...state.map((folder) => folder.path),
     ...settings.allowWrite.map(expand),
   ];
-  const protectedState = stateDirs.flatMap((dir) =>
-    (PROTECTED_STATE_FILES[dir] ?? []).map((entry) => ({
-      path: join(home, dir, entry.path),
+  const protectedState = state.flatMap((folder) =>
+    (PROTECTED_STATE_FILES[folder.dir] ?? []).map((entry) => ({
+      path: join(folder.path, entry.path),
       tree: entry.tree,
     })),
   );
@@ -97,14 +103,14 @@ export function resolveSandboxProfile(input: ProfileInput): SandboxProfile | nul
     projectDir,
     writable: unique(writable),
     protectedRoots: unique([
-      ...(settings.sandbox === 'workspace-write' ? [projectDir] : []),
+      ...(settings.sandbox === 'workspace-write' ? roots : []),
       ...settings.allowWrite.map(expand),
     ]),
     home,
     tmpDirs: unique(['/tmp', resolve(input.tmpDir)]),
     protectedState,
     unreadable: unique(unreadable),
-    envFileDirs: unique([...ancestorsOf(projectDir), home]),
+    envFileDirs: unique([...roots.flatMap(ancestorsOf), home]),
     gatehouseHome,
     network: networkPolicy(settings, known?.hosts ?? [], input.env),
     allowUnixSockets: unique((settings.allowUnixSockets ?? []).map(expand)),

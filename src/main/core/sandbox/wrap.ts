@@ -18,7 +18,8 @@ import { isLoopbackHost, type HostRule, type SandboxProfile } from './profile';
 import { npmView } from './npm-view';
 import { createPrivateTmp, seenUnderTmp } from './private-tmp';
 import { planProtection, type ProtectedLabel, type ProtectionOptions } from './protection';
-import { RELAY_SOURCE, type RelaySpec } from './relay';
+import { relayLaunch, type RelaySpec } from './relay';
+import { activatedLaunch, socketActivator } from './socket-activation';
 import { guardState } from './state-guard';
 import {
   dropSocketVariables,
@@ -37,6 +38,11 @@ export interface WrapOptions {
   nodePath?: string;
   /** Default: `bwrap` on PATH. */
   bwrapPath?: string;
+  /**
+   * The socket activator that binds the allow-list network's ports (socket-activation.ts).
+   * Default: the one on PATH, if it passed its check; null: the relay binds them at once.
+   */
+  activatorPath?: string | null;
   /** The agent's working directory when it is not the session folder. */
   cwd?: string;
   /** Files that run later: the list, and where a protected path moved into quarantine is told. */
@@ -213,16 +219,21 @@ export async function wrapCommand(
   // bwrap's --disable-userns runs the command in a second user namespace, which holds no capability
   // over the network namespace; mounts stay locked against a nested namespace either way.
   if (plan.bindLowPorts) plan.disableUserns = false;
+  let nested: string[] | null = null;
   if (sockets.filterFile) {
     // The relay reaches the bridge over Unix sockets: the filter holds for the agent only, in a
     // nested bwrap that needs user namespaces from the outer one.
-    spec.nested = { argv: nestedSandboxArgs(bwrap, plan.disableUserns), fd: SECCOMP_FD };
+    nested = nestedSandboxArgs(bwrap, plan.disableUserns);
     plan.disableUserns = false;
     plan.nestingCaps = process.getuid?.() === 0;
   }
-  const relayArgs = ['-e', RELAY_SOURCE, JSON.stringify(spec), command, ...args];
+  const activator =
+    options.activatorPath === undefined ? await socketActivator(bwrap) : options.activatorPath;
+  const first =
+    (activator && activatedLaunch(activator, nodePath, spec, nested, command, args)) ||
+    relayLaunch(nodePath, spec, nested, command, args);
   return {
-    ...filtered(sockets, bwrap, bwrapArgs(plan, nodePath, relayArgs)),
+    ...filtered(sockets, bwrap, bwrapArgs(plan, first.command, first.args)),
     env: innerEnv,
     cleanup,
     protectedBy,

@@ -12,7 +12,7 @@ export function readDetail(prepare: Prepare, requestId: string): HistoryDetail |
     Record<string, unknown> | undefined;
   const d = prepare(
     `SELECT request_id, session_id, agent_id, tool_kind, decided_at, outcome, option_id, option_kind, option_name,
-       decider_json, reason FROM decisions WHERE request_id = ?`,
+       decider_json, reason, message FROM decisions WHERE request_id = ?`,
   ).get(requestId) as RawItem | undefined;
   if (!r || !d) return null;
   const item = toItem({

@@ -39,11 +39,12 @@ export interface RawItem {
   paths_json: string;
   warning_codes: string;
   issued_at: number;
+  message: string | null;
 }
 
 const ITEM_COLUMNS = `d.request_id, d.session_id, d.agent_id, d.tool_kind, d.decided_at, d.outcome, d.option_id,
   d.option_kind, d.option_name, d.decider_json, d.reason, r.title, r.command_text, r.paths_json,
-  r.warning_codes, r.issued_at`;
+  r.warning_codes, r.issued_at, d.message`;
 
 /** A row of the page query in raw (array) mode: ms, then ITEM_COLUMNS in order. */
 function toRaw(v: unknown[]): RawItem {
@@ -65,6 +66,7 @@ function toRaw(v: unknown[]): RawItem {
     paths_json: v[14] as string,
     warning_codes: v[15] as string,
     issued_at: v[16] as number,
+    message: v[17] as string | null,
   };
 }
 
@@ -146,6 +148,7 @@ export function toItem(raw: RawItem): HistoryItem {
     optionName: raw.option_name,
     decider: JSON.parse(raw.decider_json) as Decider,
     reason: raw.reason,
+    ...(raw.message ? { message: raw.message } : {}),
   };
 }
 

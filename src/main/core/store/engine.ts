@@ -9,6 +9,7 @@ import { StoreClosedError } from './errors';
 import { getGrant } from './grant-records';
 import { migrate } from './migrations';
 import { revokePairedClient, savePairedClient } from './paired-clients';
+import { rememberSession, saveTranscript, sessionEnded } from './session-records';
 import {
   prepareDecision,
   prepareEvent,
@@ -206,6 +207,18 @@ export function openStoreEngine(options: StoreOptions): StoreEngine {
     revokePairedClient(clientId, at) {
       open();
       revokePairedClient(db, clientId, at);
+    },
+    rememberSession(record) {
+      open();
+      rememberSession(db, record);
+    },
+    sessionEnded(sessionId, state, at) {
+      open();
+      sessionEnded(db, sessionId, state, at);
+    },
+    saveTranscript(sessionId, transcriptJson) {
+      open();
+      saveTranscript(db, sessionId, transcriptJson);
     },
     verifyChain() {
       open();

@@ -19,4 +19,5 @@ export { AuditEventInput, DecisionMeta, GrantInput, RequestMeta } from './record
 export type { RecordOptions } from './records';
 export type { AgentEntry, EventQuery, EventRecord, SessionEntry } from './reader';
 export type { PruneResult, RetentionPolicy } from './retention';
+export type { SessionAbilities, SessionRecord, SessionRecordState } from './session-records';
 export type { WriterStats } from './write-ops';

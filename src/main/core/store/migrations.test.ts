@@ -13,13 +13,16 @@ afterEach(() => tmp?.cleanup());
 
 /**
  * A database as an older Gatehouse left it: only the first `version` steps applied, with history in it.
- * Rows are written with the current writer, which only touches tables that exist since step 1 (if a
- * later step changes those tables, this fixture must switch to per-version SQL).
+ * Rows are written with the current writer, which only touches tables that exist since step 1. The
+ * decision's `message` (step 6) is lent to an older database for the writing and taken away again:
+ * every row holds NULL there, which the chain does not hash, as an older writer left it.
  */
 async function databaseAtVersion(path: string, version: number, count: number): Promise<string[]> {
   const db = openDatabase(path);
   migrate(db, path, version);
   expect(schemaVersion(db)).toBe(version);
+  const lent = version < 6;
+  if (lent) db.exec('ALTER TABLE decisions ADD COLUMN message TEXT');
   const writer = new Writer(
     db,
     storeKey(path),
@@ -47,6 +50,7 @@ async function databaseAtVersion(path: string, version: number, count: number): 
     );
   }
   await Promise.all(pending);
+  if (lent) db.exec('ALTER TABLE decisions DROP COLUMN message');
   db.close();
   return ids;
 }

@@ -241,6 +241,39 @@ export const MIGRATIONS: readonly Migration[] = [
         CREATE INDEX decisions_by_warnings ON decisions (has_warnings);
       `),
   },
+  {
+    version: 6,
+    description: "a reject's message: what the person told the agent with it",
+    up: (db) =>
+      db.exec(`
+        -- NULL for every decision without words, and for every one made before this step: the
+        -- chain hashes the column only when it holds text (projections.ts), so old entries verify.
+        ALTER TABLE decisions ADD COLUMN message TEXT;
+      `),
+  },
+  {
+    version: 7,
+    description: 'session records: what a session needs to be taken up again after a restart',
+    up: (db) =>
+      db.exec(`
+        -- Not audited: opening, resuming and closing a session are audited events; this row is what
+        -- the core needs to start its agent again, and the transcript its people were shown.
+        CREATE TABLE session_records (
+          session_id      TEXT PRIMARY KEY,
+          agent_id        TEXT    NOT NULL,
+          acp_session_id  TEXT    NOT NULL,
+          folders_json    TEXT    NOT NULL,
+          sandbox_json    TEXT    NOT NULL,
+          mode            TEXT,
+          abilities_json  TEXT    NOT NULL,
+          state           TEXT    NOT NULL CHECK (state IN ('live', 'closed', 'ended')),
+          opened_at       INTEGER NOT NULL,
+          ended_at        INTEGER,
+          transcript_json TEXT
+        ) WITHOUT ROWID;
+        CREATE INDEX session_records_by_opened ON session_records (opened_at);
+      `),
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -71,6 +71,7 @@ export const CONTENT_COLUMNS = {
     'decided_at',
     'latency_ms',
     'displayed',
+    'message',
   ]),
   event: columns<EventRow>()([
     'type',
@@ -92,6 +93,12 @@ export const CONTENT_COLUMNS = {
   ]),
   grant_revoke: columns<GrantRevokeRow>()(['grant_id', 'revoked_at', 'revoke_reason']),
 } as const;
+
+/**
+ * Columns added after entries of their table were first chained: an entry holds them only when they
+ * have a value, so an entry written before the column existed hashes the same when verified.
+ */
+const HASHED_WHEN_SET: ReadonlySet<string> = new Set(['message']);
 
 export const TABLE_OF: Record<AuditKind, string> = {
   request: 'requests',
@@ -115,7 +122,11 @@ const ENTRY_WRITERS = Object.fromEntries(
   Object.entries(CONTENT_COLUMNS).map(([kind, cols]) => {
     const members = [...cols]
       .sort()
-      .map((c) => `${JSON.stringify(c)}: r[${JSON.stringify(c)}] ?? null`)
+      // JSON.stringify leaves out a member whose value is undefined.
+      .map(
+        (c) =>
+          `${JSON.stringify(c)}: r[${JSON.stringify(c)}] ?? ${HASHED_WHEN_SET.has(c) ? 'undefined' : 'null'}`,
+      )
       .join(', ');
     const body = `return JSON.stringify({ at, kind, ref, row: { ${members} }, seq });`;
     return [kind, new Function('seq', 'kind', 'ref', 'at', 'r', body) as EntryWriter];
@@ -148,7 +159,10 @@ export function insertValues(kind: AuditKind, seq: number, row: object): SqlValu
 export function rowContent(kind: AuditKind, row: object): Record<string, SqlValue> {
   const source = row as Record<string, SqlValue>;
   const out: Record<string, SqlValue> = {};
-  for (const column of CONTENT_COLUMNS[kind]) out[column] = source[column] ?? null;
+  for (const column of CONTENT_COLUMNS[kind]) {
+    const value = source[column] ?? null;
+    if (value !== null || !HASHED_WHEN_SET.has(column)) out[column] = value;
+  }
   return out;
 }
 

@@ -24,6 +24,7 @@ import {
   type EventRecord,
   type SessionEntry,
 } from './reader';
+import { keptTranscript, openSessionRecords, type SessionRecord } from './session-records';
 import { verifyInBackground } from './verify-in-background';
 
 export interface ReadEngine {
@@ -47,6 +48,10 @@ export interface ReadEngine {
   events(query?: EventQuery): EventRecord[];
   agents(): AgentEntry[];
   sessions(agentId?: string): SessionEntry[];
+  /** The newest sessions not closed, as remembered for taking them up again (session-records.ts). */
+  sessionRecords(): SessionRecord[];
+  /** A remembered session's transcript (JSON of its snapshot), or null. */
+  keptTranscript(sessionId: string): string | null;
   /** The chain check on a connection of its own, letting the event loop run between chunks. */
   verifyChainInBackground(chunk?: number): Promise<VerifyResult>;
   /** EXPLAIN QUERY PLAN of a history page (for tests and diagnostics). */
@@ -104,6 +109,14 @@ export function readEngine(
     sessions(agentId) {
       open();
       return reader.sessions(agentId);
+    },
+    sessionRecords() {
+      open();
+      return openSessionRecords(db);
+    },
+    keptTranscript(sessionId) {
+      open();
+      return keptTranscript(db, sessionId);
     },
     verifyChainInBackground(chunk) {
       open();

@@ -68,6 +68,8 @@ export interface DecisionInputRow {
   decided_at: number;
   latency_ms: number;
   displayed: number;
+  /** The person's words with a reject; null without. */
+  message: string | null;
 }
 
 export interface DecisionRow extends DecisionInputRow {
@@ -301,6 +303,7 @@ export function prepareDecision(
     decided_at: decision.decidedAt,
     latency_ms: meta.latencyMs,
     displayed: meta.displayed ? 1 : 0,
+    message: wellFormedOrNull(decision.message ?? null),
   };
   return { row, votes: (meta.votes ?? []).map((vote) => voteRow(requestId, vote)) };
 }

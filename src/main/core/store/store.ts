@@ -21,6 +21,7 @@ import type { ExportFormat } from './export';
 import type { ExportWritten } from './export-file';
 import type { GrantQuery, GrantRecord } from './grant-records';
 import type { AgentEntry, EventQuery, EventRecord, SessionEntry } from './reader';
+import type { SessionRecord } from './session-records';
 import { StoreThread, type ThreadEvents } from './store-thread';
 import type {
   MethodArgs,
@@ -57,6 +58,10 @@ export interface Store extends StoreWrites {
   events(query?: EventQuery): Promise<EventRecord[]>;
   agents(): Promise<AgentEntry[]>;
   sessions(agentId?: string): Promise<SessionEntry[]>;
+  /** The newest sessions not closed, as remembered for taking them up again (session-records.ts). */
+  sessionRecords(): Promise<SessionRecord[]>;
+  /** A remembered session's transcript (JSON of its snapshot), or null. */
+  keptTranscript(sessionId: string): Promise<string | null>;
   /** The chain's check, on a snapshot of what is committed. */
   verifyChain(): Promise<VerifyResult>;
   stats(): Promise<WriterStats>;
@@ -181,6 +186,11 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     events: (query) => read('events', query),
     agents: () => read('agents'),
     sessions: (agentId) => read('sessions', agentId),
+    sessionRecords: () => read('sessionRecords'),
+    keptTranscript: (sessionId) => read('keptTranscript', sessionId),
+    rememberSession: (record) => write.send('rememberSession', [record]),
+    sessionEnded: (sessionId, state, at) => write.send('sessionEnded', [sessionId, state, at]),
+    saveTranscript: (sessionId, json) => write.send('saveTranscript', [sessionId, json]),
     verifyChain: () => read('verifyChainInBackground'),
     prune: () => write.call('prune'),
     setRetention: (policy) => write.send('setRetention', [policy]),

@@ -12,8 +12,9 @@ import type {
   RequestMeta,
 } from './records';
 import type { PruneResult, RetentionPolicy } from './retention';
+import type { SessionRecordStore } from './session-records';
 
-export interface StoreWrites extends PairedClientStore {
+export interface StoreWrites extends PairedClientStore, SessionRecordStore {
   readonly path: string;
   /**
    * Queues a request; committed with the next batch. A malformed request is refused with

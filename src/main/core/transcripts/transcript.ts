@@ -52,6 +52,20 @@ export class SessionTranscript {
     private readonly now: () => number,
   ) {}
 
+  /**
+   * Takes up what a kept snapshot told (a session resumed after a restart). Its tool calls are not
+   * taken up: an update naming one of them later is a new entry, so nothing told then is rewritten.
+   */
+  restore(kept: Transcript): void {
+    for (const entry of kept.entries) {
+      this.entries.push(entry);
+      this.measure(entry);
+    }
+    this.revision = Math.max(this.revision, kept.rev);
+    this.nextId = Math.max(this.nextId, kept.firstId, ...kept.entries.map((e) => e.id + 1));
+    this.dropped += kept.dropped;
+  }
+
   /** The latest change. */
   get rev(): number {
     return this.revision;
@@ -92,7 +106,13 @@ export class SessionTranscript {
     if (tool) this.change(tool, () => (tool.asked = view));
   }
 
-  decide(requestId: string, reply: AgentReply, decider: Decider, reason: string): void {
+  decide(
+    requestId: string,
+    reply: AgentReply,
+    decider: Decider,
+    reason: string,
+    message?: string,
+  ): void {
     const asked = this.asked.get(requestId);
     this.asked.delete(requestId);
     const outcome = outcomeOf(reply);
@@ -111,6 +131,7 @@ export class SessionTranscript {
       optionKind: reply.outcome === 'selected' ? reply.optionKind : null,
       decider,
       reason: truncateWithMarker(reason, L.reason),
+      ...(message ? { message } : {}),
     });
   }
 

@@ -1,9 +1,5 @@
 import type { PendingApproval } from '../../../shared/domain';
-import {
-  TRANSCRIPT_LIMITS as L,
-  type AskedView,
-  type Transcript,
-} from '../../../shared/transcript';
+import { TRANSCRIPT_LIMITS as L, Transcript, type AskedView } from '../../../shared/transcript';
 import { truncateWithMarker } from '../safety/text';
 import { NotFoundError } from '../errors';
 import type { EventBus } from '../events/bus';
@@ -47,7 +43,13 @@ export class Transcripts {
         this.changed(transcript);
       } else if (event.type === 'permission_resolved') {
         const transcript = this.bySession.get(event.sessionId);
-        transcript?.decide(event.requestId, event.reply, event.decider, event.reason);
+        transcript?.decide(
+          event.requestId,
+          event.reply,
+          event.decider,
+          event.reason,
+          event.message,
+        );
         if (transcript) this.changed(transcript);
       }
     });
@@ -56,6 +58,29 @@ export class Transcripts {
   /** Starts a session's transcript (a session that has said nothing yet has an empty one). */
   open(sessionId: string): void {
     this.transcript(sessionId);
+  }
+
+  /**
+   * A session's transcript as it was kept when the session ended (JSON of its snapshot), checked
+   * against the transcript's schema and bounds; one that does not fit is not taken up (false).
+   */
+  restore(sessionId: string, keptJson: string | null): boolean {
+    let parsed;
+    try {
+      parsed = Transcript.safeParse(JSON.parse(keptJson ?? 'null'));
+    } catch {
+      return false;
+    }
+    if (!parsed.success || parsed.data.sessionId !== sessionId) return false;
+    this.bySession.delete(sessionId);
+    this.transcript(sessionId).restore(parsed.data);
+    return true;
+  }
+
+  /** The session's transcript as kept across a restart (JSON), or null when it has none. */
+  kept(sessionId: string): string | null {
+    const transcript = this.bySession.get(sessionId);
+    return transcript ? JSON.stringify(transcript.snapshot()) : null;
   }
 
   /** One ACP session/update of the session, as the agent sent it (already shape-checked). */

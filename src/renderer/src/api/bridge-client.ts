@@ -22,6 +22,7 @@ export class BridgeApi implements GatehouseApi {
   readonly paired = true;
 
   readonly chooseFolder?: () => Promise<string | null>;
+  readonly openQuestionLink?: (requestId: string) => Promise<void>;
 
   constructor(private readonly bridge: GatehouseBridge) {
     const pick = bridge.chooseFolder;
@@ -30,6 +31,13 @@ export class BridgeApi implements GatehouseApi {
         const result = await pick();
         if (!result.ok) throw new ApiError(result.error.name, result.error.message);
         return ChosenFolder.parse(result.result);
+      };
+    }
+    const open = bridge.openQuestionLink;
+    if (open) {
+      this.openQuestionLink = async (requestId) => {
+        const result = await open(requestId);
+        if (!result.ok) throw new ApiError(result.error.name, result.error.message);
       };
     }
   }

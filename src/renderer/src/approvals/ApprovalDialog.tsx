@@ -17,7 +17,7 @@ import { BypassConfirm } from './BypassConfirm';
 import { DialogTopBar } from './DialogTopBar';
 import { DEFAULT_GRANT, grantOf, type GrantDraft } from './grant-draft';
 import { markArmed, markReady } from './perf';
-import { isTypingTarget } from './keyboard';
+import { QuestionSection } from './QuestionSection';
 import { QueueList } from './QueueList';
 import {
   approveOption,
@@ -35,6 +35,7 @@ import type { ApprovalQueue, VoteResult } from './use-approvals';
 import { useBatchSelection } from './use-batch-selection';
 import { useDialogKeys } from './use-dialog-keys';
 import { useGuard } from './use-guard';
+import { useOnScreen } from './use-on-screen';
 import { useQueueCursor } from './use-queue-cursor';
 import { useRejectReason } from './use-reject-reason';
 import './ApprovalDialog.css';
@@ -96,17 +97,7 @@ export function ApprovalDialog({
     if (hasDiffs) warmDiffWorker();
   }, [hasDiffs]);
 
-  // The audit records whether a person ever saw a request: only when it is on a visible screen.
-  const { markDisplayed } = queue;
-  useEffect(() => {
-    if (!currentId) return;
-    const mark = () => {
-      if (document.visibilityState === 'visible') markDisplayed(currentId);
-    };
-    mark();
-    document.addEventListener('visibilitychange', mark);
-    return () => document.removeEventListener('visibilitychange', mark);
-  }, [currentId, markDisplayed]);
+  const refocus = useOnScreen(rootRef, currentId, { loaded, danger }, queue.markDisplayed);
 
   useEffect(() => {
     if (currentId && diffReady) markReady(currentId);
@@ -114,24 +105,6 @@ export function ApprovalDialog({
   useEffect(() => {
     if (currentId && diffReady && !guarded) markArmed(currentId);
   }, [currentId, diffReady, guarded]);
-
-  // A new request on screen takes the focus (its safe default), unless the person is busy elsewhere;
-  // so does one the person jumps to from the queue, once it is loaded, and the safe default again
-  // when a danger warning appears on it. What the modal made inert (the prompt box the person just
-  // sent from) is not elsewhere: it can take no input now.
-  const [focusTick, setFocusTick] = useState(0);
-  useEffect(() => {
-    const root = rootRef.current;
-    if (!root || !currentId) return;
-    const active = document.activeElement;
-    const busy =
-      active &&
-      active !== document.body &&
-      (root.contains(active) ? isTypingTarget(active) : !active.closest('[inert]'));
-    if (busy) return;
-    const target = root.querySelector<HTMLElement>('[data-default-option]') ?? root;
-    target.focus({ preventScroll: true });
-  }, [currentId, focusTick, loaded, danger]);
 
   const report = (result: VoteResult, decided: PendingSummary) => {
     if (!result.ok) setStatus({ tone: 'error', text: result.message });
@@ -163,6 +136,8 @@ export function ApprovalDialog({
 
   const choose = (option: PermissionOption | undefined) => {
     if (!current || !option || !canUse(option)) return;
+    // A question is accepted with its form's values, from its own buttons; a key only declines.
+    if (detail?.question && option.kind !== 'reject_once') return;
     void decide(
       current,
       option,
@@ -209,7 +184,7 @@ export function ApprovalDialog({
     advancePast(ids);
     batch.remove(ids);
     setStatus(null);
-    for (const v of votes) markDisplayed(v.a.requestId);
+    for (const v of votes) queue.markDisplayed(v.a.requestId);
     const results = await Promise.all(
       votes.map((v) => queue.vote(v.a.requestId, v.option.optionId)),
     );
@@ -221,7 +196,7 @@ export function ApprovalDialog({
     const at = ordered.findIndex((a) => a.requestId === requestId);
     if (at < 0) return;
     moveTo(requestId, at);
-    setFocusTick((n) => n + 1);
+    refocus();
   };
   const like = current ? likeThis(ordered, current) : [];
   const selectLike = () => batch.add(like.map((a) => a.requestId));
@@ -269,7 +244,8 @@ export function ApprovalDialog({
         case 'deny':
           return choose(denyOption(current));
         case 'reason':
-          return reason.show();
+          // A question's decline carries no words.
+          return detail?.question ? undefined : reason.show();
         case 'next':
           return go(1);
         case 'previous':
@@ -315,7 +291,9 @@ export function ApprovalDialog({
         index={index}
         total={ordered.length}
         onGo={go}
-        onCopyLink={api.surface === 'browser' ? () => void copyLink() : undefined}
+        onCopyLink={
+          api.surface === 'browser' && !detail?.question ? () => void copyLink() : undefined
+        }
         helpOpen={helpOpen}
         onToggleHelp={() => setHelpOpen((open) => !open)}
         variant={variant}
@@ -343,25 +321,36 @@ export function ApprovalDialog({
         />
         <div className="gh-main">
           {helpOpen && <ShortcutHelp onClose={() => setHelpOpen(false)} />}
-          <div className="gh-scroll">
-            {detail ? (
-              <RequestDetails
-                key={currentId}
-                approval={detail}
-                titleId={titleId}
-                now={now}
-                diffMode={diffMode}
-                onDiffMode={setDiffMode}
-                onDiffsReady={() => setReadyId(currentId)}
-                onExtend={() => void extend()}
-                myVote={myVote}
-              />
-            ) : (
-              <p className="dim" id={titleId} role="status">
-                Loading the request…
-              </p>
-            )}
-          </div>
+          {detail?.question ? (
+            <QuestionSection
+              key={currentId}
+              approval={{ ...detail, question: detail.question }}
+              titleId={titleId}
+              armed={online && !guarded && myVote === undefined}
+              onStatus={(tone, text) => setStatus({ tone, text })}
+              onAnswered={() => advancePast(new Set([currentId]))}
+            />
+          ) : (
+            <div className="gh-scroll">
+              {detail ? (
+                <RequestDetails
+                  key={currentId}
+                  approval={detail}
+                  titleId={titleId}
+                  now={now}
+                  diffMode={diffMode}
+                  onDiffMode={setDiffMode}
+                  onDiffsReady={() => setReadyId(currentId)}
+                  onExtend={() => void extend()}
+                  myVote={myVote}
+                />
+              ) : (
+                <p className="dim" id={titleId} role="status">
+                  Loading the request…
+                </p>
+              )}
+            </div>
+          )}
           <div className="gh-status-line" role="status">
             {status?.tone === 'info' && <p className="gh-status info">{status.text}</p>}
           </div>
@@ -371,7 +360,7 @@ export function ApprovalDialog({
             </p>
           )}
           <VotesWhileOnline>
-            {!detail ? null : bypassOpen ? (
+            {!detail || detail.question ? null : bypassOpen ? (
               <BypassConfirm
                 approval={detail}
                 armed={!bypassGuarded}
@@ -408,7 +397,7 @@ export function ApprovalDialog({
               />
             )}
           </VotesWhileOnline>
-          <p className="gh-hints" aria-hidden="true">
+          <p className="gh-hints" aria-hidden="true" hidden={!!detail?.question}>
             <kbd>1</kbd>–<kbd>{Math.min(9, current.options.length)}</kbd> choose · <kbd>A</kbd>{' '}
             allow once · <kbd>D</kbd> deny · <kbd>R</kbd> deny with a reason · <kbd>J</kbd>/
             <kbd>K</kbd> next/previous · <kbd>X</kbd> select · <kbd>?</kbd> all shortcuts

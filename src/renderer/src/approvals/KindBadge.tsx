@@ -27,7 +27,13 @@ export const KIND_VERB: Record<ToolKind, string> = {
   other: 'use a tool',
 };
 
-export function KindBadge({ kind }: { kind: ToolKind }) {
+export function KindBadge({ kind, question }: { kind: ToolKind; question?: boolean }) {
+  if (question)
+    return (
+      <span className="gh-kind kind-question" title="The agent asks a question">
+        Question
+      </span>
+    );
   return (
     <span className={`gh-kind kind-${kind}`} title={`Tool kind: ${kind}`}>
       {LABEL[kind]}

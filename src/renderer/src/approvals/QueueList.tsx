@@ -84,7 +84,7 @@ export function QueueList(props: Props) {
                 onClick={() => props.onJump(a.requestId)}
               >
                 <span className="gh-queue-line">
-                  <KindBadge kind={a.kind} />
+                  <KindBadge kind={a.kind} question={!!a.question} />
                   <span className="gh-queue-title">
                     <Revealed text={a.title} />
                   </span>

@@ -126,6 +126,11 @@ export function HistoryDetail({ requestId, onMakeRule, onFilterSession }: Props)
             )}
             <span className="dim">reason:</span> <Revealed text={detail.reason} />
           </p>
+          {detail.message && (
+            <p className="hv-reject-message" aria-label="the person's message to the agent">
+              <span className="dim">Rejected:</span> <Revealed text={detail.message} />
+            </p>
+          )}
         </div>
       </div>
 

@@ -195,7 +195,14 @@ export function HistoryList({
                 )}
                 <span className="hv-row-agent">{item.agentId}</span>
                 <span aria-hidden="true"> · </span>
-                <span className="hv-row-decider">{deciderWords(item.reply, item.decider)}</span>
+                <span className="hv-row-decider">
+                  {deciderWords(item.reply, item.decider)}
+                  {item.message && (
+                    <span className="hv-row-message" title={item.message}>
+                      : “{item.message}”
+                    </span>
+                  )}
+                </span>
               </span>
             </div>
           );

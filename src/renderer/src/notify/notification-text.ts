@@ -29,6 +29,15 @@ export interface NotificationText {
 }
 
 export function notificationText(a: PendingSummary): NotificationText {
+  // A question is answered in its dialog (a form, or a link the person opens): no buttons here.
+  if (a.question)
+    return {
+      title: `${safeLine(a.agentName, 40)} asks: ${safeLine(a.title, 80)}`,
+      body: a.question.host
+        ? `A link to ${safeLine(a.question.host, 80)} — open Gatehouse to answer`
+        : 'A question — open Gatehouse to answer',
+      actions: [],
+    };
   const lines: string[] = [];
   if (a.command !== null) lines.push(`$ ${safeLine(a.command)}`);
   else if (a.paths.length > 0) {

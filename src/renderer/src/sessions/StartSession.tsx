@@ -2,10 +2,14 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { AgentInfo } from '../../../shared/domain';
 import { useApi } from '../api/context';
 import { useAction } from '../ui/use-action';
+import { ExtraFolders, extraFolderLines } from './ExtraFolders';
 import { FolderField } from './FolderField';
 import { StartBlocked, type Violation } from './SandboxViolations';
 
-/** Start a session: an agent, a folder (checked by the core before the agent is spawned). */
+/**
+ * Start a session: an agent, a folder and any more folders (checked by the core before the agent is
+ * spawned).
+ */
 export function StartSession({
   agents,
   onStarted,
@@ -16,6 +20,7 @@ export function StartSession({
   const api = useApi();
   const [agentId, setAgentId] = useState('');
   const [cwd, setCwd] = useState('');
+  const [extra, setExtra] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [recent, setRecent] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
@@ -63,7 +68,12 @@ export function StartSession({
     void run(chosen, async () => {
       const path = cwd.trim();
       if ((await check(path)) !== null) return;
-      const { sessionId } = await api.call('createSession', { agentId: chosen, cwd: path });
+      const additionalDirectories = extraFolderLines(extra);
+      const { sessionId } = await api.call('createSession', {
+        agentId: chosen,
+        cwd: path,
+        ...(additionalDirectories.length > 0 ? { additionalDirectories } : {}),
+      });
       // Started: what it is refused from now on is shown in its session.
       watching.current = null;
       setBlocked(null);
@@ -99,6 +109,7 @@ export function StartSession({
         <button type="submit" disabled={busy || !chosen || !cwd.trim()}>
           {busy ? 'Starting…' : 'Start session'}
         </button>
+        <ExtraFolders value={extra} onChange={setExtra} disabled={busy} />
         {busy && fetching && (
           <p role="status" className="dim">
             First start: fetching {fetching} outside the sandbox; it is then pinned and started

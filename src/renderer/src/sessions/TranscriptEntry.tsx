@@ -149,10 +149,17 @@ export function TranscriptEntryView({ entry }: { entry: TranscriptEntry }) {
           ? ({ outcome: 'cancelled' } as const)
           : ({ outcome: 'selected', optionId: '', optionKind: entry.optionKind } as const);
       return (
-        <p className={`t-decision outcome-${entry.outcome}`} aria-label="decision">
-          {deciderWords(reply, entry.decider)}
-          {entry.title ? `: ${entry.title}` : ''}
-        </p>
+        <div className={`t-decision outcome-${entry.outcome}`} aria-label="decision">
+          <p>
+            {deciderWords(reply, entry.decider)}
+            {entry.title ? `: ${entry.title}` : ''}
+          </p>
+          {entry.message && (
+            <p className="t-reject-message" aria-label="the person's message to the agent">
+              Rejected: {entry.message}
+            </p>
+          )}
+        </div>
       );
     }
   }

@@ -1,0 +1,56 @@
+// claude-agent-acp (`@agentclientprotocol/claude-agent-acp`), the ACP adapter over the Claude Code
+// binary that `@anthropic-ai/claude-agent-sdk` ships per platform, offline: an isolated HOME and
+// config folder, and a fake Anthropic server on loopback (docs/real-agents.md). Started as an agent
+// of Gatehouse's settings under the id `claude`, so the sandbox knows its state folder and lets it
+// reach the loopback port ANTHROPIC_BASE_URL names.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+export interface PreparedClaudeAcp {
+  home: string;
+  /** The agent entry of Gatehouse's settings. */
+  agent: { name: string; command: string; args: string[]; env: Record<string, string> };
+  cleanup(): void;
+}
+
+const require = createRequire(import.meta.url);
+const packageDir = (name: string): string => dirname(require.resolve(`${name}/package.json`));
+
+/** The adapter's entry, run by the Node running the tests. */
+export function claudeAcpEntry(): string {
+  return join(packageDir('@agentclientprotocol/claude-agent-acp'), 'dist', 'index.js');
+}
+
+/** The Claude Code binary the adapter drives (the SDK's own build for this platform). */
+export function claudeSdkBinary(): string {
+  return join(packageDir('@anthropic-ai/claude-agent-sdk-linux-x64'), 'claude');
+}
+
+export function prepareClaudeAcp(modelUrl: string): PreparedClaudeAcp {
+  const home = mkdtempSync(join(tmpdir(), 'gatehouse-claude-acp-home-'));
+  return {
+    home,
+    agent: {
+      name: 'Claude Agent',
+      command: process.execPath,
+      args: [claudeAcpEntry()],
+      env: {
+        HOME: home,
+        CLAUDE_CONFIG_DIR: join(home, '.claude'),
+        CLAUDE_CODE_EXECUTABLE: claudeSdkBinary(),
+        LANG: 'C.UTF-8',
+        ANTHROPIC_API_KEY: 'fake-key',
+        ANTHROPIC_BASE_URL: modelUrl,
+        DISABLE_TELEMETRY: '1',
+        DISABLE_AUTOUPDATER: '1',
+        DISABLE_ERROR_REPORTING: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        NO_PROXY: '127.0.0.1,localhost',
+        ...(process.getuid?.() === 0 ? { IS_SANDBOX: '1' } : {}),
+      },
+    },
+    cleanup: () => rmSync(home, { recursive: true, force: true }),
+  };
+}
