@@ -59,7 +59,11 @@ test('R opens a line for the words, Enter rejects with them, and the core takes 
   expect(item).toMatchObject({
     reply: { outcome: 'selected', optionId: 'opt-reject' },
     decider: { type: 'person' },
+    message: 'use the test database, and add a dry run',
   });
+  // The history says it with the decision.
+  await page.getByRole('link', { name: 'History' }).click();
+  await expect(page.getByText('use the test database, and add a dry run').first()).toBeVisible();
 });
 
 test('Escape closes the box without deciding; an allow never carries the words', async ({
@@ -207,6 +211,7 @@ test('on a phone: the box fits under the answers, and an approval link takes the
   expect(item).toMatchObject({
     reply: { outcome: 'selected', optionId: 'opt-reject' },
     decider: { type: 'person', surface: 'link' },
+    message: 'wait for the release window',
   });
 });
 

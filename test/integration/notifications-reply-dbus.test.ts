@@ -250,11 +250,23 @@ describe.skipIf(missing.length > 0)('a notification reply field over D-Bus', () 
       .map((l) => JSON.parse(l) as { dir: string; msg: { result?: { outcome?: unknown } } })
       .filter((l) => l.dir === 'in' && l.msg.result?.outcome)
       .map((l) => l.msg.result!.outcome);
-    expect(replies).toContainEqual({ outcome: 'selected', optionId: 'reject' });
+    // The agent is told the reject with the words, where an agent that reads them finds them.
+    expect(replies).toContainEqual({
+      outcome: 'selected',
+      optionId: 'reject',
+      _meta: { 'gatehouse/rejectMessage': 'use the staging database' },
+    });
+    // Audited with the decision, as typed less the spaces around it.
+    await gh.core.store.flush();
+    expect((await gh.core.store.historyDetail(approval.requestId))?.message).toBe(
+      'use the staging database',
+    );
   });
 
   it('words signalled by another client of the bus are not a vote', async () => {
-    const turn = gh.api.call('prompt', { sessionId, text: 'forged' });
+    // A session of its own: the first one hands the words it was told on with its next prompt.
+    const fresh = await gh.api.call('createSession', { agentId: 'scripted', cwd: folder });
+    const turn = gh.api.call('prompt', { sessionId: fresh.sessionId, text: 'forged' });
     const approval = await gh.nextApproval((a) => a.toolCall.toolCallId === 't-forged');
     const shown = await until('the Notify call', () =>
       server.shown.find((n) => n.body.includes('git push --force')),
