@@ -2,7 +2,8 @@
 // default, the picker widens it one word at a time down to the least the core accepts, the grant
 // is said in words before it is made and in the grants view after; the next command it covers is
 // not asked. A prefix the core refuses is shown, and the request keeps waiting. Screenshots at
-// 1280x800 and 390x844 go to test-results/, and to docs/images/ with GATEHOUSE_SCREENSHOTS=1.
+// 1280x800 and 390x844 go to test-results/; the first also to docs/images/ with
+// GATEHOUSE_SCREENSHOTS=1.
 import { join } from 'node:path';
 import { expect, test, type Locator } from '@playwright/test';
 import { run, startDialogHarness, type DialogHarness } from './support/dialog-harness';
@@ -100,7 +101,7 @@ test('on a phone the picker fits, and a prefix the core refuses is shown while t
   const box = await picker(view).boundingBox();
   expect(box!.x + box!.width).toBeLessThanOrEqual(390);
   await armed(view);
-  await page.screenshot({ path: join(OUT, 'prefix-grant-phone.png') });
+  await page.screenshot({ path: 'test-results/screenshots/prefix-grant-phone.png' });
 
   await view.getByRole('button', { name: 'Allow for this session' }).click();
   await expect(view.getByRole('alert')).toContainText(/Gatehouse refused this answer: .*\.envrc/);

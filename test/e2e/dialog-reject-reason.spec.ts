@@ -2,10 +2,11 @@
 // by itself when a request arrives), Enter rejects with the words, Escape closes it without
 // deciding; the words go with a reject only, and only to the request they were typed for. The
 // approval link page takes the same words. Screenshots at 1280x800 and 390x844 go to
-// test-results/, and to docs/images/ with GATEHOUSE_SCREENSHOTS=1.
+// test-results/; the first also to docs/images/ with GATEHOUSE_SCREENSHOTS=1.
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { oneAgent, run, startDialogHarness, type DialogHarness } from './support/dialog-harness';
+import { seriousViolations } from './support/axe';
 
 const OUT = process.env.GATEHOUSE_SCREENSHOTS ? 'docs/images' : 'test-results/screenshots';
 
@@ -58,7 +59,11 @@ test('R opens a line for the words, Enter rejects with them, and the core takes 
   expect(item).toMatchObject({
     reply: { outcome: 'selected', optionId: 'opt-reject' },
     decider: { type: 'person' },
+    message: 'use the test database, and add a dry run',
   });
+  // The history says it with the decision.
+  await page.getByRole('link', { name: 'History' }).click();
+  await expect(page.getByText('use the test database, and add a dry run').first()).toBeVisible();
 });
 
 test('Escape closes the box without deciding; an allow never carries the words', async ({
@@ -85,6 +90,26 @@ test('Escape closes the box without deciding; an allow never carries the words',
   );
   expect(body).toEqual({ optionId: 'opt-once' });
   await expect.poll(() => h.replies('claude').map((r) => r.optionId)).toEqual(['opt-once']);
+});
+
+test('moving to another request leaves the words with theirs, hidden until coming back', async ({
+  page,
+}) => {
+  h = await startDialogHarness(oneAgent([run('git push --force', 'Push'), run('make', 'Build')]));
+  const { view } = await h.showTurn(page, 2);
+  await armed(view);
+  const first = await view.locator('#gh-request-title').innerText();
+  await page.keyboard.press('r');
+  await page.keyboard.type('push to a branch');
+  await view.getByRole('button', { name: 'Next request' }).click();
+  await expect(view.locator('#gh-request-title')).not.toHaveText(first);
+  await expect(reasonBox(view)).toHaveCount(0);
+  await armed(view);
+  // A reject here carries none of the words typed for the other request.
+  const body = await nextVote(page, () => page.keyboard.press('d'));
+  expect(body).toEqual({ optionId: 'opt-reject' });
+  await expect(view.locator('#gh-request-title')).toHaveText(first);
+  await expect(reasonBox(view)).toHaveValue('push to a branch');
 });
 
 test('near the limit a counter shows what is left; the box takes no more than the core does', async ({
@@ -128,7 +153,7 @@ test('words typed for a request that was decided elsewhere never reach the next 
   // an Enter: all of it lands in the box, which sends nothing now.
   await page.keyboard.type(' and then ask me again 1');
   await page.keyboard.press('Enter');
-  await expect(view.getByText(/decided elsewhere: nothing typed here is sent/)).toBeVisible();
+  await expect(view.getByText(/no longer waiting .*: nothing typed here is sent/)).toBeVisible();
   await expect(reasonBox(view)).toHaveValue('');
   expect((await h.pending()).map((a) => a.requestId)).toEqual([second.requestId]);
   expect(h.replies('claude')).toHaveLength(1);
@@ -155,7 +180,9 @@ test('on a phone: the box fits under the answers, and an approval link takes the
   const box = await reasonBox(view).boundingBox();
   expect(box!.x).toBeGreaterThanOrEqual(0);
   expect(box!.x + box!.width).toBeLessThanOrEqual(390);
-  await page.screenshot({ path: join(OUT, 'reject-reason-phone.png') });
+  await page.screenshot({ path: 'test-results/screenshots/reject-reason-phone.png' });
+  expect(await seriousViolations(page, '.gh-actions')).toEqual([]);
+  expect(await seriousViolations(page, '.gh-reason')).toEqual([]);
   await reasonBox(view).press('Escape');
 
   // The link page: the same optional words, sent with its reject.
@@ -169,6 +196,7 @@ test('on a phone: the box fits under the answers, and an approval link takes the
   const remote = await phone.newPage();
   await remote.goto(url);
   const words = remote.getByRole('textbox', { name: /Tell the agent what to do instead/ });
+  expect(await seriousViolations(remote)).toEqual([]);
   await words.fill('  wait for the release window  ');
   const request = remote.waitForRequest((r) => r.url().endsWith('/api/link/vote'));
   await remote.getByRole('button', { name: 'Reject' }).click();
@@ -183,6 +211,7 @@ test('on a phone: the box fits under the answers, and an approval link takes the
   expect(item).toMatchObject({
     reply: { outcome: 'selected', optionId: 'opt-reject' },
     decider: { type: 'person', surface: 'link' },
+    message: 'wait for the release window',
   });
 });
 

@@ -65,7 +65,7 @@ abstract class ShownNotifications implements Notifier {
   }
 }
 
-/** Electron's Notification: macOS actions; elsewhere the body click only. */
+/** Electron's Notification: macOS actions and reply field; elsewhere the body click only. */
 export class ElectronNotifier extends ShownNotifications {
   readonly supportsActions = process.platform === 'darwin';
 
@@ -84,7 +84,16 @@ export class ElectronNotifier extends ShownNotifications {
       ...(this.supportsActions
         ? { actions: model.actions.map((a) => ({ type: 'button' as const, text: a.label })) }
         : {}),
+      // macOS only: the notification's Reply field sends a reject with the words typed.
+      ...(this.supportsActions && model.reply
+        ? { hasReply: true, replyPlaceholder: model.reply.placeholder }
+        : {}),
     });
+    const reply = model.reply;
+    if (reply && this.supportsActions)
+      notification.on('reply', (details) =>
+        this.listener?.replied(model.key, reply.id, details.reply),
+      );
     notification.on('click', () => this.listener?.activated(model.key, 'default'));
     notification.on('action', (_event, index) => {
       const action = model.actions[index];

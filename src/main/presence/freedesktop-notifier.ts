@@ -1,6 +1,6 @@
 // Linux notifications through the freedesktop notification service over D-Bus
-// (org.freedesktop.Notifications): Notify with actions, ActionInvoked and NotificationClosed
-// signals, CloseNotification to withdraw. Plain Node — usable from the Electron main process and
+// (org.freedesktop.Notifications): Notify with actions, ActionInvoked, NotificationReplied (a
+// server's reply field) and NotificationClosed signals, CloseNotification to withdraw. Plain Node — usable from the Electron main process and
 // from tests alike. Spec: https://specifications.freedesktop.org/notification-spec/latest/
 import { DBusConnection, type DBusMessage } from './dbus';
 import type { NotificationModel } from './notification-plan';
@@ -37,6 +37,10 @@ function closeReason(code: unknown): CloseReason {
 
 export class FreedesktopNotifier implements Notifier {
   readonly supportsActions: boolean;
+  /** The server shows a reply field (the `inline-reply` capability). */
+  readonly supportsReply: boolean;
+  /** The reply action of each notification shown with a reply field, by D-Bus id. */
+  private readonly replies = new Map<number, string>();
   private listener: NotifierListener | null = null;
   private readonly ids = new Map<string, number>();
   private readonly keys = new Map<number, string>();
@@ -53,6 +57,7 @@ export class FreedesktopNotifier implements Notifier {
   ) {
     this.owner = owner;
     this.supportsActions = capabilities.has('actions');
+    this.supportsReply = this.supportsActions && capabilities.has('inline-reply');
     // Text that could be read as markup is escaped: a hostile path must not become a link or hide
     // the rest of the line. Servers that advertise body-markup parse the body; dunst parses both
     // summary and body by default (its `markup = full`) without advertising it.
@@ -111,6 +116,11 @@ export class FreedesktopNotifier implements Notifier {
     const replaces = this.ids.get(model.key) ?? 0;
     // "default" is the body click: it opens the dialog on the request.
     const actions = ['default', 'Open', ...model.actions.flatMap((a) => [a.id, a.label])];
+    // A reply field (KDE's inline-reply, which other servers adopted): offered only to a server
+    // that says it shows one, as the action `inline-reply`; its words come back in
+    // NotificationReplied. Elsewhere the reply is left out and Deny stays as it is.
+    const reply = this.supportsReply ? model.reply : undefined;
+    if (reply) actions.push('inline-reply', reply.label);
     const hints: Array<[string, [string, unknown]]> = [
       ['urgency', ['y', model.urgency === 'critical' ? 2 : 1]],
       ['category', ['s', 'x-gatehouse.request']],
@@ -120,6 +130,7 @@ export class FreedesktopNotifier implements Notifier {
     ];
     if (this.options.desktopEntry) hints.push(['desktop-entry', ['s', this.options.desktopEntry]]);
     if (options.silent) hints.push(['suppress-sound', ['b', true]]);
+    if (reply) hints.push(['x-kde-reply-placeholder-text', ['s', reply.placeholder]]);
     const body = this.capabilities.has('body')
       ? this.escapeBody
         ? markupEscape(model.body)
@@ -143,9 +154,14 @@ export class FreedesktopNotifier implements Notifier {
       ],
     });
     if (typeof id !== 'number') throw new Error('Notify returned no id');
-    if (replaces && replaces !== id) this.keys.delete(replaces);
+    if (replaces && replaces !== id) {
+      this.keys.delete(replaces);
+      this.replies.delete(replaces);
+    }
     this.ids.set(model.key, id);
     this.keys.set(id, model.key);
+    if (reply) this.replies.set(id, reply.id);
+    else this.replies.delete(id);
   }
 
   async withdraw(key: string): Promise<void> {
@@ -153,6 +169,7 @@ export class FreedesktopNotifier implements Notifier {
     if (id === undefined) return;
     this.ids.delete(key);
     this.keys.delete(id);
+    this.replies.delete(id);
     try {
       await this.bus.call({ ...FDN, member: 'CloseNotification', signature: 'u', body: [id] });
     } catch {
@@ -185,9 +202,14 @@ export class FreedesktopNotifier implements Notifier {
     if (key === undefined) return;
     if (message.member === 'ActionInvoked' && typeof arg === 'string') {
       this.listener?.activated(key, arg);
+    } else if (message.member === 'NotificationReplied' && typeof arg === 'string') {
+      // Only a notification shown with a reply field can be replied to.
+      const reply = this.replies.get(id);
+      if (reply) this.listener?.replied(key, reply, arg);
     } else if (message.member === 'NotificationClosed') {
       this.ids.delete(key);
       this.keys.delete(id);
+      this.replies.delete(id);
       this.listener?.closed(key, closeReason(arg));
     }
   }
@@ -196,6 +218,7 @@ export class FreedesktopNotifier implements Notifier {
     const keys = [...this.ids.keys()];
     this.ids.clear();
     this.keys.clear();
+    this.replies.clear();
     for (const key of keys) this.listener?.closed(key, 'other');
   }
 }

@@ -18,6 +18,8 @@ export {
   NotificationPlanner,
   groupNotification,
   requestActions,
+  requestReply,
+  replyVote,
   requestNotification,
   type ActionVote,
   type NotificationAction,
@@ -25,6 +27,7 @@ export {
   type NotificationCommand,
   type NotificationIntent,
   type NotificationModel,
+  type NotificationReply,
 } from './notification-plan';
 export {
   NotificationPresence,

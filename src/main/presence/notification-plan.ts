@@ -1,7 +1,7 @@
 // What the native notifications show, decided from the event stream alone (no OS, no Electron):
 // one notification per request that needs a person, grouped when many arrive at once, withdrawn as
 // soon as the request is decided elsewhere. The platform notifiers only render these commands.
-import type { GatehouseEvent, GrantChoice } from '../../shared/contract';
+import { REJECT_MESSAGE_MAX, type GatehouseEvent, type GrantChoice } from '../../shared/contract';
 import type { PendingApproval } from '../../shared/domain';
 import { previewIsUrgent, previewSummary } from '../../shared/preview';
 import {
@@ -29,10 +29,12 @@ function standingNotice(event: GatehouseEvent) {
   return hookNotice(event);
 }
 
-export type NotificationActionId = 'allow_once' | 'allow_always' | 'deny' | 'open' | 'allow_target';
+export type NotificationActionId =
+  'allow_once' | 'allow_always' | 'deny' | 'deny_reason' | 'open' | 'allow_target';
 
 /** What pressing an action sends to the mediator (the vote command's input, minus the request id). */
-export type ActionVote = { optionId: string; grant?: GrantChoice } | { outcome: 'cancelled' };
+export type ActionVote =
+  { optionId: string; grant?: GrantChoice; message?: string } | { outcome: 'cancelled' };
 
 export interface NotificationAction {
   id: NotificationActionId;
@@ -50,7 +52,21 @@ export interface NotificationModel {
   body: string;
   /** In display order; clicking the body (the "default" action) always opens the dialog. */
   actions: NotificationAction[];
+  /**
+   * A reject the person can type words for, where the platform shows a reply field (a server
+   * with `inline-reply` on Linux, macOS); elsewhere it is not shown and Deny stays as it is.
+   */
+  reply?: NotificationReply;
   urgency: 'normal' | 'critical';
+}
+
+export interface NotificationReply {
+  id: 'deny_reason';
+  /** Our own words, like every label. */
+  label: string;
+  placeholder: string;
+  /** The reject option the typed words go with. */
+  optionId: string;
 }
 
 export type NotificationCommand =
@@ -102,6 +118,29 @@ export function requestActions(approval: PendingApproval): NotificationAction[] 
   return actions;
 }
 
+/**
+ * "Reject with a reason…": only with a reject option the agent offered (a cancel carries no
+ * words).
+ */
+export function requestReply(approval: PendingApproval): NotificationReply | undefined {
+  const reject =
+    approval.options.find((o) => o.kind === 'reject_once') ??
+    approval.options.find((o) => o.kind === 'reject_always');
+  if (!reject) return undefined;
+  return {
+    id: 'deny_reason',
+    label: 'Reject with a reason…',
+    placeholder: 'Tell the agent what to do instead',
+    optionId: reject.optionId,
+  };
+}
+
+/** The words of a reply as a vote carries them: trimmed, bounded; none when blank. */
+export function replyVote(reply: NotificationReply, text: string): ActionVote {
+  const message = text.trim().slice(0, REJECT_MESSAGE_MAX);
+  return message ? { optionId: reply.optionId, message } : { optionId: reply.optionId };
+}
+
 /** Critical when a warning is a danger or the preview found what raises urgency. */
 function urgencyOf(approval: PendingApproval): NotificationModel['urgency'] {
   const urgent = hasDanger(approval) || (approval.preview && previewIsUrgent(approval.preview));
@@ -150,12 +189,14 @@ export function requestNotification(
     const more = warnings.length > 1 ? ` (+${warnings.length - 1} more)` : '';
     lines.push(`⚠ ${safeLine(first.message, LIMITS.line - 2 - more.length)}${more}`);
   }
+  const reply = requestReply(approval);
   return {
     key: approval.requestId,
     requestIds: [approval.requestId],
     title: clip(`${agentName(approval)} wants to ${kindVerb(approval)}`, LIMITS.title),
     body: [...lines.slice(0, room), ...(unsandboxed ? ['⚠ Not sandboxed'] : [])].join('\n'),
     actions: requestActions(approval),
+    ...(reply ? { reply } : {}),
     urgency: urgencyOf(approval),
   };
 }
@@ -282,8 +323,11 @@ export class NotificationPlanner {
     this.notices.delete(key);
   }
 
-  /** What an activation means; null for a notification Gatehouse no longer shows. */
-  intent(key: string, action: string): NotificationIntent | null {
+  /**
+   * What an activation means; null for a notification Gatehouse no longer shows. `text`: the words
+   * typed into the notification's reply field (its reply action only).
+   */
+  intent(key: string, action: string, text?: string): NotificationIntent | null {
     if (key === GROUP_KEY) return this.groupShown ? { type: 'open', requestId: null } : null;
     if (this.notices.has(key)) {
       const allowance = this.notices.get(key);
@@ -293,6 +337,11 @@ export class NotificationPlanner {
     }
     const model = this.individual.get(key);
     if (!model) return null;
+    if (text !== undefined) {
+      const reply = model.reply;
+      if (!reply || action !== reply.id) return null;
+      return { type: 'vote', requestId: key, vote: replyVote(reply, text), action: reply.id };
+    }
     const chosen = model.actions.find((a) => a.id === action);
     if (chosen?.vote) return { type: 'vote', requestId: key, vote: chosen.vote, action: chosen.id };
     return { type: 'open', requestId: key };

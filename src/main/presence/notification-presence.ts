@@ -26,6 +26,8 @@ export type CloseReason = 'expired' | 'dismissed' | 'other';
 export interface NotifierListener {
   /** An action button (its id) or the body ('default') was pressed. */
   activated(key: string, action: string): void;
+  /** Words were sent from the reply field of the notification's reply action (its id). */
+  replied(key: string, action: string, text: string): void;
   /** The notification is gone (dismissed, expired) — not reported for withdraw() calls. */
   closed(key: string, reason: CloseReason): void;
 }
@@ -88,6 +90,7 @@ export class NotificationPresence {
       ((message, error) => log.warn(message, ...(error === undefined ? [] : [error])));
     options.notifier.setListener({
       activated: (key, action) => void this.activate(key, action),
+      replied: (key, action, text) => void this.activate(key, action, text),
       closed: (key) => this.planner.closed(key),
     });
   }
@@ -132,11 +135,12 @@ export class NotificationPresence {
 
   /**
    * An activation from the platform. Votes go through dispatch with the notification caller; a
-   * body click opens the dialog. Returns what was done (null: a stale or unknown notification).
+   * body click opens the dialog. `text`: what was typed into the reply field, which goes with
+   * the reply's reject only. Returns what was done (null: a stale or unknown notification).
    */
-  async activate(key: string, action: string): Promise<NotificationIntent | null> {
+  async activate(key: string, action: string, text?: string): Promise<NotificationIntent | null> {
     this.flush();
-    const intent = this.planner.intent(key, action);
+    const intent = this.planner.intent(key, action, text);
     if (!intent) return null;
     // A pressed notification is done: Gatehouse takes it off the screen itself (some servers, dunst
     // among them, leave it up after an action). The request stays in tray and dialog until decided.

@@ -18,7 +18,6 @@ import { DialogTopBar } from './DialogTopBar';
 import { DEFAULT_GRANT, grantOf, type GrantDraft } from './grant-draft';
 import { markArmed, markReady } from './perf';
 import { QuestionSection } from './QuestionSection';
-import { isTypingTarget } from './keyboard';
 import { QueueList } from './QueueList';
 import {
   approveOption,
@@ -36,6 +35,7 @@ import type { ApprovalQueue, VoteResult } from './use-approvals';
 import { useBatchSelection } from './use-batch-selection';
 import { useDialogKeys } from './use-dialog-keys';
 import { useGuard } from './use-guard';
+import { useOnScreen } from './use-on-screen';
 import { useQueueCursor } from './use-queue-cursor';
 import { useRejectReason } from './use-reject-reason';
 import './ApprovalDialog.css';
@@ -97,17 +97,7 @@ export function ApprovalDialog({
     if (hasDiffs) warmDiffWorker();
   }, [hasDiffs]);
 
-  // The audit records whether a person ever saw a request: only when it is on a visible screen.
-  const { markDisplayed } = queue;
-  useEffect(() => {
-    if (!currentId) return;
-    const mark = () => {
-      if (document.visibilityState === 'visible') markDisplayed(currentId);
-    };
-    mark();
-    document.addEventListener('visibilitychange', mark);
-    return () => document.removeEventListener('visibilitychange', mark);
-  }, [currentId, markDisplayed]);
+  const refocus = useOnScreen(rootRef, currentId, { loaded, danger }, queue.markDisplayed);
 
   useEffect(() => {
     if (currentId && diffReady) markReady(currentId);
@@ -115,24 +105,6 @@ export function ApprovalDialog({
   useEffect(() => {
     if (currentId && diffReady && !guarded) markArmed(currentId);
   }, [currentId, diffReady, guarded]);
-
-  // A new request on screen takes the focus (its safe default), unless the person is busy elsewhere;
-  // so does one the person jumps to from the queue, once it is loaded, and the safe default again
-  // when a danger warning appears on it. What the modal made inert (the prompt box the person just
-  // sent from) is not elsewhere: it can take no input now.
-  const [focusTick, setFocusTick] = useState(0);
-  useEffect(() => {
-    const root = rootRef.current;
-    if (!root || !currentId) return;
-    const active = document.activeElement;
-    const busy =
-      active &&
-      active !== document.body &&
-      (root.contains(active) ? isTypingTarget(active) : !active.closest('[inert]'));
-    if (busy) return;
-    const target = root.querySelector<HTMLElement>('[data-default-option]') ?? root;
-    target.focus({ preventScroll: true });
-  }, [currentId, focusTick, loaded, danger]);
 
   const report = (result: VoteResult, decided: PendingSummary) => {
     if (!result.ok) setStatus({ tone: 'error', text: result.message });
@@ -212,7 +184,7 @@ export function ApprovalDialog({
     advancePast(ids);
     batch.remove(ids);
     setStatus(null);
-    for (const v of votes) markDisplayed(v.a.requestId);
+    for (const v of votes) queue.markDisplayed(v.a.requestId);
     const results = await Promise.all(
       votes.map((v) => queue.vote(v.a.requestId, v.option.optionId)),
     );
@@ -224,7 +196,7 @@ export function ApprovalDialog({
     const at = ordered.findIndex((a) => a.requestId === requestId);
     if (at < 0) return;
     moveTo(requestId, at);
-    setFocusTick((n) => n + 1);
+    refocus();
   };
   const like = current ? likeThis(ordered, current) : [];
   const selectLike = () => batch.add(like.map((a) => a.requestId));
@@ -272,7 +244,8 @@ export function ApprovalDialog({
         case 'deny':
           return choose(denyOption(current));
         case 'reason':
-          return reason.show();
+          // A question's decline carries no words.
+          return detail?.question ? undefined : reason.show();
         case 'next':
           return go(1);
         case 'previous':
@@ -410,7 +383,7 @@ export function ApprovalDialog({
               />
             )}
             {/* Kept while the next request loads: the focus must not fall out of the box. */}
-            {!bypassOpen && reason.box && (
+            {!bypassOpen && reason.box && reason.shown && (
               <RejectReason
                 inputRef={reason.inputRef}
                 text={reason.box.text}
@@ -420,6 +393,7 @@ export function ApprovalDialog({
                 onText={reason.setText}
                 onSubmit={choose}
                 onClose={reason.close}
+                onFocusChange={reason.focused}
               />
             )}
           </VotesWhileOnline>

@@ -16,6 +16,7 @@ interface Props {
   onText: (text: string) => void;
   onSubmit: (option: PermissionOption) => void;
   onClose: () => void;
+  onFocusChange: (focused: boolean) => void;
 }
 
 /**
@@ -33,6 +34,7 @@ export function RejectReason({
   onText,
   onSubmit,
   onClose,
+  onFocusChange,
 }: Props) {
   const counter = stale ? null : reasonCounter(text);
   const send = !stale && option && canUse(option) ? option : null;
@@ -57,7 +59,8 @@ export function RejectReason({
           placeholder={stale ? '' : 'e.g. use the test database, not production'}
           aria-describedby="gh-reason-help"
           onChange={(e) => onText(e.target.value)}
-          onBlur={() => stale && onClose()}
+          onFocus={() => onFocusChange(true)}
+          onBlur={() => onFocusChange(false)}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && !e.nativeEvent.isComposing) {
               e.preventDefault();
@@ -81,8 +84,8 @@ export function RejectReason({
       <p id="gh-reason-help" className="gh-reason-help">
         {stale ? (
           <span role="status">
-            The request you were answering was decided elsewhere: nothing typed here is sent. Escape
-            closes this.
+            The request you were answering is no longer waiting (decided elsewhere, or timed out):
+            nothing typed here is sent. Escape closes this.
           </span>
         ) : (
           <span>

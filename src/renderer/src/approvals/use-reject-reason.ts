@@ -9,8 +9,11 @@ export interface RejectReasonState {
   inputRef: RefObject<HTMLInputElement | null>;
   /** Open on the request on screen. */
   open: boolean;
-  /** Open for a request that has left the screen while the person typed. */
+  /** Open for a request that has left the screen while the person typed in it. */
   stale: boolean;
+  /** On screen: open on this request, or stale and still holding the focus. */
+  shown: boolean;
+  focused(focused: boolean): void;
   show(): void;
   close(): void;
   setText(text: string): void;
@@ -30,17 +33,26 @@ export function useRejectReason(
 ): RejectReasonState {
   const [box, setBox] = useState<ReasonBox | null>(null);
   const [focusTick, setFocusTick] = useState(0);
+  const [hasFocus, setHasFocus] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (focusTick > 0) inputRef.current?.focus();
   }, [focusTick]);
   const currentId = current?.requestId ?? '';
   const open = !!current && box?.requestId === currentId;
+  const stale = !!box && !open;
   return {
     box,
     inputRef,
     open,
-    stale: !!box && !open,
+    stale,
+    // A person who moved to another request themselves left the box: it waits, hidden, for them
+    // to come back to its request.
+    shown: open || (stale && hasFocus),
+    focused(focused) {
+      setHasFocus(focused);
+      if (!focused && stale) setBox(null);
+    },
     show() {
       if (!current || !denyOption(current) || voted) return;
       if (!open) setBox({ requestId: currentId, text: '' });
