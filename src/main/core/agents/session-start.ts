@@ -7,10 +7,10 @@ import type { LaunchableAgent } from '../../../shared/settings';
 import { BadRequestError } from '../errors';
 import type { Transcripts } from '../transcripts/transcripts';
 import { AgentProcess } from './agent-process';
-import { agentFamily } from './agent-modes';
+import { agentFamily, modesSelector } from './agent-modes';
 import { signInAsked } from './agent-auth';
 import { clientHandlersFor } from './client-handlers';
-import { takesExtraFolders } from './extra-folders';
+import { sessionRoots, takesExtraFolders } from './extra-folders';
 import { steeringOffered } from './reject-words';
 import { onModeUpdate, type ModeGuardDeps } from './mode-guard';
 import { Session } from './session';
@@ -133,4 +133,15 @@ export async function startAgent(
       `agent "${agentId}" did not start: ${exit ? `it ${exit}` : (error as Error).message}`,
     );
   }
+}
+
+/** ACP session/new; the modes and options the agent advertises there are kept. */
+export async function newAcpSession(session: Session, agent: AgentProcess): Promise<void> {
+  const created = await agent.raceExit(
+    agent.agent.request('session/new', { ...sessionRoots(session), mcpServers: [] }),
+  );
+  session.acpSessionId = created.sessionId;
+  const modes = modesSelector(created.modes);
+  session.modeSelectors = modes ? [modes] : [];
+  session.setConfigOptions(created.configOptions);
 }

@@ -7,18 +7,18 @@ import type { AgentProcess } from './agent-process';
 import { prepareAgentLauncher } from './launcher';
 import { SignIns } from './agent-auth';
 import type { Session } from './session';
-import { askingChoice, modesSelector } from './agent-modes';
+import { askingChoice } from './agent-modes';
 import { keepAsking, primarySelector, selectMode, type ModeGuardDeps } from './mode-guard';
 import { launchFamily, unguardedByDoor } from './side-doors';
 import { Transcripts } from '../transcripts/transcripts';
 import { RecentFolders } from './recent-folders';
 import { registryLaunch } from './registry-launch';
 import { checkFolder, sessionFolder, type FolderCheck } from './session-folder';
-import { extraFolders, sessionRoots } from './extra-folders';
+import { extraFolders } from './extra-folders';
 import type { SessionManagerOptions } from './session-manager-options';
 import { armCancelGrace, closeAcpSession, disarmCancel } from './session-close';
 import { resumeInto } from './session-resume';
-import { sessionFor, startAgent, type AgentStartDeps } from './session-start';
+import { newAcpSession, sessionFor, startAgent, type AgentStartDeps } from './session-start';
 import { RememberedSessions } from './remembered-sessions';
 import { watchBuildScripts } from './turn-build-scripts';
 import { setSessionOption } from './session-options';
@@ -145,7 +145,7 @@ export class SessionManager {
     const { config, cwd, launched, additional } = await this.prepare(agentId, cwdInput, extra);
     const session = sessionFor(this.options, uuidv7(), agentId, config, cwd, this.now());
     session.additionalDirectories = additional;
-    const open = (agent: AgentProcess) => this.newAcpSession(session, agent);
+    const open = (agent: AgentProcess) => newAcpSession(session, agent);
     await startAgent(session, { config, launched, signIn: true, open }, this.startDeps);
     if (!session.authMethods) return this.opened(session, config);
     this.signIns.wait(session, config);
@@ -216,20 +216,9 @@ export class SessionManager {
   async authenticate(sessionId: string, methodId: string): Promise<SessionInfo> {
     const session = this.local(sessionId);
     const config = await this.signIns.signIn(session, methodId, (agent) =>
-      this.newAcpSession(session, agent),
+      newAcpSession(session, agent),
     );
     return this.opened(session, config);
-  }
-
-  /** ACP session/new; the modes and options the agent advertises there are kept. */
-  private async newAcpSession(session: Session, agent: AgentProcess): Promise<void> {
-    const created = await agent.raceExit(
-      agent.agent.request('session/new', { ...sessionRoots(session), mcpServers: [] }),
-    );
-    session.acpSessionId = created.sessionId;
-    const modes = modesSelector(created.modes);
-    session.modeSelectors = modes ? [modes] : [];
-    session.setConfigOptions(created.configOptions);
   }
 
   /** The agent's ACP session is open: recorded, set back to a mode that asks, then idle. */
