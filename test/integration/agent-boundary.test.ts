@@ -390,7 +390,9 @@ describe('agent boundary', () => {
             ],
           ],
         },
-        { settings: { approvals: { cancelGraceSeconds: 2 } } },
+        // Long enough that the request, sent 0.8 s after the cancel, arrives inside the grace
+        // period on a loaded machine too.
+        { settings: { approvals: { cancelGraceSeconds: 8 } } },
       );
       const { gh, sessionId } = session;
       const started = gh.waitForEvent('session_update', (e) => e.sessionId === sessionId);
