@@ -144,7 +144,14 @@ describe('questions from a scripted agent', () => {
   });
 
   it('a link question shows its host; accepted without values, or declined', async () => {
-    const s = await start([urlQuestion, urlQuestion]);
+    const finished = (elicitationId: JsonValue): ScriptStep =>
+      ({
+        type: 'raw',
+        method: 'elicitation/complete',
+        params: { elicitationId },
+        notification: true,
+      }) as ScriptStep;
+    const s = await start([urlQuestion, urlQuestion, finished('el-1'), finished(42)]);
     const turn = s.gh.api.call('prompt', { sessionId: s.sessionId, text: 'go' });
     const first = await s.gh.nextApproval((a) => !!a.question);
     expect(first.question).toMatchObject({
@@ -170,6 +177,13 @@ describe('questions from a scripted agent', () => {
       { mode: 'url', host: 'auth.example.com' },
       { mode: 'url', host: 'auth.example.com' },
     ]);
+    // The agent's word that a link question finished is kept, a malformed one too; it answers nothing.
+    await s.gh.core.store.flush();
+    expect(await events(s, 'question_completed')).toMatchObject([
+      { elicitationId: 'el-1' },
+      { malformed: [expect.any(String)] },
+    ]);
+    expect(s.gh.core.pipeline.pending.size).toBe(0);
   });
 
   it('under bypass a question still waits for a person: no mode or rule answers it', async () => {

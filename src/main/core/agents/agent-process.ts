@@ -22,6 +22,8 @@ export interface ClientHandlers {
   requestPermission(params: unknown, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
   /** An agent's question (`elicitation/create`): raw params, checked and audited by the pipeline. */
   elicit(params: unknown): Promise<acp.CreateElicitationResponse>;
+  /** The agent's word that a URL question finished (`elicitation/complete`): audited, nothing more. */
+  elicitationComplete(params: unknown): void;
   writeTextFile(params: acp.WriteTextFileRequest): Promise<void>;
   readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
   sessionUpdate(params: acp.SessionNotification): void;
@@ -172,6 +174,11 @@ export class AgentProcess {
         acp.methods.client.elicitation.create,
         (p: unknown) => p,
         ({ params }) => handlers.elicit(params),
+      )
+      .onNotification(
+        acp.methods.client.elicitation.complete,
+        (p: unknown) => p,
+        ({ params }) => handlers.elicitationComplete(params),
       )
       .onRequest(
         acp.methods.client.fs.writeTextFile,

@@ -5,6 +5,7 @@ import type { ApprovalPipeline } from '../approvals/pipeline';
 import { BadRequestError } from '../errors';
 import type { EventBus } from '../events/bus';
 import type { Store } from '../store';
+import { z } from 'zod';
 import type { ClientHandlers } from './agent-process';
 import { readJudged, realPathOf, RESOURCE_NOT_FOUND, rootFor, writeInside } from './fs-access';
 import { checkJsonShape, describeJsonProblem } from '../safety/json-guard';
@@ -19,6 +20,9 @@ import { requestedToolCall, toolCallIdOf, UpdateLane } from './update-lane';
 const log = logger('agents');
 
 const MALFORMED_UPDATE_AUDIT_MS = 60_000;
+
+/** `elicitation/complete`: which URL question the agent says finished (bounded: audited as is). */
+const ElicitationComplete = z.object({ elicitationId: z.string().min(1).max(200) });
 
 export interface ClientHandlerDeps {
   /** `question` absent: the agent's questions are not served (an editor's session answers them). */
@@ -106,6 +110,19 @@ export function clientHandlersFor(session: Session, deps: ClientHandlerDeps): Cl
     elicit: (params: unknown) => {
       if (!pipeline.question) throw RequestError.methodNotFound('elicitation/create');
       return pipeline.question(session, params);
+    },
+    // Only the agent's claim: it answers nothing and changes nothing, but what an agent says is kept.
+    elicitationComplete: (params: unknown) => {
+      const parsed = ElicitationComplete.safeParse(params);
+      deps.store.recordEvent({
+        type: 'question_completed',
+        sessionId: session.sessionId,
+        agentId: session.agentId,
+        at: deps.now(),
+        payload: parsed.success
+          ? { elicitationId: parsed.data.elicitationId }
+          : { malformed: parsed.error.issues.slice(0, 5).map((i) => i.message) },
+      });
     },
     writeTextFile: async (params: acp.WriteTextFileRequest) => {
       foreign(params.sessionId);
