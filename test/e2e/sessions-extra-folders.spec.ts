@@ -39,7 +39,7 @@ async function start(page: Page, agent: string, folders: string) {
   const form = page.getByRole('form', { name: 'start a session' });
   await form.getByRole('combobox').selectOption({ label: agent });
   await form.getByLabel('Folder').fill(project);
-  const field = form.getByLabel(/Also let the agent work in/);
+  const field = form.getByLabel(/Also work in/);
   // Folded away until asked for.
   if (!(await field.isVisible())) await form.locator('summary').click();
   await field.fill(folders);

@@ -28,7 +28,7 @@ export function ExtraFolders({
     <details className="extra-folders">
       <summary>More folders{count > 0 ? ` (${count})` : ''}</summary>
       <label>
-        Also let the agent work in, one absolute path per line
+        Also work in, one absolute path per line
         <textarea
           value={value}
           onChange={(e) => onChange(e.target.value)}
