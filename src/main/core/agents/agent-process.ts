@@ -1,4 +1,4 @@
-import { Writable, type Readable } from 'node:stream';
+import { Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { z } from 'zod';
@@ -13,6 +13,7 @@ import {
   type LaunchSpec,
   type LaunchedAgent,
 } from './launched-agent';
+import { outputOf } from './agent-output';
 import { launchAgent } from './launcher';
 import { behindLifeline } from './lifeline';
 import { signalGroup, stopGroup } from './process-group';
@@ -67,34 +68,6 @@ function guarded<T>(method: string, schema: z.ZodType<T>, malformed: ClientHandl
 }
 
 const STDERR_TAIL_BYTES = 16 * 1024;
-
-/**
- * The agent's stdout as the SDK reads it, and nothing more: whoever holds the stream pauses it
- * (`holdOutput`) and the agent waits in its write. (Readable.toWeb resumes a paused stream whenever
- * its reader asks for more, and the SDK's reader always does.)
- */
-function outputOf(stdout: Readable): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      let open = true;
-      const end = (error?: Error) => {
-        if (!open) return;
-        open = false;
-        if (error) controller.error(error);
-        else controller.close();
-      };
-      stdout.on('data', (chunk: Buffer) => {
-        if (open) controller.enqueue(chunk);
-      });
-      stdout.once('end', () => end());
-      stdout.once('close', () => end());
-      stdout.once('error', (error) => end(error));
-    },
-    cancel() {
-      stdout.destroy();
-    },
-  });
-}
 
 /**
  * One agent subprocess speaking ACP over stdio, with Gatehouse as its client.
