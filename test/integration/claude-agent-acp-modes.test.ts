@@ -7,10 +7,7 @@ import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  prepareClaudeAgentAcp,
-  type PreparedClaudeAgentAcp,
-} from '../support/claude-agent-acp-modes';
+import { prepareClaudeAcp, type PreparedClaudeAcp } from '../support/claude-acp';
 import {
   startFakeAnthropicServer,
   type FakeAnthropicServer,
@@ -19,7 +16,7 @@ import { startGatehouse, type TestGatehouse } from '../support/gatehouse';
 
 describe('the real claude-agent-acp and its modes', () => {
   let model: FakeAnthropicServer | undefined;
-  let claude: PreparedClaudeAgentAcp | undefined;
+  let claude: PreparedClaudeAcp | undefined;
   let gh: TestGatehouse | undefined;
   let folder = '';
 
@@ -34,14 +31,12 @@ describe('the real claude-agent-acp and its modes', () => {
 
   const start = async (settings: object | null) => {
     model = await startFakeAnthropicServer();
-    claude = prepareClaudeAgentAcp(model.url, settings);
+    claude = prepareClaudeAcp(model.url, settings);
     folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-claude-acp-work-')));
     gh = await startGatehouse({
       agents: {
         claude: {
-          command: claude.command,
-          args: claude.args,
-          env: claude.env,
+          ...claude.agent,
           network: { allow: [`127.0.0.1:${new URL(model.url).port}`] },
           allowUnsandboxed: true,
         },

@@ -3,7 +3,7 @@
 // config folder, and a fake Anthropic server on loopback (docs/real-agents.md). Started as an agent
 // of Gatehouse's settings under the id `claude`, so the sandbox knows its state folder and lets it
 // reach the loopback port ANTHROPIC_BASE_URL names.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -28,8 +28,14 @@ export function claudeSdkBinary(): string {
   return join(packageDir('@anthropic-ai/claude-agent-sdk-linux-x64'), 'claude');
 }
 
-export function prepareClaudeAcp(modelUrl: string): PreparedClaudeAcp {
+/** `settings`, when given, is written as the user's `~/.claude/settings.json`. */
+export function prepareClaudeAcp(
+  modelUrl: string,
+  settings: object | null = null,
+): PreparedClaudeAcp {
   const home = mkdtempSync(join(tmpdir(), 'gatehouse-claude-acp-home-'));
+  mkdirSync(join(home, '.claude'));
+  if (settings) writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify(settings));
   return {
     home,
     agent: {
@@ -48,6 +54,7 @@ export function prepareClaudeAcp(modelUrl: string): PreparedClaudeAcp {
         DISABLE_ERROR_REPORTING: '1',
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
         NO_PROXY: '127.0.0.1,localhost',
+        // Claude Code refuses bypassPermissions to root outside a sandbox unless told it is in one.
         ...(process.getuid?.() === 0 ? { IS_SANDBOX: '1' } : {}),
       },
     },
