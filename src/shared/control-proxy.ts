@@ -72,6 +72,15 @@ export const SessionOpenParams = z
 const SessionRef = z.object({ sessionId: Id }).strict();
 const Ok = z.object({ ok: z.literal(true) }).strict();
 
+/** What the proxy could not pass to the core (over the socket's bound): told so it is audited. */
+export const SessionDroppedParams = z
+  .object({
+    sessionId: Id,
+    what: z.enum(['permission_request', 'update']),
+    bytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  })
+  .strict();
+
 export const SessionUpdateParams = z
   .object({ sessionId: Id, update: z.looseObject({ sessionUpdate: z.string().max(64) }) })
   .strict();
@@ -149,6 +158,7 @@ export const proxyMethods = {
   /** The editor cancelled the turn: its waiting requests end `cancelled`. */
   'session.cancel': { params: SessionRef, result: Ok, notice: true },
   'session.close': { params: SessionRef, result: Ok, notice: true },
+  'session.dropped': { params: SessionDroppedParams, result: Ok, notice: true },
   'permission.submit': {
     params: z.object({ sessionId: Id, request: AgentRequest }).strict(),
     result: PermissionSubmitResult,

@@ -151,12 +151,24 @@ describe('the proxy methods of the control socket', () => {
     expect(owner.notice('session.update', { sessionId }, { key: 'update', json: huge })).toBe(
       false,
     );
+    // What the proxy could not pass is audited on its word, for its own session only.
+    expect(intruder.notice('session.dropped', { sessionId, what: 'update', bytes: 1 })).toBe(true);
+    owner.notice('session.dropped', { sessionId, what: 'permission_request', bytes: huge.length });
+    await expect(
+      owner.call('session.dropped', { sessionId, what: 'bogus', bytes: 1 } as never),
+    ).rejects.toThrow();
     const submitted = await owner.call(
       'permission.submit',
       { sessionId },
       { raw: { key: 'request', json: Buffer.from(JSON.stringify(REQUEST('acp-notices', 't8'))) } },
     );
     expect(submitted).toMatchObject({ status: 'asking' });
+    await gh.core.store.flush();
+    expect(
+      (await gh.core.store.events({ type: 'proxy_dropped_too_large', sessionId })).map(
+        (e) => e.payload,
+      ),
+    ).toEqual([{ what: 'permission_request', bytes: huge.length }]);
     const said = async () => JSON.stringify(await gh.api.call('getTranscript', { sessionId }));
     await expect.poll(said).toContain('é one');
     expect(await said()).not.toContain('forged');

@@ -96,11 +96,19 @@ export class CoreLink {
   /** `update`: the bytes of the agent's `update` object, passed on as they are. */
   update(acpSessionId: string, update: Buffer): void {
     this.notify(acpSessionId, (control, sessionId) => {
-      if (!control.notice('session.update', { sessionId }, { key: 'update', json: update }))
-        this.options.log(
-          `gatehouse acp: an update of ${update.length} bytes is too large for Gatehouse's transcript`,
-        );
+      if (control.notice('session.update', { sessionId }, { key: 'update', json: update })) return;
+      this.options.log(
+        `gatehouse acp: an update of ${update.length} bytes is too large for Gatehouse's transcript`,
+      );
+      control.notice('session.dropped', { sessionId, what: 'update', bytes: update.length });
     });
+  }
+
+  /** A permission request too large to submit, refused here: the core audits that it was. */
+  dropped(acpSessionId: string, bytes: number): void {
+    this.notify(acpSessionId, (control, sessionId) =>
+      control.notice('session.dropped', { sessionId, what: 'permission_request', bytes }),
+    );
   }
 
   turn(acpSessionId: string, turn: 'started' | 'ended', text?: string): void {

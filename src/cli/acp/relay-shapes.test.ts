@@ -4,6 +4,7 @@
 // passed at all; and the core is told of every update it was told of when each line was parsed.
 import { describe, expect, it, vi } from 'vitest';
 import type { PermissionResponse } from '../../shared/control-proxy';
+import { MessageTooLargeError } from '../control-client';
 import { LineSplitter } from './lines';
 import { relayWith, settle } from './relay.test-support';
 
@@ -152,6 +153,24 @@ describe('what the relay reads from a line, without parsing it', () => {
       { jsonrpc: '2.0', id: 3, result: ALLOW },
       { jsonrpc: '2.0', id: 4, error: { code: -32602, message: 'Refused: not approved' } },
     ]);
+  });
+
+  it('a permission request too large for the core is refused for the agent, and the core told it was', async () => {
+    const tooLarge = async (): Promise<never> => {
+      throw new MessageTooLargeError('message too large for Gatehouse');
+    };
+    const { inner, link, toAgent, toEditor } = relayWith(tooLarge);
+    inner.fromAgent(
+      Buffer.from(
+        `{"jsonrpc":"2.0","id":5,"method":"session/request_permission","params":${PARAMS}}\n`,
+      ),
+    );
+    await settle();
+    expect(link.dropped).toHaveBeenCalledWith('s', Buffer.byteLength(PARAMS));
+    expect(toEditor).toEqual([]);
+    const answered = JSON.parse(toAgent[0]!) as { id: number; result: PermissionResponse };
+    expect(answered.id).toBe(5);
+    expect(answered.result.outcome).toEqual({ outcome: 'selected', optionId: 'no' });
   });
 
   it('a line the scan cannot read is not passed: not JSON, two values, nested past the bound', async () => {

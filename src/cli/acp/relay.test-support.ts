@@ -20,6 +20,7 @@ export function relayWith(
     update: vi.fn(),
     turn: vi.fn(),
     cancel: vi.fn(),
+    dropped: vi.fn(),
     submit: vi.fn(submit),
     check,
   };

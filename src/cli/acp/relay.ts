@@ -29,7 +29,7 @@ export interface RelayIo {
 
 type Link = Pick<
   CoreLink,
-  'opened' | 'closed' | 'update' | 'turn' | 'cancel' | 'submit' | 'check'
+  'opened' | 'closed' | 'update' | 'turn' | 'cancel' | 'submit' | 'check' | 'dropped'
 > & {
   editor: string;
   agentInfoName?: string;
@@ -323,6 +323,8 @@ export class AcpRelay {
           ? error.message
           : `Gatehouse is unreachable: ${(error as Error).message}`;
       this.io.log(`gatehouse acp: refused a permission request: ${why}`);
+      if (error instanceof MessageTooLargeError && acpSessionId)
+        this.link.dropped(acpSessionId, request?.length ?? line.length);
       answer(rejectResponse(params()));
       return;
     }

@@ -15,6 +15,7 @@ type ProxyMethod =
   | 'session.turn'
   | 'session.cancel'
   | 'session.close'
+  | 'session.dropped'
   | 'permission.submit'
   | 'permission.await'
   | 'permission.answer'
@@ -72,6 +73,11 @@ export function proxyHandlers(editors: EditorSessions): Pick<ControlHandlers, Pr
     'session.close': ({ sessionId }, connection) => {
       owned(connection, sessionId).sessions.delete(sessionId);
       editors.close(sessionId);
+      return ok;
+    },
+    'session.dropped': ({ sessionId, what, bytes }, connection) => {
+      owned(connection, sessionId);
+      editors.dropped(sessionId, what, bytes);
       return ok;
     },
     'permission.submit': async ({ sessionId, request }, connection) => {

@@ -142,6 +142,21 @@ export class EditorSessions {
     this.options.bus.publish({ type: 'session_state', session: session.info() });
   }
 
+  /**
+   * What the agent sent that the proxy could not pass on (too large for the control socket): a
+   * permission request it refused for the agent, or an update missing from the transcript.
+   */
+  dropped(sessionId: string, what: 'permission_request' | 'update', bytes: number): void {
+    const session = this.session(sessionId);
+    this.options.store.recordEvent({
+      type: 'proxy_dropped_too_large',
+      sessionId,
+      agentId: session.agentId,
+      at: this.options.now(),
+      payload: { what, bytes },
+    });
+  }
+
   /** The editor cancelled the turn: ACP wants every waiting request answered `cancelled`. */
   cancel(sessionId: string): void {
     const session = this.session(sessionId);
