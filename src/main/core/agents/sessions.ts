@@ -264,6 +264,7 @@ export class SessionManager {
     const abandoned = new Promise<null>((resolve) => {
       session.abandonTurn = () => resolve(null);
     });
+    let ended: StopReason | null = null;
     try {
       const response = await Promise.race([
         session.process.raceExit(
@@ -274,10 +275,9 @@ export class SessionManager {
         ),
         abandoned,
       ]);
-      const stopReason = response?.stopReason ?? 'cancelled';
+      ended = response?.stopReason ?? 'cancelled';
       session.updates?.flush();
-      this.options.bus.publish({ type: 'turn_ended', sessionId, stopReason });
-      return stopReason;
+      return ended;
     } catch (error) {
       throw await session.process.explain(session.agentId, error);
     } finally {
@@ -292,6 +292,8 @@ export class SessionManager {
         session.state = 'idle';
         this.options.bus.publish({ type: 'session_state', session: session.info() });
       }
+      // Told after the session is idle: once a person reads that the turn ended, Enter sends.
+      if (ended) this.options.bus.publish({ type: 'turn_ended', sessionId, stopReason: ended });
     }
   }
 
