@@ -32,19 +32,11 @@ describe("a turn's end", () => {
     });
     expect(await next).toBe('end_turn');
 
-    const mine = gh.events.filter(
-      (e) =>
-        (e.type === 'turn_ended' && e.sessionId === sessionId) ||
-        (e.type === 'session_state' && e.session.sessionId === sessionId),
-    );
-    expect(mine.map((e) => (e.type === 'turn_ended' ? 'ended' : e.session.state))).toEqual([
-      'idle',
-      'prompting',
-      'idle',
-      'ended',
-      'prompting',
-      'idle',
-      'ended',
-    ]);
+    const mine = gh.events.flatMap((e) => {
+      if (e.type === 'turn_ended' && e.sessionId === sessionId) return ['ended'];
+      if (e.type === 'session_state' && e.session.sessionId === sessionId) return [e.session.state];
+      return [];
+    });
+    expect(mine).toEqual(['idle', 'prompting', 'idle', 'ended', 'prompting', 'idle', 'ended']);
   });
 });
