@@ -107,6 +107,8 @@ export function openStoreEngine(options: StoreOptions): StoreEngine {
     let requests = 0;
     const target = pruneTarget(db, policy, now());
     while (!closed && target > 0) {
+      // A pruned decision's full-text row must exist to go with it.
+      writer.insertTexts();
       const done = pruner.chunk(target, now());
       if (!done) break;
       entries += done.entries;

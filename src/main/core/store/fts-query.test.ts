@@ -54,6 +54,7 @@ describe('search semantics on the store', () => {
   beforeAll(async () => {
     ({ store, cleanup } = tempStore());
     for (const title of titles) await decide(store, { title });
+    await store.flush();
   });
   afterAll(async () => cleanup());
   const find = (q: string) =>

@@ -9,7 +9,7 @@ import { encodeBlob } from './blobs';
 import { wellFormed } from './canonical';
 import type { Db } from './database';
 import { RecordRejectedError, StoreClosedError, StoreWriteError } from './errors';
-import { FullTextBatch } from './full-text-batch';
+import { FullTextBatch, TEXT_DELAY_MS } from './full-text-batch';
 import { CONTENT_COLUMNS, hidMs, insertSql, insertValues, type AuditKind } from './projections';
 import type { DecisionRow, EventRow, PreparedDecision, PreparedRequest } from './records';
 import { CACHE_LIMIT, UndecidedRequests } from './undecided-requests';
@@ -25,6 +25,7 @@ import {
 export class Writer {
   private queue: Op[] = [];
   private scheduled = false;
+  private textTimer: ReturnType<typeof setTimeout> | null = null;
   private closed = false;
   private readonly chain: ChainWriter;
   private readonly batch: (ops: Op[], outcomes: Outcome[]) => void;
@@ -96,7 +97,6 @@ export class Writer {
           outcomes.push({ ok: false, error: err });
         }
       }
-      this.texts.insert();
       this.chain.finish();
     }).immediate;
   }
@@ -118,9 +118,15 @@ export class Writer {
     setImmediate(() => this.commitTurn());
   }
 
-  /** Resolves when everything queued so far has been processed; rejects if that last batch failed. */
+  /**
+   * Resolves when everything queued so far has been processed, full-text rows included; rejects if
+   * that last batch failed.
+   */
   flush(): Promise<void> {
-    if (this.queue.length === 0) return Promise.resolve();
+    if (this.queue.length === 0) {
+      this.insertTexts();
+      return Promise.resolve();
+    }
     return new Promise((resolve, reject) =>
       this.push({ kind: 'barrier', waiter: { resolve, reject } }),
     );
@@ -143,6 +149,7 @@ export class Writer {
       this.batch(ops, outcomes);
       this.stats.commits++;
       this.stats.maxBatch = Math.max(this.stats.maxBatch, ops.length);
+      this.texts.committed(this.now());
     } catch (err) {
       // Nothing of the batch was written; the caches may name rows that were rolled back.
       this.knownAgents.clear();
@@ -157,7 +164,27 @@ export class Writer {
       outcomes.length = 0;
       for (let i = 0; i < ops.length; i++) outcomes.push({ ok: false, error });
     }
+    // A flush resolves with every decision before it findable by text.
+    if (this.texts.due(this.now()) || ops.some((op) => op.kind === 'barrier')) this.insertTexts();
+    else if (this.texts.pending && !this.textTimer) {
+      this.textTimer = setTimeout(() => {
+        this.textTimer = null;
+        this.insertTexts();
+      }, TEXT_DELAY_MS);
+      this.textTimer.unref?.();
+    }
     ops.forEach((op, i) => this.settle(op, outcomes[i]!));
+  }
+
+  /** The committed decisions' full-text rows, in a transaction of their own. */
+  insertTexts(): void {
+    if (this.textTimer) clearTimeout(this.textTimer);
+    this.textTimer = null;
+    try {
+      this.texts.flush();
+    } catch (err) {
+      this.report(err as Error, 'full-text rows (written again when the store next opens)');
+    }
   }
 
   private settle(op: Op, outcome: Outcome): void {
