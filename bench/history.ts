@@ -17,6 +17,7 @@ import { createCore } from '../src/main/core/core';
 import { databasePath, openStore, openStoreEngine, type Durability } from '../src/main/core/store';
 import { openDatabase, type Db } from '../src/main/core/store/database';
 import { startHttpServer } from '../src/main/server/http-server';
+import { timeGets } from './http-timer';
 import { quantiles, round, type Report } from './report';
 
 const ROWS = Number(process.env.BENCH_HISTORY_ROWS ?? 1_000_000);
@@ -238,24 +239,10 @@ async function benchQueries(report: Report, dir: string): Promise<void> {
   await benchHttp(report, home, floor, inStore);
 }
 
-/** p50/p95 in ms of an async call, after a warm-up. */
-async function timeAsync(
-  iterations: number,
-  run: (i: number) => Promise<unknown>,
-): Promise<Quantiles> {
-  for (let i = 0; i < Math.min(30, iterations); i++) await run(i);
-  const samples: number[] = [];
-  for (let i = 0; i < iterations; i++) {
-    const start = performance.now();
-    await run(i);
-    samples.push(performance.now() - start);
-  }
-  return quantiles(samples);
-}
-
 /**
  * The same pages through the headless core and its HTTP server, as a browser asks for them: GET
- * /api/history with the bearer token over a kept-alive connection, the JSON parsed. A second floor:
+ * /api/history with the bearer token over a kept-alive connection, the JSON parsed, from a thread of
+ * its own (a browser does not parse on the core's thread). A second floor:
  * the cheapest authenticated GET (the empty approval queue), i.e. what HTTP alone costs here.
  */
 async function benchHttp(
@@ -267,31 +254,30 @@ async function benchHttp(
   const core = await createCore({ home, settings: Settings.parse({}) });
   const token = randomBytes(16).toString('hex');
   const server = await startHttpServer({ core, token, port: 0 });
-  const headers = { authorization: `Bearer ${token}` };
-  const get = async (path: string) => {
-    const response = await fetch(`${server.url}${path}`, { headers });
-    const body: unknown = await response.json();
-    if (!response.ok)
-      throw new Error(`GET ${path}: HTTP ${response.status} ${JSON.stringify(body)}`);
-    return body;
-  };
   const search = (query: HistoryQuery) => {
     const params = new URLSearchParams();
     for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, String(v));
     return `/api/history?${params}`;
   };
+  /** p50/p95 of `iterations` GETs after a warm-up, from a client thread of its own. */
+  const timed = async (iterations: number, path: (i: number) => string) => {
+    const warmups = Math.min(30, iterations);
+    const paths = [
+      ...Array.from({ length: warmups }, (_, i) => path(i)),
+      ...Array.from({ length: iterations }, (_, i) => path(i)),
+    ];
+    const { samples, items } = await timeGets(server.url, token, paths, warmups);
+    return { ...quantiles(samples), items };
+  };
   try {
-    const httpFloor = await timeAsync(300, () => get('/api/approvals'));
+    const httpFloor = await timed(300, () => '/api/approvals');
     report('history over HTTP: floor (GET /api/approvals, empty queue)', {
       p50_ms: round(httpFloor.p50),
       p95_ms: round(httpFloor.p95),
     });
     for (const page of PAGES.filter((p) => p.http)) {
-      let items = 0;
-      const t = await timeAsync(page.iterations, async (i) => {
-        const body = (await get(search(page.query(i)))) as { items: unknown[] };
-        items += body.items.length;
-      });
+      const t = await timed(page.iterations, (i) => search(page.query(i)));
+      const items = t.items;
       report(`history over HTTP: ${page.name}`, {
         p50_ms: round(t.p50),
         p95_ms: round(t.p95),
