@@ -112,6 +112,8 @@ export const TranscriptEntry = z.discriminatedUnion('kind', [
    * request did not wait behind them; the count grows while the flood lasts.
    */
   z.object({ ...Base, kind: z.literal('dropped'), updates: z.number().int().positive() }),
+  /** One update too large to pass on (an editor's agent behind `gatehouse acp`): its size, audited. */
+  z.object({ ...Base, kind: z.literal('too_large'), bytes: z.number().int().positive() }),
   z.object({
     ...Base,
     kind: z.literal('decision'),

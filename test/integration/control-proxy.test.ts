@@ -154,6 +154,7 @@ describe('the proxy methods of the control socket', () => {
     // What the proxy could not pass is audited on its word, for its own session only.
     expect(intruder.notice('session.dropped', { sessionId, what: 'update', bytes: 1 })).toBe(true);
     owner.notice('session.dropped', { sessionId, what: 'permission_request', bytes: huge.length });
+    owner.notice('session.dropped', { sessionId, what: 'update', bytes: huge.length });
     await expect(
       owner.call('session.dropped', { sessionId, what: 'bogus', bytes: 1 } as never),
     ).rejects.toThrow();
@@ -164,13 +165,22 @@ describe('the proxy methods of the control socket', () => {
     );
     expect(submitted).toMatchObject({ status: 'asking' });
     await gh.core.store.flush();
-    expect(
-      (await gh.core.store.events({ type: 'proxy_dropped_too_large', sessionId })).map(
-        (e) => e.payload,
-      ),
-    ).toEqual([{ what: 'permission_request', bytes: huge.length }]);
+    const droppedEvents = await gh.core.store.events({
+      type: 'proxy_dropped_too_large',
+      sessionId,
+    });
+    const payloads = droppedEvents.map((e) => e.payload as { what: string; bytes: number });
+    expect(payloads.sort((a, b) => a.what.localeCompare(b.what))).toEqual([
+      { what: 'permission_request', bytes: huge.length },
+      { what: 'update', bytes: huge.length },
+    ]);
     const said = async () => JSON.stringify(await gh.api.call('getTranscript', { sessionId }));
     await expect.poll(said).toContain('é one');
+    // The missing update has its place in the transcript, by its size; the intruder's word has none.
+    const { entries } = await gh.api.call('getTranscript', { sessionId });
+    expect(entries.filter((e) => e.kind === 'too_large')).toEqual([
+      expect.objectContaining({ kind: 'too_large', bytes: huge.length }),
+    ]);
     expect(await said()).not.toContain('forged');
     expect(
       (await gh.api.call('listSessions', {})).find((s) => s.sessionId === sessionId),

@@ -155,6 +155,7 @@ export class EditorSessions {
       at: this.options.now(),
       payload: { what, bytes },
     });
+    if (what === 'update') this.options.sessions.transcripts.tooLarge(sessionId, bytes);
   }
 
   /** The editor cancelled the turn: ACP wants every waiting request answered `cancelled`. */

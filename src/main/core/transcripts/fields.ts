@@ -113,6 +113,7 @@ export function charsOf(entry: TranscriptEntry): number {
     case 'decision':
       return entry.reason.length + (entry.title?.length ?? 0);
     case 'dropped':
+    case 'too_large':
       return 0;
   }
 }

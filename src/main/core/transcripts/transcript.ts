@@ -89,6 +89,11 @@ export class SessionTranscript {
     else this.flood = this.add({ kind: 'dropped', updates: total }) as DroppedEntry;
   }
 
+  /** An update of `bytes` never reached the transcript: an entry says so where it would stand. */
+  tooLarge(bytes: number): void {
+    this.add({ kind: 'too_large', bytes });
+  }
+
   /** The flood is over: a later one is told in an entry of its own, where it happens. */
   floodEnded(): void {
     this.flood = null;

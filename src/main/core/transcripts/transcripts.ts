@@ -114,6 +114,13 @@ export class Transcripts {
     this.changed(transcript);
   }
 
+  /** An update of the session too large to pass on. */
+  tooLarge(sessionId: string, bytes: number): void {
+    const transcript = this.transcript(sessionId);
+    transcript.tooLarge(bytes);
+    this.changed(transcript);
+  }
+
   /** The session's flood is over. */
   floodEnded(sessionId: string): void {
     this.bySession.get(sessionId)?.floodEnded();

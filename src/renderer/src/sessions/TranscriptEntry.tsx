@@ -1,5 +1,6 @@
 import type { PreparedDiff } from '../../../shared/domain';
 import type { TranscriptDiff, TranscriptEntry } from '../../../shared/transcript';
+import { formatBytes } from '../components/format';
 import { DiffView } from '../diff/DiffView';
 import { deciderWords } from '../history/words';
 import { Markdown } from './markdown';
@@ -141,6 +142,13 @@ export function TranscriptEntryView({ entry }: { entry: TranscriptEntry }) {
         <p className="t-dropped-updates" role="note">
           {entry.updates.toLocaleString('en')} {entry.updates === 1 ? 'update' : 'updates'} dropped
           here: the agent sent them faster than they could be shown.
+        </p>
+      );
+    case 'too_large':
+      return (
+        <p className="t-dropped-updates" role="note">
+          An update of {formatBytes(entry.bytes)} from the agent was too large to pass on: not shown
+          here, kept in the audit by its size.
         </p>
       );
     case 'decision': {
