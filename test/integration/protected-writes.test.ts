@@ -2,7 +2,7 @@
 // CLI's settings) always asks a person: acceptEdits, Bypass, an allow rule and a remembered
 // "always" do not decide it; a managed allow rule does. Judged by the resolved path.
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PendingApproval } from '../../src/shared/domain';
 import type { SettingsInput, AgentConfig } from '../../src/shared/settings';
@@ -16,9 +16,9 @@ const OPTIONS = [
   { optionId: 'no', name: 'No', kind: 'reject_once' as const },
 ];
 
-/** Asks to write `content` to `path` (relative to the folder), and writes it through the client if allowed. */
+/** Asks to write `content` to `path` (absolute, or relative to the folder), and writes it through the client if allowed. */
 function edit(folder: string, path: string, content: string): ScriptStep {
-  const absolute = join(folder, path);
+  const absolute = isAbsolute(path) ? path : join(folder, path);
   return {
     type: 'requestPermission',
     toolCall: {
@@ -149,6 +149,33 @@ describe('writes to protected files', () => {
       reason: 'not approved',
       why: expect.stringContaining('git runs these hooks on commit'),
     });
+  });
+
+  it("a worktree's hooks, in the git dir its .git file points to, ask as the folder's own do", async () => {
+    // The repository's git dir lies elsewhere under a name of its own (as `git worktree add` from a
+    // bare clone leaves it): only the folder's .git file says its hooks run here.
+    const repo = freshDir(cleanup, 'gatehouse-repo-');
+    const worktreeDir = join(repo, 'worktrees', 'w');
+    mkdirSync(worktreeDir, { recursive: true });
+    mkdirSync(join(repo, 'hooks'));
+    writeFileSync(join(worktreeDir, 'commondir'), '../..\n');
+    const folder = freshDir(cleanup, 'gatehouse-worktree-');
+    writeFileSync(join(folder, '.git'), `gitdir: ${worktreeDir}\n`);
+    const hook = join(repo, 'hooks', 'pre-commit');
+    const s = await start(
+      folder,
+      (f) => [edit(f, hook, 'x\n'), edit(f, 'src/a.ts', 'a\n')],
+      { bypassPermissions: true },
+      { rules: [{ id: 'repo-ok', action: 'allow', path: `${repo}/**` }] },
+    );
+    const asked = await run(s, () => ({ optionId: 'no' }));
+    // Bypass and the allow rule decide the ordinary edit; the hook is a person's.
+    expect(asked.map((a) => a.toolCall.locations[0]!.path)).toEqual([hook]);
+    expect(existsSync(hook)).toBe(false);
+    expect(await deciders(s)).toEqual([
+      { type: 'person', clientId: expect.any(String), surface: 'api' },
+      { type: 'mode', mode: 'bypassPermissions' },
+    ]);
   });
 
   it('"always" on a git hook is not remembered: the next write to it is asked again', async () => {

@@ -58,7 +58,11 @@ export interface PipelineOptions {
   bus: EventBus;
   timeoutMs: () => number;
   /** Rules, modes and grants; absent means every request asks. */
-  decideBefore?: (approval: PendingApproval, session: SessionContext) => PreDecision;
+  decideBefore?: (
+    approval: PendingApproval,
+    session: SessionContext,
+    known?: { gitDirs?: readonly string[] },
+  ) => PreDecision;
   /** Keeps a person's "always" as a grant; resolves with a note for the audit. */
   remember?: (
     approval: PendingApproval,
@@ -218,7 +222,7 @@ export class ApprovalPipeline {
         false,
       );
     }
-    const pre = this.options.decideBefore?.(whole, session);
+    const pre = this.options.decideBefore?.(whole, session, disk ? { gitDirs: disk.gitDirs } : {});
     clock?.lap('rules');
     if (decides(pre)) {
       clock?.done();

@@ -98,7 +98,11 @@ export function createRulesGate(options: {
   bypassAllowed?: () => boolean;
   /** The protected files with the settings' and the managed policy's additions (default: the list). */
   protectedEntries?: () => readonly ProtectedEntry[];
-}): (approval: PendingApproval, session: SessionContext) => PreDecision {
+}): (
+  approval: PendingApproval,
+  session: SessionContext,
+  known?: { gitDirs?: readonly string[] },
+) => PreDecision {
   // The managed rules are read once at start: their ids are gathered again only for another list
   // (an empty one, which a caller may hand out anew each time, needs none).
   let managedIds: { rules: readonly Rule[]; ids: ReadonlySet<string> } | undefined;
@@ -107,7 +111,7 @@ export function createRulesGate(options: {
     if (managedIds?.rules !== rules) managedIds = { rules, ids: new Set(rules.map((r) => r.id)) };
     return managedIds.ids;
   };
-  return (approval, session) => {
+  return (approval, session, known) => {
     const facts = factsOf(approval, session.cwd);
     const mode =
       session.mode === 'bypassPermissions' && options.bypassAllowed?.() === false
@@ -123,7 +127,7 @@ export function createRulesGate(options: {
         grants: options.grants.activeFor(approval.agentId),
         now: options.now(),
       },
-      { protectedEntries: options.protectedEntries?.() },
+      { protectedEntries: options.protectedEntries?.(), gitDirs: known?.gitDirs },
     );
     if (evaluation.managed) evaluation.reason = `Managed policy: ${evaluation.reason}`;
     if (evaluation.verdict === 'ask')

@@ -47,6 +47,11 @@ export interface EvaluateOptions {
   acceptEditsProtected?: readonly string[] | undefined;
   /** The protected files (default: rules/protected-files.ts's list). */
   protectedEntries?: readonly ProtectedEntry[] | undefined;
+  /**
+   * The git dirs the session folder links to, when the request already looked them up (its disk
+   * facts, moments before); read here otherwise.
+   */
+  gitDirs?: readonly string[] | undefined;
 }
 
 export function evaluate(
@@ -105,7 +110,7 @@ export function evaluate(
     );
   }
 
-  const guarded = protectedWrites(prep, options.protectedEntries).filter(
+  const guarded = protectedWrites(prep, options.protectedEntries, options.gitDirs).filter(
     ({ path }) =>
       !rules.some(
         (c) =>

@@ -17,6 +17,7 @@ export interface ProtectedWrite {
 export function protectedWrites(
   prep: PreparedRequest,
   entries?: readonly ProtectedEntry[],
+  knownGitDirs?: readonly string[],
 ): ProtectedWrite[] {
   const written = [
     // A kind that only looks writes nothing at its paths; a command's redirects still write.
@@ -24,7 +25,7 @@ export function protectedWrites(
     ...prep.writes.filter((w) => w.dynamic !== true),
   ];
   if (written.length === 0) return [];
-  const gitDirs = prep.resolver.linkedGitDirs(prep.root.real);
+  const gitDirs = knownGitDirs ?? prep.resolver.linkedGitDirs(prep.root.real);
   const found: ProtectedWrite[] = [];
   for (const path of written) {
     const seen = [path.real, path.lexical].flatMap((p) => (p === null ? [] : [p]));
