@@ -6,6 +6,14 @@ export default defineConfig({
   main: {
     build: {
       rollupOptions: {
+        // A module of src/ does nothing on load that another relies on (none is imported for its
+        // side effects alone): one whose exports a chunk does not use is left out of it. So the
+        // headless entry loads what listening needs, and the rest of the core (its zod schemas,
+        // the ACP SDK, SQLite's threads) comes through core-start's import() once it listens.
+        treeshake: {
+          moduleSideEffects: (id: string, external: boolean) =>
+            external || !id.includes('/src/') ? undefined : false,
+        },
         // Two entries over one core, the desktop app and the headless server, the `gatehouse`
         // command that talks to whichever runs (plain Node, bin/gatehouse.mjs), the store's
         // threads and the agent launcher's process, which the core starts from the files beside

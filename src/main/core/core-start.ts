@@ -9,7 +9,7 @@ import { healthAnswer } from './commands/health';
 import { resolveManaged } from './config/managed-overrides';
 import { readManagedPolicy } from './config/managed-settings';
 import { loadSettings } from './config/settings-file';
-import { createCore, type Core, type CoreOptions } from './core';
+import type { Core, CoreOptions } from './core';
 import { validatePolicyConfig } from './mediator';
 
 export interface CoreStarting {
@@ -42,11 +42,17 @@ export function startCore(options: CoreOptions): CoreStarting {
     begin = () => {
       if (begun) return;
       begun = true;
-      createCore({
-        ...options,
-        managed,
-        ...(options.settings ? {} : { fileSettings: read }),
-      }).then(resolve, reject);
+      // The core's own modules are loaded here, after the listen, not with the entry: their schemas
+      // and packages cost more to load than the rest of the start (docs/ARCHITECTURE.md, Start).
+      import('./core')
+        .then(({ createCore }) =>
+          createCore({
+            ...options,
+            managed,
+            ...(options.settings ? {} : { fileSettings: read }),
+          }),
+        )
+        .then(resolve, reject);
     };
   });
   // Awaited by the entry once it listens; a failure before then is not an unhandled one.
