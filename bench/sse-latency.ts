@@ -16,7 +16,7 @@
 // Target (docs/MISSION): p50 and p99 ≤ 2× the floor.
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -143,7 +143,11 @@ async function measured(cwd: string, home: string): Promise<Measured> {
 
 export async function benchSseLatency(report: Report): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-sse-'));
-  const cwd = realpathSync(dir);
+  // The sessions' project and Gatehouse's data folder side by side, as a person's are: with the data
+  // folder inside the project, each allowed command's snapshot of the project read and hashed the
+  // database and every undo folder kept so far, a cost growing with each request.
+  const cwd = join(realpathSync(dir), 'project');
+  mkdirSync(cwd);
   try {
     const one = await oneAgentFloor(cwd, FLOOR_REQUESTS, THINK_MS);
     const f = quantiles(one.samples);
