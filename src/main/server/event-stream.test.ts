@@ -134,6 +134,18 @@ describe('the event stream', () => {
     expect(toOne()[0]).toContain('data: {"type":"turn_ended","sessionId":"a"');
   });
 
+  it('still sends the other streams when writing to one fails', async () => {
+    const { bus, connect } = await serve();
+    const broken = await connect();
+    const other = await connect();
+    vi.spyOn(broken.res, 'write').mockImplementation(() => {
+      throw new Error('socket gone');
+    });
+    const arrived = frames(other.body, 1);
+    bus.publish(ended('a'));
+    expect(await arrived).toEqual([{ id: '1', type: 'turn_ended' }]);
+  });
+
   it('gives a stream opened later only what was published after it opened, numbered on', async () => {
     const hook = { run: () => {} };
     const { bus, connect } = await serve(new EventBus(), hook);

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatehouseEvent } from '../../shared/contract';
-import type { Caller, Core, EventBus } from '../core';
+import { type Caller, type Core, type EventBus, logger } from '../core';
 import { SECURITY_HEADERS } from '../../shared/security-headers';
 
 /**
@@ -9,6 +9,8 @@ import { SECURITY_HEADERS } from '../../shared/security-headers';
  * laptop) even where no connection closes, and says so before it shows a countdown as live.
  */
 export const HEARTBEAT_MS = 1000;
+
+const log = logger('http');
 
 type Write = (chunk: Buffer) => void;
 
@@ -56,7 +58,12 @@ class Fanout {
     const chunk = Buffer.from(text, 'utf8');
     for (const write of this.streams) {
       const from = this.joinedAt.get(write);
-      write(from === undefined ? chunk : Buffer.from(text.slice(from), 'utf8'));
+      // One broken stream must not keep the others from hearing about a request.
+      try {
+        write(from === undefined ? chunk : Buffer.from(text.slice(from), 'utf8'));
+      } catch (error) {
+        log.error('event stream write failed:', error);
+      }
     }
     this.joinedAt.clear();
   };
