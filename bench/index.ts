@@ -12,6 +12,7 @@
 //   BENCH_SSE_REQUESTS=12              requests per session (the first of each is not counted)
 //   BENCH_SSE_VOTE_MS=4                the UI client votes on the oldest pending request this often
 //   BENCH_SSE_THINK_MS=2               an agent's pause between an answer and its next request
+//   BENCH_SSE_PREVIEW=0                the SSE row without the preview of each asked command
 //   BENCH_SSE_FLOOR_REQUESTS=2000      round trips measured for the raw ACP floor
 //   BENCH_MEMORY_REQUESTS=100000       requests resolved by votes
 //   BENCH_MEMORY_BASELINE=30000        the baseline sample, after warm-up; BENCH_MEMORY_STEP=10000 the curve's step

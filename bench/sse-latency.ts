@@ -16,7 +16,7 @@
 // Target (docs/MISSION): p50 and p99 ≤ 2× the floor.
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -35,6 +35,12 @@ const VOTE_MS = Number(process.env.BENCH_SSE_VOTE_MS ?? 4);
 const FLOOR_REQUESTS = Number(process.env.BENCH_SSE_FLOOR_REQUESTS ?? 2000);
 /** The agent's work between an answer and its next request (floor and measured alike). */
 const THINK_MS = Number(process.env.BENCH_SSE_THINK_MS ?? 2);
+/**
+ * Gatehouse as a person gets it runs each asked command once in a scratch layer after the event is
+ * out (its preview), and snapshots the project when it is allowed; BENCH_SSE_PREVIEW=0 measures the
+ * request path without the preview, to tell the two costs apart.
+ */
+const PREVIEW = process.env.BENCH_SSE_PREVIEW !== '0';
 /** How the floors with as many agents as the measured run are paced. */
 const PACE = { sessions: SESSIONS, perSession: PER_SESSION, voteMs: VOTE_MS, thinkMs: THINK_MS };
 
@@ -70,6 +76,7 @@ async function measured(cwd: string, home: string): Promise<Measured> {
   const settings = Settings.parse({
     agents: { ts: { command: process.execPath, args: [AGENT] } },
     approvals: { timeoutSeconds: 3600 },
+    preview: { enabled: PREVIEW },
   });
   // Where each request's time went before it was published, summed over the measured round.
   let timing = false;
@@ -143,7 +150,11 @@ async function measured(cwd: string, home: string): Promise<Measured> {
 
 export async function benchSseLatency(report: Report): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-sse-'));
-  const cwd = realpathSync(dir);
+  // The sessions' project and Gatehouse's data folder side by side, as a person's are: with the data
+  // folder inside the project, each allowed command's snapshot of the project read and hashed the
+  // database and every undo folder kept so far, a cost growing with each request.
+  const cwd = join(realpathSync(dir), 'project');
+  mkdirSync(cwd);
   try {
     const one = await oneAgentFloor(cwd, FLOOR_REQUESTS, THINK_MS);
     const f = quantiles(one.samples);
@@ -185,7 +196,7 @@ export async function benchSseLatency(report: Report): Promise<void> {
     const q = quantiles(run.delays);
     const p = quantiles(run.published);
     report(
-      `sse: agent request → permission_requested at an HttpApi subscriber, ${SESSIONS} sessions in flight`,
+      `sse: agent request → permission_requested at an HttpApi subscriber, ${SESSIONS} sessions in flight${PREVIEW ? '' : ', previews off'}`,
       {
         requests: run.delays.length,
         resolved: run.resolved,

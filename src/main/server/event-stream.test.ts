@@ -1,5 +1,5 @@
-// The SSE stream over a real HTTP connection: every event in order with its id, and events
-// published together sent in one write.
+// The SSE stream over real HTTP connections: every event in order with its id, the events of one
+// turn of the loop in one write, serialised once and the same bytes to every stream.
 import {
   createServer,
   get,
@@ -31,23 +31,44 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** A server with one stream route; resolves with the bus, the server's response and the client's. */
-async function stream(): Promise<{ bus: EventBus; res: ServerResponse; body: IncomingMessage }> {
-  const bus = new EventBus();
+/**
+ * A server with one stream route on `bus`; each connect() opens a stream and resolves with both ends.
+ * `beforeOpen` runs in the same turn as the stream opens, just before.
+ */
+async function serve(bus = new EventBus(), beforeOpen?: { run: () => void }) {
   const core = { bus, clients: { streamOpened: () => () => {} } } as unknown as Core;
-  let opened!: (res: ServerResponse) => void;
-  const serverSide = new Promise<ServerResponse>((resolve) => (opened = resolve));
+  const opened: ((res: ServerResponse) => void)[] = [];
   server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    beforeOpen?.run();
     openEventStream(core, caller, req, res, new Set());
-    opened(res);
+    opened.shift()?.(res);
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const body = await new Promise<IncomingMessage>((resolve) =>
-    get(`http://127.0.0.1:${port}/`, resolve),
-  );
-  return { bus, res: await serverSide, body };
+  const connect = async (): Promise<{ res: ServerResponse; body: IncomingMessage }> => {
+    const serverSide = new Promise<ServerResponse>((resolve) => opened.push(resolve));
+    const body = await new Promise<IncomingMessage>((resolve) =>
+      get(`http://127.0.0.1:${port}/`, resolve),
+    );
+    return { res: await serverSide, body };
+  };
+  return { bus, connect };
 }
+
+/** A server with one stream open; resolves with the bus, the server's response and the client's. */
+async function stream(): Promise<{ bus: EventBus; res: ServerResponse; body: IncomingMessage }> {
+  const { bus, connect } = await serve();
+  return { bus, ...(await connect()) };
+}
+
+/** The chunks of events written to `res` (the heartbeat's comment lines are writes of their own). */
+function eventWrites(res: ServerResponse) {
+  const write = vi.spyOn(res, 'write');
+  return () =>
+    write.mock.calls.map(([chunk]) => String(chunk)).filter((chunk) => chunk.includes('event:'));
+}
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** Reads the stream until `count` events have arrived; returns their ids and types. */
 function frames(body: IncomingMessage, count: number): Promise<{ id: string; type: string }[]> {
@@ -68,22 +89,82 @@ function frames(body: IncomingMessage, count: number): Promise<{ id: string; typ
 describe('the event stream', () => {
   it('sends every event in order, numbered, and the events of one moment in one write', async () => {
     const { bus, res, body } = await stream();
-    const write = vi.spyOn(res, 'write');
+    const written = eventWrites(res);
     const arrived = frames(body, 3);
     bus.publish(ended('a'));
     bus.publish(ended('b'));
-    await new Promise((resolve) => setImmediate(resolve));
-    // The heartbeat's comment lines are writes of their own; only the events' writes count here.
-    const eventWrites = () =>
-      write.mock.calls.filter(([chunk]) => String(chunk).includes('event:'));
-    expect(eventWrites()).toHaveLength(1);
+    await turn();
+    expect(written()).toHaveLength(1);
     bus.publish(ended('c'));
     expect(await arrived).toEqual([
       { id: '1', type: 'turn_ended' },
       { id: '2', type: 'turn_ended' },
       { id: '3', type: 'turn_ended' },
     ]);
-    expect(eventWrites()).toHaveLength(2);
+    expect(written()).toHaveLength(2);
+  });
+
+  it('writes the events of one turn of the loop together, those of its callbacks and promises too', async () => {
+    const { bus, res, body } = await stream();
+    const written = eventWrites(res);
+    const arrived = frames(body, 3);
+    bus.publish(ended('a'));
+    process.nextTick(() => bus.publish(ended('b')));
+    void Promise.resolve().then(() => bus.publish(ended('c')));
+    await turn();
+    expect(written()).toHaveLength(1);
+    expect((await arrived).map((f) => f.id)).toEqual(['1', '2', '3']);
+  });
+
+  it('serialises an event once and sends every stream the same bytes', async () => {
+    const { bus, connect } = await serve();
+    const one = await connect();
+    const two = await connect();
+    const toOne = eventWrites(one.res);
+    const toTwo = eventWrites(two.res);
+    const stringify = vi.spyOn(JSON, 'stringify');
+    const event = ended('a');
+    bus.publish(event);
+    bus.publish(ended('b'));
+    await turn();
+    expect(stringify.mock.calls.filter(([value]) => value === event)).toHaveLength(1);
+    stringify.mockRestore();
+    expect(toOne()).toHaveLength(1);
+    expect(toOne()).toEqual(toTwo());
+    expect(toOne()[0]).toContain('data: {"type":"turn_ended","sessionId":"a"');
+  });
+
+  it('still sends the other streams when writing to one fails', async () => {
+    const { bus, connect } = await serve();
+    const broken = await connect();
+    const other = await connect();
+    vi.spyOn(broken.res, 'write').mockImplementation(() => {
+      throw new Error('socket gone');
+    });
+    const arrived = frames(other.body, 1);
+    bus.publish(ended('a'));
+    expect(await arrived).toEqual([{ id: '1', type: 'turn_ended' }]);
+  });
+
+  it('gives a stream opened later only what was published after it opened, numbered on', async () => {
+    const hook = { run: () => {} };
+    const { bus, connect } = await serve(new EventBus(), hook);
+    const first = await connect();
+    const toFirst = frames(first.body, 3);
+    bus.publish(ended('before'));
+    await turn();
+    // Published in the very turn the later stream opens, before it: the first stream's only.
+    hook.run = () => bus.publish(ended('as it opens'));
+    const later = await connect();
+    hook.run = () => {};
+    const toLater = frames(later.body, 1);
+    bus.publish(ended('after'));
+    expect(await toFirst).toEqual([
+      { id: '1', type: 'turn_ended' },
+      { id: '2', type: 'turn_ended' },
+      { id: '3', type: 'turn_ended' },
+    ]);
+    expect(await toLater).toEqual([{ id: '3', type: 'turn_ended' }]);
   });
 
   it('beats while nothing happens, so a page can tell a silent core from a gone one', async () => {

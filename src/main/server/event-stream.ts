@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatehouseEvent } from '../../shared/contract';
-import type { Caller, Core } from '../core';
+import { type Caller, type Core, type EventBus, logger } from '../core';
 import { SECURITY_HEADERS } from '../../shared/security-headers';
 
 /**
@@ -10,15 +10,74 @@ import { SECURITY_HEADERS } from '../../shared/security-headers';
  */
 export const HEARTBEAT_MS = 1000;
 
-/** Each event is serialised once, however many streams are open (every browser tab has one). */
-const frames = new WeakMap<GatehouseEvent, string>();
-function frameOf(event: GatehouseEvent): string {
-  let frame = frames.get(event);
-  if (frame === undefined) {
-    frame = `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
-    frames.set(event, frame);
+const log = logger('http');
+
+type Write = (chunk: Buffer) => void;
+
+/**
+ * Every open stream of one bus, fed from one subscription. Each event is serialised once, and the
+ * events of one turn of the event loop (a request and its transcript's change, or several agents'
+ * lines read in the same poll) leave as one chunk, encoded once and written once to every stream:
+ * a write is a syscall and a wake-up of the client, and under load they were most of what a stream
+ * cost. The ids number the server's events, so every stream of a turn gets the same bytes.
+ */
+class Fanout {
+  private readonly streams = new Set<Write>();
+  /** Streams opened while a turn's chunk was being built: they get only what came after. */
+  private readonly joinedAt = new Map<Write, number>();
+  private seq = 0;
+  private unsent = '';
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(private readonly bus: EventBus) {}
+
+  add(write: Write): () => void {
+    this.streams.add(write);
+    if (this.unsent !== '') this.joinedAt.set(write, this.unsent.length);
+    // No stream, no subscription: nothing is serialised for nobody.
+    this.unsubscribe ??= this.bus.subscribe(this.onEvent);
+    return () => {
+      this.streams.delete(write);
+      this.joinedAt.delete(write);
+      if (this.streams.size > 0) return;
+      this.unsubscribe?.();
+      this.unsubscribe = null;
+      this.unsent = '';
+    };
   }
-  return frame;
+
+  private readonly onEvent = (event: GatehouseEvent) => {
+    if (this.unsent === '') setImmediate(this.flush);
+    this.unsent += `id: ${++this.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+  };
+
+  private readonly flush = () => {
+    const text = this.unsent;
+    this.unsent = '';
+    if (text === '') return;
+    const chunk = Buffer.from(text, 'utf8');
+    for (const write of this.streams) {
+      const from = this.joinedAt.get(write);
+      // One broken stream must not keep the others from hearing about a request.
+      try {
+        write(from === undefined ? chunk : Buffer.from(text.slice(from), 'utf8'));
+      } catch (error) {
+        log.error('event stream write failed:', error);
+      }
+    }
+    this.joinedAt.clear();
+  };
+}
+
+const fanouts = new WeakMap<EventBus, Fanout>();
+
+function fanoutOf(bus: EventBus): Fanout {
+  let fanout = fanouts.get(bus);
+  if (!fanout) {
+    fanout = new Fanout(bus);
+    fanouts.set(bus, fanout);
+  }
+  return fanout;
 }
 
 /**
@@ -44,18 +103,8 @@ export function openEventStream(
   res.socket?.setNoDelay(true);
   streams.add(res);
   let open = true;
-  let seq = 0;
-  // Events published together (a request and its transcript's change) leave in one write: one
-  // syscall and one wake-up of the client instead of one per event.
-  let unsent = '';
-  const send = () => {
-    const frames = unsent;
-    unsent = '';
-    if (open) res.write(frames);
-  };
-  const unsubscribe = core.bus.subscribe((event) => {
-    if (unsent === '') process.nextTick(send);
-    unsent += `id: ${++seq}\n${frameOf(event)}`;
+  const leave = fanoutOf(core.bus).add((chunk) => {
+    if (open) res.write(chunk);
   });
   const heartbeat = setInterval(() => {
     if (open) res.write(': keep-alive\n\n');
@@ -67,7 +116,7 @@ export function openEventStream(
     open = false;
     left?.();
     clearInterval(heartbeat);
-    unsubscribe();
+    leave();
     streams.delete(res);
   };
   req.on('close', done);
