@@ -2,6 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import type { GatehouseEvent } from '../../shared/contract';
 import type { PendingApproval, PermissionOption } from '../../shared/domain';
+import type { PendingQuestion } from '../../shared/question';
+import { QUESTION_OPTIONS } from '../core/approvals/questions';
 import { computeWarnings, extractCommand, normalizeToolCall, prepareDiffs } from '../core/safety';
 import { initShellParser } from '../core/rules';
 
@@ -41,6 +43,10 @@ export function approval(
     ...extra,
   };
 }
+
+/** An agent's question as the pipeline queues it, with its two answers as the options. */
+export const question = (title: string, asked: PendingQuestion) =>
+  approval({ kind: 'other', title }, { options: [...QUESTION_OPTIONS], question: asked });
 
 export const bash = (command: string, extra: Partial<PendingApproval> = {}) =>
   approval({ kind: 'execute', title: command, rawInput: { command } }, extra);
