@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { claudeOfflineEnv } from './claude';
 
 export interface PreparedClaudeAcp {
   home: string;
@@ -43,19 +44,9 @@ export function prepareClaudeAcp(
       command: process.execPath,
       args: [claudeAcpEntry()],
       env: {
-        HOME: home,
+        ...claudeOfflineEnv(home, modelUrl),
         CLAUDE_CONFIG_DIR: join(home, '.claude'),
         CLAUDE_CODE_EXECUTABLE: claudeSdkBinary(),
-        LANG: 'C.UTF-8',
-        ANTHROPIC_API_KEY: 'fake-key',
-        ANTHROPIC_BASE_URL: modelUrl,
-        DISABLE_TELEMETRY: '1',
-        DISABLE_AUTOUPDATER: '1',
-        DISABLE_ERROR_REPORTING: '1',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        NO_PROXY: '127.0.0.1,localhost',
-        // Claude Code refuses bypassPermissions to root outside a sandbox unless told it is in one.
-        ...(process.getuid?.() === 0 ? { IS_SANDBOX: '1' } : {}),
       },
     },
     cleanup: () => rmSync(home, { recursive: true, force: true }),

@@ -29,10 +29,9 @@ export function claudeBinary(): string {
   );
 }
 
-export function prepareClaude(modelUrl: string): PreparedClaude {
-  const home = mkdtempSync(join(tmpdir(), 'gatehouse-claude-home-'));
-  const base: Record<string, string> = {
-    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+/** What Claude Code (the CLI or the binary an ACP adapter drives) needs to run offline in `home`. */
+export function claudeOfflineEnv(home: string, modelUrl: string): Record<string, string> {
+  return {
     HOME: home,
     LANG: 'C.UTF-8',
     ANTHROPIC_API_KEY: 'fake-key',
@@ -42,7 +41,16 @@ export function prepareClaude(modelUrl: string): PreparedClaude {
     DISABLE_ERROR_REPORTING: '1',
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     NO_PROXY: '127.0.0.1,localhost',
+    // Claude Code refuses bypassPermissions to root outside a sandbox unless told it is in one.
     ...(process.getuid?.() === 0 ? { IS_SANDBOX: '1' } : {}),
+  };
+}
+
+export function prepareClaude(modelUrl: string): PreparedClaude {
+  const home = mkdtempSync(join(tmpdir(), 'gatehouse-claude-home-'));
+  const base: Record<string, string> = {
+    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+    ...claudeOfflineEnv(home, modelUrl),
   };
   return {
     home,
