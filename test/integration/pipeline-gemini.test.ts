@@ -1,21 +1,12 @@
 // Gatehouse with the real Gemini CLI (offline, against a fake model server): the agent's own
 // permission requests travel through the pipeline, the vote comes over HTTP, the agent acts on it.
-import {
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PendingApproval } from '../../src/shared/domain';
 import type { FakeModelServer } from '../support/fake-model-server';
-import { startGatehouse, type TestGatehouse } from '../support/gatehouse';
-import type { PreparedGemini } from '../support/gemini';
-import { geminiAgent, geminiForSuite } from '../support/gemini-suite';
+import type { TestGatehouse } from '../support/gatehouse';
+import { geminiSessionPerTest } from '../support/gemini-suite';
 
 const optionOfKind = (approval: PendingApproval, kind: string) => {
   const option = approval.options.find((o) => o.kind === kind);
@@ -25,24 +16,12 @@ const optionOfKind = (approval: PendingApproval, kind: string) => {
 
 describe('pipeline with the real Gemini CLI', () => {
   let model: FakeModelServer;
-  let gemini: PreparedGemini;
   let gh: TestGatehouse;
   let folder: string;
   let sessionId: string;
 
-  geminiForSuite((suite) => {
-    ({ model, gemini } = suite);
-  });
-  beforeEach(async () => {
-    folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-gemini-work-')));
-    gh = await startGatehouse({
-      agents: { gemini: geminiAgent(gemini, 'Gemini CLI') },
-    });
-    sessionId = (await gh.api.call('createSession', { agentId: 'gemini', cwd: folder })).sessionId;
-  });
-  afterEach(async () => {
-    await gh.close();
-    rmSync(folder, { recursive: true, force: true });
+  geminiSessionPerTest('gatehouse-gemini-work-', (setup) => {
+    ({ model, gh, folder, sessionId } = setup);
   });
 
   /** In its default sandbox, reaching only the fake model server among loopback ports. */

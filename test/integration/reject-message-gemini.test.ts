@@ -2,35 +2,23 @@
 // Gemini reads only the selected option id of a reply: the `_meta` words never reach its model,
 // which is told only that the tool "was canceled by the user" and goes on with its turn. The words
 // reach the model with the person's next prompt, at its head, as the transcript shows it.
-import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FakeModelServer } from '../support/fake-model-server';
-import { startGatehouse, type TestGatehouse } from '../support/gatehouse';
-import type { PreparedGemini } from '../support/gemini';
-import { geminiAgent, geminiForSuite } from '../support/gemini-suite';
+import type { TestGatehouse } from '../support/gatehouse';
+import { geminiSessionPerTest } from '../support/gemini-suite';
 
 const WORDS = 'Keep build/, remove dist/ instead.';
 
 describe('a reject with words, to the real Gemini CLI over ACP', () => {
   let model: FakeModelServer;
-  let gemini: PreparedGemini;
   let gh: TestGatehouse;
   let folder: string;
   let sessionId: string;
 
-  geminiForSuite((suite) => {
-    ({ model, gemini } = suite);
-  });
-  beforeEach(async () => {
-    folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-gemini-words-')));
-    gh = await startGatehouse({ agents: { gemini: geminiAgent(gemini, 'Gemini CLI') } });
-    sessionId = (await gh.api.call('createSession', { agentId: 'gemini', cwd: folder })).sessionId;
-  });
-  afterEach(async () => {
-    await gh.close();
-    rmSync(folder, { recursive: true, force: true });
+  geminiSessionPerTest('gatehouse-gemini-words-', (setup) => {
+    ({ model, gh, folder, sessionId } = setup);
   });
 
   /** The text of every model call's contents from `from` on, one string per streamed call. */
