@@ -12,7 +12,6 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -25,7 +24,7 @@ import { SandboxSettings, type SandboxSettingsInput } from '../../src/shared/san
 import { wrapCommand, type WrappedCommand } from '../../src/main/core/sandbox/wrap';
 import { startFakeModelServer } from '../support/fake-model-server';
 import { prepareGemini } from '../support/gemini';
-import { bwrapMissing } from '../support/bwrap';
+import { bwrapMissing, loopbackGreeter } from '../support/bwrap';
 
 const PROBE = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'sandbox-probe.mjs');
 
@@ -95,14 +94,6 @@ async function wrapped(
   const result = await wrapCommand(profile, command, args, env, onViolation ? { onViolation } : {});
   cleanups.push(() => result.cleanup());
   return result;
-}
-
-/** A loopback server that greets every connection, as a model server would answer. */
-async function greeter(greeting: string): Promise<number> {
-  const server: Server = createServer((socket) => socket.end(`${greeting}\r\n`));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return (server.address() as { port: number }).port;
 }
 
 /** Runs to the end; asynchronously, since the network bridge serves from this process. */
@@ -208,8 +199,8 @@ async function longLived(
 describe.skipIf(missing !== null)('agent sandbox (bubblewrap)', () => {
   it('keeps writes in the project and temp, hides secrets, the Gatehouse home and host processes, and filters loopback', async () => {
     const f = fixture();
-    const allowedPort = await greeter('model server');
-    const deniedPort = await greeter('gatehouse http');
+    const allowedPort = await loopbackGreeter('model server\r\n', cleanups);
+    const deniedPort = await loopbackGreeter('gatehouse http\r\n', cleanups);
     const violations: NetworkViolation[] = [];
     const env = {
       PATH: process.env['PATH'] ?? '/usr/bin:/bin',
@@ -263,7 +254,7 @@ describe.skipIf(missing !== null)('agent sandbox (bubblewrap)', () => {
 
   it('network "none" reaches no loopback port, "all" reaches them', async () => {
     const f = fixture();
-    const port = await greeter('host service');
+    const port = await loopbackGreeter('host service\r\n', cleanups);
     const probe = (settings: SandboxSettingsInput) => async () => {
       const command = await wrapped(
         profileOf(f, settings),

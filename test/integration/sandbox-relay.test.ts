@@ -6,7 +6,6 @@
 
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,7 +13,7 @@ import { resolveSandboxProfile, type SandboxProfile } from '../../src/main/core/
 import { socketActivator } from '../../src/main/core/sandbox/socket-activation';
 import { findBwrap, wrapCommand, type WrapOptions } from '../../src/main/core/sandbox/wrap';
 import { SandboxSettings, type SandboxSettingsInput } from '../../src/shared/sandbox-settings';
-import { bwrapMissing } from '../support/bwrap';
+import { bwrapMissing, loopbackGreeter } from '../support/bwrap';
 
 const missing = bwrapMissing('sandbox-relay');
 const activator = missing ? null : await socketActivator(findBwrap());
@@ -54,13 +53,6 @@ function profileOf(settings: SandboxSettingsInput): SandboxProfile {
   });
   if (!profile) throw new Error('sandbox is off');
   return profile;
-}
-
-async function greeter(greeting: string): Promise<number> {
-  const server: Server = createServer((socket) => socket.end(`${greeting}\n`));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return (server.address() as { port: number }).port;
 }
 
 /** Runs `bash -c script` in the profile's sandbox, `input` on its stdin, to the end. */
@@ -116,7 +108,7 @@ describe.skipIf(missing).each(MODES)('the network relay, $name', ({ activatorPat
     ['with the Unix-socket filter (a nested sandbox)', {}],
     ['without it (allowUnixSockets)', { allowUnixSockets: ['/nonexistent/gatehouse.sock'] }],
   ])('%s: the agent never finds its proxy or loopback port closed', async (_name, extra) => {
-    const port = await greeter('hello from the model server');
+    const port = await loopbackGreeter('hello from the model server\n', cleanups);
     const profile = profileOf({ network: { allow: [`127.0.0.1:${port}`, 'api.example.com'] } });
     const refused: string[] = [];
     // Five fresh sandboxes, each connecting the moment it runs: none may find a port closed.
@@ -139,7 +131,7 @@ describe.skipIf(missing).each(MODES)('the network relay, $name', ({ activatorPat
   it.skipIf(activatorPath === null || skip)(
     'the relay boots at the first connection, not before: an agent that stays offline never pays it',
     async () => {
-      const port = await greeter('hello');
+      const port = await loopbackGreeter('hello\n', cleanups);
       const profile = profileOf({ network: { allow: [`127.0.0.1:${port}`] } });
       // The agent and the sandbox's own processes share one pid namespace: count Node processes.
       const nodes = `n=0; for c in /proc/[0-9]*/comm; do [ "$(cat "$c" 2>/dev/null)" = node ] && n=$((n + 1)); done; echo "$1:$n"`;
