@@ -16,6 +16,7 @@ import { Settings } from '../src/shared/settings';
 import { createCore } from '../src/main/core/core';
 import { databasePath, openStore, openStoreEngine, type Durability } from '../src/main/core/store';
 import { openDatabase, type Db } from '../src/main/core/store/database';
+import { insertSql } from '../src/main/core/store/projections';
 import { startHttpServer } from '../src/main/server/http-server';
 import { timeGets } from './http-timer';
 import { quantiles, round, type Report } from './report';
@@ -365,6 +366,56 @@ async function inFlight(
   };
 }
 
+/**
+ * A floor for the store's writes: the request and decision rows a run committed, copied into a fresh
+ * database of the same schema by plain INSERTs, 100 pairs a transaction: no chain, no text rows, no
+ * records built. `unindexed` drops the history's filter indexes first, to show what they cost.
+ */
+async function rowsAlone(
+  source: string,
+  dir: string,
+  durability: Durability,
+  unindexed: boolean,
+): Promise<number> {
+  const from = openDatabase(source, { readonly: true });
+  const requests = from.prepare('SELECT * FROM requests ORDER BY seq').raw().all() as unknown[][];
+  const decisions = from.prepare('SELECT * FROM decisions ORDER BY hid').safeIntegers(true).raw();
+  const decided = decisions.all() as unknown[][];
+  const columns = (table: string) =>
+    (from.prepare(`SELECT * FROM ${table} LIMIT 1`).columns() as { name: string }[]).map(
+      (c) => c.name,
+    );
+  const requestColumns = columns('requests');
+  const decisionColumns = columns('decisions');
+  from.close();
+  const path = join(dir, `rows-alone-${unindexed ? 'unindexed' : 'indexed'}-${durability}.db`);
+  await openStoreEngine({ path, durability }).close();
+  const db = openDatabase(path, { durability });
+  if (unindexed) {
+    const names = db
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'decisions' AND sql IS NOT NULL",
+      )
+      .pluck()
+      .all() as string[];
+    for (const name of names) db.exec(`DROP INDEX ${name}`);
+  }
+  const insertRequest = db.prepare(insertSql('requests', requestColumns));
+  const insertDecision = db.prepare(insertSql('decisions', decisionColumns));
+  const pairs = Math.min(requests.length, decided.length);
+  const batch = db.transaction((from: number) => {
+    for (let i = from; i < Math.min(from + 100, pairs); i++) {
+      insertRequest.run(requests[i]);
+      insertDecision.run(decided[i]);
+    }
+  });
+  const started = performance.now();
+  for (let i = 0; i < pairs; i += 100) batch(i);
+  const perSecond = pairs / ((performance.now() - started) / 1000);
+  db.close();
+  return perSecond;
+}
+
 async function benchWrites(report: Report, dir: string): Promise<void> {
   const N = Number(process.env.BENCH_HISTORY_WRITES ?? 20_000);
   for (const durability of ['normal', 'full'] as Durability[]) {
@@ -403,6 +454,18 @@ async function benchWrites(report: Report, dir: string): Promise<void> {
       return { ...run, commits };
     };
     const both = await bothRun('both', trusted);
+    const pairsAlone = await rowsAlone(
+      join(dir, `writes-both-${durability}.db`),
+      dir,
+      durability,
+      false,
+    );
+    const pairsUnindexed = await rowsAlone(
+      join(dir, `writes-both-${durability}.db`),
+      dir,
+      durability,
+      true,
+    );
     const threaded = await bothRun('threads', trusted, true);
     const validated = durability === 'normal' ? await bothRun('validated', {}) : null;
 
@@ -427,6 +490,11 @@ async function benchWrites(report: Report, dir: string): Promise<void> {
       cpu_us_per_decision: round(run.cpuUs, 1),
       commits: run.commits,
       target_per_s: 20_000,
+    });
+    report(`writes (${durability}): the same rows alone, 100 pairs a transaction`, {
+      pairs_per_s: Math.round(pairsAlone),
+      without_history_indexes_per_s: Math.round(pairsUnindexed),
+      store_vs_rows_alone: round(both.perSecond / pairsAlone, 2),
     });
     report(`writes (${durability}): request + decision, 100 in flight`, line(both));
     report(
