@@ -1,6 +1,15 @@
 // What an agent process can reach of Gatehouse: its environment, its reads and writes, its messages.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -184,6 +193,49 @@ describe('agent boundary', () => {
         'rule env-ok',
       ]);
     });
+  });
+
+  it('a write through a link and `..` lands where the rule that allowed it looked, as the kernel resolves it', async () => {
+    // `hop/..` is the parent of hop's target (sub), not the folder itself: text that lexically
+    // names a file the rule does not cover must not be written there under the rule's allow.
+    const folder = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-boundary-write-')));
+    try {
+      mkdirSync(join(folder, 'sub/inner'), { recursive: true });
+      symlinkSync(join(folder, 'sub/inner'), join(folder, 'hop'));
+      session = await startScriptedSession(
+        {
+          prompts: [
+            [
+              {
+                type: 'writeFile',
+                path: `${folder}/hop/../made.txt`,
+                content: 'made',
+                via: 'client',
+              },
+            ],
+          ],
+        },
+        {
+          folder,
+          settings: {
+            rules: [{ id: 'sub-ok', action: 'allow', toolKind: 'edit', path: 'sub/**' }],
+          },
+        },
+      );
+      await session.gh.api.call('prompt', { sessionId: session.sessionId, text: 'go' });
+      await session.gh.core.store.flush();
+      expect(readFileSync(join(folder, 'sub/made.txt'), 'utf8')).toBe('made');
+      expect(existsSync(join(folder, 'made.txt'))).toBe(false);
+      const written = (await eventsOf(session)('fs_write')) as {
+        path: string;
+        allowedBy: string;
+      }[];
+      expect(written).toMatchObject([{ path: join(folder, 'sub/made.txt') }]);
+    } finally {
+      await session?.close();
+      session = undefined;
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('a permission request read together with the tool_call update that declares it is shown whole', async () => {

@@ -2,10 +2,10 @@
 // leads, and the file each diff replaces. Bounded (paths, bytes per file and in all), asynchronous,
 // and only inside the session folder for contents: a request naming ~/.ssh/id_rsa must not copy it
 // into the dialog and the audit.
-import { open, readlink, realpath } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { open, realpath } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ToolCallSnapshot } from '../../../shared/domain';
-import { isInside } from '../fs/containment';
+import { isInside, realPathOrNull } from '../fs/containment';
 import { READ_IN_PLACE } from '../fs/read-in-place';
 import { getDefaultResolver } from '../rules/request';
 import type { DiskFile, DiskPath, DiskView } from '../safety';
@@ -15,7 +15,6 @@ import { isRecord, ownField, stringField, type JsonRecord } from '../safety/text
 
 /** Paths of one request looked up on disk; a person cannot review more in one dialog anyway. */
 export const DISK_MAX_PATHS = 64;
-const MAX_LINK_HOPS = 40;
 
 /** Whether the request names paths or diffs worth looking up. */
 export function needsDisk(toolCall: ToolCallSnapshot): boolean {
@@ -55,34 +54,13 @@ function isDiff(item: unknown): item is JsonRecord {
 }
 
 async function lookUp(path: string, cwd: string, root: string | null): Promise<DiskPath> {
-  // Joined, not resolved: `link/../x` goes where the kernel takes it, not where the text says.
-  const joined = isAbsolute(path) ? path : join(cwd, path);
+  // Joined as text, not resolved: `link/../x` goes where the kernel takes it, not where the text says.
+  const joined = isAbsolute(path) ? path : `${cwd}${sep}${path}`;
   const lexical = resolve(cwd, path);
-  const real = await realLoose(joined, 0);
+  const real = await realPathOrNull(joined);
   const expected =
     root !== null && isInside(lexical, cwd) ? join(root, relative(cwd, lexical)) : lexical;
   return { path, lexical, real, linked: real !== null && real !== expected };
-}
-
-/** realpath for a path that may not exist yet; a dangling link is followed to where it writes. */
-async function realLoose(path: string, hops: number): Promise<string | null> {
-  try {
-    return await realpath(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') return null;
-  }
-  const parent = dirname(path);
-  if (parent === path) return path;
-  const realParent = await realLoose(parent, hops);
-  if (realParent === null) return null;
-  const base = basename(path);
-  const candidate = join(realParent, base);
-  if (base === '..' || base === '.') return candidate;
-  const link = await readlink(candidate).catch(() => null);
-  if (link === null) return candidate;
-  if (hops >= MAX_LINK_HOPS) return null;
-  return realLoose(isAbsolute(link) ? link : join(realParent, link), hops + 1);
 }
 
 /** A regular file's text within `max` bytes; a FIFO, a folder, a binary or a larger file is not read. */

@@ -9,7 +9,7 @@ import { readKept, readManifest, writeManifest, type UndoManifest } from './mani
 import { relativeSlash } from './snapshot';
 import { ConflictError, NotFoundError } from '../errors';
 import { EFFECTS_LIMITS } from '../../../shared/effects';
-import { nearestRealPath } from '../fs/containment';
+import { realPathOrNull } from '../fs/containment';
 import { protectedEntryFor, type ProtectedEntry } from '../rules/protected-files';
 import { removeInside, writeInside } from '../agents/fs-access';
 
@@ -145,7 +145,7 @@ async function check(
   let held = 0;
   for (const step of plan.steps) {
     const shown = relativeSlash(root, step.path);
-    const real = await nearestRealPath(step.path).catch(() => null);
+    const real = await realPathOrNull(step.path);
     if (real !== step.path || rootOf(real, manifest.roots) === null)
       refuse(`${shown} is no longer where it was, inside the session's writable roots`);
     const entry = protectedEntryFor(shown, entries, true);

@@ -83,7 +83,23 @@ describe('nearestRealPath', () => {
     expect(nearestRealPathSync(asked)).toBe(real);
   });
 
-  it('applies `..` before looking at the disk', async () => {
+  it("takes `..` after a link from the link's target, as the kernel does", async () => {
+    // escape -> outside, so escape/.. is dir itself, not the session folder the text suggests.
+    const asked = `${dir}/session/escape/../kernel.txt`;
+    expect(await nearestRealPath(asked)).toBe(join(dir, 'kernel.txt'));
+    expect(nearestRealPathSync(asked)).toBe(join(dir, 'kernel.txt'));
+    writeFileSync(asked, 'x');
+    expect(realpathSync.native(asked)).toBe(join(dir, 'kernel.txt'));
+    expect(await nearestRealPath(asked)).toBe(join(dir, 'kernel.txt'));
+  });
+
+  it('follows a dangling link whose target goes through another link and `..`', async () => {
+    symlinkSync('escape/../later/file.txt', join(dir, 'session/dangling'));
+    expect(await nearestRealPath(join(dir, 'session/dangling'))).toBe(join(dir, 'later/file.txt'));
+    expect(nearestRealPathSync(join(dir, 'session/dangling'))).toBe(join(dir, 'later/file.txt'));
+  });
+
+  it('applies a `..` that follows no link before looking at the disk', async () => {
     const asked = join(dir, 'session/src/../../outside/x');
     expect(await nearestRealPath(asked)).toBe(join(dir, 'outside/x'));
     expect(nearestRealPathSync(asked)).toBe(join(dir, 'outside/x'));

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import { readlink, realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import nodePath, { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import nodePath, { isAbsolute, sep } from 'node:path';
 
 /** The parts of node:path the comparison needs; tests pass path.posix or path.win32. */
 export type PathFlavour = Pick<typeof nodePath, 'relative' | 'isAbsolute' | 'sep'>;
@@ -66,6 +66,40 @@ export const diskProbe: FsProbe = {
 
 const MAX_LINK_HOPS = 40;
 
+type Flavour = Pick<typeof nodePath, 'dirname' | 'basename' | 'join' | 'isAbsolute' | 'sep'>;
+
+/** What the walk asks the disk, and what it is told: a path, or why there is none. */
+type Question = { realpath: string } | { readlink: string };
+type Told = { path: string } | { code: string };
+
+/**
+ * The real path of an absolute `input` as the kernel would take it, asked one question at a time so
+ * that a blocking and a non-blocking reader share one algorithm. `..` is applied to the real parent,
+ * after the links before it, as the kernel does: `link/../x` is beside link's target, not beside
+ * link. Never path.join on text that still holds links, since join applies `..` first.
+ */
+function* walk(input: string, flavour: Flavour, hops: number): Generator<Question, Told, Told> {
+  const found = yield { realpath: input };
+  // ENOTDIR (a file used as a folder), ELOOP, EACCES: no such place can be known.
+  if ('path' in found || found.code !== 'ENOENT') return found;
+  const parent = flavour.dirname(input);
+  if (parent === input) return { path: input };
+  const realParent = yield* walk(parent, flavour, hops);
+  if (!('path' in realParent)) return realParent;
+  const base = flavour.basename(input);
+  const candidate = flavour.join(realParent.path, base);
+  if (base === '..' || base === '.') return { path: candidate };
+  const link = yield { readlink: candidate };
+  if (!('path' in link)) return { path: candidate };
+  if (hops >= MAX_LINK_HOPS) return { code: 'ELOOP' };
+  const target = flavour.isAbsolute(link.path)
+    ? link.path
+    : `${realParent.path}${flavour.sep}${link.path}`;
+  return yield* walk(target, flavour, hops + 1);
+}
+
+const codeOf = (error: unknown): string => String((error as { code?: unknown }).code ?? 'EIO');
+
 /**
  * The real path of an absolute `input`, also for a path that does not exist yet: the deepest
  * existing folder resolved, the rest appended, and a link on the way that points nowhere followed
@@ -74,54 +108,70 @@ const MAX_LINK_HOPS = 40;
 export function realPathLoose(
   input: string,
   probe: FsProbe = diskProbe,
-  flavour: Pick<typeof nodePath, 'dirname' | 'basename' | 'join' | 'isAbsolute' | 'sep'> = nodePath,
-  hops = 0,
+  flavour: Flavour = nodePath,
 ): string | null {
-  try {
-    return probe.realpath(input);
-  } catch (error) {
-    // ENOTDIR (a file used as a folder), ELOOP, EACCES: no such place can be known.
-    if ((error as { code?: unknown }).code !== 'ENOENT') return null;
+  const steps = walk(input, flavour, 0);
+  let step = steps.next();
+  while (!step.done) {
+    const question = step.value;
+    let told: Told;
+    if ('realpath' in question) {
+      try {
+        told = { path: probe.realpath(question.realpath) };
+      } catch (error) {
+        told = { code: codeOf(error) };
+      }
+    } else {
+      const link = probe.readlink(question.readlink);
+      told = link === null ? { code: 'EINVAL' } : { path: link };
+    }
+    step = steps.next(told);
   }
-  const parent = flavour.dirname(input);
-  if (parent === input) return input;
-  const realParent = realPathLoose(parent, probe, flavour, hops);
-  if (realParent === null) return null;
-  const base = flavour.basename(input);
-  const candidate = flavour.join(realParent, base);
-  if (base === '..' || base === '.') return candidate;
-  const link = probe.readlink(candidate);
-  if (link === null) return candidate;
-  if (hops >= MAX_LINK_HOPS) return null;
-  const target = flavour.isAbsolute(link) ? link : `${realParent}${flavour.sep}${link}`;
-  return realPathLoose(target, probe, flavour, hops + 1);
+  return 'path' in step.value ? step.value.path : null;
+}
+
+/** realPathLoose without blocking the thread; what cannot be known is thrown with the disk's code. */
+async function realPathAsync(input: string): Promise<string> {
+  const steps = walk(input, nodePath, 0);
+  let step = steps.next();
+  while (!step.done) {
+    const question = step.value;
+    const told: Told = await (
+      'realpath' in question ? realpath(question.realpath) : readlink(question.readlink)
+    ).then(
+      (path) => ({ path }),
+      (error: unknown) => ({ code: codeOf(error) }),
+    );
+    step = steps.next(told);
+  }
+  const answer = step.value;
+  if ('path' in answer) return answer.path;
+  throw Object.assign(new Error(`${answer.code}: where ${input} leads cannot be known`), {
+    code: answer.code,
+  });
+}
+
+/** An agent's or a person's path made absolute without applying `..`: the kernel applies it. */
+function absoluteAsGiven(path: string): string {
+  return isAbsolute(path) ? path : `${process.cwd()}${sep}${path}`;
 }
 
 /**
  * The real path of `path` (realPathLoose's answer), read without blocking the thread. A location
- * that cannot be known (EACCES, ELOOP) is thrown: an unknown location is no answer.
+ * that cannot be known (EACCES, ELOOP, ENOTDIR) is thrown: an unknown location is no answer.
  */
-export async function nearestRealPath(path: string, hops = 0): Promise<string> {
-  const absolute = resolve(path);
-  try {
-    return await realpath(absolute);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  const parent = dirname(absolute);
-  if (parent === absolute) return absolute;
-  const realParent = await nearestRealPath(parent, hops);
-  const candidate = join(realParent, basename(absolute));
-  const link = await readlink(candidate).catch(() => null);
-  if (link === null) return candidate;
-  if (hops >= MAX_LINK_HOPS)
-    throw Object.assign(new Error(`too many links: ${path}`), { code: 'ELOOP' });
-  return nearestRealPath(isAbsolute(link) ? link : join(realParent, link), hops + 1);
+export function nearestRealPath(path: string): Promise<string> {
+  return realPathAsync(absoluteAsGiven(path));
+}
+
+/** nearestRealPath's answer or null, for what only reports where a path leads. */
+export function realPathOrNull(path: string): Promise<string | null> {
+  return nearestRealPath(path).catch(() => null);
 }
 
 /** nearestRealPath for code that runs before anything is asynchronous (start-up checks). */
 export function nearestRealPathSync(path: string): string {
-  const absolute = resolve(path);
+  const absolute = absoluteAsGiven(path);
   const real = realPathLoose(absolute);
   if (real !== null) return real;
   // Why it cannot be known, as the disk says it.
