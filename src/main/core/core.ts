@@ -210,8 +210,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     timeoutMs: () => settings.approvals.timeoutSeconds * 1000,
     decideBefore: rulesGate,
     disk: gatherDiskFacts,
-    allowed: (approval) => {
-      coverage.allowed(approval);
+    allowed: (approval, led) => {
+      coverage.allowed(approval, led);
       return effects.allowed(approval);
     },
     preview: {

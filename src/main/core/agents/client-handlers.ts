@@ -134,7 +134,9 @@ export function clientHandlersFor(session: Session, deps: ClientHandlerDeps): Cl
       try {
         const roots = [session.cwd, ...session.additionalDirectories] as const;
         const root = await rootFor(roots, params.path);
-        const written = await writeInside(root, params.path, params.content);
+        const written = await writeInside(root, params.path, params.content, {
+          judgedAt: verdict.real,
+        });
         auditWrite(
           session,
           'fs_write',

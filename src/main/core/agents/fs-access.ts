@@ -102,9 +102,12 @@ export async function writeInside(
   root: string,
   path: string,
   content: string | Uint8Array,
-  options: { mode?: number } = {},
+  options: { mode?: number; judgedAt?: string | null } = {},
 ): Promise<FileWritten> {
   const { realRoot, real } = await resolveWithRoot(root, path);
+  // The write was allowed for where the path led when judged; a link swapped in since is refused.
+  if (options.judgedAt !== undefined && real !== options.judgedAt)
+    throw new ChangedWhileWritingError(path);
   // Marked as Gatehouse's, so that the watch over files that run later does not take it away.
   const done = beginOwnWrite(real);
   try {

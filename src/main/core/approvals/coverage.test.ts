@@ -88,11 +88,28 @@ describe('write coverage', () => {
       covered: true,
       requestId: a.requestId,
       sha256: sha256Of('A\n'),
+      real: file,
     });
     expect(coverage.write(sessionOf(), file, 'A\n')).toMatchObject({
       covered: false,
       reason: 'not approved',
     });
+  });
+
+  it('an approval holds for where its path led when shown: led elsewhere now, it is refused and used up', () => {
+    const { coverage } = setup();
+    const a = approval();
+    // As if a link had been swapped in between the dialog and the write.
+    coverage.allowed(a, new Map([[file, join(folder, 'shown-here.txt')]]));
+    expect(coverage.write(sessionOf(), file, 'A\n')).toEqual({
+      covered: false,
+      reason: 'the path leads elsewhere than when it was approved',
+      requestId: a.requestId,
+      approvedReal: join(folder, 'shown-here.txt'),
+      real: file,
+      sha256: sha256Of('A\n'),
+    });
+    expect(coverage.write(sessionOf(), file, 'A\n')).toMatchObject({ reason: 'not approved' });
   });
 
   it('other content than the approved diff, even one byte more, is refused with both hashes', () => {

@@ -1,17 +1,27 @@
 // Whether what an agent does is what was allowed: a write Gatehouse is asked to perform, a command
 // it is asked to run. Every way an action reaches Gatehouse asks here, so one answer holds for all.
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, resolve, sep } from 'node:path';
 import type { Decider, PendingApproval, ToolKind } from '../../../shared/domain';
-import { ApprovedActions, sha256Of } from './approved-actions';
+import { realPathLoose } from '../fs/containment';
+import { ApprovedActions, sha256Of, type PathsLed } from './approved-actions';
 import type { PreDecision, SessionContext } from './session-context';
 
 /** The rule layer the pipeline uses (rules, grants, modes), asked about one action. */
 export type Judge = (approval: PendingApproval, session: SessionContext) => PreDecision;
 
+/** The real path a write was judged at: it must land there (agents/fs-access.ts writeInside). */
 export type WriteVerdict = { sha256: string } & (
-  | { covered: true; requestId: string }
-  | { covered: true; decider: Decider; reason: string }
+  | { covered: true; requestId: string; real: string | null }
+  | { covered: true; decider: Decider; reason: string; real: string | null }
   | { covered: false; reason: 'not approved'; why?: string }
+  | {
+      covered: false;
+      reason: 'the path leads elsewhere than when it was approved';
+      why?: string;
+      requestId: string;
+      approvedReal: string | null;
+      real: string | null;
+    }
   | {
       covered: false;
       reason: 'content differs from the approved diff';
@@ -27,8 +37,11 @@ export type CommandVerdict =
   | { covered: false; reason: 'not approved' };
 
 export interface Coverage {
-  /** Called with each request a decision allowed, before the agent hears the answer. */
-  allowed(approval: PendingApproval): void;
+  /**
+   * Called with each request a decision allowed, before the agent hears the answer, with where its
+   * paths led when it was shown.
+   */
+  allowed(approval: PendingApproval, led?: PathsLed): void;
   /** Is writing `content` to `path` covered? Using an approval spends it. */
   write(session: SessionContext, path: string, content: string): WriteVerdict;
   /** The same, for a write known by its content's sha256 (one performed elsewhere, by an editor). */
@@ -60,10 +73,24 @@ export function createCoverage(judge: Judge, now: () => number = Date.now): Cove
   };
   const writeDigest = (session: SessionContext, path: string, sha256: string): WriteVerdict => {
     const target = isAbsolute(path) ? path : resolve(session.cwd, path);
-    const match = approved.takeWrite(session.sessionId, target, sha256);
-    if (match.found === 'approved') return { sha256, covered: true, requestId: match.requestId };
+    // As the rules take it: `..` after a link is the kernel's, not the text's.
+    const real = realPathLoose(isAbsolute(path) ? path : `${session.cwd}${sep}${path}`);
+    const match = approved.takeWrite(session.sessionId, target, sha256, real);
+    if (match.found === 'approved')
+      return { sha256, covered: true, requestId: match.requestId, real };
     const byRule = judged(session, 'edit', target, null);
-    if ('decider' in byRule) return { sha256, covered: true, ...byRule };
+    if ('decider' in byRule) return { sha256, covered: true, ...byRule, real };
+    if (match.found === 'moved') {
+      return {
+        sha256,
+        covered: false,
+        reason: 'the path leads elsewhere than when it was approved',
+        requestId: match.requestId,
+        approvedReal: match.approvedReal,
+        real,
+        ...byRule,
+      };
+    }
     if (match.found === 'differs') {
       return {
         sha256,
@@ -77,7 +104,7 @@ export function createCoverage(judge: Judge, now: () => number = Date.now): Cove
     return { sha256, covered: false, reason: 'not approved', ...byRule };
   };
   return {
-    allowed: (approval) => approved.record(approval),
+    allowed: (approval, led) => approved.record(approval, led),
     write: (session, path, content) => writeDigest(session, path, sha256Of(content)),
     writeDigest,
     command(session, command) {

@@ -39,6 +39,7 @@ import { PreviewStage, type PreviewOptions } from './preview-stage';
 import { REJECT_MESSAGE_META_KEY, rejectMessageOf } from './reject-message';
 import { admitRequest, refuseRequest } from './request-intake';
 import { QuestionDesk } from './questions';
+import type { PathsLed } from './approved-actions';
 import { StageClock, type StageTimes } from './request-stages';
 import { allowOnceReply, rejectReply, replyForResolution } from './reply';
 import type { PreDecision, SessionContext, Verdict } from './session-context';
@@ -73,7 +74,7 @@ export interface PipelineOptions {
    * Told of each allowed request, whole, before the agent hears: what it approved may now happen.
    * The reply waits for what it returns (what the change replaces is kept before it can happen).
    */
-  allowed?: (approval: PendingApproval) => void | Promise<void>;
+  allowed?: (approval: PendingApproval, led: PathsLed) => void | Promise<void>;
   /** What the disk says about a request's paths (approvals/disk-facts.ts); absent: not looked up. */
   disk?: (cwd: string, toolCall: PendingApproval['toolCall']) => Promise<DiskView>;
   /** Commands a person is asked about are first run in a scratch view; absent: never previewed. */
@@ -169,6 +170,8 @@ export class ApprovalPipeline {
     const disk = await this.disk.facts(session.cwd, toolCall);
     // The diff shown is the one the write makes: its "before" is the file on disk.
     const shown = disk ? withDiskBefore(toolCall, disk) : toolCall;
+    // Where its paths led as shown: an approval does not follow a link swapped in afterwards.
+    const led: PathsLed = new Map(disk?.paths.map((p) => [p.path, p.real]));
     const diffs = prepareDiffs(shown, {
       maxBytes: DIFF_SIDE_MAX_BYTES,
       totalBytes: DIFFS_TEXT_MAX_BYTES,
@@ -229,6 +232,7 @@ export class ApprovalPipeline {
       return this.allowing(
         whole,
         shown,
+        led,
         await this.conclude(approval, pre.reply, pre.decider, pre.reason ?? pre.verdict, [], false),
       );
     }
@@ -247,7 +251,7 @@ export class ApprovalPipeline {
     // The preview lands on the request while it waits: what is allowed is the request as last judged.
     const judged = { whole };
     const response = await this.ask(session, approval, whole, hooks.asking, clock, judged);
-    return this.allowing(judged.whole, shown, response);
+    return this.allowing(judged.whole, shown, led, response);
   }
 
   /**
@@ -257,6 +261,7 @@ export class ApprovalPipeline {
   private async allowing(
     whole: PendingApproval,
     shown: PendingApproval['toolCall'],
+    led: PathsLed,
     response: RequestPermissionResponse,
   ): Promise<RequestPermissionResponse> {
     const { outcome } = response;
@@ -267,6 +272,7 @@ export class ApprovalPipeline {
     if (kind === 'allow_once' || kind === 'allow_always')
       await this.options.allowed?.(
         shown === whole.toolCall ? whole : { ...whole, toolCall: shown },
+        led,
       );
     return response;
   }
