@@ -172,9 +172,12 @@ async function check(
   return checked;
 }
 
-/** Puts one file in the state `target` (or back to `current`) inside the session's root. */
+/**
+ * Puts one file in the state `target` (or back to `current`) inside the session's root, at the
+ * real path the check found it at (`path` itself): a folder swapped for a link since is refused.
+ */
 async function put(root: string, path: string, content: { data: Buffer; mode: number } | null) {
-  if (content) await writeInside(root, path, content.data, { mode: content.mode });
+  if (content) await writeInside(root, path, content.data, { mode: content.mode, judgedAt: path });
   else await removeInside(root, path);
 }
 
