@@ -311,6 +311,44 @@ describe('a stream that falls behind', () => {
     );
   });
 
+  it('is sent no beat it has not taken, and is ended by the beat when no event follows', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const limit = 256 * 1024;
+      const { bus, connectRaw, streams } = await serve(
+        new EventBus(),
+        undefined,
+        new EventStreams(limit),
+      );
+      const stalled = await connectRaw();
+      stalled.client.socket.pause();
+      const write = vi.spyOn(stalled.res, 'write');
+      const beats = () =>
+        write.mock.calls.filter(([chunk]) => String(chunk).includes('keep-alive'));
+      let published = 0;
+      const publishUntil = async (done: () => boolean) => {
+        while (!done()) {
+          bus.publish(large(++published));
+          await turn();
+          expect(published * LARGE_FRAME).toBeLessThan(NEVER);
+        }
+      };
+      await publishUntil(() => stalled.res.writableLength > 0);
+      vi.advanceTimersByTime(HEARTBEAT_MS);
+      expect(beats()).toEqual([]);
+      expect(stalled.res.destroyed).toBe(false);
+      // Past the limit and nothing more to send: the beat ends it rather than leave it holding.
+      await publishUntil(() => stalled.res.writableLength > limit);
+      expect(streams.stats().cutOff).toBe(0);
+      vi.advanceTimersByTime(HEARTBEAT_MS);
+      expect(beats()).toEqual([]);
+      expect(stalled.res.destroyed).toBe(true);
+      expect(streams.stats()).toMatchObject({ open: 0, cutOff: 1 });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('is not ended while it reads, however slowly, within the limit', async () => {
     const limit = 256 * 1024;
     const { bus, connectRaw, streams } = await serve(
