@@ -349,6 +349,29 @@ describe('a stream that falls behind', () => {
     }
   });
 
+  it('is dropped when the server ends its streams, and no stream is written after its end', async () => {
+    const { bus, connect, connectRaw, streams } = await serve();
+    const reader = await connect();
+    const stalled = await connectRaw();
+    stalled.client.socket.pause();
+    let published = 0;
+    while (stalled.res.writableLength === 0) {
+      bus.publish(large(++published));
+      await turn();
+      expect(published * LARGE_FRAME).toBeLessThan(NEVER);
+    }
+    const readerEnded = once(reader.body.resume(), 'end');
+    // As a new token does: every page hears its stream end and reconnects.
+    streams.endAll();
+    expect(streams.stats()).toMatchObject({ open: 0, cutOff: 0 });
+    expect(stalled.res.destroyed).toBe(true);
+    // A write after the end would be an error event no one listens to, which ends the process.
+    bus.publish(ended('after'));
+    await turn();
+    await turn();
+    await readerEnded;
+  });
+
   it('is not ended while it reads, however slowly, within the limit', async () => {
     const limit = 256 * 1024;
     const { bus, connectRaw, streams } = await serve(

@@ -109,7 +109,8 @@ export interface EventStreamStats {
  * does (a log line, not the audit: it changes nothing Gatehouse allows).
  */
 export class EventStreams {
-  private readonly streams = new Set<ServerResponse>();
+  /** Each open stream, with what ends it from the server's side. */
+  private readonly streams = new Map<ServerResponse, () => void>();
   private cutOff = 0;
 
   constructor(private readonly backlogMaxBytes = STREAM_BACKLOG_MAX_BYTES) {}
@@ -124,7 +125,6 @@ export class EventStreams {
     });
     res.write('retry: 2000\n: connected\n\n');
     res.socket?.setNoDelay(true);
-    this.streams.add(res);
     // Read now: once the socket is destroyed its address is gone.
     const peer = `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? '?'}`;
     let open = true;
@@ -162,16 +162,23 @@ export class EventStreams {
     };
     req.on('close', done);
     res.on('close', done);
+    this.streams.set(res, () => {
+      // Nothing is written after the end (a write after it is an error no one would catch).
+      done();
+      res.end();
+      // One that has not taken what was sent would never read the end either: it is dropped.
+      if (res.writableLength > 0) res.destroy();
+    });
   }
 
   /** Ends every open stream (the token changed, or the server stops). */
   endAll(): void {
-    for (const stream of this.streams) stream.end();
+    for (const end of [...this.streams.values()]) end();
   }
 
   stats(): EventStreamStats {
     let unflushedBytes = 0;
-    for (const stream of this.streams) unflushedBytes += stream.writableLength;
+    for (const stream of this.streams.keys()) unflushedBytes += stream.writableLength;
     return { open: this.streams.size, unflushedBytes, cutOff: this.cutOff };
   }
 }
