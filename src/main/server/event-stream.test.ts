@@ -1,5 +1,6 @@
 // The SSE stream over real HTTP connections: every event in order with its id, the events of one
-// turn of the loop in one write, serialised once and the same bytes to every stream.
+// turn of the loop in one write, serialised once and the same bytes to every stream; a client that
+// stops reading is ended once it holds more than the limit, one that reads slowly is not.
 import {
   createServer,
   get,
@@ -7,20 +8,24 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
+import { connect as connectSocket, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { GatehouseEvent } from '../../shared/contract';
 import type { Caller } from '../core/approvals/clients';
 import type { Core } from '../core/core';
 import { EventBus } from '../core/events/bus';
-import { HEARTBEAT_MS, openEventStream } from './event-stream';
+import { installLogSink, type LogSink } from '../core/log/logger';
+import { EventStreams, HEARTBEAT_MS } from './event-stream';
 
 const caller: Caller = {
   clientId: null,
   identityProven: false,
   paired: false,
   fromLoopback: true,
-} as Caller;
+  surface: 'api',
+  transport: 'http',
+};
 const ended = (sessionId: string): GatehouseEvent =>
   ({ type: 'turn_ended', sessionId, stopReason: 'end_turn' }) as unknown as GatehouseEvent;
 
@@ -35,12 +40,16 @@ afterEach(async () => {
  * A server with one stream route on `bus`; each connect() opens a stream and resolves with both ends.
  * `beforeOpen` runs in the same turn as the stream opens, just before.
  */
-async function serve(bus = new EventBus(), beforeOpen?: { run: () => void }) {
+async function serve(
+  bus = new EventBus(),
+  beforeOpen?: { run: () => void },
+  streams = new EventStreams(),
+) {
   const core = { bus, clients: { streamOpened: () => () => {} } } as unknown as Core;
   const opened: ((res: ServerResponse) => void)[] = [];
   server = createServer((req: IncomingMessage, res: ServerResponse) => {
     beforeOpen?.run();
-    openEventStream(core, caller, req, res, new Set());
+    streams.open(core, caller, req, res);
     opened.shift()?.(res);
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
@@ -52,7 +61,45 @@ async function serve(bus = new EventBus(), beforeOpen?: { run: () => void }) {
     );
     return { res: await serverSide, body };
   };
-  return { bus, connect };
+  /** A stream read from a bare socket, which the test pauses and resumes. */
+  const connectRaw = async (): Promise<{ res: ServerResponse; client: RawClient }> => {
+    const serverSide = new Promise<ServerResponse>((resolve) => opened.push(resolve));
+    const socket = connectSocket(port, '127.0.0.1');
+    socket.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+    const client = new RawClient(socket);
+    await client.until(() => client.connected);
+    return { res: await serverSide, client };
+  };
+  return { bus, connect, connectRaw, streams };
+}
+
+/**
+ * What a client read, parsed as it arrives: the ids of the events, in order (each write holds whole
+ * frames, so the chunked encoding's size lines never fall inside one).
+ */
+class RawClient {
+  readonly ids: number[] = [];
+  connected = false;
+  private rest = '';
+  private waiting: { ready: () => boolean; resolve: () => void }[] = [];
+
+  constructor(readonly socket: Socket) {
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      const text = this.rest + chunk;
+      const end = text.lastIndexOf('\n\n');
+      this.rest = end < 0 ? text : text.slice(end + 2);
+      const whole = end < 0 ? '' : text.slice(0, end + 2);
+      if (whole.includes(': connected')) this.connected = true;
+      for (const m of whole.matchAll(/id: (\d+)\nevent: /g)) this.ids.push(Number(m[1]));
+      this.waiting = this.waiting.filter((w) => !(w.ready() && (w.resolve(), true)));
+    });
+  }
+
+  until(ready: () => boolean): Promise<void> {
+    if (ready()) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push({ ready, resolve }));
+  }
 }
 
 /** A server with one stream open; resolves with the bus, the server's response and the client's. */
@@ -189,5 +236,166 @@ describe('the event stream', () => {
     bus.publish(ended('b'));
     await new Promise((resolve) => setImmediate(resolve));
     expect(write).not.toHaveBeenCalled();
+  });
+});
+
+/** An event as large as an agent's long message, so a test needs few of them to fill a socket. */
+const large = (n: number): GatehouseEvent =>
+  ({
+    type: 'session_update',
+    sessionId: 's',
+    update: {
+      sessionUpdate: 'agent_message_chunk',
+      content: { type: 'text', text: `${n} ${'x'.repeat(60_000)}` },
+    },
+  }) as unknown as GatehouseEvent;
+/** Bytes of one such event as the stream frames it (id and type lines included), rounded up. */
+const LARGE_FRAME = 61_000;
+/** More than the kernel's buffers for one loopback connection ever take (about 4 MB here). */
+const NEVER = 64 * 1024 * 1024;
+
+describe('a stream that falls behind', () => {
+  let logged: Parameters<LogSink>[];
+  let restoreSink: LogSink | undefined;
+  afterEach(() => {
+    if (restoreSink) installLogSink(restoreSink);
+    restoreSink = undefined;
+  });
+
+  it('is ended once it holds more than the limit, what it held is freed, and the others hear everything', async () => {
+    logged = [];
+    restoreSink = installLogSink((...line) => logged.push(line));
+    const limit = 256 * 1024;
+    const { bus, connectRaw, streams } = await serve(
+      new EventBus(),
+      undefined,
+      new EventStreams(limit),
+    );
+    const reader = await connectRaw();
+    const stalled = await connectRaw();
+    stalled.client.socket.pause();
+    const socketClosed = once(stalled.res.socket!, 'close');
+    let published = 0;
+    let held = 0;
+    const publish = async () => {
+      bus.publish(large(++published));
+      await turn();
+      held = Math.max(held, stalled.res.writableLength);
+      expect(published * LARGE_FRAME).toBeLessThan(NEVER);
+    };
+    // The kernel takes what it can first; past that, the server holds the bytes.
+    while (stalled.res.writableLength === 0) await publish();
+    // Not held up by the stalled one: an event published now reaches the reader while both are open.
+    await publish();
+    await reader.client.until(() => reader.client.ids.length === published);
+    expect(streams.stats().open).toBe(2);
+    while (streams.stats().cutOff === 0) await publish();
+
+    expect(stalled.res.destroyed).toBe(true);
+    // The socket lets go of its buffer once its handle has closed.
+    await socketClosed;
+    expect(stalled.res.writableLength).toBe(0);
+    expect(held).toBeGreaterThan(limit);
+    expect(held).toBeLessThanOrEqual(limit + LARGE_FRAME);
+    expect(streams.stats()).toMatchObject({ open: 1, cutOff: 1 });
+    await publish();
+    await reader.client.until(() => reader.client.ids.length === published);
+    expect(reader.client.ids).toEqual(Array.from({ length: published }, (_, i) => i + 1));
+    expect(reader.res.destroyed).toBe(false);
+    const warned = logged.filter(([level, scope]) => level === 'warn' && scope === 'http');
+    expect(warned).toHaveLength(1);
+    expect(String(warned[0]![2])).toMatch(
+      new RegExp(
+        `^event stream of an anonymous client \\(api, not paired\\) at 127\\.0\\.0\\.1:\\d+ ended: \\d+ bytes not read \\(limit ${limit}\\)$`,
+      ),
+    );
+  });
+
+  it('is sent no beat it has not taken, and is ended by the beat when no event follows', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const limit = 256 * 1024;
+      const { bus, connectRaw, streams } = await serve(
+        new EventBus(),
+        undefined,
+        new EventStreams(limit),
+      );
+      const stalled = await connectRaw();
+      stalled.client.socket.pause();
+      const write = vi.spyOn(stalled.res, 'write');
+      const beats = () =>
+        write.mock.calls.filter(([chunk]) => String(chunk).includes('keep-alive'));
+      let published = 0;
+      const publishUntil = async (done: () => boolean) => {
+        while (!done()) {
+          bus.publish(large(++published));
+          await turn();
+          expect(published * LARGE_FRAME).toBeLessThan(NEVER);
+        }
+      };
+      await publishUntil(() => stalled.res.writableLength > 0);
+      vi.advanceTimersByTime(HEARTBEAT_MS);
+      expect(beats()).toEqual([]);
+      expect(stalled.res.destroyed).toBe(false);
+      // Past the limit and nothing more to send: the beat ends it rather than leave it holding.
+      await publishUntil(() => stalled.res.writableLength > limit);
+      expect(streams.stats().cutOff).toBe(0);
+      vi.advanceTimersByTime(HEARTBEAT_MS);
+      expect(beats()).toEqual([]);
+      expect(stalled.res.destroyed).toBe(true);
+      expect(streams.stats()).toMatchObject({ open: 0, cutOff: 1 });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('is dropped when the server ends its streams, and no stream is written after its end', async () => {
+    const { bus, connect, connectRaw, streams } = await serve();
+    const reader = await connect();
+    const stalled = await connectRaw();
+    stalled.client.socket.pause();
+    let published = 0;
+    while (stalled.res.writableLength === 0) {
+      bus.publish(large(++published));
+      await turn();
+      expect(published * LARGE_FRAME).toBeLessThan(NEVER);
+    }
+    const readerEnded = once(reader.body.resume(), 'end');
+    // As a new token does: every page hears its stream end and reconnects.
+    streams.endAll();
+    expect(streams.stats()).toMatchObject({ open: 0, cutOff: 0 });
+    expect(stalled.res.destroyed).toBe(true);
+    // A write after the end would be an error event no one listens to, which ends the process.
+    bus.publish(ended('after'));
+    await turn();
+    await turn();
+    await readerEnded;
+  });
+
+  it('is not ended while it reads, however slowly, within the limit', async () => {
+    const limit = 256 * 1024;
+    const { bus, connectRaw, streams } = await serve(
+      new EventBus(),
+      undefined,
+      new EventStreams(limit),
+    );
+    const slow = await connectRaw();
+    let published = 0;
+    for (let round = 0; round < 3; round++) {
+      slow.client.socket.pause();
+      // Behind by a quarter of the limit beyond what the kernel holds, then it reads it all.
+      while (slow.res.writableLength < limit / 4) {
+        bus.publish(large(++published));
+        await turn();
+        expect(published * LARGE_FRAME).toBeLessThan(NEVER);
+      }
+      bus.publish(large(++published));
+      await turn();
+      slow.client.socket.resume();
+      await slow.client.until(() => slow.client.ids.length === published);
+    }
+    expect(slow.res.destroyed).toBe(false);
+    expect(streams.stats()).toMatchObject({ open: 1, cutOff: 0 });
+    expect(slow.client.ids).toEqual(Array.from({ length: published }, (_, i) => i + 1));
   });
 });

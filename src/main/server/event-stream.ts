@@ -81,44 +81,110 @@ function fanoutOf(bus: EventBus): Fanout {
 }
 
 /**
+ * Bytes one stream may hold written but not yet taken by its socket. Nothing counts here until the
+ * kernel's own buffers for the connection are full (about 4 MB on loopback), so a page that reads
+ * is never this far behind; one that is has stopped reading (a sleeping phone, a frozen tab, a local
+ * program holding the token that never reads) and would otherwise make the core keep every event
+ * for as long as its socket stays open. 4 MiB is small beside the core's own memory and, as every
+ * stream is handed the same buffer of a turn, streams that stall together hold the same bytes, not
+ * a copy each. The limit is checked before each write, not after: one approval alone can be about
+ * 5 MiB of JSON, and a stream that took everything sent before it gets it whole however slow its
+ * link; a stalled stream holds at most the limit and the one chunk that took it past.
+ */
+export const STREAM_BACKLOG_MAX_BYTES = 4 * 1024 * 1024;
+
+/** What the server's streams hold now, and how many were ended for not reading. */
+export interface EventStreamStats {
+  open: number;
+  /** Bytes written to the open streams and not yet taken by their sockets. */
+  unflushedBytes: number;
+  cutOff: number;
+}
+
+/**
  * Server-sent events: every core event, as `event: <type>` with the JSON payload. A client that
  * reconnects re-reads GET /api/approvals, so nothing is replayed here. A paired client listening
- * here is present (a consensus voter) for as long as its stream is open.
+ * here is present (a consensus voter) for as long as its stream is open. A client that stops
+ * reading is disconnected once it holds more than the limit: it catches up the way any reconnect
+ * does (a log line, not the audit: it changes nothing Gatehouse allows).
  */
-export function openEventStream(
-  core: Core,
-  caller: Caller,
-  req: IncomingMessage,
-  res: ServerResponse,
-  streams: Set<ServerResponse>,
-): void {
-  res.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-store',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-    ...SECURITY_HEADERS,
-  });
-  res.write('retry: 2000\n: connected\n\n');
-  res.socket?.setNoDelay(true);
-  streams.add(res);
-  let open = true;
-  const leave = fanoutOf(core.bus).add((chunk) => {
-    if (open) res.write(chunk);
-  });
-  const heartbeat = setInterval(() => {
-    if (open) res.write(': keep-alive\n\n');
-  }, HEARTBEAT_MS);
-  heartbeat.unref();
-  const left = caller.paired && caller.clientId ? core.clients.streamOpened(caller.clientId) : null;
-  const done = () => {
-    if (!open) return;
-    open = false;
-    left?.();
-    clearInterval(heartbeat);
-    leave();
-    streams.delete(res);
-  };
-  req.on('close', done);
-  res.on('close', done);
+export class EventStreams {
+  /** Each open stream, with what ends it from the server's side. */
+  private readonly streams = new Map<ServerResponse, () => void>();
+  private cutOff = 0;
+
+  constructor(private readonly backlogMaxBytes = STREAM_BACKLOG_MAX_BYTES) {}
+
+  open(core: Core, caller: Caller, req: IncomingMessage, res: ServerResponse): void {
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+      ...SECURITY_HEADERS,
+    });
+    res.write('retry: 2000\n: connected\n\n');
+    res.socket?.setNoDelay(true);
+    // Read now: once the socket is destroyed its address is gone.
+    const peer = `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? '?'}`;
+    let open = true;
+    /** True when the stream may be written to; false once it is over the limit and ended. */
+    const within = () => {
+      const unflushed = res.writableLength;
+      if (unflushed <= this.backlogMaxBytes) return true;
+      this.cutOff++;
+      log.warn(
+        `event stream of ${describe(caller)} at ${peer} ended: ${unflushed} bytes not read ` +
+          `(limit ${this.backlogMaxBytes})`,
+      );
+      done();
+      // Destroying the socket drops what it holds; the client's reconnect re-reads the state.
+      res.destroy();
+      return false;
+    };
+    const leave = fanoutOf(core.bus).add((chunk) => {
+      if (open && within()) res.write(chunk);
+    });
+    const heartbeat = setInterval(() => {
+      // A stream still taking earlier bytes is heard from by those: a beat would only pile up.
+      if (open && within() && res.writableLength === 0) res.write(': keep-alive\n\n');
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
+    const left =
+      caller.paired && caller.clientId ? core.clients.streamOpened(caller.clientId) : null;
+    const done = () => {
+      if (!open) return;
+      open = false;
+      left?.();
+      clearInterval(heartbeat);
+      leave();
+      this.streams.delete(res);
+    };
+    req.on('close', done);
+    res.on('close', done);
+    this.streams.set(res, () => {
+      // Nothing is written after the end (a write after it is an error no one would catch).
+      done();
+      res.end();
+      // One that has not taken what was sent would never read the end either: it is dropped.
+      if (res.writableLength > 0) res.destroy();
+    });
+  }
+
+  /** Ends every open stream (the token changed, or the server stops). */
+  endAll(): void {
+    for (const end of [...this.streams.values()]) end();
+  }
+
+  stats(): EventStreamStats {
+    let unflushedBytes = 0;
+    for (const stream of this.streams.keys()) unflushedBytes += stream.writableLength;
+    return { open: this.streams.size, unflushedBytes, cutOff: this.cutOff };
+  }
+}
+
+/** The client as the server knows it: a proven id, or anonymous with the bearer token. */
+function describe(caller: Caller): string {
+  const who = caller.clientId ? `client ${caller.clientId}` : 'an anonymous client';
+  return `${who} (${caller.surface}, ${caller.paired ? 'paired' : 'not paired'})`;
 }

@@ -11,7 +11,7 @@ import {
 } from '../../shared/contract';
 import { type Caller, type CoreStarting, dispatch, type Core, logger } from '../core';
 import { matchRoute } from './routes';
-import { openEventStream } from './event-stream';
+import { EventStreams, type EventStreamStats } from './event-stream';
 import { findAgentPeer, type AgentPeer, type AgentProcessInfo } from './peer-process';
 import { RateLimit } from './rate-limit';
 import { fail, send } from './respond';
@@ -46,6 +46,8 @@ export interface HttpServerOptions {
   registrationsPerMinute?: number;
   /** The agent processes whose connections are refused. Default: the core's live sessions. */
   agentProcesses?: () => AgentProcessInfo[];
+  /** Bytes an event stream may leave unread before it is ended. Default STREAM_BACKLOG_MAX_BYTES. */
+  streamBacklogMaxBytes?: number;
 }
 
 export interface RunningServer {
@@ -61,6 +63,8 @@ export interface RunningServer {
   host: string;
   /** The addresses another device opens; empty when only this machine can reach the server. */
   networkUrls: string[];
+  /** The open event streams, what they hold unread, and how many were ended for not reading. */
+  eventStreams(): EventStreamStats;
   close(): Promise<void>;
 }
 
@@ -118,7 +122,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
   const isLoopback = options.isLoopback ?? isLoopbackAddress;
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;
   let tokenDigest = digest(options.token);
-  const streams = new Set<ServerResponse>();
+  const streams = new EventStreams(options.streamBacklogMaxBytes);
   let exports: HistoryExports | null = null;
   let port = 0;
 
@@ -301,7 +305,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
     if (url.pathname === '/api/events') {
       if (req.method !== 'GET')
         return fail(res, 405, 'MethodNotAllowed', 'GET only', { allow: 'GET' });
-      return openEventStream(core, caller, req, res, streams);
+      return streams.open(core, caller, req, res);
     }
     if (route.kind === 'not_found')
       return fail(res, 404, 'NotFound', `no route ${req.method} ${url.pathname}`);
@@ -368,13 +372,14 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
         port,
         replaceToken: (token) => {
           tokenDigest = digest(token);
-          for (const stream of streams) stream.end();
+          streams.endAll();
         },
         host,
         networkUrls: networkUrls(host, port),
+        eventStreams: () => streams.stats(),
         close: () =>
           new Promise<void>((done) => {
-            for (const stream of streams) stream.end();
+            streams.endAll();
             server.closeAllConnections();
             server.close(() => done());
           }),
