@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import {
   CLIENT_ID_HEADER,
@@ -26,6 +26,11 @@ import {
 import { serveStatic } from './static-files';
 
 const log = logger('http');
+
+// node:http taken as an ES module has each of its exports read at once, and its WebSocket ones load
+// undici (fetch, WebSocket: more than the rest of node:http) before anything can listen; taken as
+// the builtin it is, they stay lazy.
+const { createServer } = process.getBuiltinModule('node:http');
 
 export interface HttpServerOptions {
   /**
