@@ -5,6 +5,12 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   main: {
     build: {
+      // The pure-JS packages the start loads are bundled: left outside, each is resolved and
+      // compiled file by file from node_modules (zod 95 files, the ACP SDK 107, uuid 20), which cost
+      // the start more than their code does. The ACP SDK is bundled with them so that it uses the
+      // same zod, not a second copy. fflate stays outside: its own `require` clashes with the
+      // bundle's CommonJS shim.
+      externalizeDeps: { exclude: ['zod', 'uuid', '@agentclientprotocol/sdk', 'picomatch'] },
       rollupOptions: {
         // A module of src/ does nothing on load that another relies on (none is imported for its
         // side effects alone): one whose exports a chunk does not use is left out of it. So the

@@ -23,7 +23,6 @@ import {
 } from './core';
 import { startHttpServer, type RunningServer } from './server/http-server';
 import { checkListenHost, listenOptions, ListenOptionsError } from './server/listen-options';
-import { startControlServer } from './control/server';
 import { SocketPathError } from './control/socket-path';
 
 const log = logger('headless');
@@ -97,6 +96,8 @@ async function main(): Promise<void> {
     });
     log.info('the bearer token was rotated');
   };
+  // The control socket opens once the core is ready: its module loads then, not before the listen.
+  const { startControlServer } = await import('./control/server');
   const control = await startControlServer({ core, lock, rotateToken });
   // One line a person (or a test) can open: the token and a one-time pairing secret ride in the
   // fragment, never sent to a server. The first browser to open it is paired: its votes are a person's.

@@ -29,6 +29,7 @@ import { ruleCommands } from './contract-commands-rules';
 import { keyCommands } from './contract-commands-keys';
 import { questionCommands } from './contract-commands-questions';
 import { RejectMessage, VOTE_STATUS, VoteInput, VoteOutcome } from './contract-votes';
+import { HEALTH_ROUTE } from './health-route';
 
 /** Rows one export carries; a larger history is exported filter by filter (or by date range). */
 export const EXPORT_MAX_ROWS = 50_000;
@@ -106,7 +107,7 @@ export const commands = {
   health: command({
     input: Empty,
     output: Health,
-    http: { method: 'GET', path: '/api/health' },
+    http: HEALTH_ROUTE,
     summary: 'Liveness, the active mediator policy and the supported ones.',
   }),
   registerClient: command({

@@ -3,6 +3,8 @@
 // but /api/health ("starting"). A core whose modules cannot load ends the start with why: a refusal
 // the entry reports, never an unhandled rejection or an answer made without the core.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -22,6 +24,7 @@ const ANONYMOUS: Caller = {
 const homes: string[] = [];
 afterEach(() => {
   vi.doUnmock('./core');
+  vi.doUnmock('@agentclientprotocol/sdk');
   vi.resetModules();
   for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
 });
@@ -71,6 +74,39 @@ describe('startCore', () => {
     const core = await starting.ready;
     expect(loaded).toBe(true);
     await core.close();
+  });
+
+  it('a request already there when begin() is called is answered before the core loads', async () => {
+    // Loading a module graph holds the event loop from its first file to its last evaluation: the
+    // load waits until a connection already there is accepted and its request read and answered.
+    vi.resetModules();
+    const order: string[] = [];
+    const loads = (name: string) => async (importOriginal: () => Promise<unknown>) => {
+      order.push(name);
+      return importOriginal();
+    };
+    vi.doMock('@agentclientprotocol/sdk', loads('acp sdk'));
+    vi.doMock('./core', loads('core'));
+    const { startCore: start } = await import('./core-start');
+    const server = createServer((_, res) => {
+      order.push('answered');
+      res.end('starting');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const socket = connect(port, '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.end('GET /api/health HTTP/1.1\r\nhost: localhost\r\n\r\n');
+      const starting = start({ home: home(), managed: null });
+      starting.begin();
+      const core = await starting.ready;
+      await core.close();
+      socket.destroy();
+      expect(order).toEqual(['answered', 'acp sdk', 'core']);
+    } finally {
+      server.close();
+    }
   });
 
   it('settings that do not validate stop the start before anything is loaded or listens', () => {

@@ -26,6 +26,30 @@ export interface CoreStarting {
   health(): CommandOutput<'health'>;
 }
 
+/**
+ * Resolves two turns of the event loop later: a connection that came in meanwhile is accepted in
+ * the first and its request read and answered in the second.
+ */
+async function nextTurn(): Promise<void> {
+  for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * The core's own modules, loaded after the listen, not with the entry: their schemas and packages
+ * cost more to load than the rest of the start (docs/ARCHITECTURE.md, Start). Loading a module graph
+ * is synchronous from its first file to its last evaluation, and the server answers nothing
+ * meanwhile; so the ACP SDK, the largest part, is loaded in a turn of its own, and between the steps
+ * the server answers what reached it (/api/health, the renderer's files).
+ */
+async function loadCore() {
+  await nextTurn();
+  await import('@agentclientprotocol/sdk');
+  await nextTurn();
+  const core = await import('./core');
+  await nextTurn();
+  return core;
+}
+
 /** Throws (SettingsError, InvalidPolicyConfigError) when the start must stop before it listens. */
 export function startCore(options: CoreOptions): CoreStarting {
   const managed =
@@ -42,9 +66,7 @@ export function startCore(options: CoreOptions): CoreStarting {
     begin = () => {
       if (begun) return;
       begun = true;
-      // The core's own modules are loaded here, after the listen, not with the entry: their schemas
-      // and packages cost more to load than the rest of the start (docs/ARCHITECTURE.md, Start).
-      import('./core')
+      loadCore()
         .then(({ createCore }) =>
           createCore({
             ...options,

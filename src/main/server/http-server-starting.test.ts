@@ -3,7 +3,8 @@
 // start leaves them refused (503), never answered by anything else.
 import { request } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { CommandOutput } from '../../shared/contract';
+import { commands, type CommandOutput } from '../../shared/contract';
+import { HEALTH_ROUTE } from '../../shared/health-route';
 import { ClientRegistry, type Core } from '../core';
 import { HEALTH } from '../../../test/support/health';
 import { startHttpServer, type RunningServer } from './http-server';
@@ -103,6 +104,43 @@ describe('the server while the core starts', () => {
     // From now on health is the core's own.
     expect(await call('GET', '/api/health')).toMatchObject({ status: 200, body: { version: '0' } });
     expect(handlers.health).toHaveBeenCalledTimes(1);
+  });
+
+  it("health while starting is answered without the contract's modules; the first routed request loads them", async () => {
+    vi.resetModules();
+    let loaded = 0;
+    vi.doMock('./api-modules', async (importOriginal: () => Promise<object>) => {
+      loaded++;
+      return importOriginal();
+    });
+    try {
+      const { startHttpServer: start } = await import('./http-server');
+      const ready = deferred<Core>();
+      const { core } = fakeCore(() => true);
+      server = await start({
+        core: { ready: ready.promise, health: () => STARTING },
+        token: TOKEN,
+        port: 0,
+        agentProcesses: () => [],
+      });
+      expect(await call('GET', '/api/health')).toEqual({ status: 200, body: STARTING });
+      expect((await call('GET', '/api/health', 'Bearer wrong')).status).toBe(401);
+      expect(loaded).toBe(0);
+      // Any other request is routed by the contract: refused at once without the token, as before.
+      expect((await call('POST', `/api/approvals/${REQUEST_ID}/extend`, null)).status).toBe(401);
+      expect(loaded).toBe(1);
+      ready.resolve(core);
+      expect(await call('POST', `/api/approvals/${REQUEST_ID}/extend`)).toMatchObject({
+        status: 200,
+      });
+    } finally {
+      vi.doUnmock('./api-modules');
+    }
+  });
+
+  it("the route answered while starting is the contract's health route, with the bearer token", () => {
+    expect(commands.health.http).toEqual(HEALTH_ROUTE);
+    expect(commands.health.http.auth ?? 'bearer').toBe('bearer');
   });
 
   it('a core that cannot start: what waited and what comes later is refused (503), health too', async () => {

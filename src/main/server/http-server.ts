@@ -1,21 +1,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import {
-  CLIENT_ID_HEADER,
-  CLIENT_TOKEN_HEADER,
-  ClientId,
-  commands,
-  HISTORY_EXPORT_PATH,
-  LINK_AUTH_SCHEME,
-} from '../../shared/contract';
-import { type Caller, type CoreStarting, dispatch, type Core, logger } from '../core';
-import { matchRoute } from './routes';
+import { HEALTH_ROUTE } from '../../shared/health-route';
+import { type Caller, type CoreStarting, type Core, logger } from '../core';
+import type * as ApiModuleExports from './api-modules';
 import { EventStreams, type EventStreamStats } from './event-stream';
+import type { HistoryExports } from './history-export';
 import { findAgentPeer, type AgentPeer, type AgentProcessInfo } from './peer-process';
 import { RateLimit } from './rate-limit';
 import { fail, send } from './respond';
-import { HistoryExports } from './history-export';
 import {
   hostAllowed,
   hostPart,
@@ -26,6 +19,11 @@ import {
 import { serveStatic } from './static-files';
 
 const log = logger('http');
+
+// node:http taken as an ES module has each of its exports read at once, and its WebSocket ones load
+// undici (fetch, WebSocket: more than the rest of node:http) before anything can listen; taken as
+// the builtin it is, they stay lazy.
+const { createServer } = process.getBuiltinModule('node:http');
 
 export interface HttpServerOptions {
   /**
@@ -69,6 +67,11 @@ export interface RunningServer {
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
+
+type ApiModules = typeof ApiModuleExports;
+
+const unauthorized = (res: ServerResponse) =>
+  fail(res, 401, 'Unauthorized', 'missing or wrong bearer token', { 'www-authenticate': 'Bearer' });
 
 class BodyError extends Error {
   constructor(
@@ -125,6 +128,8 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
   const streams = new EventStreams(options.streamBacklogMaxBytes);
   let exports: HistoryExports | null = null;
   let port = 0;
+  let apiModules: Promise<ApiModules> | null = null;
+  const api = () => (apiModules ??= import('./api-modules'));
 
   const authorized = (req: IncomingMessage) => {
     const header = req.headers.authorization ?? '';
@@ -132,7 +137,11 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
     return !!match && timingSafeEqual(digest(match[1]!), tokenDigest);
   };
 
-  const callerOf = (core: Core, req: IncomingMessage): Caller | string => {
+  const callerOf = (
+    { CLIENT_ID_HEADER, CLIENT_TOKEN_HEADER, ClientId }: ApiModules,
+    core: Core,
+    req: IncomingMessage,
+  ): Caller | string => {
     const rawId = req.headers[CLIENT_ID_HEADER];
     const rawToken = req.headers[CLIENT_TOKEN_HEADER];
     if (Array.isArray(rawId) || Array.isArray(rawToken)) return 'client headers must appear once';
@@ -154,7 +163,11 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
     };
   };
 
-  const linkCallerOf = (core: Core, req: IncomingMessage): Caller | 'unauthorized' => {
+  const linkCallerOf = (
+    { LINK_AUTH_SCHEME }: ApiModules,
+    core: Core,
+    req: IncomingMessage,
+  ): Caller | 'unauthorized' => {
     const match = new RegExp(`^${LINK_AUTH_SCHEME} (.+)$`).exec(req.headers.authorization ?? '');
     const link = match ? core.links.resolve(match[1]!) : null;
     if (!match || !link) return 'unauthorized';
@@ -261,17 +274,23 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
         return fail(res, 405, 'MethodNotAllowed', 'GET only');
       return serveStatic(options.staticDir ?? '', url.pathname, res);
     }
-    const route = matchRoute(req.method ?? 'GET', url.pathname);
-    const viaLink = route.kind === 'found' && commands[route.name].http.auth === 'link';
-    if (!viaLink && !authorized(req)) {
-      return fail(res, 401, 'Unauthorized', 'missing or wrong bearer token', {
-        'www-authenticate': 'Bearer',
-      });
-    }
-    // While the core starts, health is answered from what is known; everything else waits for it.
-    if (!started && !failed && starting && route.kind === 'found' && route.name === 'health') {
+    // While the core starts, health is answered from what is known (with the bearer token, as the
+    // contract's route says); everything else waits for it.
+    if (
+      !started &&
+      !failed &&
+      starting &&
+      req.method === HEALTH_ROUTE.method &&
+      url.pathname === HEALTH_ROUTE.path
+    ) {
+      if (!authorized(req)) return unauthorized(res);
       return send(res, 200, starting.health());
     }
+    const modules = await api();
+    const { commands, dispatch, HISTORY_EXPORT_PATH } = modules;
+    const route = modules.matchRoute(req.method ?? 'GET', url.pathname);
+    const viaLink = route.kind === 'found' && commands[route.name].http.auth === 'link';
+    if (!viaLink && !authorized(req)) return unauthorized(res);
     let core: Core;
     try {
       core = await ready;
@@ -286,21 +305,21 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
     let caller: Caller | string;
     if (viaLink) {
       // The link is the whole credential, for its one request; the bearer token is not accepted here.
-      caller = linkCallerOf(core, req);
+      caller = linkCallerOf(modules, core, req);
       if (caller === 'unauthorized') {
         return fail(res, 401, 'Unauthorized', 'missing, used or expired approval link', {
           'www-authenticate': 'Link',
         });
       }
     } else {
-      caller = callerOf(core, req);
+      caller = callerOf(modules, core, req);
     }
     if (typeof caller === 'string') return fail(res, 400, 'BadRequest', caller);
 
     if (url.pathname === HISTORY_EXPORT_PATH) {
       if (req.method !== 'GET')
         return fail(res, 405, 'MethodNotAllowed', 'GET only', { allow: 'GET' });
-      return (exports ??= new HistoryExports(core)).answer(url, res);
+      return (exports ??= new modules.HistoryExports(core)).answer(url, res);
     }
     if (url.pathname === '/api/events') {
       if (req.method !== 'GET')

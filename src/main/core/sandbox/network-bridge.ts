@@ -1,8 +1,11 @@
 import { lookup } from 'node:dns/promises';
-import { createServer as createHttpServer } from 'node:http';
 import { BlockList, connect, createServer, isIP, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { hostAllowed, type HostRule } from './profile';
+
+// Taken as the builtin, not as an ES module, so that loading the core does not read every export of
+// node:http and with them load undici (see server/http-server.ts).
+const { createServer: createHttpServer } = process.getBuiltinModule('node:http');
 
 /** A connection the sandbox refused. */
 export interface NetworkViolation {
