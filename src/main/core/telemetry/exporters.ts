@@ -1,5 +1,6 @@
-// The OTLP exporters for the configured protocol. Their own retries are bounded by a timeout; the
-// audit export above them keeps a failed batch and sends it again, so a lost request loses nothing.
+// The OTLP exporters for the configured protocol. Their own retries are bounded by a timeout and end
+// with their shutdown (closing-agent.ts; over gRPC the shutdown closes the channel); the audit export
+// above them keeps a failed batch and sends it again, so a lost request loses nothing.
 import { OTLPLogExporter as GrpcLogExporter } from '@opentelemetry/exporter-logs-otlp-grpc';
 import { OTLPLogExporter as JsonLogExporter } from '@opentelemetry/exporter-logs-otlp-http';
 import { OTLPLogExporter as ProtobufLogExporter } from '@opentelemetry/exporter-logs-otlp-proto';
@@ -9,6 +10,7 @@ import { createEmptyMetadata } from '@opentelemetry/otlp-grpc-exporter-base';
 import type { LogRecordExporter } from '@opentelemetry/sdk-logs';
 import type { PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import type { TelemetrySettings } from '../../../shared/settings';
+import { ClosingAgents, closingWith } from './closing-agent';
 
 export type OtlpSettings = NonNullable<TelemetrySettings['otlp']>;
 
@@ -28,17 +30,17 @@ export function createLogExporter(
     case 'grpc':
       return new GrpcLogExporter({ url: otlp.endpoint, metadata: metadataOf(otlp), timeoutMillis });
     case 'http/json':
-      return new JsonLogExporter({
+    case 'http/protobuf': {
+      const agents = new ClosingAgents();
+      const Exporter = otlp.protocol === 'http/json' ? JsonLogExporter : ProtobufLogExporter;
+      const exporter = new Exporter({
         url: signalUrl(otlp.endpoint, 'logs'),
         headers: otlp.headers,
         timeoutMillis,
+        httpAgentOptions: agents.factory,
       });
-    case 'http/protobuf':
-      return new ProtobufLogExporter({
-        url: signalUrl(otlp.endpoint, 'logs'),
-        headers: otlp.headers,
-        timeoutMillis,
-      });
+      return closingWith(exporter, agents);
+    }
   }
 }
 
@@ -54,11 +56,14 @@ export function createMetricExporter(otlp: OtlpSettings): PushMetricExporter {
       timeoutMillis: EXPORT_TIMEOUT_MS,
     });
   }
-  return new OTLPMetricExporter({
+  const agents = new ClosingAgents();
+  const exporter = new OTLPMetricExporter({
     url: signalUrl(otlp.endpoint, 'metrics'),
     headers: otlp.headers,
     timeoutMillis: EXPORT_TIMEOUT_MS,
+    httpAgentOptions: agents.factory,
   });
+  return closingWith(exporter, agents);
 }
 
 /** The settings' headers, sent over gRPC as call metadata. */
