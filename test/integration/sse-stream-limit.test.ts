@@ -1,8 +1,9 @@
 // A program holding the bearer token opens event streams without end: the server keeps at most
 // MAX_EVENT_STREAMS open. Past it the program only displaces streams without a paired identity,
-// its own first, so a person's paired page keeps its stream; a page that reconnects while a paired
-// program holds every stream gets one back; only a client without a paired identity is refused,
-// with a JSON error, and only when every open stream is a paired client's.
+// its own first, so a person's paired page keeps its stream; a page that opens one while a program
+// holding a stolen pairing fills every place gets one, from the program; only a client without a
+// paired identity is refused, with a JSON error, and only when every open stream is a paired
+// client's.
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLIENT_ID_HEADER, CLIENT_TOKEN_HEADER } from '../../src/shared/contract';
@@ -168,27 +169,30 @@ describe('the limit on open event streams', () => {
     expect(cuts[extra]).toMatch(cut(`client ${identity.clientId} \\(browser, paired\\)`));
   });
 
-  it('when paired streams fill it, a page reconnecting gets one back and a stream without a paired identity is refused', async () => {
+  it('when paired streams fill it, a person’s page keeps its stream, another gets one, and a stream without a paired identity is refused', async () => {
     gh = await startGatehouse({});
+    const phone = listen(await gh.client({ label: 'phone' }));
+    await phone.until(() => phone.state.opens === 1);
     // The worst case: the program holds a paired identity of its own and fills every place with it.
     const hostile = await gh.client({ register: false });
     const stolen = await hostile.pair(gh.pairingSecret(), 'program', 'api');
-    for (let i = 0; i < MAX_EVENT_STREAMS; i++) sockets.push(await open(gh, stolen));
+    for (let i = 1; i < MAX_EVENT_STREAMS; i++) sockets.push(await open(gh, stolen));
     expect(sockets.every((s) => s.status === 200)).toBe(true);
 
-    // A person's page, paired, opens its stream: it takes the place of the oldest.
-    const person = await gh.client({ label: 'phone' });
-    const page = listen(person);
-    await page.until(() => page.state.opens === 1);
-    await sockets[0]!.until(() => sockets[0]!.ended);
-    expect(gh.server.eventStreams()).toMatchObject({ open: MAX_EVENT_STREAMS, displaced: 1 });
-
-    // The program opening more only ends its own, never the page's.
+    // Opening more ends its own, never the phone's, the oldest of all.
     for (let i = 0; i < 5; i++) sockets.push(await open(gh, stolen));
-    for (const s of sockets.slice(1, 6)) await s.until(() => s.ended);
+    for (const s of sockets.slice(0, 5)) await s.until(() => s.ended);
+    expect(gh.server.eventStreams()).toMatchObject({ open: MAX_EVENT_STREAMS, displaced: 5 });
+
+    // Another device of the person's, paired, takes the place of the program's oldest.
+    const laptop = listen(await gh.client({ label: 'laptop' }));
+    await laptop.until(() => laptop.state.opens === 1);
+    await sockets[5]!.until(() => sockets[5]!.ended);
+    expect(gh.server.eventStreams()).toMatchObject({ open: MAX_EVENT_STREAMS, displaced: 6 });
     gh.core.bus.publish({ type: 'grants_changed' });
-    await page.until(() => page.state.heard.length === 1);
-    expect(page.state.opens).toBe(1);
+    await phone.until(() => phone.state.heard.length === 1);
+    await laptop.until(() => laptop.state.heard.length === 1);
+    expect([phone.state.opens, laptop.state.opens]).toEqual([1, 1]);
 
     // Every place is a paired client's: a stream with the token alone is refused, in words.
     const anonymous = await open(gh);
@@ -200,7 +204,7 @@ describe('the limit on open event streams', () => {
       error: { name: string; message: string };
     };
     expect(body.error.name).toBe('TooManyStreams');
-    expect(anonymous.text.toLowerCase()).toContain('retry-after: 5');
+    expect(text.toLowerCase()).toContain('retry-after: 5');
     expect(gh.server.eventStreams()).toMatchObject({
       open: MAX_EVENT_STREAMS,
       displaced: 6,
@@ -212,6 +216,9 @@ describe('the limit on open event streams', () => {
     const after = await open(gh);
     sockets.push(after);
     expect(after.status).toBe(200);
-    expect(page.state.opens).toBe(1);
+    await sockets[6]!.until(() => sockets[6]!.ended);
+    gh.core.bus.publish({ type: 'grants_changed' });
+    await phone.until(() => phone.state.heard.length === 2);
+    expect([phone.state.opens, laptop.state.opens]).toEqual([1, 1]);
   });
 });

@@ -220,22 +220,23 @@ export class EventStreams {
    * At the limit, a new stream takes the place of an older one rather than be refused, so a program
    * holding the token that opens streams without end cannot lock a person's own browser out: it
    * only ever displaces streams no paired client holds, its own first. A person's paired browser
-   * or phone is never refused: it displaces the oldest stream without a paired identity, else its
-   * own oldest (a tab it left, a reconnect whose old stream is not yet seen closed), else the
-   * oldest of all. Only a client without a paired identity is refused, and only when every open
-   * stream is a paired client's. Whether a stream is paired is asked now, not when it opened: a
-   * revoked client's streams count as anyone's. The ended client reconnects as after any cut (a
-   * log line, not the audit: it changes nothing Gatehouse allows).
+   * or phone is never refused: it displaces the oldest stream without a paired identity, else the
+   * oldest of the paired client holding the most streams (a program that stole a pairing and
+   * filled every place gives way before a person's one tab, and its own new streams end its own
+   * old ones; a person's tabs, sharing their browser's identity, do not take turns ending each
+   * other). Only a client without a paired identity is refused, and only when every open stream
+   * is a paired client's. Whether a stream is paired is asked now, not when it opened: a revoked
+   * client's streams count as anyone's. The ended client reconnects as after any cut (a log line,
+   * not the audit: it changes nothing Gatehouse allows).
    */
   private makeRoom(core: Core, caller: Caller, peer: string): boolean {
     const open = [...this.streams.values()];
     const paired = (c: Caller) =>
       c.paired && c.clientId !== null && core.clients.isRegistered(c.clientId);
-    const own = (s: OpenStream) => s.caller.clientId === caller.clientId;
     const unproven = open.filter((s) => !paired(s.caller));
     const victim = paired(caller)
-      ? (unproven[0] ?? open.find(own) ?? open[0])
-      : (unproven.find(own) ?? unproven[0]);
+      ? (unproven[0] ?? oldestOfLargest(open))
+      : (unproven.find((s) => s.caller.clientId === caller.clientId) ?? unproven[0]);
     if (!victim) return false;
     this.displaced++;
     log.warn(
@@ -263,6 +264,19 @@ export class EventStreams {
       refused: this.refused,
     };
   }
+}
+
+/** The oldest stream of the client holding the most (of two holding as many, the earlier one). */
+function oldestOfLargest(open: readonly OpenStream[]): OpenStream | undefined {
+  const byClient = new Map<string | null, OpenStream[]>();
+  for (const stream of open) {
+    const list = byClient.get(stream.caller.clientId);
+    if (list) list.push(stream);
+    else byClient.set(stream.caller.clientId, [stream]);
+  }
+  let largest: OpenStream[] = [];
+  for (const list of byClient.values()) if (list.length > largest.length) largest = list;
+  return largest[0];
 }
 
 /** The client as the server knows it: a proven id, or anonymous with the bearer token. */
