@@ -1,6 +1,6 @@
 // A page shows what changed while its event stream was gone once the stream is back, without a
-// reload: a setting changed in the file, a grant made and a request decided elsewhere all sent
-// events no page heard, and none is replayed. The core is restarted (its streams end) and the
+// reload: a setting and a rule changed in the file, a device paired, a grant made and a request
+// decided elsewhere all sent events (or none) no page heard, and none is replayed. The core is restarted (its streams end) and the
 // pages' reconnects are held back until everything has changed, so nothing reaches them by event.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,7 +19,7 @@ const banner = (page: Page) =>
 
 const EVENTS = '**/api/events';
 
-test('settings, grants, history and the first screen are current once the stream is back', async ({
+test('settings, rules, grants, devices, history and the first screen are current once the stream is back', async ({
   context,
 }) => {
   h = await startDialogHarness(
@@ -42,8 +42,12 @@ test('settings, grants, history and the first screen are current once the stream
     .getByRole('form', { name: 'General settings' })
     .getByRole('spinbutton', { name: 'Timeout (seconds)' });
   const grants = settings.locator('#sv-grants');
+  const rules = settings.locator('#sv-rules');
+  const devices = settings.locator('#sv-devices');
   await expect(timeout).toHaveValue('120');
   await expect(grants).toContainText('No grants in force');
+  await expect(devices).toContainText('e2e harness');
+  await expect(rules.getByText('deny-curl')).toHaveCount(0);
   await expect(history.getByText('No decisions yet.')).toBeVisible();
   await expect(home.getByText('No decision yet.')).toBeVisible();
   // Marks each page: a reload (which would read everything afresh) would drop the mark.
@@ -65,9 +69,14 @@ test('settings, grants, history and the first screen are current once the stream
   const onDisk = JSON.parse(readFileSync(file, 'utf8')) as {
     approvals?: { timeoutSeconds?: number };
   };
+  const rule = { id: 'deny-curl', action: 'deny', toolKind: 'execute', command: 'curl' };
   writeFileSync(
     file,
-    JSON.stringify({ ...onDisk, approvals: { ...onDisk.approvals, timeoutSeconds: 240 } }),
+    JSON.stringify({
+      ...onDisk,
+      approvals: { ...onDisk.approvals, timeoutSeconds: 240 },
+      rules: [rule],
+    }),
   );
   await h.headless.restart();
   const voter = await registerVoter(h);
@@ -78,12 +87,15 @@ test('settings, grants, history and the first screen are current once the stream
   });
   // Still cut off: what changed is on no page yet.
   await expect(timeout).toHaveValue('120');
+  await expect(devices).not.toContainText('e2e voter');
   await expect(history.getByText('No decisions yet.')).toBeVisible();
 
   await context.unroute(EVENTS);
   for (const page of [settings, history, home]) await expect(banner(page)).toHaveCount(0);
   await expect(timeout).toHaveValue('240');
   await expect(grants.getByRole('row').filter({ hasText: 'npm test' })).toContainText('Active');
+  await expect(rules.getByRole('row').filter({ hasText: 'deny-curl' })).toContainText('curl');
+  await expect(devices).toContainText('e2e voter');
   await expect(
     history.getByRole('listbox', { name: /^Decisions/ }).getByRole('option'),
   ).toContainText(['Run the tests']);
