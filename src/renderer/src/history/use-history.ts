@@ -1,9 +1,9 @@
 // The decisions of one filter, newest first: the first page, more pages as the list scrolls (the
-// core's keyset cursor), and the head refreshed when a new decision lands.
+// core's keyset cursor), and the head refreshed when a new decision lands or the stream opens.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { GatehouseApi } from '../../../shared/contract';
-import { whenStreamOpens } from '../connection/stream-open';
 import type { HistoryFilter, HistoryItem } from '../../../shared/history';
+import { whenStreamOpens } from '../connection/stream-open';
 
 export const PAGE_SIZE = 100;
 
