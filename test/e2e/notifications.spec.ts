@@ -104,3 +104,30 @@ test('a notification for a request waiting in the background; its Allow votes as
   // Its notification goes with the request; the dangerous one still waits.
   await expect.poll(async () => (await shown(worker)).map((n) => n.actions)).toEqual([['deny']]);
 });
+
+test('a notification whose request ended while the page was cut off goes once it reconnects', async ({
+  page,
+  context,
+}) => {
+  h = await startDialogHarness([
+    { id: 'claude', name: 'Claude Code', script: { prompts: [[run('npm test')]] } },
+  ]);
+  await context.grantPermissions(['notifications'], { origin: h.headless.origin });
+  await h.open(page, 'sessions');
+  await expect(page.locator('.topbar')).toBeVisible();
+  await hideTab(page);
+  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+  await h.startTurn('claude');
+  await h.waitForPending(1);
+  await expect.poll(async () => (await shown(worker)).length).toBe(1);
+
+  // The core stops: its server first, so the page's stream ends before the request is cancelled,
+  // and no event of that ever reaches the page.
+  await h.headless.halt();
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'Gatehouse is not answering' }),
+  ).toBeVisible();
+  expect(await shown(worker)).toHaveLength(1);
+  await h.headless.restart();
+  await expect.poll(async () => (await shown(worker)).length).toBe(0);
+});

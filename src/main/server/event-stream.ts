@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatehouseEvent } from '../../shared/contract';
 import { type Caller, type Core, type EventBus, logger } from '../core';
 import { SECURITY_HEADERS } from '../../shared/security-headers';
+import { fail } from './respond';
 
 /**
  * A comment line this often, events or not: a page that hears nothing for longer than a beat and a
@@ -93,29 +94,71 @@ function fanoutOf(bus: EventBus): Fanout {
  */
 export const STREAM_BACKLOG_MAX_BYTES = 4 * 1024 * 1024;
 
-/** What the server's streams hold now, and how many were ended for not reading. */
+/**
+ * Event streams one server keeps open at once. A person's browsers and phones, with an editor or a
+ * terminal beside them, hold a handful, a few more for tabs and for reconnects whose old stream is
+ * not yet seen closed; 64 is far past that. Each stream is a socket, its kernel buffers (about 4 MB
+ * on loopback once it stops reading) and up to STREAM_BACKLOG_MAX_BYTES here, so a program holding
+ * the token could otherwise make the server keep as many as it cares to open.
+ */
+export const MAX_EVENT_STREAMS = 64;
+
+/** What the server's streams hold now, and how many were ended or refused. */
 export interface EventStreamStats {
   open: number;
   /** Bytes written to the open streams and not yet taken by their sockets. */
   unflushedBytes: number;
   cutOff: number;
+  /** Streams ended to make room for a newer one past MAX_EVENT_STREAMS. */
+  displaced: number;
+  /** Streams refused past MAX_EVENT_STREAMS (503): every open one was a person's paired client. */
+  refused: number;
+}
+
+/** One open stream: who opened it, from where, and what ends it from the server's side. */
+interface OpenStream {
+  caller: Caller;
+  peer: string;
+  end: () => void;
 }
 
 /**
- * Server-sent events: every core event, as `event: <type>` with the JSON payload. A client that
- * reconnects re-reads GET /api/approvals, so nothing is replayed here. A paired client listening
- * here is present (a consensus voter) for as long as its stream is open. A client that stops
- * reading is disconnected once it holds more than the limit: it catches up the way any reconnect
- * does (a log line, not the audit: it changes nothing Gatehouse allows).
+ * Server-sent events: every core event, as `event: <type>` with the JSON payload. A page re-reads
+ * what each of its views shows whenever its stream opens, so nothing is replayed here. A paired
+ * client listening here is present (a consensus voter) for as long as its stream is open. A client
+ * that stops reading is disconnected once it holds more than the limit: it catches up the way any
+ * reconnect does (a log line, not the audit: it changes nothing Gatehouse allows). At most
+ * MAX_EVENT_STREAMS are open at once (see makeRoom for which gives way).
  */
 export class EventStreams {
-  /** Each open stream, with what ends it from the server's side. */
-  private readonly streams = new Map<ServerResponse, () => void>();
+  /** Each open stream, oldest first (a Map keeps the order streams were added in). */
+  private readonly streams = new Map<ServerResponse, OpenStream>();
   private cutOff = 0;
+  private displaced = 0;
+  private refused = 0;
 
-  constructor(private readonly backlogMaxBytes = STREAM_BACKLOG_MAX_BYTES) {}
+  constructor(
+    private readonly backlogMaxBytes = STREAM_BACKLOG_MAX_BYTES,
+    private readonly maxStreams = MAX_EVENT_STREAMS,
+  ) {}
 
   open(core: Core, caller: Caller, req: IncomingMessage, res: ServerResponse): void {
+    // Read now: once the socket is destroyed its address is gone.
+    const peer = `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? '?'}`;
+    if (this.streams.size >= this.maxStreams && !this.makeRoom(core, caller, peer)) {
+      this.refused++;
+      log.warn(
+        `event stream of ${describe(caller)} at ${peer} refused: ${this.streams.size} streams ` +
+          `open (limit ${this.maxStreams}), each a paired client's`,
+      );
+      return fail(
+        res,
+        503,
+        'TooManyStreams',
+        `${this.maxStreams} event streams are open, each a paired client's; pair this client or close one`,
+        { 'retry-after': '5' },
+      );
+    }
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
@@ -125,8 +168,6 @@ export class EventStreams {
     });
     res.write('retry: 2000\n: connected\n\n');
     res.socket?.setNoDelay(true);
-    // Read now: once the socket is destroyed its address is gone.
-    const peer = `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? '?'}`;
     let open = true;
     /** True when the stream may be written to; false once it is over the limit and ended. */
     const within = () => {
@@ -162,25 +203,80 @@ export class EventStreams {
     };
     req.on('close', done);
     res.on('close', done);
-    this.streams.set(res, () => {
-      // Nothing is written after the end (a write after it is an error no one would catch).
-      done();
-      res.end();
-      // One that has not taken what was sent would never read the end either: it is dropped.
-      if (res.writableLength > 0) res.destroy();
+    this.streams.set(res, {
+      caller,
+      peer,
+      end: () => {
+        // Nothing is written after the end (a write after it is an error no one would catch).
+        done();
+        res.end();
+        // One that has not taken what was sent would never read the end either: it is dropped.
+        if (res.writableLength > 0) res.destroy();
+      },
     });
+  }
+
+  /**
+   * At the limit, a new stream takes the place of an older one rather than be refused, so a program
+   * holding the token that opens streams without end cannot lock a person's own browser out: it
+   * only ever displaces streams no paired client holds, its own first. A person's paired browser
+   * or phone is never refused: it displaces the oldest stream without a paired identity, else the
+   * oldest of the paired client holding the most streams (a program that stole a pairing and
+   * filled every place gives way before a person's one tab, and its own new streams end its own
+   * old ones; a person's tabs, sharing their browser's identity, do not take turns ending each
+   * other). Only a client without a paired identity is refused, and only when every open stream
+   * is a paired client's. Whether a stream is paired is asked now, not when it opened: a revoked
+   * client's streams count as anyone's. The ended client reconnects as after any cut (a log line,
+   * not the audit: it changes nothing Gatehouse allows).
+   */
+  private makeRoom(core: Core, caller: Caller, peer: string): boolean {
+    const open = [...this.streams.values()];
+    const paired = (c: Caller) =>
+      c.paired && c.clientId !== null && core.clients.isRegistered(c.clientId);
+    const unproven = open.filter((s) => !paired(s.caller));
+    const victim = paired(caller)
+      ? (unproven[0] ?? oldestOfLargest(open))
+      : (unproven.find((s) => s.caller.clientId === caller.clientId) ?? unproven[0]);
+    if (!victim) return false;
+    this.displaced++;
+    log.warn(
+      `event stream of ${describe({ ...victim.caller, paired: paired(victim.caller) })} at ` +
+        `${victim.peer} ended: ${open.length} ` +
+        `streams open (limit ${this.maxStreams}), ${describe(caller)} at ${peer} opened another`,
+    );
+    victim.end();
+    return true;
   }
 
   /** Ends every open stream (the token changed, or the server stops). */
   endAll(): void {
-    for (const end of [...this.streams.values()]) end();
+    for (const { end } of [...this.streams.values()]) end();
   }
 
   stats(): EventStreamStats {
     let unflushedBytes = 0;
     for (const stream of this.streams.keys()) unflushedBytes += stream.writableLength;
-    return { open: this.streams.size, unflushedBytes, cutOff: this.cutOff };
+    return {
+      open: this.streams.size,
+      unflushedBytes,
+      cutOff: this.cutOff,
+      displaced: this.displaced,
+      refused: this.refused,
+    };
   }
+}
+
+/** The oldest stream of the client holding the most (of two holding as many, the earlier one). */
+function oldestOfLargest(open: readonly OpenStream[]): OpenStream | undefined {
+  const byClient = new Map<string | null, OpenStream[]>();
+  for (const stream of open) {
+    const list = byClient.get(stream.caller.clientId);
+    if (list) list.push(stream);
+    else byClient.set(stream.caller.clientId, [stream]);
+  }
+  let largest: OpenStream[] = [];
+  for (const list of byClient.values()) if (list.length > largest.length) largest = list;
+  return largest[0];
 }
 
 /** The client as the server knows it: a proven id, or anonymous with the bearer token. */

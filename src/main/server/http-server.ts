@@ -46,6 +46,8 @@ export interface HttpServerOptions {
   agentProcesses?: () => AgentProcessInfo[];
   /** Bytes an event stream may leave unread before it is ended. Default STREAM_BACKLOG_MAX_BYTES. */
   streamBacklogMaxBytes?: number;
+  /** Event streams open at once. Default MAX_EVENT_STREAMS. */
+  maxEventStreams?: number;
 }
 
 export interface RunningServer {
@@ -61,7 +63,7 @@ export interface RunningServer {
   host: string;
   /** The addresses another device opens; empty when only this machine can reach the server. */
   networkUrls: string[];
-  /** The open event streams, what they hold unread, and how many were ended for not reading. */
+  /** The open event streams, what they hold unread, and how many were ended or refused. */
   eventStreams(): EventStreamStats;
   close(): Promise<void>;
 }
@@ -125,7 +127,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
   const isLoopback = options.isLoopback ?? isLoopbackAddress;
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;
   let tokenDigest = digest(options.token);
-  const streams = new EventStreams(options.streamBacklogMaxBytes);
+  const streams = new EventStreams(options.streamBacklogMaxBytes, options.maxEventStreams);
   let exports: HistoryExports | null = null;
   let port = 0;
   let apiModules: Promise<ApiModules> | null = null;

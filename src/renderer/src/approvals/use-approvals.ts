@@ -5,6 +5,7 @@ import type { PendingApproval, PendingSummary } from '../../../shared/domain';
 import { ApiError } from '../api/api-error';
 import { useApi } from '../api/context';
 import { canVote, useConnection } from '../connection/connection';
+import { whenStreamOpens } from '../connection/stream-open';
 import { markReceived } from './perf';
 
 /** What became of one vote, as the dialog tells it. */
@@ -142,7 +143,7 @@ export function useApprovals(): ApprovalQueue {
           break;
       }
     });
-    const offConnection = api.onConnectionChange((connected) => connected && refresh());
+    const offConnection = whenStreamOpens(api, refresh);
     refresh();
     return () => {
       alive = false;

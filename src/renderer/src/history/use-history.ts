@@ -1,8 +1,9 @@
 // The decisions of one filter, newest first: the first page, more pages as the list scrolls (the
-// core's keyset cursor), and the head refreshed when a new decision lands.
+// core's keyset cursor), and the head refreshed when a new decision lands or the stream opens.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { GatehouseApi } from '../../../shared/contract';
 import type { HistoryFilter, HistoryItem } from '../../../shared/history';
+import { whenStreamOpens } from '../connection/stream-open';
 
 export const PAGE_SIZE = 100;
 
@@ -116,7 +117,10 @@ export function useHistoryList(api: GatehouseApi, filter: HistoryFilter): Histor
   };
 }
 
-/** Calls `onDecision` (coalesced) whenever a request is decided. */
+/**
+ * Calls `onDecision` (coalesced) whenever a request is decided, and whenever the event stream
+ * (re)opens: requests decided while it was down sent no event that reached this page.
+ */
 export function useDecisions(api: GatehouseApi, onDecision: () => void, delayMs = 120): void {
   const callback = useRef(onDecision);
   useEffect(() => {
@@ -124,15 +128,19 @@ export function useDecisions(api: GatehouseApi, onDecision: () => void, delayMs 
   });
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | null = null;
-    const unsubscribe = api.subscribe((event) => {
-      if (event.type !== 'permission_resolved' || timer) return;
-      timer = setTimeout(() => {
+    const soon = () => {
+      timer ??= setTimeout(() => {
         timer = null;
         callback.current();
       }, delayMs);
+    };
+    const unsubscribe = api.subscribe((event) => {
+      if (event.type === 'permission_resolved') soon();
     });
+    const unwatch = whenStreamOpens(api, soon);
     return () => {
       unsubscribe();
+      unwatch();
       if (timer) clearTimeout(timer);
     };
   }, [api, delayMs]);

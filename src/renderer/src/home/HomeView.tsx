@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { AgentInfo } from '../../../shared/domain';
 import type { HistoryItem } from '../../../shared/history';
 import { useApi } from '../api/context';
+import { useWhenStreamOpens } from '../connection/stream-open';
 import type { ApprovalQueue } from '../approvals/use-approvals';
 import { baseName, formatClock } from '../components/format';
 import { useNow } from '../components/use-now';
@@ -26,18 +27,26 @@ export function HomeView({ queue }: { queue: ApprovalQueue }) {
   const running = sessions.filter((s) => s.state !== 'closed');
   const oldest = [...queue.items].sort((a, b) => a.issuedAt - b.issuedAt)[0];
 
+  const readDecisions = useCallback(() => {
+    api.call('history', { limit: LAST_DECISIONS }).then(
+      (page) => setDecisions(page.items),
+      () => {},
+    );
+  }, [api]);
+
   useEffect(() => {
     api.call('listAgents', {}).then(setAgents, () => setAgents([]));
-    const read = () =>
-      api.call('history', { limit: LAST_DECISIONS }).then(
-        (page) => setDecisions(page.items),
-        () => {},
-      );
-    void read();
+    readDecisions();
     return api.subscribe((event) => {
-      if (event.type === 'permission_resolved') void read();
+      if (event.type === 'permission_resolved') readDecisions();
     });
-  }, [api]);
+  }, [api, readDecisions]);
+  // What was decided or configured while the stream was down. A failed read keeps what is shown:
+  // an empty list here would be the first-run guide.
+  useWhenStreamOpens(api, () => {
+    api.call('listAgents', {}).then(setAgents, () => undefined);
+    readDecisions();
+  });
 
   if (agents && agents.length === 0)
     return <Guide onAdded={() => api.call('listAgents', {}).then(setAgents, () => {})} />;

@@ -1,12 +1,15 @@
 // Waiting requests reach the person whose Gatehouse tab is in the background: a notification per
-// request (its text from the same summary as the dialog), closed when the request ends, with Allow
-// and Deny buttons where the browser offers them. A button's choice comes back from the service
-// worker as a message; it is checked against this page's own queue and voted through its API.
+// request (its text from the same summary as the dialog), closed when the request ends, or when the
+// event stream opens again and the request no longer waits (its end went unheard while the stream
+// was down), with Allow and Deny buttons where the browser offers them. A button's choice comes
+// back from the service worker as a message; it is checked against this page's own queue and voted
+// through its API.
 import { useEffect, useRef } from 'react';
 import { z } from 'zod';
 import { summarizeApproval } from '../../../shared/approval-summary';
 import type { PendingSummary } from '../../../shared/domain';
 import { useApi } from '../api/context';
+import { whenStreamOpens } from '../connection/stream-open';
 import { approveOption, denyOption, hasDanger } from '../approvals/queue-order';
 import type { ApprovalQueue } from '../approvals/use-approvals';
 import { notificationText } from './notification-text';
@@ -68,6 +71,19 @@ export function useBrowserNotifications(queue: ApprovalQueue, enabled: boolean):
         void shown(event.requestId).then((list) => list.forEach((n) => n.close()));
       }
     });
+    // A request decided or cancelled while the stream was down sent an event this page never heard:
+    // its notification goes once the core's list says it waits no more. A list the core cut short
+    // cannot say that of the requests it left out, so nothing is closed from it.
+    const unwatch = whenStreamOpens(api, () => {
+      void Promise.all([api.call('listApprovals', {}), serviceWorkerReady()])
+        .then(async ([{ items, total }, registration]) => {
+          if (!registration || total > items.length) return;
+          const waiting = new Set(items.map((a) => a.requestId));
+          for (const notification of await registration.getNotifications())
+            if (!waiting.has(notification.tag)) notification.close();
+        })
+        .catch(() => undefined);
+    });
     const onMessage = (message: MessageEvent) => {
       const parsed = WorkerMessage.safeParse(message.data);
       if (!parsed.success) return;
@@ -84,6 +100,7 @@ export function useBrowserNotifications(queue: ApprovalQueue, enabled: boolean):
     navigator.serviceWorker?.addEventListener('message', onMessage);
     return () => {
       off();
+      unwatch();
       navigator.serviceWorker?.removeEventListener('message', onMessage);
     };
   }, [api, enabled]);

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { SessionInfo, SessionSandbox } from '../../../shared/domain';
 import { useApi } from '../api/context';
+import { whenStreamOpens } from '../connection/stream-open';
 import './SandboxLine.css';
 
 /** One line on what confines a session's agent; a warning when nothing does. */
@@ -42,7 +43,7 @@ export function UnguardedNote({ reason }: { reason: string }) {
 
 /**
  * What confines an open session's agent (its sandbox, and whether it still asks), kept current
- * from the session's state events.
+ * from the session's state events, and read again whenever the event stream (re)opens.
  */
 export function SessionSandboxLine({ sessionId }: { sessionId: string }) {
   const api = useApi();
@@ -55,16 +56,20 @@ export function SessionSandboxLine({ sessionId }: { sessionId: string }) {
       if (event.type === 'session_state' && event.session.sessionId === sessionId)
         setKnown(event.session);
     });
-    api
-      .call('listSessions', {})
-      .then((sessions) => {
-        const found = sessions.find((s) => s.sessionId === sessionId);
-        if (live && found) setKnown(found);
-      })
-      .catch(() => undefined);
+    const read = () =>
+      api
+        .call('listSessions', {})
+        .then((sessions) => {
+          const found = sessions.find((s) => s.sessionId === sessionId);
+          if (live && found) setKnown(found);
+        })
+        .catch(() => undefined);
+    void read();
+    const unwatch = whenStreamOpens(api, () => void read());
     return () => {
       live = false;
       unsubscribe();
+      unwatch();
     };
   }, [api, sessionId]);
 

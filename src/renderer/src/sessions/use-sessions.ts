@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { SessionInfo } from '../../../shared/domain';
 import { useApi } from '../api/context';
+import { whenStreamOpens } from '../connection/stream-open';
 import { serialRead } from './serial-read';
 
 /** Events after which the list may read differently: a session's state, its waiting requests. */
@@ -30,7 +31,7 @@ export function useSessions(): { sessions: SessionInfo[]; error: string | null }
     const unsubscribe = api.subscribe((event) => {
       if (CHANGES.has(event.type)) read();
     });
-    const unwatch = api.onConnectionChange((connected) => connected && read());
+    const unwatch = whenStreamOpens(api, read);
     return () => {
       live = false;
       unsubscribe();

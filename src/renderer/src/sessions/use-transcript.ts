@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { Transcript, TranscriptEntry } from '../../../shared/transcript';
 import { useApi } from '../api/context';
+import { whenStreamOpens } from '../connection/stream-open';
 import { serialRead } from './serial-read';
 
 export interface TranscriptState {
@@ -56,7 +57,7 @@ export function useTranscript(sessionId: string): TranscriptState {
       if (event.type === 'transcript_changed' && event.sessionId === sessionId && event.rev > rev)
         read();
     });
-    const unwatch = api.onConnectionChange((connected) => connected && read());
+    const unwatch = whenStreamOpens(api, read);
     return () => {
       live = false;
       unsubscribe();

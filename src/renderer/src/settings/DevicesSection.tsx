@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ClientInfo, CommandOutput } from '../../../shared/contract';
 import { useApi } from '../api/context';
+import { useWhenStreamOpens } from '../connection/stream-open';
 import { formatDateTime } from '../history/words';
 import { AsyncState } from '../ui/AsyncState';
 import { Card } from '../ui/Card';
@@ -24,6 +25,8 @@ export function DevicesSection() {
     api.call('listClients', {}).then(setClients, (e: Error) => setError(e.message));
   }, [api]);
   useEffect(load, [load]);
+  // Pairings made or revoked elsewhere, and unpaired clients a restarted core forgot.
+  useWhenStreamOpens(api, load);
   useEffect(() => {
     api.call('serverAddress', {}).then(setServed, (e: Error) => setError(e.message));
   }, [api]);

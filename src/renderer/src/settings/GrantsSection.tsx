@@ -1,9 +1,11 @@
 // Remembered "always" decisions: what each covers, where, until when; revoke one and it stops
-// applying at once. Refreshed when a decision lands (a vote for an "always" option makes a grant).
+// applying at once. Refreshed when a decision lands (a vote for an "always" option makes a grant),
+// when the grants change, and whenever the event stream (re)opens.
 import { useCallback, useEffect, useState } from 'react';
 import type { CommandOutput } from '../../../shared/contract';
 import { grantCommandText } from '../../../shared/grant-words';
 import { useApi } from '../api/context';
+import { useWhenStreamOpens } from '../connection/stream-open';
 import { GrantWords } from '../components/GrantWords';
 import { useNow } from '../components/use-now';
 import { formatDateTime, relative } from '../history/words';
@@ -15,6 +17,9 @@ import { useAction } from '../ui/use-action';
 import './GrantsSection.css';
 
 type GrantView = CommandOutput<'listGrants'>[number];
+
+/** A vote for an "always" option creates a grant; a closed session ends its grants. */
+const CHANGES = new Set(['permission_resolved', 'session_state', 'grants_changed']);
 
 export function GrantsSection() {
   const api = useApi();
@@ -34,12 +39,12 @@ export function GrantsSection() {
     );
   }, [api, showInactive]);
   useEffect(load, [load]);
+  useWhenStreamOpens(api, load);
 
-  // A vote for an "always" option creates a grant; a closed session ends its grants.
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | null = null;
     const unsubscribe = api.subscribe((event) => {
-      if ((event.type !== 'permission_resolved' && event.type !== 'session_state') || timer) return;
+      if (!CHANGES.has(event.type) || timer) return;
       timer = setTimeout(() => {
         timer = null;
         load();

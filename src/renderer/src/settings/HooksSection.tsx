@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { CLI_NAME, type HookedCli, type HookWatch } from '../../../shared/hooked-clis';
 import { useApi } from '../api/context';
+import { useWhenStreamOpens } from '../connection/stream-open';
 import { formatDateTime } from '../history/words';
 import { AsyncState } from '../ui/AsyncState';
 import { Card } from '../ui/Card';
@@ -72,6 +73,7 @@ export function HooksSection() {
     );
   }, [api]);
   useEffect(load, [load]);
+  useWhenStreamOpens(api, load);
   useEffect(() => api.subscribe((event) => event.type === 'hook_changed' && load()), [api, load]);
 
   return (

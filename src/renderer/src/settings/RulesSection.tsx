@@ -4,6 +4,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { ManagedPolicyView } from '../../../shared/managed-settings';
 import type { Rule } from '../../../shared/rules';
 import { useApi } from '../api/context';
+import { useWhenStreamOpens } from '../connection/stream-open';
 import { RuleEditor } from '../rules/RuleEditor';
 import { draftOfRule, EMPTY_DRAFT, type RuleDraft } from '../rules/rule-draft';
 import { AsyncState } from '../ui/AsyncState';
@@ -40,6 +41,7 @@ export function RulesSection({
     api.call('listRules', {}).then(setRules, (e: Error) => setError(e.message));
   }, [api]);
   useEffect(load, [load]);
+  useWhenStreamOpens(api, load);
 
   const remove = async (ruleId: string) => {
     setError(null);

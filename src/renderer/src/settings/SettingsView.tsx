@@ -1,10 +1,11 @@
 // The settings window: grants, rules, agents and the general settings, over one settings file;
 // which terminal CLIs are hooked; the paired devices.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { CommandOutput } from '../../../shared/contract';
 import type { AgentInfo, PermissionPolicy } from '../../../shared/domain';
 import type { Settings } from '../../../shared/settings';
 import { useApi } from '../api/context';
+import { useWhenStreamOpens } from '../connection/stream-open';
 import { AgentsSection } from './AgentsSection';
 import { DevicesSection } from './DevicesSection';
 import { GeneralSection } from './GeneralSection';
@@ -40,11 +41,32 @@ export function SettingsView() {
   const [policies, setPolicies] = useState<PermissionPolicy[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [fileRevision, setFileRevision] = useState(0);
+  const shown = useRef<Loaded | null>(null);
+  useEffect(() => {
+    shown.current = loaded;
+  }, [loaded]);
 
   const reload = useCallback(() => {
     api.call('getSettings', {}).then(setLoaded, (e: Error) => setError(e.message));
     api.call('listAgents', {}).then(setAgents, () => undefined);
   }, [api]);
+
+  // Whatever changed while the event stream was down (from the file, another window, before a
+  // restart) is read now; a form holding what the settings said before starts again from what they
+  // say now, as after a change of the file.
+  useWhenStreamOpens(api, () => {
+    api.call('getSettings', {}).then(
+      (now) => {
+        const before = shown.current?.settings;
+        setLoaded(now);
+        setError(null);
+        if (before && JSON.stringify(before) !== JSON.stringify(now.settings))
+          setFileRevision((n) => n + 1);
+      },
+      (e: Error) => setError(e.message),
+    );
+    api.call('listAgents', {}).then(setAgents, () => undefined);
+  });
 
   useEffect(() => {
     reload();
