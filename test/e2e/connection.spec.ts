@@ -9,6 +9,7 @@ import { expect, test, type Page } from '@playwright/test';
 import {
   approvalsView,
   edit,
+  notAnsweringBanner as banner,
   run,
   startDialogHarness,
   type DialogHarness,
@@ -26,9 +27,6 @@ test.afterEach(async () => {
   await h?.stop();
   h = undefined;
 });
-
-const banner = (page: Page) =>
-  page.getByRole('alert').filter({ hasText: 'Gatehouse is not answering' });
 
 /** The `gatehouse` command, built, on the harness's data folder. */
 const gatehouse = (home: string, ...args: string[]) =>

@@ -3,7 +3,12 @@
 // whose text leads with what will run (the agent's title shown as its words) and whose Allow button,
 // handed from the service worker to the page, is voted through the page's API as its device.
 import { expect, test, type Page, type Worker } from '@playwright/test';
-import { run, startDialogHarness, type DialogHarness } from './support/dialog-harness';
+import {
+  notAnsweringBanner,
+  run,
+  startDialogHarness,
+  type DialogHarness,
+} from './support/dialog-harness';
 
 let h: DialogHarness | undefined;
 test.afterEach(async () => {
@@ -124,9 +129,7 @@ test('a notification whose request ended while the page was cut off goes once it
   // The core stops: its server first, so the page's stream ends before the request is cancelled,
   // and no event of that ever reaches the page.
   await h.headless.halt();
-  await expect(
-    page.getByRole('alert').filter({ hasText: 'Gatehouse is not answering' }),
-  ).toBeVisible();
+  await expect(notAnsweringBanner(page)).toBeVisible();
   expect(await shown(worker)).toHaveLength(1);
   await h.headless.restart();
   await expect.poll(async () => (await shown(worker)).length).toBe(0);

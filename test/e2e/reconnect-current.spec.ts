@@ -4,8 +4,13 @@
 // pages' reconnects are held back until everything has changed, so nothing reaches them by event.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { run, startDialogHarness, type DialogHarness } from './support/dialog-harness';
+import { expect, test } from '@playwright/test';
+import {
+  notAnsweringBanner as banner,
+  run,
+  startDialogHarness,
+  type DialogHarness,
+} from './support/dialog-harness';
 import { decideTurn, openSession, openView, registerVoter } from './support/history-harness';
 
 let h: DialogHarness | undefined;
@@ -13,9 +18,6 @@ test.afterEach(async () => {
   await h?.stop();
   h = undefined;
 });
-
-const banner = (page: Page) =>
-  page.getByRole('alert').filter({ hasText: 'Gatehouse is not answering' });
 
 const EVENTS = '**/api/events';
 

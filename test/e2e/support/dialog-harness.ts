@@ -328,3 +328,7 @@ function seedEditedFiles(agents: readonly AgentSpec[], folder: string): void {
   };
   agents.forEach((agent) => visit(agent.script));
 }
+
+/** The banner a page shows while the core does not answer. */
+export const notAnsweringBanner = (page: Page) =>
+  page.getByRole('alert').filter({ hasText: 'Gatehouse is not answering' });
