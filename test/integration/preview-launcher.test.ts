@@ -1,11 +1,16 @@
 // A previewed command's scratch layer is started by the agents' launcher, never by the core's own
 // thread: its parent is the launcher. A launcher killed while a preview runs fails that preview
 // closed (the layer dies with it, nothing it showed is taken) and the next preview starts a new one.
+// Where no launcher is handed in, the process spawns the layer itself, through the same path.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentLauncher, launchAgent } from '../../src/main/core/agents/launcher';
-import type { LayerProcess, LayerSpec } from '../../src/main/core/sandbox/layer-run';
+import {
+  spawnHere,
+  type LayerProcess,
+  type LayerSpec,
+} from '../../src/main/core/sandbox/layer-run';
 import { bwrapMissing } from '../support/bwrap';
 import { previewProject, type PreviewProject } from '../support/preview-project';
 
@@ -79,5 +84,19 @@ describe.skipIf(skip)("a preview's scratch layer and the launcher", () => {
     expect(started).toHaveLength(2);
     expect(started[1]!.launcher).not.toBe(started[0]!.launcher);
     expect(started[1]!.parent).toBe(started[1]!.launcher);
+  });
+
+  it('is spawned by the process itself where no launcher is handed in, and shows the same', async () => {
+    const parents: number[] = [];
+    const p = previewProject({}, async (spec) => {
+      const layer = await spawnHere(spec);
+      parents.push(parentOf(layer.pid!));
+      return layer;
+    });
+    projects.push(p);
+    const preview = await p.preview('echo new > made.txt');
+    expect(preview.state).toBe('done');
+    expect(preview.changes.map((change) => change.path)).toEqual([join(p.project, 'made.txt')]);
+    expect(parents).toEqual([process.pid]);
   });
 });
