@@ -14,13 +14,14 @@
 // bus (the agent's pipe and the pipeline, before SSE and the client), and the CPU time of the core
 // and HTTP server per request (votes, commits and replies included) next to the floors' client's.
 // Target (docs/MISSION): p50 and p99 ≤ 2× the floor.
-import type { ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Settings } from '../src/shared/settings';
+import { agentLauncher } from '../src/main/core/agents/launcher';
 import { createCore } from '../src/main/core/core';
 import { REQUEST_STAGES, type RequestStage } from '../src/main/core/approvals/request-stages';
 import { startHttpServer } from '../src/main/server/http-server';
@@ -68,8 +69,20 @@ interface Measured {
   cpuUsPerRequest: number;
   /** Time the core's own thread was busy, per request. */
   mainThreadUsPerRequest: number;
+  /** CPU time of the agents' launcher (which starts each preview's layer) per request, µs. */
+  launcherCpuUsPerRequest: number;
   /** Wall time of each stage before the request was published, µs per request. */
   stageUsPerRequest: Record<RequestStage, number>;
+}
+
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100;
+
+/** A process's own CPU time (user and system, not its children's), µs, from /proc. */
+function processCpuUs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are stat's fields 14 and 15: here 11 and 12, counted from the state (field 3).
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
 }
 
 async function measured(cwd: string, home: string): Promise<Measured> {
@@ -120,11 +133,14 @@ async function measured(cwd: string, home: string): Promise<Measured> {
       }
     });
     timing = true;
+    const launcher = (await agentLauncher()).pid!;
+    const launcherCpu = processCpuUs(launcher);
     const cpu = process.cpuUsage();
     // The core's own thread: what the store's threads took off it shows here, not in process CPU.
     const loop = performance.eventLoopUtilization();
     await round();
     const used = process.cpuUsage(cpu);
+    const launcherUsed = processCpuUs(launcher) - launcherCpu;
     const busy = performance.eventLoopUtilization(loop);
     timing = false;
     const delays = await collect(client);
@@ -134,6 +150,7 @@ async function measured(cwd: string, home: string): Promise<Measured> {
       resolved,
       cpuUsPerRequest: (used.user + used.system) / Math.max(1, resolved),
       mainThreadUsPerRequest: (busy.active * 1000) / Math.max(1, resolved),
+      launcherCpuUsPerRequest: launcherUsed / Math.max(1, resolved),
       stageUsPerRequest: Object.fromEntries(
         REQUEST_STAGES.map((stage) => [
           stage,
@@ -215,6 +232,12 @@ export async function benchSseLatency(report: Report): Promise<void> {
         cpu_vs_same_load_client: round(run.cpuUsPerRequest / load.cpuUsPerRequest, 2),
         cpu_vs_bare_relay: round(run.cpuUsPerRequest / bare.cpuUsPerRequest, 2),
         main_thread_busy_us_per_request: Math.round(run.mainThreadUsPerRequest),
+        // Outside this process: the spawns it takes off the core's thread are counted here.
+        launcher_cpu_us_per_request: Math.round(run.launcherCpuUsPerRequest),
+        cpu_with_launcher_vs_bare_relay: round(
+          (run.cpuUsPerRequest + run.launcherCpuUsPerRequest) / bare.cpuUsPerRequest,
+          2,
+        ),
       },
     );
     const stages = Object.entries(run.stageUsPerRequest);

@@ -12,8 +12,10 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { launchAgent } from '../../src/main/core/agents/launcher';
 import { createPreviewer, type Previewer } from '../../src/main/core/preview';
 import { resolveSandboxProfile } from '../../src/main/core/sandbox/profile';
+import type { LayerSpawner } from '../../src/main/core/sandbox/layer-run';
 import type { ScratchBounds } from '../../src/main/core/sandbox/scratch-layer';
 import { SandboxSettings } from '../../src/shared/sandbox-settings';
 
@@ -37,7 +39,10 @@ export interface PreviewProject {
   remove(): void;
 }
 
-export function previewProject(bounds: Partial<ScratchBounds> = {}): PreviewProject {
+export function previewProject(
+  bounds: Partial<ScratchBounds> = {},
+  spawnLayer: LayerSpawner = launchAgent,
+): PreviewProject {
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-preview-test-')));
   const home = join(base, 'home');
   const project = join(home, 'project');
@@ -73,6 +78,8 @@ export function previewProject(bounds: Partial<ScratchBounds> = {}): PreviewProj
     gatehouseHome,
     sandboxOf: (id) => (id === 'session-1' ? { folder: project, profile } : null),
     bounds,
+    // As the core runs them: each layer started by the agents' launcher.
+    spawnLayer,
   });
   const snapshot = (dir: string, rel = ''): Record<string, string> => {
     const out: Record<string, string> = {};

@@ -3,6 +3,7 @@ import type { ManagedOverride } from '../../shared/managed-settings';
 import type { Settings } from '../../shared/settings';
 import { installedGatehouse } from './agents/hooked-clis';
 import { HookWatcher } from './agents/hook-watch';
+import { launchAgent } from './agents/launcher';
 import { endLeftoverAgents } from './agents/leftover-agents';
 import { createReadJudge } from './agents/read-judge';
 import { SessionManager } from './agents/sessions';
@@ -197,6 +198,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       return session ? { folder: session.cwd, profile: session.sandboxProfile } : null;
     },
     protectedEntries: () => protectedEntries(settings.protectedPaths, managed),
+    // The agents' launcher starts each layer too: its exec never holds the core's thread.
+    spawnLayer: launchAgent,
   });
   // The runs still going when Gatehouse closes: their requests end first, which stops them, and
   // the store stays open until they have ended and their end is audited.

@@ -1,6 +1,6 @@
 // The core's end of the agent launcher (launcher-process.ts): one process, started on the first
-// agent start, that spawns agents and hands their pipes back, so the core's thread never waits for
-// a child's exec. The launcher is the agents' parent but the core keeps what decides: it holds the
+// agent start, that spawns agents (and each preview's scratch layer, sandbox/layer-run.ts) and hands
+// their pipes back, so the core's thread never waits for a child's exec. The launcher is the agents' parent but the core keeps what decides: it holds the
 // pipes (the lifeline's core end included), knows every pid and signals process groups itself.
 // A launcher that dies, or says anything unexpected, fails closed: every agent it started is killed
 // (their sessions end as agent exits do), the starts under way fail, and the next start forks a

@@ -16,6 +16,7 @@ import { isInside } from '../fs/containment';
 import { PROTECTED_FILES, type ProtectedEntry } from '../rules/protected-files';
 import { resolveSandboxProfile, type SandboxProfile } from '../sandbox/profile';
 import { existingRealPaths } from '../sandbox/hidden-paths';
+import type { LayerSpawner } from '../sandbox/layer-run';
 import { runInScratchLayer, type ScratchBounds } from '../sandbox/scratch-layer';
 import { previewDiffs, readSide } from './diffs';
 import { effectsOf, pairRenames, withRefusedWrites, type PlaceRules } from './effects';
@@ -36,6 +37,11 @@ export interface PreviewerDeps {
   /** The protected files in force (the built-in list and the settings' additions). */
   protectedEntries?: () => readonly ProtectedEntry[];
   bounds?: Partial<ScratchBounds>;
+  /**
+   * Starts each scratch layer's first process: the core's launcher, so the core's thread never
+   * waits for the layer's exec. Without it (a previewer built on its own) this thread spawns it.
+   */
+  spawnLayer?: LayerSpawner;
 }
 
 const MAX_ENV_VALUE = 32 * 1024;
@@ -115,6 +121,7 @@ function previewOnce(deps: PreviewerDeps): Previewer {
       timeoutMs: run.timeoutMs,
       signal: run.signal,
       bounds: deps.bounds,
+      ...(deps.spawnLayer ? { spawn: deps.spawnLayer } : {}),
       // Enough to pair renames and count places; the preview lists the first ones.
       keep: 20_000,
       inspect: async (view) => {

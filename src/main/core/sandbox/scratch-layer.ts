@@ -6,7 +6,6 @@
 // top — `/` read-only, its secrets hidden, a temp folder of its own, no Unix sockets, no network but
 // a proxy that refuses every connection and names its host. Where namespaces or overlays are
 // refused the run says "unavailable" and never falls back to running the command for real.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
@@ -14,13 +13,14 @@ import { delimiter, join } from 'node:path';
 import { isInside } from '../fs/containment';
 import { bwrapArgs, type MountPlan } from './bwrap-args';
 import { existingRealPaths, hiddenPaths } from './hidden-paths';
+import { runLayer, spawnHere, type LayerSpawner } from './layer-run';
 import { startBridge, type NetworkViolation } from './network-bridge';
 import { NPM_CACHE_INSIDE } from './npm-view';
 import type { SandboxProfile } from './profile';
 import { seenUnderTmp } from './private-tmp';
 import { RELAY_SOURCE, type RelaySpec } from './relay';
 import { listLayers, type LayerChange, type LayerPaths, type Listing } from './scratch-listing';
-import { overlaySafe, scratchScript, SETUP_FAILED, tmpOf, upperOf } from './scratch-script';
+import { overlaySafe, scratchScript, tmpOf, upperOf } from './scratch-script';
 import { sweepStale } from './scratch-sweep';
 import {
   dropSocketVariables,
@@ -74,6 +74,8 @@ export interface ScratchRunInput<T = never> {
   keep?: number;
   /** Read what the layer holds before it is thrown away. */
   inspect?: (view: LayerView) => Promise<T>;
+  /** What starts the layer's first process: the core's launcher; else this thread spawns it. */
+  spawn?: LayerSpawner;
 }
 
 export interface ScratchResult<T> {
@@ -96,13 +98,10 @@ export interface ScratchResult<T> {
   durationMs: number;
 }
 
-const OUTPUT_KEEP = 16 * 1024;
 const SCRATCH_PREFIX = 'gatehouse-preview-';
 const CONTROL_PREFIX = 'preview-';
 const VISIT = 200_000;
 const PROXY_PORT = 3128;
-// A stopped layer that does not go within this long is killed with its process group.
-const STOP_GRACE_MS = 5_000;
 
 /** Runs `input.command` in a scratch layer of the session's sandbox and lists what it changed. */
 export async function runInScratchLayer<T = never>(
@@ -233,23 +232,29 @@ export async function runInScratchLayer<T = never>(
         upper: `/proc/${pid}/root${upperOf(scratch, i)}`,
         merged: `/proc/${pid}/root${target}`,
       }));
-    const run = await runLayer(unshare, scriptFile, input, async (pid) => {
-      const paths = layerPaths(pid);
-      const listing = await listLayers(paths, input.keep ?? 200, VISIT);
-      const free = await statfs(`/proc/${pid}/root${scratch}`).catch(() => null);
-      const view: LayerView = {
-        changes: listing.changes,
-        totals: listing.totals,
-        upperPath: (change) => {
-          const i = layers.indexOf(change.layer);
-          return join(paths[i]!.upper, change.path.slice(change.layer.length));
-        },
-      };
-      const inspected = input.inspect ? await input.inspect(view) : null;
-      // Less than a block left of the bound: the command was stopped by it.
-      const diskFull = free !== null && free.bavail * free.bsize < 64 * 1024;
-      return { listing, inspected, diskFull };
-    });
+    const run = await runLayer(
+      input.spawn ?? spawnHere,
+      unshare,
+      scriptFile,
+      input,
+      async (pid) => {
+        const paths = layerPaths(pid);
+        const listing = await listLayers(paths, input.keep ?? 200, VISIT);
+        const free = await statfs(`/proc/${pid}/root${scratch}`).catch(() => null);
+        const view: LayerView = {
+          changes: listing.changes,
+          totals: listing.totals,
+          upperPath: (change) => {
+            const i = layers.indexOf(change.layer);
+            return join(paths[i]!.upper, change.path.slice(change.layer.length));
+          },
+        };
+        const inspected = input.inspect ? await input.inspect(view) : null;
+        // Less than a block left of the bound: the command was stopped by it.
+        const diskFull = free !== null && free.bavail * free.bsize < 64 * 1024;
+        return { listing, inspected, diskFull };
+      },
+    );
     const took = Date.now() - started;
     if (run.setupFailure !== null || run.spawnError)
       return unavailable(run.spawnError ?? `no scratch layer here: ${run.setupFailure}`);
@@ -290,119 +295,6 @@ const EMPTY: Omit<ScratchResult<never>, 'state' | 'durationMs'> = {
   inspected: null,
 };
 
-interface LayerRun<R> {
-  exitCode: number | null;
-  timedOut: boolean;
-  aborted: boolean;
-  output: string;
-  setupFailure: string | null;
-  spawnError?: string;
-  read: R | null;
-  /** The layer could not be read: what it changed is unknown, never "nothing". */
-  readError?: string;
-}
-
-/**
- * Starts the namespaces and the script; when the command ended (or was stopped at the bound),
- * `read` looks at the layer through the namespace, then the namespace is let go.
- */
-function runLayer<R>(
-  unshare: string,
-  scriptFile: string,
-  input: Pick<ScratchRunInput<unknown>, 'timeoutMs' | 'signal'>,
-  read: (pid: number) => Promise<R>,
-): Promise<LayerRun<R>> {
-  return new Promise((resolve) => {
-    const child = spawn(
-      unshare,
-      [
-        '--user',
-        '--map-root-user',
-        '--mount',
-        '--net',
-        '--pid',
-        '--fork',
-        '--kill-child',
-        '--mount-proc',
-        '/bin/sh',
-        scriptFile,
-      ],
-      { env: LAYER_ENV, stdio: ['pipe', 'pipe', 'pipe', 'pipe'], detached: true },
-    );
-    const outcome: LayerRun<R> = {
-      exitCode: null,
-      timedOut: false,
-      aborted: false,
-      output: '',
-      setupFailure: null,
-      read: null,
-    };
-    const keep = (chunk: Buffer): void => {
-      outcome.output = (outcome.output + chunk.toString('utf8')).slice(-OUTPUT_KEEP);
-    };
-    child.stdout!.on('data', keep);
-    child.stderr!.on('data', keep);
-    child.stdin!.on('error', () => {});
-    let reports = '';
-    let reading = false;
-    const killAll = (): void => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    };
-    let grace: NodeJS.Timeout | null = null;
-    const stop = (): void => {
-      child.stdin!.write('stop\n');
-      grace ??= setTimeout(killAll, STOP_GRACE_MS);
-    };
-    const timer = setTimeout(() => {
-      outcome.timedOut = true;
-      stop();
-    }, input.timeoutMs);
-    const onAbort = (): void => {
-      outcome.aborted = true;
-      killAll();
-    };
-    input.signal?.addEventListener('abort', onAbort, { once: true });
-    // Aborted while the layer was being prepared: the listener came too late to hear it.
-    if (input.signal?.aborted) onAbort();
-    (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => {
-      reports += chunk.toString('utf8');
-      const exit = /^exit (\d+)$/m.exec(reports);
-      if (!exit || reading) return;
-      reading = true;
-      clearTimeout(timer);
-      outcome.exitCode = Number(exit[1]);
-      if (outcome.aborted || child.pid === undefined) return;
-      void read(child.pid)
-        .then((value) => (outcome.read = value))
-        .catch((error: Error) => (outcome.readError = error.message))
-        .finally(() => {
-          child.stdin!.end();
-          grace ??= setTimeout(killAll, STOP_GRACE_MS);
-        });
-    });
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      resolve({ ...outcome, spawnError: `unshare: ${error.message}` });
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (grace) clearTimeout(grace);
-      input.signal?.removeEventListener('abort', onAbort);
-      // Whatever the command left running dies with the namespace; nothing outlives the run.
-      killAll();
-      const failed = /^fail ([\s\S]*)$/m.exec(reports);
-      if (code === SETUP_FAILED && failed) outcome.setupFailure = failed[1]!.trim();
-      else if (!reading && !outcome.aborted && !outcome.timedOut)
-        outcome.setupFailure = `the layer ended before its command (${code}): ${outcome.output.trim().slice(-500)}`;
-      resolve(outcome);
-    });
-  });
-}
-
 /** Folders none of which is inside another. */
 function outermost(paths: readonly string[]): string[] {
   return paths.filter((path) => !paths.some((other) => other !== path && isInside(path, other)));
@@ -419,13 +311,6 @@ function onPath(tool: string): string {
   if (!dir) throw new Error(`${tool} not found: install util-linux`);
   return join(dir, tool);
 }
-
-/**
- * What starts the layer runs with: nothing of the command's environment. The namespaces' first
- * process holds every capability there, outside bwrap: a PATH or LD_PRELOAD of the command's
- * would choose the programs it runs.
- */
-const LAYER_ENV = { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', LANG: 'C' };
 
 /** The command's environment, set by bwrap inside the sandbox only. */
 function environmentArgs(env: NodeJS.ProcessEnv): string[] {
