@@ -25,7 +25,8 @@ export function historyHandlers({
     return detail;
   };
   return {
-    history: (input) => store.history(input),
+    // Encoded on the store's reader thread: over HTTP its bytes are the response's body.
+    history: (input) => store.historyJson(input),
 
     historyDetail: async (input) => {
       const detail = await decided(input.requestId);
