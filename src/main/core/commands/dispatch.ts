@@ -25,9 +25,10 @@ export type Handlers = {
 
 export interface DispatchOptions {
   /**
-   * The transport sends JSON: an answer encoded where it was made, and checked against the contract
-   * there, is handed on as it is (an `EncodedJson` result) instead of decoded and checked again.
-   * Other transports get objects, checked here like every other answer.
+   * The transport sends JSON: an answer encoded where it was made is handed on as it is (an
+   * `EncodedJson` result) instead of decoded and checked here; its maker answers for its shape
+   * (store/read-engine.ts, historyJson). Other transports get objects, checked here like every
+   * other answer.
    */
   encoded?: boolean;
 }
@@ -75,7 +76,8 @@ function failure(error: unknown): Dispatched {
 /**
  * The single entry of every command, whatever the transport: input validated against the
  * contract, handler run, output validated too — a handler that drifts from the contract fails here,
- * not in a client (or, for an answer encoded where it was made, where it was encoded).
+ * not in a client. The one exception is an answer encoded where it was made, sent as its bytes to a
+ * transport that asked for them (`encoded`).
  */
 export async function dispatch(
   handlers: Handlers,

@@ -42,7 +42,7 @@ export interface Store extends StoreWrites {
   listGrants(query?: GrantQuery): Promise<GrantRecord[]>;
   pairedClients(): Promise<PairedClientRecord[]>;
   history(query: HistoryQuery): Promise<HistoryPage>;
-  /** The same page as JSON, checked against the contract and encoded on the reader's thread. */
+  /** The same page as JSON, encoded on the reader's thread (read-engine.ts: why it is not checked). */
   historyJson(query: HistoryQuery): Promise<EncodedJson<HistoryPage>>;
   historyDetail(requestId: string): Promise<HistoryDetail | null>;
   /**
