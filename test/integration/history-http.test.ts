@@ -86,6 +86,7 @@ async function walk(query: HistoryQuery): Promise<{ sent: string; old: string }[
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
     const sent = await response.text();
+    expect(Number(response.headers.get('content-length'))).toBe(Buffer.byteLength(sent));
     pages.push({ sent, old: await objectPath(asked) });
     cursor = (JSON.parse(sent) as HistoryPage).nextCursor;
   } while (cursor !== null && pages.length < 20);

@@ -13,14 +13,16 @@ export function send(
   body: unknown,
   headers: Record<string, string> = {},
 ): void {
-  const text = body instanceof EncodedJson ? body.bytes : JSON.stringify(body);
+  const bytes = body instanceof EncodedJson ? body.bytes : Buffer.from(JSON.stringify(body));
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
+    // Its length, not chunks: the client reads one body of known size.
+    'content-length': String(bytes.byteLength),
     'cache-control': 'no-store',
     ...SECURITY_HEADERS,
     ...headers,
   });
-  res.end(text);
+  res.end(bytes);
 }
 
 export const fail = (
