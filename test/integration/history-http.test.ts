@@ -2,7 +2,7 @@
 // reader thread and its bytes are the response's body. They must be the answer the route gave when the
 // page crossed as objects and was checked and encoded on the core's thread — every page of a walk by
 // cursor, filtered or searched, with what an agent put in its titles, commands and paths — and the
-// query is still checked and the bearer token still required.
+// query is still checked (a cursor the store cannot read included) and the bearer token required.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HistoryPage, type HistoryQuery } from '../../src/shared/history';
 import type { Decider } from '../../src/shared/domain';
@@ -140,6 +140,15 @@ describe('GET /api/history, encoded on the reader thread', { timeout: 60_000 }, 
         'ValidationError',
       );
     }
+    // A cursor is opaque: one the store cannot read is refused as the caller's, not logged as ours.
+    for (const cursor of ['bm90IGEgY3Vyc29y', '%25%25%25', 'W10']) {
+      const response = await get(`cursor=${cursor}`);
+      expect(response.status, cursor).toBe(400);
+      expect(await response.json()).toMatchObject({
+        error: { name: 'BadRequestError', message: expect.stringMatching(/cursor/) },
+      });
+    }
+    expect((await get(`cursor=${'a'.repeat(201)}`)).status).toBe(400);
     expect((await get('limit=5', {})).status).toBe(401);
     expect((await get('limit=5', { authorization: 'Bearer nope' })).status).toBe(401);
   });
