@@ -19,6 +19,7 @@ import { openDatabase, type Db } from '../src/main/core/store/database';
 import { insertSql } from '../src/main/core/store/projections';
 import { startHttpServer } from '../src/main/server/http-server';
 import { timeGets } from './http-timer';
+import { sampleThreads } from './thread-cpu';
 import { quantiles, round, type Report } from './report';
 
 const ROWS = Number(process.env.BENCH_HISTORY_ROWS ?? 1_000_000);
@@ -267,14 +268,31 @@ async function benchHttp(
       ...Array.from({ length: warmups }, (_, i) => path(i)),
       ...Array.from({ length: iterations }, (_, i) => path(i)),
     ];
-    const { samples, items } = await timeGets(server.url, token, paths, warmups);
-    return { ...quantiles(samples), items };
+    const before = sampleThreads();
+    const { samples, items, cpuUs } = await timeGets(server.url, token, paths, warmups);
+    // CPU per GET by thread: the core's, the client's own (measured in it, warm-up left out), and
+    // the threads that ran before the client started (the store's reader, V8's and libuv's helpers).
+    const after = sampleThreads();
+    const main = String(process.pid);
+    let otherNs = 0;
+    for (const [tid, ns] of after)
+      if (tid !== main && before.has(tid)) otherNs += ns - before.get(tid)!;
+    const cpu = {
+      core_thread_us: round(
+        ((after.get(main) ?? 0) - (before.get(main) ?? 0)) / 1000 / paths.length,
+        0,
+      ),
+      other_threads_us: round(otherNs / 1000 / paths.length, 0),
+      client_us: round(cpuUs / iterations, 0),
+    };
+    return { ...quantiles(samples), items, cpu };
   };
   try {
     const httpFloor = await timed(300, () => '/api/approvals');
     report('history over HTTP: floor (GET /api/approvals, empty queue)', {
       p50_ms: round(httpFloor.p50),
       p95_ms: round(httpFloor.p95),
+      ...httpFloor.cpu,
     });
     for (const page of PAGES.filter((p) => p.http)) {
       const t = await timed(page.iterations, (i) => search(page.query(i)));
@@ -287,6 +305,7 @@ async function benchHttp(
         p95_vs_floor: round(t.p95 / floor.p95, 1),
         target_p95_ms: 5,
         avg_items: round(items / (page.iterations + Math.min(30, page.iterations)), 1),
+        ...t.cpu,
       });
     }
   } finally {

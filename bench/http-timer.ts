@@ -9,7 +9,9 @@ const { url, token, paths, warmups } = workerData;
   const headers = { authorization: 'Bearer ' + token };
   const samples = [];
   let items = 0;
+  let cpu = null;
   for (let i = 0; i < paths.length; i++) {
+    if (i === warmups) cpu = process.threadCpuUsage();
     const start = performance.now();
     const response = await fetch(url + paths[i], { headers });
     const body = await response.json();
@@ -18,20 +20,29 @@ const { url, token, paths, warmups } = workerData;
     if (Array.isArray(body.items)) items += body.items.length;
     if (i >= warmups) samples.push(took);
   }
-  parentPort.postMessage({ samples, items });
+  const used = process.threadCpuUsage(cpu ?? undefined);
+  parentPort.postMessage({ samples, items, cpuUs: used.user + used.system });
 })().catch((error) => parentPort.postMessage({ error: String(error && error.message || error) }));
 `;
 
-/** ms of each GET after the first `warmups`, and the items the pages held (all of them). */
+export interface TimedGets {
+  /** ms of each GET after the first `warmups`. */
+  samples: number[];
+  /** The items the pages held (all of them). */
+  items: number;
+  /** CPU the client's thread spent on the GETs after the warm-up (µs): what a browser would. */
+  cpuUs: number;
+}
+
 export function timeGets(
   url: string,
   token: string,
   paths: string[],
   warmups: number,
-): Promise<{ samples: number[]; items: number }> {
+): Promise<TimedGets> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(CLIENT, { eval: true, workerData: { url, token, paths, warmups } });
-    worker.once('message', (m: { samples: number[]; items: number } | { error: string }) => {
+    worker.once('message', (m: TimedGets | { error: string }) => {
       void worker.terminate();
       if ('error' in m) reject(new Error(m.error));
       else resolve(m);

@@ -73,6 +73,7 @@ export {
   type ResolvedAuditKey,
 } from './store/audit-key';
 export { databasePath, resolveHome } from './store/data-folder';
+export { EncodedJson } from './store/encoded-json';
 export {
   forgetServerToken,
   loadServerToken,

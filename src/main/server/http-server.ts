@@ -368,6 +368,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
       route.name,
       { ...(body as object), ...route.params },
       caller,
+      { encoded: true },
     );
     if (result.ok) return send(res, result.status, result.result);
     return send(res, result.status, { error: result.error });

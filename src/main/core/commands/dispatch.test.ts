@@ -8,6 +8,8 @@ import {
   NotFoundError,
 } from '../errors';
 import { InvalidPermissionOptionError } from '../mediator';
+import { EncodedJson } from '../store';
+import { encodeJson } from '../store/encoded-json';
 import { dispatch, type Handlers } from './dispatch';
 
 const caller: Caller = {
@@ -107,6 +109,40 @@ describe('dispatch', () => {
       ok: false,
       status: 500,
       error: { name: 'InternalError', message: 'internal error' },
+    });
+  });
+
+  describe('an answer encoded as JSON where it was made (a history page)', () => {
+    const page = { items: [], nextCursor: 'abc' };
+    const encoded = (value: unknown) => () => new EncodedJson(encodeJson(value)) as never;
+
+    it('is handed on as its bytes to a transport that sends JSON', async () => {
+      const answer = encoded(page)();
+      const result = await dispatch(handlers({ history: () => answer }), 'history', {}, caller, {
+        encoded: true,
+      });
+      expect(result).toEqual({ ok: true, status: 200, result: answer });
+    });
+
+    it('is decoded and checked against the contract for any other transport', async () => {
+      const result = await dispatch(handlers({ history: encoded(page) }), 'history', {}, caller);
+      expect(result).toEqual({ ok: true, status: 200, result: page });
+      const drifted = await dispatch(
+        handlers({ history: encoded({ items: [{ requestId: 'nope' }], nextCursor: null }) }),
+        'history',
+        {},
+        caller,
+      );
+      expect(drifted).toMatchObject({ ok: false, error: { name: 'ValidationError' } });
+    });
+
+    it('still waits for the input to pass the contract', async () => {
+      const history = vi.fn(encoded(page));
+      const result = await dispatch(handlers({ history }), 'history', { limit: 501 }, caller, {
+        encoded: true,
+      });
+      expect(history).not.toHaveBeenCalled();
+      expect(result).toMatchObject({ ok: false, status: 400 });
     });
   });
 });

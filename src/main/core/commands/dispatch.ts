@@ -9,15 +9,29 @@ import type { Caller } from '../approvals/clients';
 import { DomainError, type DomainErrorKind } from '../errors';
 import { logger } from '../log/logger';
 import { InvalidPermissionOptionError } from '../mediator';
+import { EncodedJson } from '../store';
 
 const log = logger('commands');
+
+/** A command's answer: its output, or its output already encoded as JSON (a history page). */
+type Answer<T> = T | EncodedJson<T>;
 
 export type Handlers = {
   [N in CommandName]: (
     input: z.output<Commands[N]['input']>,
     caller: Caller,
-  ) => CommandOutput<N> | Promise<CommandOutput<N>>;
+  ) => Answer<CommandOutput<N>> | Promise<Answer<CommandOutput<N>>>;
 };
+
+export interface DispatchOptions {
+  /**
+   * The transport sends JSON: an answer encoded where it was made is handed on as it is (an
+   * `EncodedJson` result) instead of decoded and checked here; its maker answers for its shape
+   * (store/read-engine.ts, historyJson). Other transports get objects, checked here like every
+   * other answer.
+   */
+  encoded?: boolean;
+}
 
 export type Dispatched =
   | { ok: true; result: unknown; status: number }
@@ -62,13 +76,15 @@ function failure(error: unknown): Dispatched {
 /**
  * The single entry of every command, whatever the transport: input validated against the
  * contract, handler run, output validated too — a handler that drifts from the contract fails here,
- * not in a client.
+ * not in a client. The one exception is an answer encoded where it was made, sent as its bytes to a
+ * transport that asked for them (`encoded`).
  */
 export async function dispatch(
   handlers: Handlers,
   name: string,
   rawInput: unknown,
   caller: Caller,
+  options: DispatchOptions = {},
 ): Promise<Dispatched> {
   if (!isCommandName(name)) {
     return failed('unknown_command', 'UnknownCommand', `unknown command ${name}`);
@@ -77,12 +93,15 @@ export async function dispatch(
   try {
     const input = spec.input.parse(rawInput ?? {});
     const handler = handlers[name] as (input: unknown, caller: Caller) => unknown;
-    const output = spec.output.parse(await handler(input, caller));
-    const status =
+    const answer = await handler(input, caller);
+    const statusOf =
       'status' in spec.http && spec.http.status
-        ? (spec.http.status as (o: unknown) => number)(output)
-        : 200;
-    return { ok: true, result: output, status };
+        ? (spec.http.status as (o: unknown) => number)
+        : null;
+    if (answer instanceof EncodedJson && options.encoded && !statusOf)
+      return { ok: true, result: answer, status: 200 };
+    const output = spec.output.parse(answer instanceof EncodedJson ? answer.decode() : answer);
+    return { ok: true, result: output, status: statusOf ? statusOf(output) : 200 };
   } catch (error) {
     return failure(error);
   }

@@ -1,6 +1,7 @@
 import { EXPORT_MAX_ROWS, exportMimeType, type HistoryExportInput } from '../../../shared/contract';
 import type { HistoryDetail } from '../../../shared/history';
-import { DomainError, NotFoundError } from '../errors';
+import { BadRequestError, DomainError, NotFoundError } from '../errors';
+import { StoreInputError } from '../store';
 import { actorOf } from './admin-audit';
 import type { Handlers } from './dispatch';
 import { requirePaired } from './require-paired';
@@ -25,7 +26,12 @@ export function historyHandlers({
     return detail;
   };
   return {
-    history: (input) => store.history(input),
+    // Encoded on the store's reader thread: over HTTP its bytes are the response's body. A cursor
+    // the store cannot read is the caller's mistake, not a failure of Gatehouse's.
+    history: (input) =>
+      store.historyJson(input).catch((error: unknown) => {
+        throw error instanceof StoreInputError ? new BadRequestError(error.message) : error;
+      }),
 
     historyDetail: async (input) => {
       const detail = await decided(input.requestId);

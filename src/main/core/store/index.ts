@@ -11,6 +11,7 @@ export {
   StoreInputError,
   StoreWriteError,
 } from './errors';
+export { EncodedJson } from './encoded-json';
 export { csvCell, type ExportFormat } from './export';
 export type { GrantQuery, GrantRecord } from './grant-records';
 export { MIGRATIONS, SCHEMA_VERSION } from './migrations';

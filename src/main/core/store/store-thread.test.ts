@@ -3,7 +3,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { openStore, RecordRejectedError, StoreClosedError, StoreWriteError, type Store } from '.';
+import { HistoryPage } from '../../../shared/history';
+import {
+  EncodedJson,
+  openStore,
+  RecordRejectedError,
+  StoreClosedError,
+  StoreInputError,
+  StoreWriteError,
+  type Store,
+} from '.';
 import { closedAfterEach, decision, request, type TempDir } from '../../../../test/support/store';
 
 const WAIT = { timeout: 30_000, interval: 20 };
@@ -89,6 +98,40 @@ describe('the store on its threads', { timeout: 60_000 }, () => {
       truncated: false,
     });
     expect(lines('csv')).toBe(502);
+  });
+
+  it("a page's JSON is encoded on the reader: the page the objects give, in the contract's shape", async () => {
+    const { store } = await open();
+    const decided = Array.from({ length: 30 }, (_, i) =>
+      request({
+        title: `"step" ${i}\u2028`,
+        command: `echo ${i}`,
+        issuedAt: 1_700_000_000_000 + i,
+      }),
+    );
+    for (const req of decided) store.recordRequest(req);
+    // No flush: like every read, the page waits for the records sent before it.
+    const pending = decided.map((req) =>
+      store.recordDecision(decision(req, 'deny'), { latencyMs: 1, votes: [], displayed: true }),
+    );
+    const first = await store.historyJson({ limit: 20 });
+    await Promise.all(pending);
+    expect(first).toBeInstanceOf(EncodedJson);
+    expect(first.bytes.byteLength).toBe(first.bytes.buffer.byteLength);
+    const page = first.decode() as HistoryPage;
+    expect(page).toEqual(await store.history({ limit: 20 }));
+    expect(HistoryPage.parse(page)).toEqual(page);
+    expect(page.items).toHaveLength(20);
+    const rest = HistoryPage.parse(
+      (await store.historyJson({ limit: 20, cursor: page.nextCursor! })).decode(),
+    );
+    expect(rest.items.map((i) => i.title)).toEqual(
+      decided
+        .slice(0, 10)
+        .map((r) => r.toolCall.title)
+        .reverse(),
+    );
+    await expect(store.historyJson({ cursor: 'not a cursor' })).rejects.toThrow(StoreInputError);
   });
 
   it('a read sees every record made before it, committed first', async () => {

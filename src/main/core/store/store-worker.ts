@@ -6,6 +6,7 @@ import { openStoreEngine } from './engine';
 import { StoreClosedError } from './errors';
 import { openReadEngine } from './read-engine';
 import {
+  movedBuffer,
   toWire,
   type Call,
   type FromThread,
@@ -21,13 +22,19 @@ let clock = config.now;
 const now = () => clock;
 // Replies settled in one turn (a commit settles a whole batch of decisions) cross in one message.
 let outbox: FromThread[] = [];
+let transfer: ArrayBuffer[] = [];
 const post = (message: FromThread) => {
+  // Bytes this thread encoded (a history page's JSON) are moved, not copied: nothing here keeps them.
+  const moved = message.type === 'reply' ? movedBuffer(message.value) : null;
+  if (moved && !transfer.includes(moved)) transfer.push(moved);
   outbox.push(message);
   if (outbox.length > 1) return;
   queueMicrotask(() => {
     const messages = outbox;
+    const buffers = transfer;
     outbox = [];
-    port.postMessage(messages);
+    transfer = [];
+    port.postMessage(messages, buffers);
   });
 };
 

@@ -17,6 +17,7 @@ import type { FeedPage } from './audit-feed';
 import type { VerifyResult } from './audit-log';
 import { storeKey, type StoreOptions } from './engine';
 import { StoreWriteError } from './errors';
+import { EncodedJson } from './encoded-json';
 import type { ExportFormat } from './export';
 import type { ExportWritten } from './export-file';
 import type { GrantQuery, GrantRecord } from './grant-records';
@@ -41,6 +42,8 @@ export interface Store extends StoreWrites {
   listGrants(query?: GrantQuery): Promise<GrantRecord[]>;
   pairedClients(): Promise<PairedClientRecord[]>;
   history(query: HistoryQuery): Promise<HistoryPage>;
+  /** The same page as JSON, encoded on the reader's thread (read-engine.ts: why it is not checked). */
+  historyJson(query: HistoryQuery): Promise<EncodedJson<HistoryPage>>;
   historyDetail(requestId: string): Promise<HistoryDetail | null>;
   /**
    * The filter as JSONL (one HistoryItem per line) or CSV, up to `maxRows` rows, written by the reader
@@ -173,6 +176,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     savePairedClient: (client) => write.send('savePairedClient', [client]),
     revokePairedClient: (clientId, at) => write.send('revokePairedClient', [clientId, at]),
     history: (query) => read('history', query),
+    historyJson: async (query) => new EncodedJson<HistoryPage>(await read('historyJson', query)),
     historyDetail: (requestId) => read('historyDetail', requestId),
     async exportHistoryToFile(filter, format, path, maxRows = EXPORT_MAX_ROWS) {
       try {

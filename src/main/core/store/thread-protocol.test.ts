@@ -1,8 +1,11 @@
 // The store threads are typed from one method map: a wrong name or argument does not compile
 // (`npm run typecheck` checks the expectations below), and a name that crosses anyway is refused.
 import { describe, expect, it } from 'vitest';
+import { MessageChannel } from 'node:worker_threads';
+import { encodeJson } from './encoded-json';
 import type { GrantRecord } from './grant-records';
 import { openStore } from './store';
+import { movedBuffer } from './thread-protocol';
 
 describe('the store threads’ method maps', () => {
   it('type every call by name and arguments', () => {
@@ -33,6 +36,28 @@ describe('the store threads’ method maps', () => {
       expect(await store.threads.writer.call('feedCursor', 'none')).toBe(0);
     } finally {
       await store.close();
+    }
+  });
+});
+
+describe('bytes a store thread answers with', () => {
+  it('move when they are a buffer of their own, and are copied when cut from a shared one', () => {
+    const page = encodeJson({ items: [], nextCursor: null });
+    const pooled = Buffer.from('{"items":[]}');
+    expect(pooled.buffer.byteLength).toBeGreaterThan(pooled.byteLength);
+    const { port1, port2 } = new MessageChannel();
+    try {
+      const moved = movedBuffer(page);
+      expect(moved).toBe(page.buffer);
+      port1.postMessage([page], [moved!]);
+      // Moved: this side holds nothing of it any more.
+      expect(page.byteLength).toBe(0);
+      expect(movedBuffer(pooled)).toBeNull();
+      expect(movedBuffer(new Uint8Array(new ArrayBuffer(8), 2, 4))).toBeNull();
+      expect(movedBuffer('text')).toBeNull();
+    } finally {
+      port1.close();
+      port2.close();
     }
   });
 });

@@ -1,7 +1,9 @@
 // What the core's thread and a store thread say to each other. Both ends are this code, so messages
 // are typed rather than validated; what crosses is what the engine takes and returns, copied by the
-// structured clone. Errors cross as name and message and are rebuilt as the store's own classes, so
-// callers tell a refused record from a failed commit as they would on one thread.
+// structured clone, except bytes a method answers with (a Uint8Array over a buffer of its own), which
+// are moved: such a method must keep nothing of them. Errors cross as name and message and are
+// rebuilt as the store's own classes, so callers tell a refused record from a failed commit as they
+// would on one thread.
 import { RecordRejectedError, StoreClosedError, StoreInputError, StoreWriteError } from './errors';
 import type { Durability } from './database';
 import type { StoreEngine } from './engine';
@@ -97,4 +99,18 @@ export function fromWire(wire: WireError): Error {
   const error = new Error(wire.message);
   error.name = wire.name;
   return error;
+}
+
+/**
+ * The buffer a reply's bytes are moved in, or null to copy the reply: only a view over the whole of
+ * a buffer of its own moves. A Buffer cut from Node's shared pool (small buffers are) would take
+ * other bytes with it, and Node refuses to move the pool.
+ */
+export function movedBuffer(value: unknown): ArrayBuffer | null {
+  return value instanceof Uint8Array &&
+    value.buffer instanceof ArrayBuffer &&
+    value.byteOffset === 0 &&
+    value.byteLength === value.buffer.byteLength
+    ? value.buffer
+    : null;
 }
