@@ -63,6 +63,40 @@ for (const [width, height] of [
   });
 }
 
+test("a prompt sent on reading the turn's end goes, even while the session list is still being read again", async ({
+  page,
+}) => {
+  model.enqueue(write(join(folder, 'a.txt')));
+  model.enqueue({ finalText: 'Second.' });
+  await startSession(page);
+  const box = page.getByRole('textbox', { name: 'prompt' });
+  const dialog = page.getByRole('dialog');
+  await box.fill('one');
+  await box.press('Enter');
+  const deny = dialog.getByRole('button', { name: 'Reject' });
+  await expect(deny).toBeVisible();
+  await expect(page.getByRole('link', { name: /Waiting for approval/ })).toBeVisible();
+  await expect(deny).not.toHaveAttribute('aria-disabled', 'true');
+  await expect(dialog.locator('[data-default-option]')).toBeFocused();
+  // From now on the session list, read again after each state change, is held back: the page
+  // hears the turn's end while its list still says the turn runs.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/sessions', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.keyboard.press('d');
+  await expect(page.getByText('The agent finished its turn.')).toBeVisible();
+  await box.fill('two');
+  await box.press('Enter');
+  await expect(box).toHaveValue('');
+  const log = page.getByRole('log', { name: 'transcript' });
+  await expect(log.getByLabel('you')).toHaveCount(2);
+  release();
+  await expect(log).toContainText('Second.');
+});
+
 test('the focus comes back to the box after a decision and after the dialog is set aside, never while it is open', async ({
   page,
 }) => {

@@ -30,13 +30,22 @@ export function SessionDetail({ session }: { session: SessionInfo }) {
   // An editor's (or a terminal's) session is prompted and closed there; Gatehouse shows it and decides.
   const editor = runsIn(session.via);
   const here = open && !editor;
-  const turning = session.state === 'prompting';
+  // The list is read again after each state change, so it can still say "prompting" when the
+  // turn's end has been heard: a prompt sent on reading "The agent finished its turn." must go.
+  const turning = session.state === 'prompting' && stop === null;
 
-  // However the turn was sent (here, another window, the API), how it ended is shown.
+  // However the turn was sent (here, another window, the API), how it ended is shown, until the
+  // next turn starts.
   useEffect(
     () =>
       api.subscribe((event) => {
         if (event.type === 'turn_ended' && event.sessionId === sessionId) setStop(event.stopReason);
+        if (
+          event.type === 'session_state' &&
+          event.session.sessionId === sessionId &&
+          event.session.state === 'prompting'
+        )
+          setStop(null);
       }),
     [api, sessionId],
   );
