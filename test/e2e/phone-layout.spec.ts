@@ -55,6 +55,8 @@ async function expectNoSidewaysScroll(page: Page, where: string) {
 /** Every one of these lies wholly inside the screen's width, so a thumb reaches it. */
 async function expectWithinWidth(page: Page, items: Locator, where: string) {
   const width = page.viewportSize()!.width;
+  // The dialog shows its place in the queue before the request it holds has arrived whole.
+  await expect(items.first(), `${where}: nothing to check`).toBeVisible();
   const count = await items.count();
   expect(count, `${where}: nothing to check`).toBeGreaterThan(0);
   for (let i = 0; i < count; i++) {
