@@ -2,8 +2,8 @@
 // the new content of each file a diff showed (by hash), the files an edit named without content,
 // and the command as shown. Each approval covers one write or one run.
 import { createHash } from 'node:crypto';
-import { isAbsolute, resolve, sep } from 'node:path';
-import { realPathLoose } from '../fs/containment';
+import { resolve } from 'node:path';
+import { joinAsGiven, realPathLoose } from '../fs/containment';
 import type { PendingApproval } from '../../../shared/domain';
 
 /** More than a turn's worth of approved edits; past it the oldest approvals are forgotten. */
@@ -54,9 +54,7 @@ function approvedWrites(approval: PendingApproval, led: PathsLed): ApprovedWrite
   const { toolCall, cwd, requestId } = approval;
   const write = (named: string, sha256: string | null): ApprovedWrite => {
     const path = resolve(cwd, named);
-    const real = led.has(named)
-      ? led.get(named)!
-      : realPathLoose(isAbsolute(named) ? named : `${cwd}${sep}${named}`);
+    const real = led.has(named) ? led.get(named)! : realPathLoose(joinAsGiven(cwd, named));
     return { kind: 'write', requestId, path, real, sha256 };
   };
   const writes: ApprovedWrite[] = [];

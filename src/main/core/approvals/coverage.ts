@@ -1,8 +1,8 @@
 // Whether what an agent does is what was allowed: a write Gatehouse is asked to perform, a command
 // it is asked to run. Every way an action reaches Gatehouse asks here, so one answer holds for all.
-import { isAbsolute, resolve, sep } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import type { Decider, PendingApproval, ToolKind } from '../../../shared/domain';
-import { realPathLoose } from '../fs/containment';
+import { joinAsGiven, realPathLoose } from '../fs/containment';
 import { ApprovedActions, sha256Of, type PathsLed } from './approved-actions';
 import type { PreDecision, SessionContext } from './session-context';
 
@@ -74,7 +74,7 @@ export function createCoverage(judge: Judge, now: () => number = Date.now): Cove
   const writeDigest = (session: SessionContext, path: string, sha256: string): WriteVerdict => {
     const target = isAbsolute(path) ? path : resolve(session.cwd, path);
     // As the rules take it: `..` after a link is the kernel's, not the text's.
-    const real = realPathLoose(isAbsolute(path) ? path : `${session.cwd}${sep}${path}`);
+    const real = realPathLoose(joinAsGiven(session.cwd, path));
     const match = approved.takeWrite(session.sessionId, target, sha256, real);
     if (match.found === 'approved')
       return { sha256, covered: true, requestId: match.requestId, real };

@@ -3,9 +3,9 @@
 // and only inside the session folder for contents: a request naming ~/.ssh/id_rsa must not copy it
 // into the dialog and the audit.
 import { open, realpath } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import type { ToolCallSnapshot } from '../../../shared/domain';
-import { isInside, realPathOrNull } from '../fs/containment';
+import { isInside, joinAsGiven, realPathOrNull } from '../fs/containment';
 import { READ_IN_PLACE } from '../fs/read-in-place';
 import { getDefaultResolver } from '../rules/request';
 import type { DiskFile, DiskPath, DiskView } from '../safety';
@@ -54,10 +54,9 @@ function isDiff(item: unknown): item is JsonRecord {
 }
 
 async function lookUp(path: string, cwd: string, root: string | null): Promise<DiskPath> {
-  // Joined as text, not resolved: `link/../x` goes where the kernel takes it, not where the text says.
-  const joined = isAbsolute(path) ? path : `${cwd}${sep}${path}`;
   const lexical = resolve(cwd, path);
-  const real = await realPathOrNull(joined);
+  // `link/../x` goes where the kernel takes it, not where the text says.
+  const real = await realPathOrNull(joinAsGiven(cwd, path));
   const expected =
     root !== null && isInside(lexical, cwd) ? join(root, relative(cwd, lexical)) : lexical;
   return { path, lexical, real, linked: real !== null && real !== expected };

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import { readlink, realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import nodePath, { isAbsolute, sep } from 'node:path';
+import nodePath from 'node:path';
 
 /** The parts of node:path the comparison needs; tests pass path.posix or path.win32. */
 export type PathFlavour = Pick<typeof nodePath, 'relative' | 'isAbsolute' | 'sep'>;
@@ -100,16 +100,8 @@ function* walk(input: string, flavour: Flavour, hops: number): Generator<Questio
 
 const codeOf = (error: unknown): string => String((error as { code?: unknown }).code ?? 'EIO');
 
-/**
- * The real path of an absolute `input`, also for a path that does not exist yet: the deepest
- * existing folder resolved, the rest appended, and a link on the way that points nowhere followed
- * to its target. Null when it cannot be known (a loop, a folder that cannot be read).
- */
-export function realPathLoose(
-  input: string,
-  probe: FsProbe = diskProbe,
-  flavour: Flavour = nodePath,
-): string | null {
+/** The walk, its questions answered by a blocking probe. */
+function walkSync(input: string, probe: FsProbe, flavour: Flavour): Told {
   const steps = walk(input, flavour, 0);
   let step = steps.next();
   while (!step.done) {
@@ -127,7 +119,29 @@ export function realPathLoose(
     }
     step = steps.next(told);
   }
-  return 'path' in step.value ? step.value.path : null;
+  return step.value;
+}
+
+/** The walk's answer, or the error (with the disk's code) of a place that cannot be known. */
+function knownOrThrow(input: string, answer: Told): string {
+  if ('path' in answer) return answer.path;
+  throw Object.assign(new Error(`${answer.code}: where ${input} leads cannot be known`), {
+    code: answer.code,
+  });
+}
+
+/**
+ * The real path of an absolute `input`, also for a path that does not exist yet: the deepest
+ * existing folder resolved, the rest appended, and a link on the way that points nowhere followed
+ * to its target. Null when it cannot be known (a loop, a folder that cannot be read).
+ */
+export function realPathLoose(
+  input: string,
+  probe: FsProbe = diskProbe,
+  flavour: Flavour = nodePath,
+): string | null {
+  const answer = walkSync(input, probe, flavour);
+  return 'path' in answer ? answer.path : null;
 }
 
 /** realPathLoose without blocking the thread; what cannot be known is thrown with the disk's code. */
@@ -144,16 +158,19 @@ async function realPathAsync(input: string): Promise<string> {
     );
     step = steps.next(told);
   }
-  const answer = step.value;
-  if ('path' in answer) return answer.path;
-  throw Object.assign(new Error(`${answer.code}: where ${input} leads cannot be known`), {
-    code: answer.code,
-  });
+  return knownOrThrow(input, step.value);
 }
 
-/** An agent's or a person's path made absolute without applying `..`: the kernel applies it. */
-function absoluteAsGiven(path: string): string {
-  return isAbsolute(path) ? path : `${process.cwd()}${sep}${path}`;
+/**
+ * `path` made absolute against `cwd` as text, without applying `..`: the kernel applies it after
+ * the links before it (path.join and path.resolve would apply it first).
+ */
+export function joinAsGiven(
+  cwd: string,
+  path: string,
+  flavour: Pick<typeof nodePath, 'isAbsolute' | 'sep'> = nodePath,
+): string {
+  return flavour.isAbsolute(path) ? path : `${cwd}${flavour.sep}${path}`;
 }
 
 /**
@@ -161,7 +178,7 @@ function absoluteAsGiven(path: string): string {
  * that cannot be known (EACCES, ELOOP, ENOTDIR) is thrown: an unknown location is no answer.
  */
 export function nearestRealPath(path: string): Promise<string> {
-  return realPathAsync(absoluteAsGiven(path));
+  return realPathAsync(joinAsGiven(process.cwd(), path));
 }
 
 /** nearestRealPath's answer or null, for what only reports where a path leads. */
@@ -171,10 +188,6 @@ export function realPathOrNull(path: string): Promise<string | null> {
 
 /** nearestRealPath for code that runs before anything is asynchronous (start-up checks). */
 export function nearestRealPathSync(path: string): string {
-  const absolute = absoluteAsGiven(path);
-  const real = realPathLoose(absolute);
-  if (real !== null) return real;
-  // Why it cannot be known, as the disk says it.
-  fs.realpathSync.native(absolute);
-  throw Object.assign(new Error(`cannot resolve ${path}`), { code: 'ELOOP' });
+  const absolute = joinAsGiven(process.cwd(), path);
+  return knownOrThrow(absolute, walkSync(absolute, diskProbe, nodePath));
 }

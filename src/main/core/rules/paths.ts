@@ -19,6 +19,7 @@ import picomatch from 'picomatch';
 import {
   diskProbe,
   expandHome,
+  joinAsGiven,
   isInside,
   realPathLoose,
   userHome,
@@ -69,7 +70,7 @@ export class PathResolver {
   resolve(input: string, cwd: string, dynamic = false): ResolvedPath {
     const p = this.path;
     // Deliberately NOT path.resolve for the real path: it would apply `..` before symlinks.
-    const joined = p.isAbsolute(input) ? input : `${cwd}${p.sep}${input}`;
+    const joined = joinAsGiven(cwd, input, p);
     return {
       input,
       lexical: p.resolve(cwd, input),
