@@ -18,6 +18,9 @@ const AGENT = fileURLToPath(new URL('./agents/timestamp-agent.ts', import.meta.u
 
 export async function benchSessionStarts(report: Report): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-starts-'));
+  // This bench runs in the bench's own process: the key file it names goes with its folder, so the
+  // benches after it must not be left pointing at it.
+  const keyFile = process.env.GATEHOUSE_AUDIT_KEY_FILE;
   process.env.GATEHOUSE_AUDIT_KEY_FILE ??= join(dir, 'audit-key');
   const cwd = join(dir, 'work');
   mkdirSync(cwd);
@@ -42,6 +45,7 @@ export async function benchSessionStarts(report: Report): Promise<void> {
   } finally {
     await core.close();
     rmSync(dir, { recursive: true, force: true });
+    if (keyFile === undefined) delete process.env.GATEHOUSE_AUDIT_KEY_FILE;
   }
 }
 
