@@ -73,7 +73,13 @@ function launch({ id, command, args, cwd, env, pipes }: Spawn): void {
   }
   // A later error (a signal that could not be sent) is no concern here: the core signals agents.
   child.on('error', () => {});
-  child.stdio.forEach((pipe, fd) => {
+  // Node destroys a child's stdin when the child exits. Each pipe waits in the IPC channel for the
+  // core's acknowledgement of the one before it, so with starts under way a quick program's stdin
+  // could be destroyed before its turn and cross without its handle (the core then drops the
+  // launcher with every agent). The pipes are the core's to close, not the ChildProcess's.
+  const stdio = [...child.stdio];
+  child.stdin = null;
+  stdio.forEach((pipe, fd) => {
     stopReading(pipe);
     // Sent without keepOpen: this process's copy is closed once the core has it.
     send({ type: 'pipe', id, fd }, pipe as Socket);

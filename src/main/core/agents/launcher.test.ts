@@ -2,11 +2,13 @@
 // agent itself (pipes both ways, EOF, exit status, process group, lifeline, nothing else inherited),
 // and a launcher that dies or misbehaves takes every agent it started with it.
 import type { ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LaunchedAgent, LaunchSpec } from './launched-agent';
-import { agentLauncher, AgentLauncher, LauncherLostError } from './launcher';
+import { agentLauncher, AgentLauncher, LauncherLostError, runThroughLauncher } from './launcher';
 import { processIdentity } from './leftover-agents';
 import { behindLifeline } from './lifeline';
 import { signalGroup } from './process-group';
@@ -198,5 +200,40 @@ describe.skipIf(process.platform === 'win32')('the agent launcher', () => {
     expect(next.pid).not.toBe(first.pid);
     const again = await launch(next, spec('/bin/sh', ['-c', 'exit 0']));
     expect(await again.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('hands back every pipe of programs that exit at once, started together; the launcher stays', async () => {
+    const from = await launcher();
+    // Each pipe waits in the IPC channel for the core's acknowledgement of the one before it: by
+    // the time the last ones cross, their programs have long exited.
+    const started = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => launch(from, spec('/bin/sh', ['-c', `exit ${i % 7}`]))),
+    );
+    for (const [i, agent] of started.entries()) {
+      expect(agent.pid).toBeDefined();
+      expect(await agent.exited).toEqual({ code: i % 7, signal: null });
+    }
+    const after = await launch(from, spec('/bin/sh', ['-c', 'exit 0']));
+    expect(await after.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('runs a short program as a child of the launcher, not of the core, and says why one failed', async () => {
+    const from = await agentLauncher();
+    launchers.push(from);
+    const out = join(mkdtempSync(join(tmpdir(), 'gatehouse-tool-')), 'parent');
+    try {
+      // The program writes its parent's pid: the launcher's, so the core's thread never forked it.
+      await runThroughLauncher('/bin/sh', ['-c', `echo $PPID > '${out}'`]);
+      expect(Number(readFileSync(out, 'utf8'))).toBe(from.pid);
+      await expect(
+        runThroughLauncher('/bin/sh', ['-c', 'echo "no room left" >&2; exit 3']),
+      ).rejects.toThrow('/bin/sh: no room left');
+      await expect(runThroughLauncher('/bin/sh', ['-c', 'exit 4'])).rejects.toThrow('exit code 4');
+      await expect(runThroughLauncher('/no/such/tool', [])).rejects.toThrow(
+        'command not found: /no/such/tool',
+      );
+    } finally {
+      rmSync(dirname(out), { recursive: true, force: true });
+    }
   });
 });
