@@ -259,3 +259,31 @@ export async function launchAgent(spec: LaunchSpec): Promise<LaunchedAgent> {
     return notStarted((error as Error).message);
   }
 }
+
+/** What a short program run through the launcher said on stderr that is kept for its failure. */
+const TOOL_STDERR_MAX = 1024;
+
+/**
+ * Runs a short program (no input, output dropped) through the launcher: a spawn on the core's own
+ * thread holds it for a fork of the whole core, ~10 ms on a small machine. Rejects with its exit or
+ * why it did not run, and the start of what it wrote to stderr.
+ */
+export async function runThroughLauncher(command: string, args: readonly string[]): Promise<void> {
+  const child = await launchAgent({
+    command,
+    args,
+    cwd: '/',
+    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
+    lifeline: false,
+  });
+  child.stdin.end();
+  child.stdout.resume();
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (text: string) => {
+    if (stderr.length < TOOL_STDERR_MAX) stderr += text.slice(0, TOOL_STDERR_MAX - stderr.length);
+  });
+  const exit = await child.exited;
+  if (exit.code === 0) return;
+  const how = exit.reason ?? (exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`);
+  throw new Error(`${command}: ${stderr.trim() || how}`);
+}

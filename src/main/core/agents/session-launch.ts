@@ -11,6 +11,7 @@ import { LauncherFetchError } from '../sandbox/launcher-fetch';
 import type { ViolationReporter } from '../sandbox/violation-reporter';
 import type { Store } from '../store';
 import type { EventBus } from '../events/bus';
+import { runThroughLauncher } from './launcher';
 import type { Session } from './session';
 
 export interface SessionLaunchDeps {
@@ -43,6 +44,7 @@ export async function launchInSandbox(
         onMove: (move) => violations.moved(move),
       },
       onShellStderr: (text) => violations.shellStderr(text),
+      runTool: runThroughLauncher,
       onLauncherFetch: (progress) => {
         deps.bus?.publish({ type: 'launcher_fetch', agentId, ...progress });
         // What runs from now on for this command line: audited with the version it resolved to.

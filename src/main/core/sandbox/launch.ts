@@ -15,7 +15,7 @@ import { fetchLauncher, type FetchedLauncher } from './launcher-fetch';
 import { writeLaunchFile, type WrittenLaunchFile } from './launch-file';
 import { resolveSandboxProfile, SECRETS_IN_HOME, type SandboxProfile } from './profile';
 import type { ProtectedLabel, ProtectionOptions } from './protection';
-import { openShellStderrTap } from './shell-stderr';
+import { openShellStderrTap, type ToolRunner } from './shell-stderr';
 import { findBwrap, SandboxUnavailableError, wrapCommand } from './wrap';
 
 const execFileAsync = promisify(execFile);
@@ -58,6 +58,8 @@ export interface LaunchInput {
    * Absent: not read.
    */
   onShellStderr?: (text: string) => void;
+  /** Runs the short programs a launch needs (the tap's mkfifo); absent: on this thread. */
+  runTool?: ToolRunner;
   /** A launcher's package being fetched outside the sandbox, then fetched and pinned. */
   onLauncherFetch?: (progress: {
     package: string;
@@ -219,7 +221,11 @@ async function launchWith(
     const bwrap = findBwrap();
     await checkNamespaces(bwrap);
     const tap = input.onShellStderr
-      ? await openShellStderrTap(join(input.gatehouseHome, 'run'), input.onShellStderr)
+      ? await openShellStderrTap(
+          join(input.gatehouseHome, 'run'),
+          input.onShellStderr,
+          input.runTool,
+        )
       : null;
     const wrapped = await wrapCommand(
       profile,

@@ -1,9 +1,17 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bashEnv, openShellStderrTap, SHELL_TAP_INSIDE } from './shell-stderr';
+import { bashEnv, openShellStderrTap, runHere, SHELL_TAP_INSIDE } from './shell-stderr';
 
 const runDir = mkdtempSync(join(tmpdir(), 'gatehouse-shell-tap-'));
 afterAll(() => rmSync(runDir, { recursive: true, force: true }));
@@ -73,7 +81,7 @@ describe('the copy of each shell’s stderr', () => {
 
   it('passes on no more than its limit, and keeps draining after it', async () => {
     const seen = collector();
-    const tap = await openShellStderrTap(runDir, seen.onText, 10);
+    const tap = await openShellStderrTap(runDir, seen.onText, undefined, 10);
     const fifo = tap.files.find((file) => file.target.endsWith('/stderr'))!.source;
     const local = join(runDir, 'limited-env.sh');
     writeFileSync(local, bashEnv(fifo));
@@ -84,5 +92,31 @@ describe('the copy of each shell’s stderr', () => {
     await seen.atLeast(10);
     expect(seen.text()).toBe('xxxxxxxxxx');
     await tap.close();
+  });
+
+  it('has its FIFO made by the runner it is given, and leaves nothing behind when that fails', async () => {
+    const asked: string[][] = [];
+    const tap = await openShellStderrTap(
+      runDir,
+      () => {},
+      async (command, args) => {
+        asked.push([command, ...args]);
+        await runHere(command, args);
+      },
+    );
+    const fifo = tap.files.find((file) => file.target.endsWith('/stderr'))!.source;
+    expect(asked).toEqual([['mkfifo', '-m', '0600', fifo]]);
+    expect(statSync(fifo).isFIFO()).toBe(true);
+    await tap.close();
+
+    const before = readdirSync(runDir);
+    await expect(
+      openShellStderrTap(
+        runDir,
+        () => {},
+        () => Promise.reject(new Error('mkfifo: refused')),
+      ),
+    ).rejects.toThrow('mkfifo: refused');
+    expect(readdirSync(runDir)).toEqual(before);
   });
 });

@@ -31,14 +31,23 @@ export interface ShellStderrTap {
   close(): Promise<void>;
 }
 
+/** Runs a short program and resolves once it exited 0 (the core's runs it through its launcher). */
+export type ToolRunner = (command: string, args: readonly string[]) => Promise<void>;
+
+/** Runs it on the calling thread, for a tap opened without the core's launcher. */
+export const runHere: ToolRunner = async (command, args) => {
+  await execFileAsync(command, [...args], { timeout: 5000 });
+};
+
 /**
  * Makes the FIFO and the script in a folder of their own under `runDir` (Gatehouse's data folder,
  * hidden from every sandbox), and reads the FIFO until close(), handing at most `limit` bytes of
- * text to `onText`.
+ * text to `onText`. Node has no mkfifo of its own: `run` runs the program that makes it.
  */
 export async function openShellStderrTap(
   runDir: string,
   onText: (text: string) => void,
+  run: ToolRunner = runHere,
   limit = SHELL_STDERR_LIMIT,
 ): Promise<ShellStderrTap> {
   const dir = await mkdtemp(join(runDir, 'shell-'));
@@ -52,8 +61,7 @@ export async function openShellStderrTap(
       await rm(dir, { recursive: true, force: true });
     })());
   try {
-    // Node has no mkfifo of its own.
-    await execFileAsync('mkfifo', ['-m', '0600', fifo], { timeout: 5000 });
+    await run('mkfifo', ['-m', '0600', fifo]);
     writeFileSync(script, bashEnv(join(SHELL_TAP_INSIDE, 'stderr')), { mode: 0o444 });
     // Read and write, without blocking: the FIFO never reaches end of file while the session runs,
     // and a shell opening it to write never waits for a reader.
