@@ -223,15 +223,23 @@ describe.skipIf(process.platform === 'win32')('the agent launcher', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'gatehouse-tool-')), 'parent');
     try {
       // The program writes its parent's pid: the launcher's, so the core's thread never forked it.
-      await runThroughLauncher('/bin/sh', ['-c', `echo $PPID > '${out}'`]);
+      const said = await runThroughLauncher('/bin/sh', ['-c', `echo $PPID > '${out}'; echo done`]);
       expect(Number(readFileSync(out, 'utf8'))).toBe(from.pid);
+      expect(said).toBe('done\n');
       await expect(
         runThroughLauncher('/bin/sh', ['-c', 'echo "no room left" >&2; exit 3']),
-      ).rejects.toThrow('/bin/sh: no room left');
+      ).rejects.toThrow('/bin/sh: exit code 3 (no room left)');
       await expect(runThroughLauncher('/bin/sh', ['-c', 'exit 4'])).rejects.toThrow('exit code 4');
       await expect(runThroughLauncher('/no/such/tool', [])).rejects.toThrow(
         'command not found: /no/such/tool',
       );
+      // One that hangs is ended at its bound, and its stderr is kept for the failure.
+      const hung = runThroughLauncher('/bin/sh', ['-c', 'echo stuck >&2; exec sleep 60'], 300);
+      await expect(hung).rejects.toMatchObject({
+        name: 'ToolFailedError',
+        message: '/bin/sh: ran past 300 ms (stuck)',
+        stderr: 'stuck\n',
+      });
     } finally {
       rmSync(dirname(out), { recursive: true, force: true });
     }

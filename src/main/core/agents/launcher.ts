@@ -18,6 +18,7 @@ import {
 } from './launched-agent';
 import { FromLauncher, Spawn } from './launcher-protocol';
 import { signalGroup } from './process-group';
+import { TOOL_TIMEOUT_MS, ToolFailedError } from '../sandbox/tool-runner';
 
 export class LauncherLostError extends Error {
   override name = 'LauncherLostError';
@@ -260,15 +261,21 @@ export async function launchAgent(spec: LaunchSpec): Promise<LaunchedAgent> {
   }
 }
 
-/** What a short program run through the launcher said on stderr that is kept for its failure. */
+/** What is kept of a tool's output: its stdout for the caller, its stderr for its failure. */
+const TOOL_STDOUT_MAX = 256 * 1024;
 const TOOL_STDERR_MAX = 1024;
 
 /**
- * Runs a short program (no input, output dropped) through the launcher: a spawn on the core's own
- * thread holds it for a fork of the whole core, ~10 ms on a small machine. Rejects with its exit or
- * why it did not run, and the start of what it wrote to stderr.
+ * Runs a short program (no input) through the launcher, for the sandbox's own needs
+ * (sandbox/tool-runner.ts): a spawn on the core's thread holds it for a fork of the whole core,
+ * ~10 ms on a small machine. Resolves with its stdout; rejects with its exit, why it did not run, or
+ * its running past `timeoutMs` (it is then killed), and the start of what it wrote to stderr.
  */
-export async function runThroughLauncher(command: string, args: readonly string[]): Promise<void> {
+export async function runThroughLauncher(
+  command: string,
+  args: readonly string[],
+  timeoutMs = TOOL_TIMEOUT_MS,
+): Promise<string> {
   const child = await launchAgent({
     command,
     args,
@@ -277,13 +284,30 @@ export async function runThroughLauncher(command: string, args: readonly string[
     lifeline: false,
   });
   child.stdin.end();
-  child.stdout.resume();
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (text: string) => {
-    if (stderr.length < TOOL_STDERR_MAX) stderr += text.slice(0, TOOL_STDERR_MAX - stderr.length);
-  });
+  const kept = (max: number) => {
+    let text = '';
+    return {
+      add: (part: string) => {
+        if (text.length < max) text += part.slice(0, max - text.length);
+      },
+      text: () => text,
+    };
+  };
+  const stdout = kept(TOOL_STDOUT_MAX);
+  const stderr = kept(TOOL_STDERR_MAX);
+  child.stdout.setEncoding('utf8').on('data', stdout.add);
+  child.stderr.setEncoding('utf8').on('data', stderr.add);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGKILL');
+  }, timeoutMs);
   const exit = await child.exited;
-  if (exit.code === 0) return;
-  const how = exit.reason ?? (exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`);
-  throw new Error(`${command}: ${stderr.trim() || how}`);
+  clearTimeout(timer);
+  if (exit.code === 0 && !timedOut) return stdout.text();
+  const how = timedOut
+    ? `ran past ${timeoutMs} ms`
+    : (exit.reason ?? (exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`));
+  const said = stderr.text().trim();
+  throw new ToolFailedError(`${command}: ${how}${said ? ` (${said})` : ''}`, stderr.text());
 }

@@ -1,9 +1,7 @@
 // How an agent is started: its allow-listed environment, then the sandbox its settings ask for.
-import { execFile } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import type { SessionSandbox } from '../../../shared/domain';
 import type { LaunchableAgent } from '../../../shared/settings';
 import { agentEnvironment } from './agent-env';
@@ -15,10 +13,9 @@ import { fetchLauncher, type FetchedLauncher } from './launcher-fetch';
 import { writeLaunchFile, type WrittenLaunchFile } from './launch-file';
 import { resolveSandboxProfile, SECRETS_IN_HOME, type SandboxProfile } from './profile';
 import type { ProtectedLabel, ProtectionOptions } from './protection';
-import { openShellStderrTap, type ToolRunner } from './shell-stderr';
+import { openShellStderrTap } from './shell-stderr';
+import { runHere, ToolFailedError, type ToolRunner } from './tool-runner';
 import { findBwrap, SandboxUnavailableError, wrapCommand } from './wrap';
-
-const execFileAsync = promisify(execFile);
 
 /** A command line ready to spawn, and what the person is told about its sandbox. */
 export interface AgentLaunch {
@@ -58,7 +55,7 @@ export interface LaunchInput {
    * Absent: not read.
    */
   onShellStderr?: (text: string) => void;
-  /** Runs the short programs a launch needs (the tap's mkfifo); absent: on this thread. */
+  /** Runs the short programs a launch needs (bubblewrap's checks, the tap's mkfifo); absent: here. */
   runTool?: ToolRunner;
   /** A launcher's package being fetched outside the sandbox, then fetched and pinned. */
   onLauncherFetch?: (progress: {
@@ -219,13 +216,10 @@ async function launchWith(
   if (!profile) return unsandboxed('sandbox is off in this agent’s settings');
   try {
     const bwrap = findBwrap();
-    await checkNamespaces(bwrap);
+    const runTool = input.runTool ?? runHere;
+    await checkNamespaces(bwrap, runTool);
     const tap = input.onShellStderr
-      ? await openShellStderrTap(
-          join(input.gatehouseHome, 'run'),
-          input.onShellStderr,
-          input.runTool,
-        )
+      ? await openShellStderrTap(join(input.gatehouseHome, 'run'), input.onShellStderr, runTool)
       : null;
     const wrapped = await wrapCommand(
       profile,
@@ -236,6 +230,7 @@ async function launchWith(
       tap ? { ...env, BASH_ENV: tap.bashEnv, SHLVL: env['SHLVL'] ?? '1' } : env,
       {
         bwrapPath: bwrap,
+        runTool,
         onViolation: input.onViolation,
         cwd,
         ...(input.protection ? { protection: input.protection } : {}),
@@ -281,10 +276,10 @@ const checked = new Map<string, Promise<void>>();
  * Whether bwrap can build a sandbox on this machine: user namespaces may be refused (an AppArmor
  * policy, a container), and then every agent would die at start with a cryptic message.
  */
-function checkNamespaces(bwrap: string): Promise<void> {
+function checkNamespaces(bwrap: string, run: ToolRunner): Promise<void> {
   let check = checked.get(bwrap);
   if (!check) {
-    check = tryNamespaces(bwrap);
+    check = tryNamespaces(bwrap, run);
     checked.set(bwrap, check);
     // A failure is checked again at the next start: the person may have fixed it meanwhile.
     check.catch(() => checked.delete(bwrap));
@@ -292,14 +287,13 @@ function checkNamespaces(bwrap: string): Promise<void> {
   return check;
 }
 
-async function tryNamespaces(bwrap: string): Promise<void> {
+async function tryNamespaces(bwrap: string, run: ToolRunner): Promise<void> {
   const args = ['--unshare-user', '--unshare-pid', '--unshare-net', '--ro-bind', '/', '/'];
   try {
-    await execFileAsync(bwrap, [...args, '--proc', '/proc', '--dev', '/dev', '--', 'true'], {
-      timeout: 10_000,
-    });
+    await run(bwrap, [...args, '--proc', '/proc', '--dev', '/dev', '--', 'true']);
   } catch (error) {
-    const { stderr, message } = error as { stderr?: string; message: string };
+    const { message } = error as Error;
+    const stderr = error instanceof ToolFailedError ? error.stderr : '';
     throw new SandboxUnavailableError(
       `bubblewrap cannot create a sandbox here: ${(stderr || message).trim().slice(0, 500)}`,
     );

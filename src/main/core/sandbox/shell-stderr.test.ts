@@ -11,7 +11,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bashEnv, openShellStderrTap, runHere, SHELL_TAP_INSIDE } from './shell-stderr';
+import { bashEnv, openShellStderrTap, SHELL_TAP_INSIDE } from './shell-stderr';
+import { runHere } from './tool-runner';
 
 const runDir = mkdtempSync(join(tmpdir(), 'gatehouse-shell-tap-'));
 afterAll(() => rmSync(runDir, { recursive: true, force: true }));
@@ -99,9 +100,9 @@ describe('the copy of each shell’s stderr', () => {
     const tap = await openShellStderrTap(
       runDir,
       () => {},
-      async (command, args) => {
+      (command, args) => {
         asked.push([command, ...args]);
-        await runHere(command, args);
+        return runHere(command, args);
       },
     );
     const fifo = tap.files.find((file) => file.target.endsWith('/stderr'))!.source;

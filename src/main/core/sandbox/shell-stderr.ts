@@ -7,14 +7,11 @@
 // What it cannot see: a shell that is not bash, or bash as `sh` (POSIX mode ignores BASH_ENV), an
 // agent that unsets BASH_ENV or redirects a command's stderr inside the command line, and programs
 // that report a refusal in words of their own. It adds to the reports; it decides nothing.
-import { execFile } from 'node:child_process';
 import { constants, openSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-
-const execFileAsync = promisify(execFile);
+import { runHere, type ToolRunner } from './tool-runner';
 
 /** What is passed on for one session: past it the FIFO is still drained, never read. */
 export const SHELL_STDERR_LIMIT = 4 * 1024 * 1024;
@@ -30,14 +27,6 @@ export interface ShellStderrTap {
   /** Stops reading and removes both. Idempotent. */
   close(): Promise<void>;
 }
-
-/** Runs a short program and resolves once it exited 0 (the core's runs it through its launcher). */
-export type ToolRunner = (command: string, args: readonly string[]) => Promise<void>;
-
-/** Runs it on the calling thread, for a tap opened without the core's launcher. */
-export const runHere: ToolRunner = async (command, args) => {
-  await execFileAsync(command, [...args], { timeout: 5000 });
-};
 
 /**
  * Makes the FIFO and the script in a folder of their own under `runDir` (Gatehouse's data folder,

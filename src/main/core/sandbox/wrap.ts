@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
@@ -21,6 +20,7 @@ import { planProtection, type ProtectedLabel, type ProtectionOptions } from './p
 import { relayLaunch, type RelaySpec } from './relay';
 import { activatedLaunch, socketActivator } from './socket-activation';
 import { guardState } from './state-guard';
+import { runHere, type ToolRunner } from './tool-runner';
 import {
   dropSocketVariables,
   nestedSandboxArgs,
@@ -38,6 +38,8 @@ export interface WrapOptions {
   nodePath?: string;
   /** Default: `bwrap` on PATH. */
   bwrapPath?: string;
+  /** Runs bubblewrap's own checks (tool-runner.ts). Default: on this thread. */
+  runTool?: ToolRunner;
   /**
    * The socket activator that binds the allow-list network's ports (socket-activation.ts).
    * Default: the one on PATH, if it passed its check; null: the relay binds them at once.
@@ -145,7 +147,7 @@ export async function wrapCommand(
     launchFiles: [...(options.launchFiles ?? [])],
     shareNetwork: profile.network.kind === 'all',
     bindLowPorts: false,
-    disableUserns: canDisableUserns(bwrap),
+    disableUserns: await canDisableUserns(bwrap, options.runTool ?? runHere),
     cwd,
     unixSockets: sockets.shown,
   };
@@ -281,12 +283,15 @@ export function findBwrap(): string {
   );
 }
 
-const usernsSupport = new Map<string, boolean>();
-export function canDisableUserns(bwrap: string): boolean {
+const usernsSupport = new Map<string, Promise<boolean>>();
+/** Whether this bubblewrap has `--disable-userns` (0.8 added it), asked once per binary. */
+export function canDisableUserns(bwrap: string, run: ToolRunner = runHere): Promise<boolean> {
   let known = usernsSupport.get(bwrap);
-  if (known === undefined) {
-    const help = spawnSync(bwrap, ['--help'], { encoding: 'utf8', timeout: 5000 });
-    known = `${help.stdout}${help.stderr}`.includes('--disable-userns');
+  if (!known) {
+    known = run(bwrap, ['--help']).then(
+      (help) => help.includes('--disable-userns'),
+      () => false,
+    );
     usernsSupport.set(bwrap, known);
   }
   return known;

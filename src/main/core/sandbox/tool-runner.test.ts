@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { runHere, ToolFailedError } from './tool-runner';
+import { canDisableUserns } from './wrap';
+
+describe('the sandbox’s own tools', () => {
+  it('run here: stdout on success, and on failure an error that keeps what was said on stderr', async () => {
+    expect(await runHere('/bin/sh', ['-c', 'echo out; echo err >&2'])).toBe('out\n');
+    const failed = await runHere('/bin/sh', ['-c', 'echo "no namespaces" >&2; exit 1']).catch(
+      (error: unknown) => error,
+    );
+    expect(failed).toBeInstanceOf(ToolFailedError);
+    expect((failed as ToolFailedError).stderr).toBe('no namespaces\n');
+  });
+
+  it('ask bubblewrap for --disable-userns once per binary, through the runner given; a failure is "no"', async () => {
+    const asked: string[] = [];
+    const helps: Record<string, () => Promise<string>> = {
+      '/new/bwrap': () => Promise.resolve('usage: bwrap …\n    --disable-userns   Disable …\n'),
+      '/old/bwrap': () => Promise.resolve('usage: bwrap …\n    --unshare-user\n'),
+      '/broken/bwrap': () => Promise.reject(new ToolFailedError('exit code 1', '')),
+    };
+    const run = (command: string, args: readonly string[]) => {
+      asked.push([command, ...args].join(' '));
+      return helps[command]!();
+    };
+    expect(await canDisableUserns('/new/bwrap', run)).toBe(true);
+    expect(await canDisableUserns('/new/bwrap', run)).toBe(true);
+    expect(await canDisableUserns('/old/bwrap', run)).toBe(false);
+    expect(await canDisableUserns('/broken/bwrap', run)).toBe(false);
+    expect(asked).toEqual(['/new/bwrap --help', '/old/bwrap --help', '/broken/bwrap --help']);
+  });
+});
