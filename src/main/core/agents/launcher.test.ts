@@ -230,13 +230,15 @@ describe.skipIf(process.platform === 'win32')('the agent launcher', () => {
         runThroughLauncher('/bin/sh', ['-c', 'echo "no room left" >&2; exit 3']),
       ).rejects.toThrow('/bin/sh: exit code 3 (no room left)');
       await expect(runThroughLauncher('/bin/sh', ['-c', 'exit 4'])).rejects.toThrow('exit code 4');
-      await expect(runThroughLauncher('/no/such/tool', [])).rejects.toThrow(
-        'command not found: /no/such/tool',
-      );
+      await expect(runThroughLauncher('/no/such/tool', [])).rejects.toMatchObject({
+        message: expect.stringContaining('command not found: /no/such/tool'),
+        ran: false,
+      });
       // One that hangs is ended at its bound, and its stderr is kept for the failure.
       const hung = runThroughLauncher('/bin/sh', ['-c', 'echo stuck >&2; exec sleep 60'], 300);
       await expect(hung).rejects.toMatchObject({
         name: 'ToolFailedError',
+        ran: true,
         message: '/bin/sh: ran past 300 ms (stuck)',
         stderr: 'stuck\n',
       });

@@ -309,5 +309,7 @@ export async function runThroughLauncher(
     ? `ran past ${timeoutMs} ms`
     : (exit.reason ?? (exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`));
   const said = stderr.text().trim();
-  throw new ToolFailedError(`${command}: ${how}${said ? ` (${said})` : ''}`, stderr.text());
+  // A reason is the launcher's: the program never ran, or was lost with the launcher.
+  const ran = timedOut || exit.reason === undefined;
+  throw new ToolFailedError(`${command}: ${how}${said ? ` (${said})` : ''}`, stderr.text(), ran);
 }

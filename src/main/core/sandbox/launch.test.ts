@@ -17,6 +17,7 @@ import { isInside } from '../fs/containment';
 import { GEMINI_POLICY, GEMINI_POLICY_FILE_NAME } from './gemini-policy';
 import { prepareAgentLaunch } from './launch';
 import { LaunchFileChangedError } from './launch-file';
+import { ToolFailedError } from './tool-runner';
 
 const gatehouseHome = mkdtempSync(join(tmpdir(), 'gatehouse-launch-home-'));
 afterAll(() => rmSync(gatehouseHome, { recursive: true, force: true }));
@@ -99,4 +100,34 @@ describe('an agent’s launch', () => {
     await expect(pending).rejects.toThrow(/changed since it was written/);
     expect(existsSync(path)).toBe(false);
   });
+
+  it.skipIf(process.platform !== 'linux')(
+    'fails the start when bubblewrap could not be checked, never running the agent unsandboxed for it',
+    async () => {
+      const asked: string[] = [];
+      const attempt = () =>
+        prepareAgentLaunch({
+          agentId: 'lost-check',
+          config: AgentConfig.parse({
+            command: 'node',
+            sandbox: 'workspace-write',
+            allowUnsandboxed: true,
+          }) as LaunchableAgent,
+          sessionDir: gatehouseHome,
+          gatehouseHome,
+          onViolation: () => {},
+          // What ran the check was lost before bubblewrap answered.
+          runTool: (command) => {
+            asked.push(command);
+            return Promise.reject(new ToolFailedError('the agent launcher exited', '', false));
+          },
+        });
+      await expect(attempt()).rejects.toThrow(
+        'bubblewrap could not be checked: the agent launcher exited',
+      );
+      // Not remembered: the next start checks again.
+      await expect(attempt()).rejects.toThrow('could not be checked');
+      expect(asked).toHaveLength(2);
+    },
+  );
 });

@@ -292,10 +292,14 @@ async function tryNamespaces(bwrap: string, run: ToolRunner): Promise<void> {
   try {
     await run(bwrap, [...args, '--proc', '/proc', '--dev', '/dev', '--', 'true']);
   } catch (error) {
-    const { message } = error as Error;
-    const stderr = error instanceof ToolFailedError ? error.stderr : '';
+    // Only bubblewrap's own refusal says there is no sandbox here (which may start the agent
+    // without one, where allowed); a check that never ran fails this start, and is made again.
+    if (!(error instanceof ToolFailedError) || !error.ran)
+      throw new Error(`bubblewrap could not be checked: ${(error as Error).message}`, {
+        cause: error,
+      });
     throw new SandboxUnavailableError(
-      `bubblewrap cannot create a sandbox here: ${(stderr || message).trim().slice(0, 500)}`,
+      `bubblewrap cannot create a sandbox here: ${(error.stderr || error.message).trim().slice(0, 500)}`,
     );
   }
 }

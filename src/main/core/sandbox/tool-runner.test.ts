@@ -9,7 +9,9 @@ describe('the sandbox’s own tools', () => {
       (error: unknown) => error,
     );
     expect(failed).toBeInstanceOf(ToolFailedError);
-    expect((failed as ToolFailedError).stderr).toBe('no namespaces\n');
+    expect(failed).toMatchObject({ stderr: 'no namespaces\n', ran: true });
+    // A tool that never ran did not answer.
+    await expect(runHere('/no/such/tool', [])).rejects.toMatchObject({ ran: false });
   });
 
   it('ask bubblewrap for --disable-userns once per binary, through the runner given; a failure is "no"', async () => {
@@ -17,7 +19,7 @@ describe('the sandbox’s own tools', () => {
     const helps: Record<string, () => Promise<string>> = {
       '/new/bwrap': () => Promise.resolve('usage: bwrap …\n    --disable-userns   Disable …\n'),
       '/old/bwrap': () => Promise.resolve('usage: bwrap …\n    --unshare-user\n'),
-      '/broken/bwrap': () => Promise.reject(new ToolFailedError('exit code 1', '')),
+      '/broken/bwrap': () => Promise.reject(new ToolFailedError('exit code 1', '', true)),
     };
     const run = (command: string, args: readonly string[]) => {
       asked.push([command, ...args].join(' '));
@@ -28,5 +30,16 @@ describe('the sandbox’s own tools', () => {
     expect(await canDisableUserns('/old/bwrap', run)).toBe(false);
     expect(await canDisableUserns('/broken/bwrap', run)).toBe(false);
     expect(asked).toEqual(['/new/bwrap --help', '/old/bwrap --help', '/broken/bwrap --help']);
+  });
+
+  it('never take a help that did not run for "no": the start fails, and the next one asks again', async () => {
+    let lost = true;
+    const run = () =>
+      lost
+        ? Promise.reject(new ToolFailedError('the agent launcher exited', '', false))
+        : Promise.resolve('    --disable-userns\n');
+    await expect(canDisableUserns('/lost/bwrap', run)).rejects.toThrow('launcher exited');
+    lost = false;
+    expect(await canDisableUserns('/lost/bwrap', run)).toBe(true);
   });
 });

@@ -16,6 +16,11 @@ export class ToolFailedError extends Error {
   constructor(
     message: string,
     readonly stderr: string,
+    /**
+     * Whether the tool ran and answered (a failing exit, or ended at its bound). False: it never
+     * ran, or what ran it was lost; its answer is unknown, not "no".
+     */
+    readonly ran: boolean,
   ) {
     super(message);
   }
@@ -33,7 +38,12 @@ export const runHere: ToolRunner = async (command, args) => {
     });
     return stdout;
   } catch (error) {
-    const { stderr, message } = error as { stderr?: string; message: string };
-    throw new ToolFailedError(message, stderr ?? '');
+    const { stderr, message, code, killed } = error as {
+      stderr?: string;
+      message: string;
+      code?: unknown;
+      killed?: boolean;
+    };
+    throw new ToolFailedError(message, stderr ?? '', typeof code === 'number' || killed === true);
   }
 };

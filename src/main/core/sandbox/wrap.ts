@@ -20,7 +20,7 @@ import { planProtection, type ProtectedLabel, type ProtectionOptions } from './p
 import { relayLaunch, type RelaySpec } from './relay';
 import { activatedLaunch, socketActivator } from './socket-activation';
 import { guardState } from './state-guard';
-import { runHere, type ToolRunner } from './tool-runner';
+import { runHere, ToolFailedError, type ToolRunner } from './tool-runner';
 import {
   dropSocketVariables,
   nestedSandboxArgs,
@@ -96,6 +96,8 @@ export async function wrapCommand(
   options: WrapOptions = {},
 ): Promise<WrappedCommand> {
   const bwrap = options.bwrapPath ?? findBwrap();
+  // Before anything is made for this launch: a check that cannot be made fails it.
+  const disableUserns = await canDisableUserns(bwrap, options.runTool ?? runHere);
   const innerEnv: NodeJS.ProcessEnv = { ...env };
   dropSocketVariables(innerEnv, profile.allowUnixSockets);
   const runDir = join(profile.gatehouseHome, 'run');
@@ -147,7 +149,7 @@ export async function wrapCommand(
     launchFiles: [...(options.launchFiles ?? [])],
     shareNetwork: profile.network.kind === 'all',
     bindLowPorts: false,
-    disableUserns: await canDisableUserns(bwrap, options.runTool ?? runHere),
+    disableUserns,
     cwd,
     unixSockets: sockets.shown,
   };
@@ -284,15 +286,23 @@ export function findBwrap(): string {
 }
 
 const usernsSupport = new Map<string, Promise<boolean>>();
-/** Whether this bubblewrap has `--disable-userns` (0.8 added it), asked once per binary. */
+/**
+ * Whether this bubblewrap has `--disable-userns` (0.8 added it), asked once per binary. A help
+ * that ran and failed is "no"; one that never ran fails the start and is asked again at the next,
+ * so a lost launcher never leaves every later sandbox without the option.
+ */
 export function canDisableUserns(bwrap: string, run: ToolRunner = runHere): Promise<boolean> {
   let known = usernsSupport.get(bwrap);
   if (!known) {
     known = run(bwrap, ['--help']).then(
       (help) => help.includes('--disable-userns'),
-      () => false,
+      (error: unknown) => {
+        if (error instanceof ToolFailedError && error.ran) return false;
+        throw error;
+      },
     );
     usernsSupport.set(bwrap, known);
+    known.catch(() => usernsSupport.delete(bwrap));
   }
   return known;
 }
