@@ -452,8 +452,13 @@ describe('agent boundary', () => {
       await started;
       await gh.api.call('cancelTurn', { sessionId });
       const approval = await gh.nextApproval();
+      // The turn's end and the request's both come when the grace period is over, in no set order.
+      const resolved = gh.waitForEvent(
+        'permission_resolved',
+        (e) => e.requestId === approval.requestId,
+      );
       expect(await turn).toEqual({ stopReason: 'cancelled' });
-      await gh.waitForEvent('permission_resolved', (e) => e.requestId === approval.requestId);
+      await resolved;
       expect(gh.core.pipeline.pending.size).toBe(0);
       await gh.core.store.flush();
       const detail = (await gh.core.store.historyDetail(approval.requestId))!;
