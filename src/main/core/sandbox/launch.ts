@@ -14,7 +14,7 @@ import { writeLaunchFile, type WrittenLaunchFile } from './launch-file';
 import { resolveSandboxProfile, SECRETS_IN_HOME, type SandboxProfile } from './profile';
 import type { ProtectedLabel, ProtectionOptions } from './protection';
 import { openShellStderrTap } from './shell-stderr';
-import { runHere, ToolFailedError, type ToolRunner } from './tool-runner';
+import { askedOnce, runHere, ToolFailedError, type ToolRunner } from './tool-runner';
 import { findBwrap, SandboxUnavailableError, wrapCommand } from './wrap';
 
 /** A command line ready to spawn, and what the person is told about its sandbox. */
@@ -269,25 +269,12 @@ async function launchWith(
 /** How the session's own temp folder is listed among the writable paths a person is shown. */
 export const PRIVATE_TMP_SHOWN = '/tmp (this session’s own)';
 
-/** Per bwrap binary, the check that it can build a sandbox, made once and shared while it runs. */
-const checked = new Map<string, Promise<void>>();
-
 /**
- * Whether bwrap can build a sandbox on this machine: user namespaces may be refused (an AppArmor
- * policy, a container), and then every agent would die at start with a cryptic message.
+ * Whether bwrap can build a sandbox on this machine, checked once per binary: user namespaces may
+ * be refused (an AppArmor policy, a container), and then every agent would die at start with a
+ * cryptic message.
  */
-function checkNamespaces(bwrap: string, run: ToolRunner): Promise<void> {
-  let check = checked.get(bwrap);
-  if (!check) {
-    check = tryNamespaces(bwrap, run);
-    checked.set(bwrap, check);
-    // A failure is checked again at the next start: the person may have fixed it meanwhile.
-    check.catch(() => checked.delete(bwrap));
-  }
-  return check;
-}
-
-async function tryNamespaces(bwrap: string, run: ToolRunner): Promise<void> {
+const checkNamespaces = askedOnce(async (bwrap: string, run: ToolRunner): Promise<void> => {
   const args = ['--unshare-user', '--unshare-pid', '--unshare-net', '--ro-bind', '/', '/'];
   try {
     await run(bwrap, [...args, '--proc', '/proc', '--dev', '/dev', '--', 'true']);
@@ -302,7 +289,7 @@ async function tryNamespaces(bwrap: string, run: ToolRunner): Promise<void> {
       `bubblewrap cannot create a sandbox here: ${(error.stderr || error.message).trim().slice(0, 500)}`,
     );
   }
-}
+});
 
 function summary(profile: SandboxProfile, home: string): SessionSandbox {
   const shown = (path: string): string => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runHere, ToolFailedError } from './tool-runner';
+import { askedOnce, runHere, ToolFailedError } from './tool-runner';
 import { canDisableUserns } from './wrap';
 
 describe('the sandbox’s own tools', () => {
@@ -41,5 +41,21 @@ describe('the sandbox’s own tools', () => {
     await expect(canDisableUserns('/lost/bwrap', run)).rejects.toThrow('launcher exited');
     lost = false;
     expect(await canDisableUserns('/lost/bwrap', run)).toBe(true);
+  });
+
+  it('ask once per key: callers meanwhile share the answer, which is kept; a failure is not', async () => {
+    const asked: string[] = [];
+    let fail = true;
+    const find = askedOnce((key: string) => {
+      asked.push(key);
+      return fail ? Promise.reject(new Error(`no ${key}`)) : Promise.resolve(key.length);
+    });
+    const both = await Promise.allSettled([find('a'), find('a')]);
+    expect(both.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    fail = false;
+    expect(await Promise.all([find('a'), find('a'), find('bb')])).toEqual([1, 1, 2]);
+    fail = true;
+    expect(await find('a')).toBe(1);
+    expect(asked).toEqual(['a', 'a', 'bb']);
   });
 });

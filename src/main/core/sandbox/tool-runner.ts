@@ -47,3 +47,22 @@ export const runHere: ToolRunner = async (command, args) => {
     throw new ToolFailedError(message, stderr ?? '', typeof code === 'number' || killed === true);
   }
 };
+
+/**
+ * A tool's answer per key (a bubblewrap binary), found once and shared by the callers that ask
+ * meanwhile. A failure is forgotten: the next caller asks again, as the person may have fixed it.
+ */
+export function askedOnce<A extends unknown[], T>(
+  find: (key: string, ...rest: A) => Promise<T>,
+): (key: string, ...rest: A) => Promise<T> {
+  const answers = new Map<string, Promise<T>>();
+  return (key, ...rest) => {
+    let answer = answers.get(key);
+    if (!answer) {
+      answer = find(key, ...rest);
+      answers.set(key, answer);
+      answer.catch(() => answers.delete(key));
+    }
+    return answer;
+  };
+}

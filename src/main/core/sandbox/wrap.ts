@@ -20,7 +20,7 @@ import { planProtection, type ProtectedLabel, type ProtectionOptions } from './p
 import { relayLaunch, type RelaySpec } from './relay';
 import { activatedLaunch, socketActivator } from './socket-activation';
 import { guardState } from './state-guard';
-import { runHere, ToolFailedError, type ToolRunner } from './tool-runner';
+import { askedOnce, runHere, ToolFailedError, type ToolRunner } from './tool-runner';
 import {
   dropSocketVariables,
   nestedSandboxArgs,
@@ -285,27 +285,21 @@ export function findBwrap(): string {
   );
 }
 
-const usernsSupport = new Map<string, Promise<boolean>>();
 /**
  * Whether this bubblewrap has `--disable-userns` (0.8 added it), asked once per binary. A help
  * that ran and failed is "no"; one that never ran fails the start and is asked again at the next,
  * so a lost launcher never leaves every later sandbox without the option.
  */
-export function canDisableUserns(bwrap: string, run: ToolRunner = runHere): Promise<boolean> {
-  let known = usernsSupport.get(bwrap);
-  if (!known) {
-    known = run(bwrap, ['--help']).then(
+export const canDisableUserns = askedOnce(
+  (bwrap: string, run: ToolRunner = runHere): Promise<boolean> =>
+    run(bwrap, ['--help']).then(
       (help) => help.includes('--disable-userns'),
       (error: unknown) => {
         if (error instanceof ToolFailedError && error.ran) return false;
         throw error;
       },
-    );
-    usernsSupport.set(bwrap, known);
-    known.catch(() => usernsSupport.delete(bwrap));
-  }
-  return known;
-}
+    ),
+);
 
 /** Writable folders that exist; the agent's own state folders under HOME are created first. */
 async function writableDirs(profile: SandboxProfile): Promise<string[]> {
