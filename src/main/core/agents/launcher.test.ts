@@ -242,6 +242,21 @@ describe.skipIf(process.platform === 'win32')('the agent launcher', () => {
         message: '/bin/sh: ran past 300 ms (stuck)',
         stderr: 'stuck\n',
       });
+      // What it started goes with it: the whole group is ended at the bound.
+      const left = join(dirname(out), 'left');
+      await expect(
+        runThroughLauncher('/bin/sh', ['-c', `sleep 60 & echo $! > '${left}'; wait`], 300),
+      ).rejects.toThrow('ran past 300 ms');
+      const sleeper = Number(readFileSync(left, 'utf8').trim());
+      // Gone, or a zombie its new parent has not reaped yet.
+      const running = () => {
+        try {
+          return !/\) Z /.test(readFileSync(`/proc/${sleeper}/stat`, 'utf8'));
+        } catch {
+          return false;
+        }
+      };
+      await vi.waitFor(() => expect(running()).toBe(false));
     } finally {
       rmSync(dirname(out), { recursive: true, force: true });
     }

@@ -300,7 +300,8 @@ export async function runThroughLauncher(
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    child.kill('SIGKILL');
+    // It leads a group of its own: what it started is ended with it.
+    signalGroup(child, 'SIGKILL');
   }, timeoutMs);
   const exit = await child.exited;
   clearTimeout(timer);
