@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import type { PendingApproval } from '../../src/shared/domain';
 import { expectAxeClean, seriousViolations } from './support/axe';
 import {
   approvalsView,
@@ -100,6 +101,56 @@ test('the preview fills in while the request is on screen, without reopening it'
   const seen = await page.evaluate('window.seen');
   expect(seen).toEqual(['Previewing… (at most 10 s)', 'Changes 1 file']);
   await expect(changes(view)).toHaveCount(1);
+  await expect(queue(view)).toContainText('changes 1 file');
+});
+
+test('a preview that ends while the page is still reading the request is shown ended', async ({
+  page,
+}) => {
+  h = await startDialogHarness(oneAgent([run('sleep 2; touch made.txt', 'Make a file')]));
+  await h.startTurn('claude');
+  const [pending] = await h.waitForPending(1);
+  // The request's own read is answered by the core at once, and handed to the page only once the
+  // page has heard the preview end: an answer older than the event it arrives after.
+  let release!: () => void;
+  const heard = new Promise<void>((resolve) => (release = resolve));
+  const served: string[] = [];
+  await page.route(`**/api/approvals/${pending!.requestId}`, async (route) => {
+    const response = await route.fetch();
+    served.push(((await response.json()) as PendingApproval).preview?.state ?? 'none');
+    await heard;
+    await route.fulfill({ response });
+  });
+  await h.open(page);
+  const view = approvalsView(page);
+  await expect(queue(view)).toContainText('changes 1 file');
+  expect(served[0]).toBe('running');
+  release();
+  await expect(headline(view)).toHaveText('Changes 1 file');
+  await expect(changes(view).filter({ hasText: 'made.txt' })).toContainText('New');
+  // The core stops next, and a read the page makes then is nobody's concern here.
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+});
+
+test("a preview that ends before the page's event stream opens is shown ended once it opens", async ({
+  page,
+}) => {
+  h = await startDialogHarness(oneAgent([run('sleep 2; touch made.txt', 'Make a file')]));
+  await h.startTurn('claude');
+  await h.waitForPending(1);
+  // The page reads the request at once; its event stream opens only when the test lets it.
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  await page.route('**/api/events', async (route) => {
+    await opened;
+    await route.continue().catch(() => {});
+  });
+  await h.open(page);
+  const view = approvalsView(page);
+  await expect(headline(view)).toHaveText('Previewing… (at most 10 s)');
+  await expect.poll(async () => (await h.pending()).map((a) => a.preview?.state)).toEqual(['done']);
+  open();
+  await expect(headline(view)).toHaveText('Changes 1 file');
   await expect(queue(view)).toContainText('changes 1 file');
 });
 

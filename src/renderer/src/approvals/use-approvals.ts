@@ -5,6 +5,7 @@ import type { PendingApproval, PendingSummary } from '../../../shared/domain';
 import { ApiError } from '../api/api-error';
 import { useApi } from '../api/context';
 import { canVote, useConnection } from '../connection/connection';
+import { mergeRead, ReadClock } from '../connection/read-order';
 import { whenStreamOpens } from '../connection/stream-open';
 import { markReceived } from './perf';
 
@@ -61,6 +62,9 @@ export function useApprovals(): ApprovalQueue {
   const [myVotes, setMyVotes] = useState<ReadonlyMap<string, string>>(() => new Map());
   const displayed = useRef(new Set<string>());
   const loading = useRef(new Set<string>());
+  const [clock] = useState(() => new ReadClock<Partial<PendingSummary>>());
+  // Reads of one request out when the event stream (re)opened: events before it were not heard.
+  const unheard = useRef(new Set<string>());
   const unlistedRef = useRef(0);
   // A vote is sent only while the core is heard from: one sent into silence may land after the
   // request was cancelled, or never, while the page said it was cast.
@@ -73,19 +77,31 @@ export function useApprovals(): ApprovalQueue {
   useEffect(() => {
     let alive = true;
     const refresh = () => {
-      api
-        .call('listApprovals', {})
-        .then(({ items, total }) => {
+      const read = clock.begin();
+      api.call('listApprovals', {}).then(
+        ({ items, total }) => {
+          const heard = clock.end(read);
           if (!alive) return;
-          setApprovals(items);
+          setApprovals((held) => mergeRead(held, items, heard));
           unlistedRef.current = Math.max(0, total - items.length);
           setUnlisted(unlistedRef.current);
           // Requests decided here while the stream was down are gone from the list: forget them.
-          const ids = new Set(items.map((a) => a.requestId));
-          setHidden((set) => new Set([...set].filter((id) => ids.has(id))));
-          setDetails((map) => new Map([...map].filter(([id]) => ids.has(id))));
-        })
-        .catch(() => {});
+          const listed = new Map(items.map((a) => [a.requestId, a]));
+          setHidden((set) => new Set([...set].filter((id) => heard.has(id) || listed.has(id))));
+          // A request held whole that the list shows otherwise changed while no event was heard
+          // (the stream was down, or not yet open): it is read again when next shown.
+          setDetails(
+            (map) =>
+              new Map(
+                [...map].filter(([id, approval]) => {
+                  const summary = listed.get(id);
+                  return heard.has(id) || (summary && agrees(summary, approval));
+                }),
+              ),
+          );
+        },
+        () => clock.end(read),
+      );
     };
     let timer: ReturnType<typeof setTimeout> | null = null;
     const refreshSoon = () => {
@@ -98,11 +114,11 @@ export function useApprovals(): ApprovalQueue {
       switch (event.type) {
         case 'permission_requested': {
           const { approval } = event;
+          const summary = summarizeApproval(approval);
+          clock.touch(approval.requestId, summary);
           markReceived(approval.requestId);
           setApprovals((list) =>
-            list.some((a) => a.requestId === approval.requestId)
-              ? list
-              : [...list, summarizeApproval(approval)],
+            list.some((a) => a.requestId === approval.requestId) ? list : [...list, summary],
           );
           setDetails((map) => new Map(map).set(approval.requestId, approval));
           break;
@@ -110,15 +126,17 @@ export function useApprovals(): ApprovalQueue {
         case 'permission_previewed': {
           // The same request with its preview started or finished: shown in place, never added.
           const { approval } = event;
+          const summary = summarizeApproval(approval);
+          clock.touch(approval.requestId, summary);
           setApprovals((list) =>
-            list.map((a) => (a.requestId === approval.requestId ? summarizeApproval(approval) : a)),
+            list.map((a) => (a.requestId === approval.requestId ? summary : a)),
           );
-          setDetails((map) =>
-            map.has(approval.requestId) ? new Map(map).set(approval.requestId, approval) : map,
-          );
+          // The whole request: newer than any read of it still on its way.
+          setDetails((map) => new Map(map).set(approval.requestId, approval));
           break;
         }
         case 'permission_resolved':
+          clock.touch(event.requestId, null);
           setApprovals((list) => list.filter((a) => a.requestId !== event.requestId));
           // Requests the core did not list come in as others leave.
           if (unlistedRef.current > 0) refreshSoon();
@@ -128,12 +146,14 @@ export function useApprovals(): ApprovalQueue {
           displayed.current.delete(event.requestId);
           break;
         case 'permission_partial_vote':
+          clock.touch(event.requestId, { tally: event.tally });
           setApprovals((list) =>
             list.map((a) => (a.requestId === event.requestId ? { ...a, tally: event.tally } : a)),
           );
           setDetails((map) => patched(map, event.requestId, { tally: event.tally }));
           break;
         case 'permission_extended':
+          clock.touch(event.requestId, { expiresAt: event.expiresAt });
           setApprovals((list) =>
             list.map((a) =>
               a.requestId === event.requestId ? { ...a, expiresAt: event.expiresAt } : a,
@@ -143,7 +163,10 @@ export function useApprovals(): ApprovalQueue {
           break;
       }
     });
-    const offConnection = whenStreamOpens(api, refresh);
+    const offConnection = whenStreamOpens(api, () => {
+      for (const id of loading.current) unheard.current.add(id);
+      refresh();
+    });
     refresh();
     return () => {
       alive = false;
@@ -151,19 +174,34 @@ export function useApprovals(): ApprovalQueue {
       offEvents();
       offConnection();
     };
-  }, [api]);
+  }, [api, clock]);
 
   const loadDetail = useCallback(
     (requestId: string) => {
       if (details.has(requestId) || loading.current.has(requestId)) return;
       loading.current.add(requestId);
-      api
-        .call('approvalDetail', { requestId })
-        .then((approval) => setDetails((map) => new Map(map).set(requestId, approval)))
-        .catch(() => {})
-        .finally(() => loading.current.delete(requestId));
+      const fetchDetail = (): void => {
+        const read = clock.begin();
+        api.call('approvalDetail', { requestId }).then(
+          (approval) => {
+            // An event changed the request while this read was out, or the stream opened (what
+            // came before was not heard): the answer may be older than what the page knows, so it
+            // is read again (a request gone since answers "not found").
+            const changed = clock.end(read).has(requestId);
+            if (unheard.current.delete(requestId) || changed) return fetchDetail();
+            loading.current.delete(requestId);
+            setDetails((map) => new Map(map).set(requestId, approval));
+          },
+          () => {
+            clock.end(read);
+            unheard.current.delete(requestId);
+            loading.current.delete(requestId);
+          },
+        );
+      };
+      fetchDetail();
     },
-    [api, details],
+    [api, clock, details],
   );
 
   const vote = useCallback(
@@ -271,6 +309,14 @@ export function useApprovals(): ApprovalQueue {
     }),
     [items, unlisted, details, loadDetail, myVotes, vote, extend, markDisplayed, setAgentBypass],
   );
+}
+
+/** The parts of a pending request that change while it waits, the same in its summary. */
+function agrees(summary: PendingSummary, approval: PendingApproval): boolean {
+  const whole = summarizeApproval(approval);
+  const state = (s: PendingSummary) =>
+    JSON.stringify([s.effects, s.warnings, s.tally, s.expiresAt]);
+  return state(summary) === state(whole);
 }
 
 function without(set: ReadonlySet<string>, id: string): ReadonlySet<string> {
