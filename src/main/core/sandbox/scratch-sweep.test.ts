@@ -19,4 +19,23 @@ describe('what a killed run left behind', () => {
     await sweepStale(parent, 'gatehouse-preview-');
     expect([existsSync(old), existsSync(fresh), existsSync(other)]).toEqual([false, true, true]);
   });
+
+  it('lists a folder at most once a minute', async () => {
+    const folder = mkdtempSync(join(parent, 'minute-'));
+    const hourAgo = new Date(Date.now() - 60 * 60 * 1000);
+    const leftover = (name: string) => {
+      const dir = join(folder, name);
+      mkdirSync(dir);
+      utimesSync(dir, hourAgo, hourAgo);
+      return dir;
+    };
+    const start = Date.now();
+    const first = leftover('gatehouse-preview-first');
+    await sweepStale(folder, 'gatehouse-preview-', start);
+    const second = leftover('gatehouse-preview-second');
+    await sweepStale(folder, 'gatehouse-preview-', start + 59_000);
+    expect([existsSync(first), existsSync(second)]).toEqual([false, true]);
+    await sweepStale(folder, 'gatehouse-preview-', start + 61_000);
+    expect(existsSync(second)).toBe(false);
+  });
 });

@@ -7,9 +7,20 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const STALE_MS = 15 * 60 * 1000;
+// A folder is swept at most once in this long: a run's leftovers wait STALE_MS anyway, and listing
+// a temp folder of thousands of names at every preview cost its thread more than the run's start.
+const SWEEP_EVERY_MS = 60 * 1000;
+const lastSwept = new Map<string, number>();
 
-/** Removes `prefix`* folders in `parent` that are this user's and older than any run can be. */
+/**
+ * Removes `prefix`* folders in `parent` that are this user's and older than any run can be; at most
+ * once a minute for the same folder and prefix.
+ */
 export async function sweepStale(parent: string, prefix: string, now = Date.now()): Promise<void> {
+  const key = `${parent}\u0000${prefix}`;
+  const last = lastSwept.get(key);
+  if (last !== undefined && now >= last && now - last < SWEEP_EVERY_MS) return;
+  lastSwept.set(key, now);
   const names = await readdir(parent).catch(() => [] as string[]);
   const uid = process.getuid?.();
   await Promise.all(
