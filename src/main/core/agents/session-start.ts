@@ -4,7 +4,7 @@
 // one pass the same steps, so a resumed session escapes none of them.
 import type * as acp from '@agentclientprotocol/sdk';
 import type { LaunchableAgent } from '../../../shared/settings';
-import { BadRequestError } from '../errors';
+import { BadRequestError, ConflictError } from '../errors';
 import type { Transcripts } from '../transcripts/transcripts';
 import { AgentProcess } from './agent-process';
 import { agentFamily, modesSelector } from './agent-modes';
@@ -30,6 +30,8 @@ export interface AgentStartDeps extends SessionManagerOptions {
   onExit: (session: Session, code: number | null, signal: string | null) => void;
   /** Ends a session whose start failed. */
   end: (session: Session) => void;
+  /** Gatehouse is stopping: a start still on its way ends instead of opening a session. */
+  stopping: () => boolean;
 }
 
 export interface StartOptions {
@@ -109,6 +111,19 @@ export async function startAgent(
   );
   session.process = agent;
   void agent.exited.then((info) => deps.onExit(session, info.code, info.signal));
+  // Closed while its agent was spawned (the close found no process to end), or Gatehouse began
+  // stopping after it looked: the agent goes now, the session ended first so its exit is not news.
+  if (session.state === 'closed' || deps.stopping()) {
+    leave();
+    session.endReason ??= 'shutdown';
+    deps.end(session);
+    await agent.kill();
+    throw new ConflictError(
+      deps.stopping()
+        ? 'Gatehouse is stopping: no session starts now'
+        : `the session was closed while agent "${agentId}" started`,
+    );
+  }
   session.readsAdvertised = config.fs.read;
   try {
     const initialized = await agent.initialize(session.readsAdvertised).finally(leave);

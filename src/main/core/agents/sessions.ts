@@ -42,6 +42,8 @@ export class SessionManager {
   private readonly signIns: SignIns;
   /** Agents booting (launch prepared, spawned, not yet past ACP initialize). */
   private readonly starts = new StartGate(2 * availableParallelism(), START_HOLD_MS);
+  /** Gatehouse is stopping: no session starts, and one on its way is ended with its agent. */
+  private stopping = false;
   /** Every session's transcript; whatever carries a session's updates records them here. */
   readonly transcripts: Transcripts;
   /** The folders sessions started here last opened in. */
@@ -142,6 +144,7 @@ export class SessionManager {
     cwdInput: string,
     extra: readonly string[] = [],
   ): Promise<SessionInfo> {
+    this.refuseWhileStopping();
     const { config, cwd, launched, additional } = await this.prepare(agentId, cwdInput, extra);
     const session = sessionFor(this.options, uuidv7(), agentId, config, cwd, this.now());
     session.additionalDirectories = additional;
@@ -171,6 +174,7 @@ export class SessionManager {
    * settings, folder check, sandbox, start gate, mode guard), then session/resume or session/load.
    */
   async resume(sessionId: string, by: object): Promise<SessionInfo> {
+    this.refuseWhileStopping();
     if (this.find(sessionId)) throw new ConflictError(`session ${sessionId} is open`);
     const record = await this.remembered.take(sessionId);
     let started;
@@ -209,7 +213,12 @@ export class SessionManager {
       },
       onExit: (session, code, signal) => this.onExit(session, code, signal),
       end: (session) => this.end(session),
+      stopping: () => this.stopping,
     };
+  }
+
+  private refuseWhileStopping(): void {
+    if (this.stopping) throw new ConflictError('Gatehouse is stopping: no session starts now');
   }
 
   /** Signs the agent in with a method it offered (ACP authenticate), then opens its ACP session. */
@@ -390,6 +399,7 @@ export class SessionManager {
   }
 
   async closeAll(reason: 'shutdown' | 'session_closed' = 'shutdown'): Promise<void> {
+    if (reason === 'shutdown') this.stopping = true;
     await Promise.all(
       [...this.sessions.values()]
         .filter((s) => s.state !== 'closed')
