@@ -34,6 +34,9 @@ export interface AgentStartDeps extends SessionManagerOptions {
   stopping: () => boolean;
 }
 
+/** Why no session starts once Gatehouse has begun to stop. */
+export const STOPPING = 'Gatehouse is stopping: no session starts now';
+
 export interface StartOptions {
   config: LaunchableAgent;
   launched: ReturnType<typeof launchFamily>;
@@ -113,15 +116,14 @@ export async function startAgent(
   void agent.exited.then((info) => deps.onExit(session, info.code, info.signal));
   // Closed while its agent was spawned (the close found no process to end), or Gatehouse began
   // stopping after it looked: the agent goes now, the session ended first so its exit is not news.
-  if (session.state === 'closed' || deps.stopping()) {
+  const stopping = deps.stopping();
+  if (session.state === 'closed' || stopping) {
     leave();
     session.endReason ??= 'shutdown';
     deps.end(session);
     await agent.kill();
     throw new ConflictError(
-      deps.stopping()
-        ? 'Gatehouse is stopping: no session starts now'
-        : `the session was closed while agent "${agentId}" started`,
+      stopping ? STOPPING : `the session was closed while agent "${agentId}" started`,
     );
   }
   session.readsAdvertised = config.fs.read;

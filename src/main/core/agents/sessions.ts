@@ -18,7 +18,13 @@ import { extraFolders } from './extra-folders';
 import type { SessionManagerOptions } from './session-manager-options';
 import { armCancelGrace, closeAcpSession, disarmCancel } from './session-close';
 import { resumeInto } from './session-resume';
-import { newAcpSession, sessionFor, startAgent, type AgentStartDeps } from './session-start';
+import {
+  newAcpSession,
+  sessionFor,
+  startAgent,
+  STOPPING,
+  type AgentStartDeps,
+} from './session-start';
 import { RememberedSessions } from './remembered-sessions';
 import { watchBuildScripts } from './turn-build-scripts';
 import { setSessionOption } from './session-options';
@@ -218,7 +224,7 @@ export class SessionManager {
   }
 
   private refuseWhileStopping(): void {
-    if (this.stopping) throw new ConflictError('Gatehouse is stopping: no session starts now');
+    if (this.stopping) throw new ConflictError(STOPPING);
   }
 
   /** Signs the agent in with a method it offered (ACP authenticate), then opens its ACP session. */
