@@ -6,6 +6,7 @@ import { GATEHOUSE_VERSION } from '../shared/control-protocol';
 import type { CliIo } from './io';
 import { acpHelp, thisGatehouse } from './acp/command';
 import { runCli } from './main';
+import { databasePath } from '../main/core/store/data-folder';
 
 const home = mkdtempSync(join(tmpdir(), 'gatehouse-cli-unit-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
@@ -58,7 +59,7 @@ describe('gatehouse', () => {
     expect(await run('audit', 'verify')).toEqual({
       code: 2,
       out: '',
-      err: `audit: no history database at ${join(home, 'gatehouse.db')} (set GATEHOUSE_HOME or pass the file)`,
+      err: `audit: no history database at ${databasePath(home)} (set GATEHOUSE_HOME or pass the file)`,
     });
   });
 

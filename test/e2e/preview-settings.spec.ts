@@ -11,6 +11,7 @@ import type { Settings } from '../../src/shared/settings';
 import { expectAxeClean } from './support/axe';
 import { run, startDialogHarness, type DialogHarness } from './support/dialog-harness';
 import { openView } from './support/history-harness';
+import { databasePath } from '../../src/main/core/store/data-folder';
 
 let h: DialogHarness;
 test.afterEach(async () => h?.stop());
@@ -29,7 +30,7 @@ const conditionIn = (dialog: Locator) =>
 
 /** The audit's administrative events of `type`, oldest first, read from the store's file. */
 function auditEvents(type: string): { payload: Record<string, unknown> }[] {
-  const db = new Database(join(h.headless.home, 'gatehouse.db'), { readonly: true });
+  const db = new Database(databasePath(h.headless.home), { readonly: true });
   try {
     return db
       .prepare('SELECT payload_json FROM events WHERE type = ? ORDER BY seq')

@@ -14,6 +14,7 @@ import {
 import { startCoreProcess, type CoreProcess } from '../support/core-process';
 import { startEditor, type ScriptedEditor } from '../support/scripted-editor';
 import { freshDir, pendingOne, type Cleanup } from '../support/steps';
+import { databasePath } from '../../src/main/core/store/data-folder';
 
 const CLI = resolve('bin/gatehouse.mjs');
 const cleanup: Cleanup = [];
@@ -93,7 +94,7 @@ function editorFor(home: string, folder: string, args = ['--agent', 'scripted'])
 
 /** Audit events of one type, read beside the running core (WAL lets a reader in). */
 function auditEvents(home: string, type: string): { payload: Record<string, unknown> }[] {
-  const db = new Database(join(home, 'gatehouse.db'), { readonly: true });
+  const db = new Database(databasePath(home), { readonly: true });
   try {
     const rows = db
       .prepare('SELECT payload_json FROM events WHERE type = ? ORDER BY seq')

@@ -16,6 +16,7 @@ import { serveCore } from '../support/served-core';
 import type { ApiError } from '../../src/renderer/src/api/api-error';
 import type { Settings, SettingsInput } from '../../src/shared/settings';
 import type { Rule } from '../../src/shared/rules';
+import { databasePath } from '../../src/main/core/store/data-folder';
 
 /** JSON read back to assert on: reading a wrong member fails the assertion, not the type check. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -187,7 +188,7 @@ describe('administration is audited in the hash chain', () => {
     const gh = await start();
     await gh.api.call('deleteRule', { ruleId: 'no-rm' });
     const event = await audited(gh, 'rule_deleted');
-    const db = new Database(join(gh.home, 'gatehouse.db'));
+    const db = new Database(databasePath(gh.home));
     db.prepare('UPDATE events SET payload_json = ? WHERE seq = ?').run(
       JSON.stringify({ ruleId: 'no-rm', rule: null, by: null }),
       event.seq,

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HIDDEN_VALUE } from '../../src/main/core/config/secret-env';
 import { scriptedAgentConfig } from '../support/agents/scripted-agent';
 import { startGatehouse, type TestGatehouse } from '../support/gatehouse';
+import { databasePath } from '../../src/main/core/store/data-folder';
 
 const KEY = 'AIzaTestKey-6d1f0c9e2b7a4c55';
 const digest = createHash('sha256').update(KEY).digest('hex');
@@ -173,11 +174,11 @@ describe('an API key entered where an agent asks to be signed in', () => {
   });
 
   it('is in no file of the data folder but settings.json, no support bundle and no event', async () => {
-    const db = new Database(join(gh.home, 'gatehouse.db'));
+    const db = new Database(databasePath(gh.home));
     db.pragma('wal_checkpoint(FULL)');
     db.close();
     const files = filesOf(gh.home);
-    expect(files.map((f) => f.path)).toContain(join(gh.home, 'gatehouse.db'));
+    expect(files.map((f) => f.path)).toContain(databasePath(gh.home));
     expect(files.filter((f) => f.text.includes(KEY)).map((f) => f.path)).toEqual([]);
 
     const bundle = await gh.api.call('supportBundle', {});

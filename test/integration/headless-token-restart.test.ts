@@ -12,6 +12,7 @@ import type { CliIo } from '../../src/cli/io';
 import { serverTokenPath } from '../../src/main/core/store/server-token';
 import { bwrapMissing } from '../support/bwrap';
 import { startCoreProcess, type CoreProcess } from '../support/core-process';
+import { databasePath } from '../../src/main/core/store/data-folder';
 
 const noBwrap = bwrapMissing('headless token');
 
@@ -83,7 +84,7 @@ describe('the headless token', () => {
     await core.stop();
     core = undefined;
 
-    const db = new Database(join(home, 'gatehouse.db'), { readonly: true });
+    const db = new Database(databasePath(home), { readonly: true });
     const changes = db
       .prepare(`SELECT payload_json FROM events WHERE type = 'server_token_changed' ORDER BY at`)
       .all()

@@ -17,6 +17,7 @@ import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpApi } from '../../src/renderer/src/api/http-client';
+import { databasePath } from '../../src/main/core/store/data-folder';
 
 const hostileAgent = resolve('test/support/agents/hostile-agent.ts');
 
@@ -136,7 +137,7 @@ describe('a hostile agent against the headless core', () => {
     expect(report.tokenFound).toBe(false);
     expect(report.port).toBeNull();
     // It knew where the data folder is and could read nothing there.
-    expect(existsSync(join(home, 'gatehouse.db'))).toBe(true);
+    expect(existsSync(databasePath(home))).toBe(true);
     expect(report.homeFilesRead).toEqual([]);
     // It knew the port and could not connect.
     expect(report.attempts.length).toBeGreaterThan(0);
@@ -203,7 +204,7 @@ describe('a hostile agent against the headless core', () => {
     const exited = new Promise((r) => core.once('exit', r));
     core.kill('SIGTERM');
     await exited;
-    const db = new Database(join(home, 'gatehouse.db'), { readonly: true });
+    const db = new Database(databasePath(home), { readonly: true });
     try {
       const refused = db
         .prepare(

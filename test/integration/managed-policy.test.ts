@@ -18,6 +18,7 @@ import {
 import { runNode, startCoreProcess } from '../support/core-process';
 import { startScriptedSession, type ScriptedSession } from '../support/gatehouse';
 import { freshDir, pendingOne, type Cleanup } from '../support/steps';
+import { databasePath } from '../../src/main/core/store/data-folder';
 
 const NO_RM: Rule = { id: 'no-rm', action: 'deny', command: 'rm', reason: 'company policy' };
 
@@ -253,7 +254,7 @@ describe('a managed policy under attack', () => {
     await turn;
     await core.stop();
 
-    const db = new Database(join(home, 'gatehouse.db'), { readonly: true });
+    const db = new Database(databasePath(home), { readonly: true });
     cleanup.push(() => void db.close());
     const overridden = db
       .prepare(`SELECT payload_json FROM events WHERE type = 'managed_setting_overridden'`)

@@ -21,6 +21,7 @@ import { scriptedAgentLaunch, type ScriptStep } from '../support/agents/scripted
 import { startGatehouse, type TestGatehouse } from '../support/gatehouse';
 import { bwrapMissing } from '../support/bwrap';
 import { PRIVATE_TMP_SHOWN } from '../../src/main/core/sandbox/launch';
+import { databasePath } from '../../src/main/core/store/data-folder';
 
 const missing = bwrapMissing('sandbox-agents');
 
@@ -39,7 +40,7 @@ describe.skipIf(missing !== null)('agents in their sandbox', () => {
     { type: 'direct', action: 'read', path: join(home, '.ssh', 'id_ed25519') },
     { type: 'direct', action: 'connect', host: '127.0.0.1', port: listenerPort },
     { type: 'direct', action: 'read', path: join(gh.home, 'settings.json') },
-    { type: 'direct', action: 'read', path: join(gh.home, 'gatehouse.db') },
+    { type: 'direct', action: 'read', path: databasePath(gh.home) },
     { type: 'direct', action: 'read', path: `/proc/${process.pid}/environ` },
     { type: 'direct', action: 'connect', host: '127.0.0.1', port: gatehousePort },
     { type: 'direct', action: 'write', path: join(project, 'inside.txt') },
@@ -123,7 +124,7 @@ describe.skipIf(missing !== null)('agents in their sandbox', () => {
       `direct read ${join(home, '.ssh', 'id_ed25519')} failed: EACCES`,
       `direct connect 127.0.0.1:${listenerPort} failed: ECONNREFUSED`,
       `direct read ${join(gh.home, 'settings.json')} failed: EACCES`,
-      `direct read ${join(gh.home, 'gatehouse.db')} failed: EACCES`,
+      `direct read ${databasePath(gh.home)} failed: EACCES`,
       // Its own PID namespace: the core's process is not there.
       `direct read /proc/${process.pid}/environ failed: ENOENT`,
       `direct connect 127.0.0.1:${gatehousePort} failed: ECONNREFUSED`,
@@ -146,7 +147,7 @@ describe.skipIf(missing !== null)('agents in their sandbox', () => {
           reason: 'EACCES',
         }),
         expect.objectContaining({ kind: 'file', target: join(gh.home, 'settings.json') }),
-        expect.objectContaining({ kind: 'file', target: join(gh.home, 'gatehouse.db') }),
+        expect.objectContaining({ kind: 'file', target: databasePath(gh.home) }),
         expect.objectContaining({
           kind: 'network',
           target: `127.0.0.1:${listenerPort}`,

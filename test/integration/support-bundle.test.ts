@@ -23,6 +23,7 @@ import { GATEHOUSE_VERSION } from '../../src/shared/control-protocol';
 import { scriptedAgentLaunch, type ScriptStep } from '../support/agents/scripted-agent';
 import { runNode, startCoreProcess, type CoreProcess } from '../support/core-process';
 import { startScriptedSession, type ScriptedSession } from '../support/gatehouse';
+import { databasePath } from '../../src/main/core/store/data-folder';
 
 const SECRETS = {
   agentEnv: 'agent-env-token-7f3a9c1d',
@@ -122,7 +123,7 @@ describe('gatehouse support-bundle', () => {
       `2025-01-01T00:00:00.000Z warn  [http] refused Bearer ${gh.token}\n`,
     );
 
-    const db = join(gh.home, 'gatehouse.db');
+    const db = databasePath(gh.home);
     // The running core copies its WAL into the database file on a schedule of its own: done here, so
     // that the file compared is the core's last write and a copy still to come cannot change it.
     const settle = new Database(db);

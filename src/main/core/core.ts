@@ -46,7 +46,7 @@ import { initShellParser, validateRules } from './rules';
 import { createPreviewer } from './preview';
 import { openStore, type Store } from './store';
 import { KEY_ENV, resolveAuditKey, type ResolvedAuditKey } from './store/audit-key';
-import { databasePath } from './store/data-folder';
+import { placeDatabase } from './store/data-folder';
 import { startTelemetry } from './telemetry';
 
 const log = logger('core');
@@ -116,7 +116,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const bypassAllowed = () => managed?.settings.allowBypass !== false;
   const agents = () => managedAgents(settings.agents, managed);
   const bus = new EventBus();
-  const dbPath = databasePath(home);
+  // Under the data folder's lock (the caller's): a database of an older layout moves first.
+  const dbPath = placeDatabase(home);
   const auditKey = options.auditKey ?? resolveAuditKey({ home, dbPath });
   // Whatever the source, the agents spawned later must not inherit a key from the environment.
   delete process.env[KEY_ENV];

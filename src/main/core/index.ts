@@ -72,7 +72,13 @@ export {
   AuditKeyError,
   type ResolvedAuditKey,
 } from './store/audit-key';
-export { databasePath, resolveHome } from './store/data-folder';
+export {
+  databasePath,
+  dataFolderOf,
+  formerDatabasePath,
+  placeDatabase,
+  resolveHome,
+} from './store/data-folder';
 export { EncodedJson } from './store/encoded-json';
 export {
   forgetServerToken,

@@ -14,7 +14,7 @@ import {
   type HomeLock,
   InvalidPolicyConfigError,
   AuditKeyError,
-  databasePath,
+  placeDatabase,
   resolveHome,
 } from '../core';
 import { startControlServer, type ControlServer } from '../control/server';
@@ -97,7 +97,7 @@ class Desktop {
     let core: Core;
     try {
       this.lock = acquireHomeLock(this.home, 'desktop');
-      const auditKey = keychainAuditKey(this.home, databasePath(this.home));
+      const auditKey = keychainAuditKey(this.home, placeDatabase(this.home));
       core = await createCore({
         home: this.home,
         ...(auditKey ? { auditKey } : {}),

@@ -15,7 +15,7 @@ export { EncodedJson } from './encoded-json';
 export { csvCell, type ExportFormat } from './export';
 export type { GrantQuery, GrantRecord } from './grant-records';
 export { MIGRATIONS, SCHEMA_VERSION } from './migrations';
-export { databasePath, defaultHome, resolveHome } from './data-folder';
+export { databasePath, defaultHome, placeDatabase, resolveHome } from './data-folder';
 export { AuditEventInput, DecisionMeta, GrantInput, RequestMeta } from './records';
 export type { RecordOptions } from './records';
 export type { AgentEntry, EventQuery, EventRecord, SessionEntry } from './reader';
