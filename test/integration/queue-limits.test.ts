@@ -2,12 +2,11 @@
 // GET /api/approvals fail (a response longer than a string can be). The list is a bounded summary,
 // one request is bounded too, the originals are kept as blobs, and a session cannot queue more
 // requests than a person can review.
-import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DATABASE_FILE } from '../../src/main/core/store/data-folder';
+import { databasePath } from '../../src/main/core/store/data-folder';
 import { TruncatedValue } from '../../src/shared/domain';
 import { MAX_PENDING_PER_SESSION } from '../../src/main/core/safety/limits';
 import type { ScriptStep } from '../support/agents/scripted-agent';
@@ -138,7 +137,7 @@ describe('queue limits', () => {
       blob: marker.sha256,
     });
     // The original itself is kept once, as the blob the marker names.
-    const db = new Database(join(gh.home, DATABASE_FILE), { readonly: true });
+    const db = new Database(databasePath(gh.home), { readonly: true });
     try {
       const size = db.prepare('SELECT size FROM blobs WHERE hash = ?').pluck().get(marker.sha256);
       expect(size).toBe(marker.bytes);
