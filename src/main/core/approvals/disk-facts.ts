@@ -1,12 +1,13 @@
 // The disk's side of a request, gathered before the warnings are computed: where each path really
-// leads, and the file each diff replaces. Bounded (paths, bytes per file and in all), asynchronous,
-// and only inside the session folder for contents: a request naming ~/.ssh/id_rsa must not copy it
-// into the dialog and the audit.
-import { open, realpath } from 'node:fs/promises';
+// leads, and the file each diff replaces. Bounded (paths, bytes per file and in all), and only inside
+// the session folder for contents: a request naming ~/.ssh/id_rsa must not copy it into the dialog
+// and the audit. Looked up in place (realPathLoose, readInPlace): through the thread pool, the dozen
+// calls of an edit cost its agent's answer ten times more, and nothing here reads past its bounds.
+import { realpathSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { ToolCallSnapshot } from '../../../shared/domain';
-import { isInside, joinAsGiven, realPathOrNull } from '../fs/containment';
-import { READ_IN_PLACE } from '../fs/read-in-place';
+import { isInside, joinAsGiven, realPathLoose } from '../fs/containment';
+import { readInPlace } from '../fs/read-in-place';
 import { getDefaultResolver } from '../rules/request';
 import type { DiskFile, DiskPath, DiskView } from '../safety';
 import { looksBinary } from '../safety/binary';
@@ -22,8 +23,8 @@ export function needsDisk(toolCall: ToolCallSnapshot): boolean {
 }
 
 /** Never throws: what cannot be found out is left out, and the warnings say nothing of it. */
-export async function gatherDiskFacts(cwd: string, toolCall: ToolCallSnapshot): Promise<DiskView> {
-  const root = await realpath(cwd).catch(() => null);
+export function gatherDiskFacts(cwd: string, toolCall: ToolCallSnapshot): DiskView {
+  const root = existingRealPath(cwd);
   const named = new Set<string>();
   const diffPaths = new Set<string>();
   for (const item of toolCall.content) {
@@ -34,15 +35,13 @@ export async function gatherDiskFacts(cwd: string, toolCall: ToolCallSnapshot): 
     if (typeof ownField(item, 'newText') === 'string') diffPaths.add(path);
   }
   for (const l of toolCall.locations) if (l.path !== '') named.add(l.path);
-  const paths = await Promise.all(
-    [...named].slice(0, DISK_MAX_PATHS).map((p) => lookUp(p, cwd, root)),
-  );
+  const paths = [...named].slice(0, DISK_MAX_PATHS).map((p) => lookUp(p, cwd, root));
   const files: DiskFile[] = [];
   let budget = DIFFS_TEXT_MAX_BYTES;
   for (const p of paths) {
     if (!diffPaths.has(p.path) || p.real === null || root === null || !isInside(p.real, root))
       continue;
-    const file = await readBounded(p.path, p.real, Math.min(DIFF_SIDE_MAX_BYTES, budget));
+    const file = readBounded(p.path, p.real, Math.min(DIFF_SIDE_MAX_BYTES, budget));
     budget -= file.text === null ? 0 : Buffer.byteLength(file.text, 'utf8');
     files.push(file);
   }
@@ -53,34 +52,29 @@ function isDiff(item: unknown): item is JsonRecord {
   return isRecord(item) && item['type'] === 'diff';
 }
 
-async function lookUp(path: string, cwd: string, root: string | null): Promise<DiskPath> {
+/** The real path of an existing place, or null. */
+function existingRealPath(path: string): string | null {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return null;
+  }
+}
+
+function lookUp(path: string, cwd: string, root: string | null): DiskPath {
   const lexical = resolve(cwd, path);
   // `link/../x` goes where the kernel takes it, not where the text says.
-  const real = await realPathOrNull(joinAsGiven(cwd, path));
+  const real = realPathLoose(joinAsGiven(cwd, path));
   const expected =
     root !== null && isInside(lexical, cwd) ? join(root, relative(cwd, lexical)) : lexical;
   return { path, lexical, real, linked: real !== null && real !== expected };
 }
 
 /** A regular file's text within `max` bytes; a FIFO, a folder, a binary or a larger file is not read. */
-async function readBounded(path: string, real: string, max: number): Promise<DiskFile> {
-  let handle;
-  try {
-    handle = await open(real, READ_IN_PLACE);
-  } catch (error) {
-    const absent = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    return { path, exists: !absent, text: null };
-  }
-  try {
-    const stats = await handle.stat();
-    if (!stats.isFile() || stats.size > max) return { path, exists: true, text: null };
-    const buffer = await handle.readFile();
-    if (buffer.length > max) return { path, exists: true, text: null };
-    const text = buffer.toString('utf8');
-    return { path, exists: true, text: looksBinary(text) ? null : text };
-  } catch {
-    return { path, exists: true, text: null };
-  } finally {
-    await handle.close();
-  }
+function readBounded(path: string, real: string, max: number): DiskFile {
+  const read = readInPlace(real, max);
+  if (read.kind === 'absent') return { path, exists: false, text: null };
+  if (read.kind === 'other' || read.data === null) return { path, exists: true, text: null };
+  const text = read.data.toString('utf8');
+  return { path, exists: true, text: looksBinary(text) ? null : text };
 }

@@ -3,11 +3,11 @@
 // writable roots is read, without following a link, and only as much as the bounds allow. The data
 // folder is hidden from agents; what is kept never passes through the project.
 import { createHash } from 'node:crypto';
-import { mkdir, open, readlink, writeFile } from 'node:fs/promises';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EFFECTS_LIMITS } from '../../../shared/effects';
-import { isInside, nearestRealPath } from '../fs/containment';
-import { READ_IN_PLACE } from '../fs/read-in-place';
+import { isInside, nearestRealPathSync } from '../fs/containment';
+import { readInPlace } from '../fs/read-in-place';
 import type { BeforeState } from './manifest';
 
 export function sha256(data: Uint8Array): string {
@@ -21,44 +21,21 @@ export function rootOf(real: string, roots: readonly string[]): string | null {
   return roots.find((root) => real !== root && isInside(real, root)) ?? null;
 }
 
+/** Bytes read in place before the thread is given back to the event loop for a turn. */
+const BYTES_PER_TURN = 1024 * 1024;
+
 /**
- * Reads the regular file at `real` (a real path): the last component is opened without following
- * a link and, on Linux, the opened file must still be at `real`. Null when nothing is there.
- * Files over `max` bytes are not read: their size comes back alone.
+ * Counts what a loop over files read in place, and gives the event loop a turn once a slice of
+ * bytes was read: a request's one file never waits, a build's thousand do not hold the thread.
  */
-export async function readNoFollow(
-  real: string,
-  max: number,
-): Promise<
-  | { kind: 'absent' }
-  | { kind: 'other'; what: string }
-  | { kind: 'file'; data: Buffer | null; size: number; mode: number }
-> {
-  let handle;
-  try {
-    handle = await open(real, READ_IN_PLACE);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'absent' };
-    if (code === 'ELOOP') return { kind: 'other', what: 'a link' };
-    return { kind: 'other', what: `unreadable (${code ?? 'error'})` };
-  }
-  try {
-    if (process.platform === 'linux') {
-      const opened = await readlink(`/proc/self/fd/${handle.fd}`);
-      if (opened !== real) return { kind: 'other', what: 'moved while it was read' };
-    }
-    const stats = await handle.stat();
-    if (stats.isDirectory()) return { kind: 'other', what: 'a folder' };
-    if (!stats.isFile()) return { kind: 'other', what: 'not a regular file' };
-    const mode = stats.mode & 0o7777;
-    if (stats.size > max) return { kind: 'file', data: null, size: stats.size, mode };
-    const data = await handle.readFile();
-    if (data.length > max) return { kind: 'file', data: null, size: data.length, mode };
-    return { kind: 'file', data, size: data.length, mode };
-  } finally {
-    await handle.close();
-  }
+export function readSlices(): (bytes: number) => Promise<void> | undefined {
+  let sinceTurn = 0;
+  return (bytes) => {
+    sinceTurn += bytes;
+    if (sinceTurn < BYTES_PER_TURN) return undefined;
+    sinceTurn = 0;
+    return new Promise((resolve) => setImmediate(resolve));
+  };
 }
 
 /**
@@ -71,14 +48,15 @@ export async function keepBefore(
   paths: readonly string[],
   roots: readonly string[],
 ): Promise<{ before: BeforeState[]; bytes: number }> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const before: BeforeState[] = [];
   const seen = new Set<string>();
+  const slice = readSlices();
   let bytes = 0;
   for (const asked of paths) {
     let real: string;
     try {
-      real = await nearestRealPath(asked);
+      real = nearestRealPathSync(asked);
     } catch {
       before.push({ path: asked, state: 'not_kept', why: 'its place cannot be known' });
       continue;
@@ -90,7 +68,7 @@ export async function keepBefore(
       continue;
     }
     const left = EFFECTS_LIMITS.keptRequestBytes - bytes;
-    const read = await readNoFollow(real, Math.min(EFFECTS_LIMITS.keptFileBytes, left));
+    const read = readInPlace(real, Math.min(EFFECTS_LIMITS.keptFileBytes, left));
     if (read.kind === 'absent') {
       before.push({ path: real, state: 'absent' });
     } else if (read.kind === 'other') {
@@ -103,7 +81,7 @@ export async function keepBefore(
       before.push({ path: real, state: 'not_kept', why });
     } else {
       const blob = String(before.length);
-      await writeFile(join(dir, blob), read.data, { mode: 0o600, flag: 'wx' });
+      writeFileSync(join(dir, blob), read.data, { mode: 0o600, flag: 'wx' });
       bytes += read.data.length;
       before.push({
         path: real,
@@ -113,6 +91,7 @@ export async function keepBefore(
         size: read.data.length,
         mode: read.mode,
       });
+      await slice(read.data.length);
     }
   }
   return { before, bytes };

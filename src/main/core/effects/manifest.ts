@@ -2,7 +2,8 @@
 // each) and `manifest.json`, which names them, the writable roots at the time, and — for a command
 // — every change it made with each file's hash afterwards. Read back through zod: a manifest that
 // does not read as one is no manifest, and nothing is undone from it.
-import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { renameSync, writeFileSync } from 'node:fs';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { EFFECTS_LIMITS } from '../../../shared/effects';
@@ -59,12 +60,16 @@ export const undoRoot = (home: string): string => join(home, 'undo');
 export const requestFolder = (home: string, requestId: string): string =>
   join(undoRoot(home), requestId);
 
-/** Written whole under a temporary name, then renamed: a reader never sees half of it. */
-export async function writeManifest(home: string, manifest: UndoManifest): Promise<void> {
+/**
+ * Written whole under a temporary name, then renamed: a reader never sees half of it. Written in
+ * place: a few kilobytes in the data folder, where the thread pool's round trips cost the allow
+ * that waits for them more than the writes themselves.
+ */
+export function writeManifest(home: string, manifest: UndoManifest): void {
   const dir = requestFolder(home, manifest.requestId);
   const temp = join(dir, `${MANIFEST}.tmp`);
-  await writeFile(temp, JSON.stringify(manifest), { mode: 0o600 });
-  await rename(temp, join(dir, MANIFEST));
+  writeFileSync(temp, JSON.stringify(manifest), { mode: 0o600 });
+  renameSync(temp, join(dir, MANIFEST));
 }
 
 /** The request's manifest, or null when none was kept (or it does not read as one). */

@@ -4,7 +4,7 @@
 // snapshot then and again when the agent reports the tool call finished (or the turn or session
 // ends): the difference is what it changed, audited as `command_effects` beside what the preview
 // said, with the difference flagged.
-import { realpath } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { PendingApproval } from '../../../shared/domain';
@@ -14,7 +14,8 @@ import { logger } from '../log/logger';
 import type { ProtectedEntry } from '../rules/protected-files';
 import type { Store } from '../store';
 import { compareSnapshots } from './compare';
-import { keepBefore, readNoFollow, sha256 } from './keep';
+import { readInPlace } from '../fs/read-in-place';
+import { keepBefore, readSlices, sha256 } from './keep';
 import {
   pruneKept,
   requestFolder,
@@ -141,12 +142,12 @@ export class EffectsRecorder {
     const paths = approval.diffs.flatMap((d) =>
       [d.path, d.oldPath].filter((p): p is string => !!p).map((p) => resolve(session.cwd, p)),
     );
-    const root = await realpath(session.cwd);
+    const root = realpathSync.native(session.cwd);
     const dir = requestFolder(this.deps.home, approval.requestId);
     const kept = await keepBefore(dir, paths, [root]);
     const manifest = this.manifestOf(approval, 'edit', root, kept);
     manifest.heldMs = this.heldSince(started, 'edit');
-    await writeManifest(this.deps.home, manifest);
+    writeManifest(this.deps.home, manifest);
     this.prune(kept.bytes);
   }
 
@@ -155,7 +156,7 @@ export class EffectsRecorder {
     session: EffectsSession,
     started: number,
   ): Promise<void> {
-    const root = await realpath(session.cwd);
+    const root = realpathSync.native(session.cwd);
     // What the preview said the command changes: those files' contents are what undo puts back.
     const named = (approval.preview?.changes ?? []).flatMap((c) =>
       c.change === 'created' ? [] : [resolve(session.cwd, c.oldPath ?? c.path)],
@@ -164,7 +165,7 @@ export class EffectsRecorder {
     const [kept, before] = await Promise.all([keepBefore(dir, named, [root]), snapshotTree(root)]);
     const manifest = this.manifestOf(approval, 'command', root, kept);
     manifest.heldMs = this.heldSince(started, 'command');
-    await writeManifest(this.deps.home, manifest);
+    writeManifest(this.deps.home, manifest);
     const key = keyOf(approval.sessionId, approval.toolCall.toolCallId);
     // The same tool call allowed again (an agent asking twice): the first one ends here.
     if (this.open.has(key)) this.finish(key, 'completed');
@@ -274,15 +275,17 @@ export class EffectsRecorder {
     const afterStates: AfterState[] = [];
     // A build may leave gigabytes: past the bound a file's hash is not taken, and undo refuses it.
     let hashed = 0;
+    const slice = readSlices();
     for (const c of changes) {
       if (c.entry !== 'file' || c.change === 'deleted') continue;
       const left = EFFECTS_LIMITS.hashedRequestBytes - hashed;
-      const read = await readNoFollow(c.path, Math.min(EFFECTS_LIMITS.hashedFileBytes, left));
+      const read = readInPlace(c.path, Math.min(EFFECTS_LIMITS.hashedFileBytes, left));
       const data = read.kind === 'file' ? read.data : null;
       hashed += data?.length ?? 0;
       afterStates.push({ path: c.path, sha256: data ? sha256(data) : null });
+      await slice(data?.length ?? 0);
     }
-    await writeManifest(this.deps.home, {
+    writeManifest(this.deps.home, {
       ...manifest,
       changes,
       after: afterStates,

@@ -4,12 +4,13 @@
 // hash is not the one it was left with), lies outside the writable roots, is protected, or its
 // previous contents were not kept; a write that fails halfway puts back what was already done.
 import type { UndoOutcome, UndoStatus } from '../../../shared/effects';
-import { readNoFollow, rootOf, sha256 } from './keep';
+import { readSlices, rootOf, sha256 } from './keep';
 import { readKept, readManifest, writeManifest, type UndoManifest } from './manifest';
 import { relativeSlash } from './snapshot';
 import { ConflictError, NotFoundError } from '../errors';
 import { EFFECTS_LIMITS } from '../../../shared/effects';
 import { realPathOrNull } from '../fs/containment';
+import { readInPlace } from '../fs/read-in-place';
 import { protectedEntryFor, type ProtectedEntry } from '../rules/protected-files';
 import { removeInside, writeInside } from '../agents/fs-access';
 
@@ -143,6 +144,7 @@ async function check(
   const checked: Checked[] = [];
   // What is there now is held to be put back if a later step fails: bounded like the hashing.
   let held = 0;
+  const slice = readSlices();
   for (const step of plan.steps) {
     const shown = relativeSlash(root, step.path);
     const real = await realPathOrNull(step.path);
@@ -151,10 +153,11 @@ async function check(
     const entry = protectedEntryFor(shown, entries, true);
     if (entry) refuse(`${shown} is a protected file (${entry.runs}); change it by hand`);
     const left = EFFECTS_LIMITS.hashedRequestBytes - held;
-    const now = await readNoFollow(step.path, Math.min(EFFECTS_LIMITS.hashedFileBytes, left));
+    const now = readInPlace(step.path, Math.min(EFFECTS_LIMITS.hashedFileBytes, left));
     if (now.kind === 'file' && now.data === null && now.size <= EFFECTS_LIMITS.hashedFileBytes)
       refuse('the files it changed are too large to undo at once');
     held += now.kind === 'file' ? (now.data?.length ?? 0) : 0;
+    await slice(now.kind === 'file' ? (now.data?.length ?? 0) : 0);
     const matches =
       step.expect.state === 'absent'
         ? now.kind === 'absent'
@@ -212,7 +215,7 @@ export async function undoChanges(
     // Only when empty: anything made in it since stays, with the folder.
     await removeInside(root, folder, { folder: true }).catch(() => false);
   }
-  await writeManifest(deps.home, { ...manifest, undoneAt: deps.now() });
+  writeManifest(deps.home, { ...manifest, undoneAt: deps.now() });
   const restored = steps.filter((s) => s.target.state === 'file').length;
   return {
     ok: true,
