@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStoreEngine } from '../../src/main/core/store';
 import { tempDir, type TempDir } from '../support/store';
+import { databasePath } from '../../src/main/core/store/data-folder';
 
 const CHILD = fileURLToPath(new URL('./fixtures/pipeline-crash-child.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -66,7 +67,7 @@ describe('store crash safety', () => {
     it(`keeps every decision the agent heard after SIGKILL at ~${killAfter} replies`, async () => {
       tmp = tempDir();
       const run = await runAndKill(tmp.dir, killAfter);
-      const dbPath = tmp.dbPath;
+      const dbPath = databasePath(tmp.dir);
       expect(run.signal, run.stderr).toBe('SIGKILL');
       expect(run.replied.size).toBeGreaterThanOrEqual(killAfter);
       expect(run.replied.size).toBeLessThan(1000);
