@@ -1,12 +1,12 @@
 // The disk's side of a request, gathered before the warnings are computed: where each path really
-// leads, and the file each diff replaces. Bounded (paths, bytes per file and in all), and only inside
-// the session folder for contents: a request naming ~/.ssh/id_rsa must not copy it into the dialog
-// and the audit. Looked up in place (realPathLoose, readInPlace): through the thread pool, the dozen
-// calls of an edit cost its agent's answer ten times more, and nothing here reads past its bounds.
+// leads, and the file each diff replaces. Bounded (paths, bytes per file and in all), and only
+// inside the session folder for contents: a request naming ~/.ssh/id_rsa must not copy it into the
+// dialog and the audit. The paths are walked off the thread; the files, within their bounds, are
+// read in place (readInPlace): through the thread pool each of those calls costs ten times more.
 import { realpathSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { ToolCallSnapshot } from '../../../shared/domain';
-import { isInside, joinAsGiven, realPathLoose } from '../fs/containment';
+import { isInside, joinAsGiven, realPathOrNull } from '../fs/containment';
 import { readInPlace } from '../fs/read-in-place';
 import { getDefaultResolver } from '../rules/request';
 import type { DiskFile, DiskPath, DiskView } from '../safety';
@@ -23,7 +23,7 @@ export function needsDisk(toolCall: ToolCallSnapshot): boolean {
 }
 
 /** Never throws: what cannot be found out is left out, and the warnings say nothing of it. */
-export function gatherDiskFacts(cwd: string, toolCall: ToolCallSnapshot): DiskView {
+export async function gatherDiskFacts(cwd: string, toolCall: ToolCallSnapshot): Promise<DiskView> {
   const root = existingRealPath(cwd);
   const named = new Set<string>();
   const diffPaths = new Set<string>();
@@ -35,7 +35,9 @@ export function gatherDiskFacts(cwd: string, toolCall: ToolCallSnapshot): DiskVi
     if (typeof ownField(item, 'newText') === 'string') diffPaths.add(path);
   }
   for (const l of toolCall.locations) if (l.path !== '') named.add(l.path);
-  const paths = [...named].slice(0, DISK_MAX_PATHS).map((p) => lookUp(p, cwd, root));
+  const paths = await Promise.all(
+    [...named].slice(0, DISK_MAX_PATHS).map((p) => lookUp(p, cwd, root)),
+  );
   const files: DiskFile[] = [];
   let budget = DIFFS_TEXT_MAX_BYTES;
   for (const p of paths) {
@@ -61,10 +63,15 @@ function existingRealPath(path: string): string | null {
   }
 }
 
-function lookUp(path: string, cwd: string, root: string | null): DiskPath {
+/**
+ * Walked off the thread: an agent can name 64 paths of 40 missing folders each, and the walk of
+ * one asks the disk at every level, tens of milliseconds in all that must not hold the core's
+ * thread.
+ */
+async function lookUp(path: string, cwd: string, root: string | null): Promise<DiskPath> {
   const lexical = resolve(cwd, path);
   // `link/../x` goes where the kernel takes it, not where the text says.
-  const real = realPathLoose(joinAsGiven(cwd, path));
+  const real = await realPathOrNull(joinAsGiven(cwd, path));
   const expected =
     root !== null && isInside(lexical, cwd) ? join(root, relative(cwd, lexical)) : lexical;
   return { path, lexical, real, linked: real !== null && real !== expected };

@@ -4,7 +4,7 @@ import type { PendingApproval } from '../../../shared/domain';
 import type { DiskView } from '../safety';
 import { needsDisk } from './disk-facts';
 
-type Gather = (cwd: string, toolCall: PendingApproval['toolCall']) => DiskView | Promise<DiskView>;
+type Gather = (cwd: string, toolCall: PendingApproval['toolCall']) => Promise<DiskView>;
 
 export class DiskQueue {
   private queue: Promise<unknown> = Promise.resolve();

@@ -76,7 +76,7 @@ export interface PipelineOptions {
    */
   allowed?: (approval: PendingApproval, led: PathsLed) => void | Promise<void>;
   /** What the disk says about a request's paths (approvals/disk-facts.ts); absent: not looked up. */
-  disk?: (cwd: string, toolCall: PendingApproval['toolCall']) => DiskView | Promise<DiskView>;
+  disk?: (cwd: string, toolCall: PendingApproval['toolCall']) => Promise<DiskView>;
   /** Commands a person is asked about are first run in a scratch view; absent: never previewed. */
   preview?: PreviewOptions;
   /** Told where each well-formed request's time went before it was shown or decided (the bench). */

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EFFECTS_LIMITS } from '../../../shared/effects';
-import { isInside, nearestRealPathSync } from '../fs/containment';
+import { isInside, nearestRealPath } from '../fs/containment';
 import { readInPlace } from '../fs/read-in-place';
 import type { BeforeState } from './manifest';
 
@@ -56,7 +56,8 @@ export async function keepBefore(
   for (const asked of paths) {
     let real: string;
     try {
-      real = nearestRealPathSync(asked);
+      // Off the thread: a path of many missing folders asks the disk at every level.
+      real = await nearestRealPath(asked);
     } catch {
       before.push({ path: asked, state: 'not_kept', why: 'its place cannot be known' });
       continue;

@@ -186,10 +186,7 @@ export function realPathOrNull(path: string): Promise<string | null> {
   return nearestRealPath(path).catch(() => null);
 }
 
-/**
- * nearestRealPath in place: for code that runs before anything is asynchronous (start-up checks),
- * and for a request's few paths, whose walks through the thread pool would cost ten times more.
- */
+/** nearestRealPath for code that runs before anything is asynchronous (start-up checks). */
 export function nearestRealPathSync(path: string): string {
   const absolute = joinAsGiven(process.cwd(), path);
   return knownOrThrow(absolute, walkSync(absolute, diskProbe, nodePath));

@@ -51,7 +51,7 @@ export function readInPlace(real: string, max: number): ReadInPlace {
   }
 }
 
-/** The file to its end, which may lie past its measured size (it grew since): `past` beyond `max`. */
+/** The file to its end, which may lie past its measured size (it grew): `past` beyond `max`. */
 function readToEnd(fd: number, measured: number, max: number): { data: Buffer } | { past: number } {
   const chunks: Buffer[] = [];
   let total = 0;
