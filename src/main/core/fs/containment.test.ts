@@ -1,8 +1,26 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path, { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isInside, nearestRealPath, nearestRealPathSync } from './containment';
+import {
+  diskProbe,
+  isInside,
+  nearestRealPath,
+  nearestRealPathSync,
+  realPathLoose,
+  realPathSync,
+  type FsProbe,
+} from './containment';
 
 describe('isInside(path, folder)', () => {
   it('holds for the folder itself and anything below it', () => {
@@ -111,5 +129,163 @@ describe('nearestRealPath', () => {
       code: 'ENOTDIR',
     });
     expect(() => nearestRealPathSync(join(dir, 'plain/child'))).toThrow(/ENOTDIR/);
+  });
+});
+
+/**
+ * The walk as first written: every level asked on the way up and again on the way down. Slow on
+ * long paths, plainly right; the walk must give its answers.
+ */
+function referenceWalk(input: string, hops = 0): string | null {
+  try {
+    return realpathSync.native(input);
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ENOENT') return null;
+  }
+  const parent = path.dirname(input);
+  if (parent === input) return input;
+  const realParent = referenceWalk(parent, hops);
+  if (realParent === null) return null;
+  const base = path.basename(input);
+  const candidate = path.join(realParent, base);
+  if (base === '..' || base === '.') {
+    // Only a folder, or one not made yet, has a `.` and a `..`.
+    const stats = lstatSync(realParent, { throwIfNoEntry: false });
+    return stats === undefined || stats.isDirectory() ? candidate : null;
+  }
+  let link: string;
+  try {
+    link = readlinkSync(candidate);
+  } catch (error) {
+    // A file used as a folder, or a folder that cannot be read: no such place can be known.
+    return ['EINVAL', 'ENOENT'].includes((error as { code?: string }).code ?? '')
+      ? candidate
+      : null;
+  }
+  if (hops >= 40) return null;
+  return referenceWalk(path.isAbsolute(link) ? link : `${realParent}/${link}`, hops + 1);
+}
+
+/** A small seeded generator, so a failure names a case that can be run again. */
+function seeded(seed: number): (n: number) => number {
+  let state = seed >>> 0;
+  return (n) => {
+    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
+    return state % n;
+  };
+}
+
+describe('realPathLoose on trees of folders, files and links', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-walk-')));
+  });
+  // rmSync recurses once per level: a folder 1,900 deep is beyond its stack.
+  afterAll(() => execFileSync('rm', ['-rf', dir]));
+
+  const NAMES = ['a', 'b', 'c', 'l1', 'l2', 'f', 'gone', '.', '..'];
+
+  /** Folders, files and links of every kind (in, out, dangling, through `..`, in a loop). */
+  function plant(root: string, pick: (n: number) => number): void {
+    const folders = [root];
+    for (let i = 0; i < 12; i++) {
+      const parent = folders[pick(folders.length)]!;
+      const name = NAMES[pick(3)]!;
+      mkdirSync(join(parent, name), { recursive: true });
+      folders.push(join(parent, name));
+    }
+    for (const folder of folders) {
+      if (pick(2) === 0) writeFileSync(join(folder, 'f'), 'x');
+      for (const link of ['l1', 'l2']) {
+        if (pick(3) === 0) continue;
+        const targets = [
+          '..',
+          '../..',
+          'a',
+          'gone/deeper',
+          join(root, NAMES[pick(3)]!),
+          `${NAMES[pick(3)]!}/../${NAMES[pick(5)]!}`,
+          link === 'l1' ? 'l2' : 'l1',
+          'f',
+        ];
+        try {
+          symlinkSync(targets[pick(targets.length)]!, join(folder, link));
+        } catch {
+          // A name already taken by a folder.
+        }
+      }
+    }
+  }
+
+  it('gives the answers of a walk that asks at every level', () => {
+    let compared = 0;
+    for (let tree = 0; tree < 12; tree++) {
+      const pick = seeded(tree + 1);
+      const root = join(dir, `t${tree}`);
+      mkdirSync(root);
+      plant(root, pick);
+      for (let i = 0; i < 150; i++) {
+        const names = Array.from({ length: 1 + pick(8) }, () => NAMES[pick(NAMES.length)]!);
+        const asked = `${root}/${names.join('/')}`;
+        expect({ asked, real: realPathLoose(asked) }).toEqual({
+          asked,
+          real: referenceWalk(asked),
+        });
+        compared += 1;
+      }
+    }
+    expect(compared).toBe(1_800);
+  });
+
+  it('asks the disk a handful of times, however long the path an agent names', () => {
+    mkdirSync(join(dir, 'project/src'), { recursive: true });
+    const asked: string[] = [];
+    const counting: FsProbe = {
+      ...diskProbe,
+      realpath: (p) => (asked.push(p), diskProbe.realpath(p)),
+      readlink: (p) => (asked.push(p), diskProbe.readlink(p)),
+    };
+    const questions = (p: string): { real: string | null; questions: number } => {
+      asked.length = 0;
+      const real = realPathLoose(p, counting);
+      return { real, questions: asked.length };
+    };
+    expect(questions(join(dir, 'project/src'))).toEqual({
+      real: join(dir, 'project/src'),
+      questions: 1,
+    });
+    // A new file: the file, its folder, and whether the file's name is a link that leads nowhere.
+    expect(questions(join(dir, 'project/src/new.ts'))).toEqual({
+      real: join(dir, 'project/src/new.ts'),
+      questions: 3,
+    });
+    // 2,000 folders that are not there: searched, not walked.
+    const deep = join(dir, 'project/src', 'a/'.repeat(2_000));
+    const long = questions(deep);
+    expect(long.real).toBe(join(dir, 'project/src', 'a/'.repeat(2_000)).replace(/\/$/, ''));
+    expect(long.questions).toBeLessThanOrEqual(30);
+    expect(asked.every((p) => p.length <= deep.length)).toBe(true);
+    // Each `x/..` climbs back to a folder that exists, where x could be a link: asked each time,
+    // so a path made of them runs out of questions and its place is not known.
+    const climbing = questions(`${dir}/project/${'x/../'.repeat(700)}`);
+    expect(climbing.real).toBeNull();
+    expect(climbing.questions).toBe(64);
+  });
+
+  it('reads the real path of a folder 1,900 levels deep, and of a named pipe, without opening them', () => {
+    const deep = join(dir, 'deep', 'd/'.repeat(1_900));
+    mkdirSync(deep, { recursive: true });
+    symlinkSync(join(dir, 'deep'), join(dir, 'deep-link'));
+    const viaLink = deep.replace(join(dir, 'deep'), join(dir, 'deep-link'));
+    expect(realPathSync(viaLink)).toBe(realpathSync.native(deep));
+    const fifo = join(deep, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    expect(realPathSync(fifo.replace(join(dir, 'deep'), join(dir, 'deep-link')))).toBe(fifo);
+    expect(() => realPathSync(join(deep, 'missing'))).toThrow(
+      expect.objectContaining({ code: 'ENOENT' }),
+    );
+    expect(() => realPathSync(join(fifo, 'child'))).toThrow(
+      expect.objectContaining({ code: 'ENOTDIR' }),
+    );
   });
 });

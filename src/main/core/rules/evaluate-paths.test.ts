@@ -199,7 +199,12 @@ describe('path resolution with an injected file system', () => {
       }
       return cur === '' ? '/' : cur;
     };
-    return { realpath, readlink: (p: string) => links[p] ?? null };
+    const readlink = (p: string): string | null => {
+      if (links[p] !== undefined) return links[p];
+      if (exists.has(p)) return null;
+      throw Object.assign(new Error('ENOENT'), { code: 'ENOENT' });
+    };
+    return { realpath, readlink };
   }
 
   it('follows links in existing parents, dangling links, and reports loops as unresolvable', () => {
