@@ -1,3 +1,4 @@
+import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
 import {
   extraEntry,
@@ -5,6 +6,7 @@ import {
   PROTECTED_FILES,
   protectedEntryFor,
   protectedEntryForReal,
+  type ProtectedEntry,
 } from './protected-files';
 
 describe('protected files', () => {
@@ -69,5 +71,71 @@ describe('protected resolved paths', () => {
     expect(protectedEntryForReal('/other/.git/hooks/x', scope)?.path).toBe('.git/hooks');
     expect(protectedEntryForReal('/home/u/.claude/settings.json', scope)?.path).toBe('.claude');
     expect(protectedEntryForReal('/home/u/.bashrc', scope)).toBeNull();
+  });
+});
+
+/** The entry as first matched: its globs tried on the whole rest of the path at every depth. */
+function referenceEntryFor(
+  relative: string,
+  entries: readonly ProtectedEntry[],
+  anyDepth: boolean,
+): ProtectedEntry | null {
+  const segments = relative.split('/').filter((part) => part !== '' && part !== '.');
+  const options = { dot: true, nocase: true, windows: false };
+  for (let start = 0; start < (anyDepth ? segments.length : 1); start += 1) {
+    const tail = segments.slice(start).join('/');
+    if (tail === '') break;
+    for (const entry of entries) {
+      const globs = entry.tree ? [entry.path, `${entry.path}/**`] : [entry.path];
+      if (picomatch.isMatch(tail, globs, options)) return entry;
+    }
+  }
+  return null;
+}
+
+describe('protected files in a long path', () => {
+  it('match as the globs do on the whole rest of the path, at any depth', () => {
+    const entries = [
+      ...PROTECTED_FILES,
+      ...['tools/hooks/', 'Tools/**', 'cfg/*.json', '.tool-config.json', 'ÄRGER/', '**'].map(
+        extraEntry,
+      ),
+    ];
+    const names = [
+      '.git',
+      '.GIT',
+      'hooks',
+      'config',
+      'src',
+      '.vscode',
+      'tasks.json',
+      '.yarnrc',
+      '.yarnrc.yml',
+      'tools',
+      'cfg',
+      'a.json',
+      'ärger',
+      '.claude',
+      'x',
+      '.husky',
+      'info',
+    ];
+    let state = 7;
+    const pick = (n: number): number => {
+      state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
+      return state % n;
+    };
+    for (let i = 0; i < 3_000; i++) {
+      const path = Array.from({ length: 1 + pick(6) }, () => names[pick(names.length)]).join('/');
+      // Without the entry that matches everything; and with a glob first that also matches `.git/hooks`.
+      const list = [entries, entries.slice(0, -1), [extraEntry('*/hooks/'), ...entries]][i % 3]!;
+      for (const anyDepth of [false, true]) {
+        expect({ path, anyDepth, entry: protectedEntryFor(path, list, anyDepth)?.path }).toEqual({
+          path,
+          anyDepth,
+          entry: referenceEntryFor(path, list, anyDepth)?.path,
+        });
+      }
+    }
   });
 });

@@ -94,20 +94,48 @@ export function extraEntry(pattern: string): ProtectedEntry {
 
 interface CompiledEntry {
   entry: ProtectedEntry;
+  /** Its place in the list: of two entries that match, the earlier one is named. */
+  index: number;
+  /** How many names the entry's own path has; a path matches by that many of its names. */
+  depth: number;
+  /** Whether names below those may follow (a tree, or a last name of `**`). */
+  below: boolean;
   test: (path: string) => boolean;
 }
 
-const compiled = new WeakMap<readonly ProtectedEntry[], CompiledEntry[]>();
-function compile(entries: readonly ProtectedEntry[]): CompiledEntry[] {
-  let list = compiled.get(entries);
-  if (!list) {
-    list = entries.map((entry) => {
-      const patterns = entry.tree ? [entry.path, `${entry.path}/**`] : [entry.path];
-      return { entry, test: picomatch(patterns, MATCH_OPTIONS) };
-    });
-    compiled.set(entries, list);
+/** The entries by their first name (upper case, as a case-blind match sees it), and those whose first name is a glob. */
+interface CompiledEntries {
+  byFirst: Map<string, CompiledEntry[]>;
+  anyFirst: CompiledEntry[];
+}
+
+const compiled = new WeakMap<readonly ProtectedEntry[], CompiledEntries>();
+function compile(entries: readonly ProtectedEntry[]): CompiledEntries {
+  let found = compiled.get(entries);
+  if (!found) {
+    found = { byFirst: new Map(), anyFirst: [] };
+    for (const [index, entry] of entries.entries()) {
+      const names = entry.path.split('/');
+      // `tools/**` is the tree `tools`; `*` matches within one name, so the rest have a depth.
+      const globstar = names.at(-1) === '**';
+      const own = globstar ? names.slice(0, -1) : names;
+      const first = own[0];
+      const compiledEntry: CompiledEntry = {
+        entry,
+        index,
+        depth: own.length,
+        below: entry.tree || globstar,
+        test: own.length === 0 ? () => true : picomatch(own.join('/'), MATCH_OPTIONS),
+      };
+      if (first === undefined || picomatch.scan(first).isGlob) found.anyFirst.push(compiledEntry);
+      else {
+        const key = first.toUpperCase();
+        found.byFirst.set(key, [...(found.byFirst.get(key) ?? []), compiledEntry]);
+      }
+    }
+    compiled.set(entries, found);
   }
-  return list;
+  return found;
 }
 
 /**
@@ -115,6 +143,9 @@ function compile(entries: readonly ProtectedEntry[]): CompiledEntry[] {
  * writable root (the project), without `..`. With `anyDepth`, a protected name deeper in the tree
  * counts as well (`packages/a/.vscode/tasks.json`): a folder opened there later obeys it too.
  * Matched without regard to case, as macOS and Windows file systems do.
+ *
+ * An agent may name a path of 2,000 names, so at each depth only the entries whose first name is
+ * that name (or a glob) are tried, each on as many names as it has.
  */
 export function protectedEntryFor(
   relative: string,
@@ -122,12 +153,19 @@ export function protectedEntryFor(
   anyDepth = false,
 ): ProtectedEntry | null {
   const segments = relative.split('/').filter((part) => part !== '' && part !== '.');
-  const list = compile(entries);
-  const starts = anyDepth ? segments.length : 1;
+  const { byFirst, anyFirst } = compile(entries);
+  const starts = anyDepth ? segments.length : Math.min(1, segments.length);
   for (let start = 0; start < starts; start += 1) {
-    const tail = segments.slice(start).join('/');
-    if (tail === '') break;
-    for (const { entry, test } of list) if (test(tail)) return entry;
+    const left = segments.length - start;
+    let found: CompiledEntry | null = null;
+    for (const candidates of [byFirst.get(segments[start]!.toUpperCase()), anyFirst]) {
+      for (const c of candidates ?? []) {
+        if (found !== null && found.index < c.index) break;
+        if (left < c.depth || (left > c.depth && !c.below)) continue;
+        if (c.test(segments.slice(start, start + c.depth).join('/'))) found = c;
+      }
+    }
+    if (found !== null) return found.entry;
   }
   return null;
 }
