@@ -87,19 +87,28 @@ export function evaluate(
     else if (m === 'maybe') maybe[c.rule.action].push(c);
   }
 
+  // Why a rule might match: a path whose place is not known may lead where it names.
+  const unknownPlace = [...prep.paths, ...prep.writes].find(
+    (p) => p.real === null && p.dynamic !== true,
+  );
+  const maybeWhy = unknownPlace
+    ? `where ${unknownPlace.input} leads could not be worked out`
+    : 'parts of the command are only known when it runs';
+
   if (managedCount > 0) {
     const isManaged = (c: CompiledRule) => c.index < managedCount;
     const block = blocking(
       { deny: yes.deny.filter(isManaged), ask: yes.ask.filter(isManaged) },
       { deny: maybe.deny.filter(isManaged), ask: maybe.ask.filter(isManaged) },
       !prep.opaque,
+      maybeWhy,
     );
     if (block)
       return { ...result(block.verdict, ruleDecider(block.rule), block.reason), managed: true };
   }
   // For an opaque line the "cannot be checked" reason (default ask, below) says more than "might
   // match"; only bypass mode needs the rule here, to keep it from allowing.
-  const block = blocking(yes, maybe, !prep.opaque || mode === 'bypassPermissions');
+  const block = blocking(yes, maybe, !prep.opaque || mode === 'bypassPermissions', maybeWhy);
   if (block) return result(block.verdict, ruleDecider(block.rule), block.reason);
 
   if (mode === 'plan' && planDenies(prep.kind)) {
@@ -190,6 +199,7 @@ function blocking(
   yes: ByAction,
   maybe: ByAction,
   heedMaybe: boolean,
+  maybeWhy: string,
 ): { verdict: 'deny' | 'ask'; rule: Rule; reason: string } | undefined {
   const denied = mostSpecific(yes.deny);
   if (denied)
@@ -210,7 +220,7 @@ function blocking(
   return {
     verdict: 'ask',
     rule: might.rule,
-    reason: `Might match ${might.rule.action} rule ${describeRule(might.rule)}: parts of the command are only known when it runs`,
+    reason: `Might match ${might.rule.action} rule ${describeRule(might.rule)}: ${maybeWhy}`,
   };
 }
 

@@ -185,14 +185,18 @@ export function blockMatch(c: CompiledRule, prep: PreparedRequest): Tri {
     // An 'other' or unlabelled request may be anything, so kind-restricted path rules still apply.
     const kindOk = kindListed(c, prep.kind) || prep.kind === undefined || prep.kind === 'other';
     if (kindOk) {
-      for (const p of prep.paths)
-        if (prep.resolver.matchGlob(glob, p, prep.root, 'block')) return 'yes';
+      for (const p of prep.paths) {
+        if (prep.resolver.matchGlob(glob, p, prep.root, 'block', prep.lookups)) return 'yes';
+        // Where it leads is not known: it may lead where the rule names.
+        if (p.real === null) result = 'maybe';
+      }
     }
     // Shell redirections write files: they answer to path rules about edits.
     if (c.kinds === null || c.kinds.includes('edit')) {
       for (const w of prep.writes) {
         if (w.dynamic) result = 'maybe';
-        else if (prep.resolver.matchGlob(glob, w, prep.root, 'block')) return 'yes';
+        else if (prep.resolver.matchGlob(glob, w, prep.root, 'block', prep.lookups)) return 'yes';
+        else if (w.real === null) result = 'maybe';
       }
     }
     return result;
@@ -213,7 +217,7 @@ export function allowCovers(c: CompiledRule, prep: PreparedRequest, item: Item):
     case 'path':
       if (c.command) return false;
       if (c.rule.path === undefined) return true;
-      return prep.resolver.matchGlob(c.rule.path, item.path, prep.root, 'allow');
+      return prep.resolver.matchGlob(c.rule.path, item.path, prep.root, 'allow', prep.lookups);
     case 'kind':
       return !c.command && c.rule.path === undefined;
   }

@@ -17,6 +17,7 @@
 import nodePath from 'node:path';
 import picomatch from 'picomatch';
 import {
+  type Budget,
   diskProbe,
   expandHome,
   joinAsGiven,
@@ -49,6 +50,28 @@ export interface ResolvedPath {
 
 export type GlobPurpose = 'allow' | 'block';
 
+/**
+ * What one request has asked about the disk: each real path found once (a request may name a path
+ * a thousand times, and an absolute glob's base is resolved for every path it meets), and what the
+ * paths it names may still ask, past which their places are unknown.
+ */
+export interface Lookups {
+  readonly known: Map<string, string | null>;
+  readonly globBases: Map<string, string | null>;
+  readonly budget: Budget;
+}
+
+/**
+ * Characters of path text one request may have the disk read. A thousand new files in existing
+ * folders fit; at worst (paths of 2,000 folders that are not there, or a folder 1,900 deep) it is
+ * some 30–60 ms of the core's thread on a slow machine, where an unbounded request took minutes.
+ */
+export const REQUEST_LOOKUP_BUDGET = 512 * 1024;
+
+export function newLookups(left = REQUEST_LOOKUP_BUDGET): Lookups {
+  return { known: new Map(), globBases: new Map(), budget: { left } };
+}
+
 /** A `.git` file or `commondir` is one line; anything larger is not one git wrote. */
 const GIT_POINTER_MAX_BYTES = 4096;
 
@@ -67,14 +90,14 @@ export class PathResolver {
   }
 
   /** Resolve a request path (absolute, or relative to `cwd`). */
-  resolve(input: string, cwd: string, dynamic = false): ResolvedPath {
+  resolve(input: string, cwd: string, dynamic = false, lookups?: Lookups): ResolvedPath {
     const p = this.path;
     // Deliberately NOT path.resolve for the real path: it would apply `..` before symlinks.
     const joined = joinAsGiven(cwd, input, p);
     return {
       input,
-      lexical: p.resolve(cwd, input),
-      real: this.realpathLoose(joined),
+      lexical: flat(p.resolve(cwd, input)),
+      real: this.realpathLoose(joined, lookups),
       ...(dynamic ? { dynamic: true } : {}),
     };
   }
@@ -84,9 +107,32 @@ export class PathResolver {
     return this.resolve(cwd, cwd);
   }
 
-  /** The real path (fs/containment.ts's realPathLoose), through this resolver's probe. */
-  realpathLoose(input: string): string | null {
-    return realPathLoose(input, this.fs, this.path);
+  /**
+   * The real path (fs/containment.ts's realPathLoose), through this resolver's probe; within a
+   * request's lookups, each asked once and within its budget.
+   */
+  realpathLoose(input: string, lookups?: Lookups): string | null {
+    if (lookups === undefined) return realPathLoose(input, this.fs, this.path);
+    let real = lookups.known.get(input);
+    if (real === undefined) {
+      real = realPathLoose(input, this.fs, this.path, lookups.budget);
+      lookups.known.set(input, real);
+    }
+    return real;
+  }
+
+  /**
+   * An absolute glob's literal base, real: found once a request, outside its budget, since the
+   * person wrote it and a deny rule must not stop matching when an agent has spent the budget.
+   */
+  private globBase(base: string, lookups?: Lookups): string | null {
+    if (lookups === undefined) return this.realpathLoose(base);
+    let real = lookups.globBases.get(base);
+    if (real === undefined) {
+      real = this.realpathLoose(base);
+      lookups.globBases.set(base, real);
+    }
+    return real;
   }
 
   /**
@@ -134,7 +180,13 @@ export class PathResolver {
    * inside the session folder only. `block` looks at both the lexical and the real path (either
    * matching is enough); `allow` only at the real path.
    */
-  matchGlob(glob: string, target: ResolvedPath, root: ResolvedPath, purpose: GlobPurpose): boolean {
+  matchGlob(
+    glob: string,
+    target: ResolvedPath,
+    root: ResolvedPath,
+    purpose: GlobPurpose,
+    lookups?: Lookups,
+  ): boolean {
     const nocase = purpose === 'block' && this.caseInsensitive;
     const dot = purpose === 'block';
     const candidates: Array<{ path: string; root: string | null }> = [];
@@ -148,7 +200,7 @@ export class PathResolver {
       const globs = [expanded];
       const scan = picomatch.scan(expanded);
       if (scan.base !== '') {
-        const realBase = this.realpathLoose(scan.base);
+        const realBase = this.globBase(scan.base, lookups);
         if (realBase !== null) {
           const rb = toPosix(realBase, sep);
           if (rb !== scan.base)
@@ -167,6 +219,16 @@ export class PathResolver {
       return rel !== null && rel !== '' && m(rel);
     });
   }
+}
+
+/**
+ * `s` as one piece of memory. path.resolve builds its answer a name at a time, and V8 keeps that as
+ * a chain of two pieces per name until the text is read: 110 kB for a path of 2,000 names, and a
+ * request may name 1,000 of them. Reading a character joins the chain.
+ */
+function flat(s: string): string {
+  s.charCodeAt(0);
+  return s;
 }
 
 function toPosix(p: string, sep: string): string {

@@ -29,17 +29,23 @@ export function protectedWrites(
   const found: ProtectedWrite[] = [];
   for (const path of written) {
     const seen = [path.real, path.lexical].flatMap((p) => (p === null ? [] : [p]));
+    let entry: ProtectedEntry | null = null;
     for (const at of seen) {
       const root = at === path.real ? prep.root.real : prep.root.lexical;
-      const entry = protectedEntryForReal(at, { root, gitDirs, ...(entries ? { entries } : {}) });
-      if (entry) {
-        found.push({ path, entry });
-        break;
-      }
+      entry = protectedEntryForReal(at, { root, gitDirs, ...(entries ? { entries } : {}) });
+      if (entry) break;
     }
+    if (entry ?? path.real === null) found.push({ path, entry: entry ?? UNKNOWN_PLACE });
   }
   return found;
 }
+
+/** A write whose place is not known may be to any protected file. */
+const UNKNOWN_PLACE: ProtectedEntry = {
+  path: '',
+  tree: false,
+  runs: 'where it leads could not be worked out, so it may be one',
+};
 
 /** The reason a person is asked, naming the file and what runs it. */
 export function protectedReason(writes: readonly ProtectedWrite[]): string {

@@ -3,7 +3,7 @@
  * Shared by evaluate, grants and history so they all see the same facts the same way.
  */
 import nodePath from 'node:path';
-import { PathResolver, type ResolvedPath } from './paths';
+import { newLookups, PathResolver, type Lookups, type ResolvedPath } from './paths';
 import { analyzeCommand } from './shell/analyze';
 import { isFileWrite } from './shell/commands';
 import type { RequestFacts, ShellAnalysis, SimpleCommand, ToolKind } from './types';
@@ -23,6 +23,8 @@ export interface PreparedRequest {
   writes: ResolvedPath[];
   projectRoot: string | undefined;
   resolver: PathResolver;
+  /** What this request has asked the disk, and may still ask. */
+  lookups: Lookups;
 }
 
 let defaultResolver: PathResolver | null = null;
@@ -42,6 +44,7 @@ export function prepareRequest(
   const analysis = command !== undefined ? analyzeCommand(command) : undefined;
   const parts =
     analysis === undefined ? [] : analysis.kind === 'simple' ? analysis.commands : analysis.visible;
+  const lookups = newLookups();
   const writes: ResolvedPath[] = [];
   // After `cd`/`pushd`/`popd` a relative target is relative to a directory we do not know.
   let cwdKnown = true;
@@ -50,7 +53,7 @@ export function prepareRequest(
       if (!isFileWrite(r.op, r.target)) continue;
       const target = resolver.expandHome(r.target);
       const unknownDir = !cwdKnown && !nodePath.isAbsolute(target);
-      writes.push(resolver.resolve(target, cwd, r.dynamic === true || unknownDir));
+      writes.push(resolver.resolve(target, cwd, r.dynamic === true || unknownDir, lookups));
     }
     if (['cd', 'pushd', 'popd'].includes(part.argv[0] ?? '')) cwdKnown = false;
   }
@@ -62,10 +65,11 @@ export function prepareRequest(
     parts,
     opaque: analysis?.kind === 'opaque',
     root: resolver.root(cwd),
-    paths: (facts.paths ?? []).map((p) => resolver.resolve(p, cwd)),
+    paths: (facts.paths ?? []).map((p) => resolver.resolve(p, cwd, false, lookups)),
     writes,
     projectRoot: facts.projectRoot === undefined ? undefined : normalizeRoot(facts.projectRoot),
     resolver,
+    lookups,
   };
 }
 
