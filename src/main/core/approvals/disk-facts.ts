@@ -3,10 +3,9 @@
 // inside the session folder for contents: a request naming ~/.ssh/id_rsa must not copy it into the
 // dialog and the audit. The paths are walked off the thread; the files, within their bounds, are
 // read in place (readInPlace): through the thread pool each of those calls costs ten times more.
-import { realpathSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { ToolCallSnapshot } from '../../../shared/domain';
-import { isInside, joinAsGiven, realPathOrNull } from '../fs/containment';
+import { isInside, joinAsGiven, realPathOrNull, realPathSync } from '../fs/containment';
 import { readInPlace } from '../fs/read-in-place';
 import { getDefaultResolver } from '../rules/request';
 import type { DiskFile, DiskPath, DiskView } from '../safety';
@@ -57,7 +56,7 @@ function isDiff(item: unknown): item is JsonRecord {
 /** The real path of an existing place, or null. */
 function existingRealPath(path: string): string | null {
   try {
-    return realpathSync.native(path);
+    return realPathSync(path);
   } catch {
     return null;
   }

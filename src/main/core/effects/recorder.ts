@@ -4,7 +4,6 @@
 // snapshot then and again when the agent reports the tool call finished (or the turn or session
 // ends): the difference is what it changed, audited as `command_effects` beside what the preview
 // said, with the difference flagged.
-import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { PendingApproval } from '../../../shared/domain';
@@ -14,6 +13,7 @@ import { logger } from '../log/logger';
 import type { ProtectedEntry } from '../rules/protected-files';
 import type { Store } from '../store';
 import { compareSnapshots } from './compare';
+import { realPathSync } from '../fs/containment';
 import { readInPlace } from '../fs/read-in-place';
 import { keepBefore, readSlices, sha256 } from './keep';
 import {
@@ -142,7 +142,7 @@ export class EffectsRecorder {
     const paths = approval.diffs.flatMap((d) =>
       [d.path, d.oldPath].filter((p): p is string => !!p).map((p) => resolve(session.cwd, p)),
     );
-    const root = realpathSync.native(session.cwd);
+    const root = realPathSync(session.cwd);
     const dir = requestFolder(this.deps.home, approval.requestId);
     const kept = await keepBefore(dir, paths, [root]);
     const manifest = this.manifestOf(approval, 'edit', root, kept);
@@ -156,7 +156,7 @@ export class EffectsRecorder {
     session: EffectsSession,
     started: number,
   ): Promise<void> {
-    const root = realpathSync.native(session.cwd);
+    const root = realPathSync(session.cwd);
     // What the preview said the command changes: those files' contents are what undo puts back.
     const named = (approval.preview?.changes ?? []).flatMap((c) =>
       c.change === 'created' ? [] : [resolve(session.cwd, c.oldPath ?? c.path)],
