@@ -1,6 +1,7 @@
 // Event-loop stalls: the longest the core's thread (the Electron main process in the desktop app)
 // stops answering while heavy work runs on a large store with requests pending — an export of 50,000
-// rows streamed to an HTTP client, a retention prune, an audit verify, and 50 sessions starting.
+// rows streamed to an HTTP client, a retention prune, an audit verify, 50 sessions starting, and
+// a hostile agent's request naming as many paths as a request may, each as long as a path may be.
 // Each figure is the longest delay perf_hooks.monitorEventLoopDelay saw during that work, next to
 // the same monitor's longest delay over an idle stretch of the same run (the floor).
 //   npx tsx bench/stalls.ts
@@ -201,6 +202,23 @@ async function run(report: Report): Promise<void> {
         Promise.all(Array.from({ length: SESSIONS }, () => core.sessions.create('ts', cwd))),
       ),
     );
+    // A request of 4 MB: first its text in the raw input (what any message that size costs), then
+    // in 1,000 paths of 2,000 folders that are not there.
+    const asked = async (shape: string) => {
+      const { sessionId } = await core.sessions.create('ts', cwd);
+      return longestStall(async () => {
+        const before = core.pipeline.pending.size;
+        void core.sessions.prompt(sessionId, `1 0 ${shape}`, null).catch(() => undefined);
+        while (core.pipeline.pending.size === before) await new Promise((r) => setTimeout(r, 5));
+      });
+    };
+    const bulky = await asked('bulky');
+    line('a request of 4 MB, its text in the raw input', bulky);
+    const paths = await asked('paths');
+    line('the same in 1,000 paths of 2,000 folders that are not there', paths);
+    report('stalls: 4 MB of paths against 4 MB of raw input', {
+      ratio: round(paths.stall / bulky.stall, 2),
+    });
   } finally {
     await server.close();
     await core.close();

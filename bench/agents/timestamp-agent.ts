@@ -3,7 +3,9 @@
 // after the previous answer, as an agent does some work between two tool calls. A third word picks
 // what it asks about: `command` (default: `npm test`), `compound` (a shell line of several commands
 // joined by `&&` and a pipe) or `edit` (an edit of `src/app.ts` in the session folder with its diff,
-// as Gemini CLI sends one: the whole old and new text, ~60 lines). A fourth word `updates` makes it
+// as Gemini CLI sends one: the whole old and new text, ~60 lines) or `paths` (an edit naming 1,000
+// paths of 2,000 folders that are not there, as a hostile agent would) or `bulky` (one path, and
+// a raw input as large as those paths together). A fourth word `updates` makes it
 // tell its client of each tool call as real agents do: a `tool_call` update before the request, a
 // `tool_call_update` that completes it after the answer. Each request carries the moment it
 // was sent, process.hrtime.bigint() (CLOCK_MONOTONIC on Linux, so comparable across processes), in
@@ -34,11 +36,36 @@ const OLD_TEXT = Array.from({ length: 60 }, (_, i) => `export const value${i} = 
 );
 const NEW_TEXT = OLD_TEXT.replace('value30 = 30 * 2', 'value30 = 30 * 3');
 
-type Shape = 'command' | 'compound' | 'edit';
+type Shape = 'command' | 'compound' | 'edit' | 'paths' | 'bulky';
+
+/** As many locations as a request may name, each as long as a path may be. */
+const HOSTILE_LOCATIONS = 1_000;
+const HOSTILE_DEPTH = 2_000;
 
 function toolCallOf(shape: Shape, cwd: string, i: number, sent: bigint) {
   const sentAtNs = String(sent);
   const toolCallId = `call-${i}`;
+  if (shape === 'paths') {
+    const deep = `${cwd}/${'a/'.repeat(HOSTILE_DEPTH)}`;
+    return {
+      toolCallId,
+      kind: 'edit' as const,
+      title: `Writing ${HOSTILE_LOCATIONS} files (sent ${sent})`,
+      locations: Array.from({ length: HOSTILE_LOCATIONS }, (_, j) => ({ path: `${deep}${j}` })),
+      rawInput: { sentAtNs },
+    };
+  }
+  if (shape === 'bulky') {
+    // The same size of message, its text in the raw input rather than in paths.
+    const text = 'a/'.repeat((HOSTILE_LOCATIONS * HOSTILE_DEPTH * 2) / 2);
+    return {
+      toolCallId,
+      kind: 'edit' as const,
+      title: `Writing one file (sent ${sent})`,
+      locations: [{ path: `${cwd}/${EDITED}` }],
+      rawInput: { sentAtNs, text },
+    };
+  }
   if (shape === 'edit') {
     const path = `${cwd}/${EDITED}`;
     return {
@@ -75,7 +102,8 @@ const app = agent({ name: 'timestamp-agent' })
     const text = params.prompt.map((block) => (block.type === 'text' ? block.text : '')).join('');
     const words = text.trim().split(/\s+/);
     const [count = 0, thinkMs = 0] = words.slice(0, 2).map((n) => Math.max(0, Number(n) || 0));
-    const shape: Shape = words[2] === 'edit' || words[2] === 'compound' ? words[2] : 'command';
+    const shape: Shape =
+      (['edit', 'compound', 'paths'] as const).find((s) => s === words[2]) ?? 'command';
     const withUpdates = words[3] === 'updates';
     const cwd = sessions.get(params.sessionId) ?? process.cwd();
     const rtt: number[] = [];

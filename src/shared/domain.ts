@@ -73,6 +73,11 @@ export const ToolCallSnapshot = z.object({
   kind: ToolKind,
   title: z.string(),
   locations: z.array(Location),
+  /**
+   * Locations past what the rules judge (too many, or too long together), left out. A request
+   * with any is never allowed without a person: one of them may be anything.
+   */
+  locationsDropped: z.number().int().positive().optional(),
   rawInput: z.unknown().optional(),
   /** ACP tool call content, passed through as received (diffs, text, terminals). */
   content: z.array(z.unknown()),

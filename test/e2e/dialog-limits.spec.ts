@@ -21,3 +21,18 @@ test('a 10 MB raw input is shown cut, with its size', async ({ page }) => {
     'rawInput (truncated, 10.0 MB)',
   );
 });
+
+test('paths past what the rules check are counted, and the request waits for a person', async ({
+  page,
+}) => {
+  const locations = Array.from({ length: 1_001 }, (_, i) => ({ path: `src/f${i}.ts` }));
+  h = await startDialogHarness(
+    oneAgent([ask({ kind: 'edit', title: 'Format the sources', locations })]),
+  );
+  const { view, pending } = await h.showTurn(page, 1);
+  // The rules saw the first 1,000 (the dialog shows what fits its own bound of them).
+  expect(pending[0]!.toolCall.locationsDropped).toBe(1);
+  await expect(view.locator('.gh-paths')).toContainText(
+    'and 1 more the agent named, too many for the rules to check',
+  );
+});

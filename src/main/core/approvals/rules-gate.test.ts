@@ -1,8 +1,12 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PendingApproval } from '../../../shared/domain';
 import type { Rule } from '../../../shared/rules';
 import { evaluate, initShellParser } from '../rules';
-import { quoteArgv } from '../safety';
+import { normalizeToolCall, quoteArgv } from '../safety';
+import { MAX_LOCATIONS } from '../safety/limits';
 import { factsOf } from './rules-gate';
 
 beforeAll(() => initShellParser());
@@ -55,5 +59,50 @@ describe('a command sent as argv that only hands a script to a shell', () => {
   it('stays opaque when the argv is anything else', () => {
     expect(verdictOf(['bash', '-xc', 'npm test'])).toMatchObject({ verdict: 'ask' });
     expect(verdictOf(['bash', '-c', 'npm test', 'x'])).toMatchObject({ verdict: 'ask' });
+  });
+});
+
+describe('a request naming more paths than the rules judge', () => {
+  let project: string;
+  beforeAll(() => {
+    project = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-dropped-')));
+    fs.mkdirSync(path.join(project, 'src'));
+    fs.mkdirSync(path.join(project, '.git', 'hooks'), { recursive: true });
+  });
+  afterAll(() => fs.rmSync(project, { recursive: true, force: true }));
+
+  /** An edit naming `count` new files in src/, then the given paths. */
+  const editing = (count: number, ...after: string[]) => {
+    const toolCall = normalizeToolCall({
+      toolCallId: 't',
+      kind: 'edit',
+      title: 'Formatting the sources',
+      locations: [
+        ...Array.from({ length: count }, (_, i) => ({ path: `src/f${i}.ts` })),
+        ...after.map((p) => ({ path: p })),
+      ],
+    });
+    return factsOf({ agentId: 'a', sessionId: 's', toolCall, diffs: [], command: null }, project);
+  };
+  const allowAll: Rule = { id: 'all-edits', action: 'allow', toolKind: 'edit' };
+  const judged = (facts: ReturnType<typeof editing>, mode: 'acceptEdits' | 'bypassPermissions') =>
+    evaluate(facts, { mode, rules: [allowAll], grants: [], now: 0 });
+
+  it('asks, whatever the mode or rule, when a git hook hides past the thousandth', () => {
+    const hidden = editing(MAX_LOCATIONS, '.git/hooks/pre-commit');
+    expect(hidden.pathsDropped).toBe(1);
+    expect(hidden.paths).not.toContain('.git/hooks/pre-commit');
+    for (const mode of ['acceptEdits', 'bypassPermissions'] as const) {
+      expect(judged(hidden, mode)).toMatchObject({
+        verdict: 'ask',
+        reason: 'It names 1 more path than the rules check, and where they lead is not known',
+      });
+    }
+    // The same thousand alone are allowed; the hook named among them is a protected file.
+    expect(judged(editing(MAX_LOCATIONS), 'acceptEdits').verdict).toBe('allow');
+    expect(judged(editing(10, '.git/hooks/pre-commit'), 'bypassPermissions')).toMatchObject({
+      verdict: 'ask',
+      protectedWrite: true,
+    });
   });
 });

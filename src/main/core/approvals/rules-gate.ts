@@ -32,6 +32,9 @@ export function factsOf(
     projectRoot: sessionCwd,
     toolKind: approval.toolCall.kind,
     paths: [...paths],
+    ...(approval.toolCall.locationsDropped
+      ? { pathsDropped: approval.toolCall.locationsDropped }
+      : {}),
     ...(approval.command
       ? {
           command:

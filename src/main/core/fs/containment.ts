@@ -121,8 +121,11 @@ export interface Budget {
   left: number;
 }
 
-/** A question's fixed part, in characters: about what reading 128 characters of path costs. */
-const QUESTION_COST = 128;
+/**
+ * A question's fixed part, in characters. A question costs 4–10 µs here, and a character of path
+ * up to 0.1 µs (the kernel walks a folder 1,900 deep in 0.35 ms).
+ */
+const QUESTION_COST = 64;
 /**
  * A path written by hand needs a few questions (a new file: three); a path that needs more than
  * this was written to make the walk slow, and its place is not known.

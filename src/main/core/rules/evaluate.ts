@@ -133,6 +133,14 @@ export function evaluate(
       ...result('ask', { type: 'default' }, protectedReason(guarded)),
       protectedWrite: true,
     };
+  // Paths the rules never saw may lead anywhere, a protected file among them: whatever the mode.
+  const dropped = prep.facts.pathsDropped ?? 0;
+  if (dropped > 0)
+    return result(
+      'ask',
+      { type: 'default' },
+      `It names ${dropped} more ${dropped === 1 ? 'path' : 'paths'} than the rules check, and where they lead is not known`,
+    );
 
   const items = itemsOf(prep);
   if (typeof items === 'string') {

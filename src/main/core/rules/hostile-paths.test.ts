@@ -34,7 +34,7 @@ describe('a request that names paths to slow the rules down', () => {
     const text = asked.reduce((sum, p) => sum + p.length, 0);
     // The session folder, then the budget's worth; one question may overrun it.
     expect(text).toBeLessThanOrEqual(REQUEST_LOOKUP_BUDGET + 4_096 + box.root.length);
-    expect(asked.length).toBeLessThan(REQUEST_LOOKUP_BUDGET / 128);
+    expect(asked.length).toBeLessThan(REQUEST_LOOKUP_BUDGET / 64);
     // Some were found before the budget ran out, the rest are unknown.
     const known = prep.paths.filter((p) => p.real !== null).length;
     expect(known).toBeGreaterThan(0);

@@ -106,6 +106,8 @@ interface CompiledEntry {
 /** The entries by their first name (upper case, as a case-blind match sees it), and those whose first name is a glob. */
 interface CompiledEntries {
   byFirst: Map<string, CompiledEntry[]>;
+  /** The lengths of those first names, so most names need no upper-casing to be passed by. */
+  firstLengths: Set<number>;
   anyFirst: CompiledEntry[];
 }
 
@@ -113,7 +115,7 @@ const compiled = new WeakMap<readonly ProtectedEntry[], CompiledEntries>();
 function compile(entries: readonly ProtectedEntry[]): CompiledEntries {
   let found = compiled.get(entries);
   if (!found) {
-    found = { byFirst: new Map(), anyFirst: [] };
+    found = { byFirst: new Map(), firstLengths: new Set(), anyFirst: [] };
     for (const [index, entry] of entries.entries()) {
       const names = entry.path.split('/');
       // `tools/**` is the tree `tools`; `*` matches within one name, so the rest have a depth.
@@ -131,6 +133,7 @@ function compile(entries: readonly ProtectedEntry[]): CompiledEntries {
       else {
         const key = first.toUpperCase();
         found.byFirst.set(key, [...(found.byFirst.get(key) ?? []), compiledEntry]);
+        found.firstLengths.add(first.length);
       }
     }
     compiled.set(entries, found);
@@ -153,12 +156,15 @@ export function protectedEntryFor(
   anyDepth = false,
 ): ProtectedEntry | null {
   const segments = relative.split('/').filter((part) => part !== '' && part !== '.');
-  const { byFirst, anyFirst } = compile(entries);
+  const { byFirst, firstLengths, anyFirst } = compile(entries);
   const starts = anyDepth ? segments.length : Math.min(1, segments.length);
   for (let start = 0; start < starts; start += 1) {
     const left = segments.length - start;
+    const name = segments[start]!;
+    // A case-blind match pairs letter with letter, so a name of another length is passed by.
+    const named = firstLengths.has(name.length) ? byFirst.get(name.toUpperCase()) : undefined;
     let found: CompiledEntry | null = null;
-    for (const candidates of [byFirst.get(segments[start]!.toUpperCase()), anyFirst]) {
+    for (const candidates of [named, anyFirst]) {
       for (const c of candidates ?? []) {
         if (found !== null && found.index < c.index) break;
         if (left < c.depth || (left > c.depth && !c.below)) continue;

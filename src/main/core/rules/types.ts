@@ -27,6 +27,8 @@ export const RequestFactsSchema = z.strictObject({
   toolKind: ToolKindSchema.optional(),
   /** Absolute, or relative to sessionCwd. */
   paths: z.array(z.string()).optional(),
+  /** Paths the request named beyond those the rules judge (see `paths`). */
+  pathsDropped: z.number().int().positive().optional(),
   /** Raw shell text as the agent will run it. */
   command: z.string().optional(),
   /** What the command changed in its preview, for rules that require one (`whenPreviewChangesOnly`). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ToolCallSnapshot } from '../../../shared/domain';
 import { mergeToolCallUpdate, normalizeToolCall, previewRawInput, synthesizedTitle } from '.';
-import { TITLE_MAX_CHARS, MAX_LOCATIONS } from './limits';
+import { MAX_LOCATIONS, MAX_LOCATIONS_CHARS, TITLE_MAX_CHARS } from './limits';
 
 describe('normalizeToolCall', () => {
   it('keeps a well-formed Gemini edit request as sent', () => {
@@ -121,17 +121,31 @@ describe('normalizeToolCall', () => {
     ]);
   });
 
-  it('bounds the number and length of locations', () => {
+  it('bounds the number and length of locations, and counts those left out', () => {
     const many = Array.from({ length: MAX_LOCATIONS + 50 }, (_, i) => ({ path: `/p/${i}` }));
-    expect(normalizeToolCall({ toolCallId: 'a', locations: many }).locations).toHaveLength(
-      MAX_LOCATIONS,
-    );
-    const long = normalizeToolCall({
+    const kept = normalizeToolCall({ toolCallId: 'a', locations: many });
+    expect(kept.locations).toHaveLength(MAX_LOCATIONS);
+    expect(kept.locationsDropped).toBe(50);
+    expect(
+      normalizeToolCall({ toolCallId: 'a', locations: many.slice(0, 10) }).locationsDropped,
+    ).toBeUndefined();
+    // Their text together: once one does not fit, neither does any after it, however short.
+    const long = `/${'d/'.repeat(2_000)}`;
+    const heavy = [
+      ...Array.from({ length: 40 }, (_, i) => ({ path: `${long}${i}` })),
+      { path: '/p/short' },
+    ];
+    const cut = normalizeToolCall({ toolCallId: 'a', locations: heavy });
+    const chars = cut.locations.reduce((sum, l) => sum + l.path.length, 0);
+    expect(chars).toBeLessThanOrEqual(MAX_LOCATIONS_CHARS);
+    expect(cut.locations.length + (cut.locationsDropped ?? 0)).toBe(heavy.length);
+    expect(cut.locations.map((l) => l.path)).not.toContain('/p/short');
+    const cutPath = normalizeToolCall({
       toolCallId: 'a',
       locations: [{ path: `/${'a'.repeat(10_000)}` }],
     });
-    expect(long.locations[0]?.path.length).toBeLessThanOrEqual(4096);
-    expect(long.locations[0]?.path).toContain('…[truncated:');
+    expect(cutPath.locations[0]?.path.length).toBeLessThanOrEqual(4096);
+    expect(cutPath.locations[0]?.path).toContain('…[truncated:');
   });
 
   it('never throws on hostile shapes and always returns a valid snapshot', () => {

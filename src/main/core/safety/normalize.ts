@@ -4,7 +4,13 @@
 // type ACP defines (the audit keeps rawInput and content exactly as received).
 import { ToolKind, type ToolCallSnapshot } from '../../../shared/domain';
 import { commandFromRawInput } from './command';
-import { MAX_LOCATIONS, PATH_MAX_CHARS, TITLE_MAX_CHARS, TOOL_CALL_ID_MAX_CHARS } from './limits';
+import {
+  MAX_LOCATIONS,
+  MAX_LOCATIONS_CHARS,
+  PATH_MAX_CHARS,
+  TITLE_MAX_CHARS,
+  TOOL_CALL_ID_MAX_CHARS,
+} from './limits';
 import { excerpt, isRecord, ownField, stringField, truncateWithMarker } from './text';
 
 const TOOL_KINDS: ReadonlySet<string> = new Set<string>(ToolKind.options);
@@ -23,7 +29,8 @@ export const SYNTHESIZED_TITLE_PREFIX = 'Untitled';
  *   description built from the raw input, starting with "Untitled".
  * - `locations`: entries with a string path (non-empty) kept in order, exact duplicates dropped,
  *   paths cut at PATH_MAX_CHARS with a marker, `line` kept only as a non-negative integer, at most
- *   MAX_LOCATIONS. Paths are not trimmed or resolved: a trailing space is a different file.
+ *   MAX_LOCATIONS and MAX_LOCATIONS_CHARS of paths; how many more there were is kept in
+ *   `locationsDropped`. Paths are not trimmed or resolved: a trailing space is a different file.
  * - `rawInput`, `content`: passed through as received (content must be an array, else []).
  */
 export function normalizeToolCall(raw: unknown): ToolCallSnapshot {
@@ -39,7 +46,7 @@ export function normalizeToolCall(raw: unknown): ToolCallSnapshot {
   const rawInput = ownField(record, 'rawInput');
   const contentField = ownField(record, 'content');
   const content: unknown[] = Array.isArray(contentField) ? contentField : [];
-  const locations = normalizeLocations(ownField(record, 'locations'));
+  const { locations, dropped } = normalizeLocations(ownField(record, 'locations'));
 
   const agentTitle = stringField(record, 'title');
   const title =
@@ -47,7 +54,15 @@ export function normalizeToolCall(raw: unknown): ToolCallSnapshot {
       ? agentTitle
       : synthesizedTitle({ kind, rawInput, locations, content });
 
-  return { toolCallId, kind, title, locations, rawInput, content };
+  return {
+    toolCallId,
+    kind,
+    title,
+    locations,
+    ...(dropped > 0 ? { locationsDropped: dropped } : {}),
+    rawInput,
+    content,
+  };
 }
 
 /**
@@ -63,12 +78,16 @@ export function synthesizedTitle(
   );
 }
 
-function normalizeLocations(value: unknown): ToolCallSnapshot['locations'] {
-  if (!Array.isArray(value)) return [];
-  const out: ToolCallSnapshot['locations'] = [];
+function normalizeLocations(value: unknown): {
+  locations: ToolCallSnapshot['locations'];
+  dropped: number;
+} {
+  const locations: ToolCallSnapshot['locations'] = [];
+  if (!Array.isArray(value)) return { locations, dropped: 0 };
   const seen = new Set<string>();
+  let chars = 0;
+  let dropped = 0;
   for (const item of value) {
-    if (out.length >= MAX_LOCATIONS) break;
     if (!isRecord(item)) continue;
     const path = stringField(item, 'path');
     if (path === undefined || path === '') continue;
@@ -78,10 +97,20 @@ function normalizeLocations(value: unknown): ToolCallSnapshot['locations'] {
     const bounded = truncateWithMarker(path, PATH_MAX_CHARS);
     const key = `${line ?? ''}\u0000${bounded}`;
     if (seen.has(key)) continue;
+    // Once one is left out, every later one is too: the rules see a prefix of the list.
+    if (
+      dropped > 0 ||
+      locations.length >= MAX_LOCATIONS ||
+      chars + bounded.length > MAX_LOCATIONS_CHARS
+    ) {
+      dropped += 1;
+      continue;
+    }
     seen.add(key);
-    out.push({ path: bounded, line });
+    chars += bounded.length;
+    locations.push({ path: bounded, line });
   }
-  return out;
+  return { locations, dropped };
 }
 
 /** "Untitled execute request: npm test" — what the raw input says, with no interpretation. */

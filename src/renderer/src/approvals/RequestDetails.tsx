@@ -135,6 +135,12 @@ export function RequestDetails({
             {paths.length > MAX_PATHS && (
               <li className="dim">and {paths.length - MAX_PATHS} more</li>
             )}
+            {toolCall.locationsDropped !== undefined && (
+              <li className="dim">
+                and {formatCount(toolCall.locationsDropped)} more the agent named, too many for the
+                rules to check
+              </li>
+            )}
           </Stack>
         </DialogSection>
       )}
