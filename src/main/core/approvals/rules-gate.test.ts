@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PendingApproval } from '../../../shared/domain';
 import type { Rule } from '../../../shared/rules';
 import { evaluate, initShellParser } from '../rules';
-import { normalizeToolCall, quoteArgv } from '../safety';
+import { normalizeToolCall, prepareDiffs, quoteArgv } from '../safety';
 import { MAX_LOCATIONS } from '../safety/limits';
 import { factsOf } from './rules-gate';
 
@@ -84,6 +84,19 @@ describe('a request naming more paths than the rules judge', () => {
     });
     return factsOf({ agentId: 'a', sessionId: 's', toolCall, diffs: [], command: null }, project);
   };
+  /** An edit whose diffs write `count` new files in src/, then the given paths. */
+  const diffing = (count: number, ...after: string[]) => {
+    const toolCall = normalizeToolCall({
+      toolCallId: 't',
+      kind: 'edit',
+      title: 'Formatting the sources',
+      content: [...Array.from({ length: count }, (_, i) => `src/f${i}.ts`), ...after].map(
+        (path) => ({ type: 'diff', path, oldText: null, newText: 'x' }),
+      ),
+    });
+    const diffs = prepareDiffs(toolCall);
+    return factsOf({ agentId: 'a', sessionId: 's', toolCall, diffs, command: null }, project);
+  };
   const allowAll: Rule = { id: 'all-edits', action: 'allow', toolKind: 'edit' };
   const judged = (facts: ReturnType<typeof editing>, mode: 'acceptEdits' | 'bypassPermissions') =>
     evaluate(facts, { mode, rules: [allowAll], grants: [], now: 0 });
@@ -104,5 +117,39 @@ describe('a request naming more paths than the rules judge', () => {
       verdict: 'ask',
       protectedWrite: true,
     });
+  });
+
+  it('asks when a git hook hides past the thousandth diff, which is not even prepared', () => {
+    const hidden = diffing(MAX_LOCATIONS, '.git/hooks/pre-commit');
+    expect(hidden.paths).toHaveLength(MAX_LOCATIONS);
+    expect(hidden.pathsDropped).toBe(1);
+    expect(judged(hidden, 'bypassPermissions').verdict).toBe('ask');
+    expect(judged(diffing(MAX_LOCATIONS), 'acceptEdits').verdict).toBe('allow');
+    // Paths of locations and diffs count together.
+    const both = factsOf(
+      {
+        agentId: 'a',
+        sessionId: 's',
+        toolCall: normalizeToolCall({
+          toolCallId: 't',
+          kind: 'edit',
+          title: 'x',
+          locations: Array.from({ length: MAX_LOCATIONS }, (_, i) => ({ path: `src/f${i}.ts` })),
+          content: [{ type: 'diff', path: '.git/hooks/pre-commit', oldText: null, newText: 'x' }],
+        }),
+        diffs: prepareDiffs(
+          normalizeToolCall({
+            toolCallId: 't',
+            kind: 'edit',
+            title: 'x',
+            content: [{ type: 'diff', path: '.git/hooks/pre-commit', oldText: null, newText: 'x' }],
+          }),
+        ),
+        command: null,
+      },
+      project,
+    );
+    expect(both.pathsDropped).toBe(1);
+    expect(judged(both, 'acceptEdits').verdict).toBe('ask');
   });
 });

@@ -3,6 +3,7 @@ import type { CommandPreview } from '../../../shared/preview';
 import type { Rule } from '../../../shared/rules';
 import { evaluate, scriptOfShellArgv, type DecidedBy, type RequestFacts } from '../rules';
 import type { ProtectedEntry } from '../rules/protected-files';
+import { MAX_LOCATIONS, MAX_LOCATIONS_CHARS } from '../safety/limits';
 import { projectAllowInExtraFolder } from './extra-folder-scope';
 import type { GrantBook } from './grant-book';
 import type { PreDecision, SessionContext } from './session-context';
@@ -10,7 +11,9 @@ import { allowOnceReply, rejectReply } from './reply';
 
 /**
  * What the rule layer looks at: kind, every path the request touches, the command as it runs — an
- * argv that only hands a script to a shell is judged as that script.
+ * argv that only hands a script to a shell is judged as that script. The paths are its locations,
+ * then its diffs', up to MAX_LOCATIONS and MAX_LOCATIONS_CHARS together; those past it are counted,
+ * and a request with any is asked.
  */
 export function factsOf(
   approval: Pick<
@@ -20,10 +23,28 @@ export function factsOf(
   sessionCwd: string,
 ): RequestFacts {
   const paths = new Set<string>();
-  for (const location of approval.toolCall.locations) paths.add(location.path);
+  let chars = 0;
+  // Diffs past those prepared were never seen.
+  const diffItems = approval.toolCall.content.filter(
+    (item) => typeof item === 'object' && item !== null && 'type' in item && item.type === 'diff',
+  ).length;
+  let dropped = (approval.toolCall.locationsDropped ?? 0) + Math.max(0, diffItems - MAX_LOCATIONS);
+  let full = false;
+  const add = (path: string) => {
+    if (paths.has(path)) return;
+    // Once one is left out, every later one is too: the rules see a prefix of the list.
+    full ||= paths.size >= MAX_LOCATIONS || chars + path.length > MAX_LOCATIONS_CHARS;
+    if (full) {
+      dropped += 1;
+      return;
+    }
+    paths.add(path);
+    chars += path.length;
+  };
+  for (const location of approval.toolCall.locations) add(location.path);
   for (const diff of approval.diffs) {
-    paths.add(diff.path);
-    if (diff.oldPath) paths.add(diff.oldPath);
+    add(diff.path);
+    if (diff.oldPath) add(diff.oldPath);
   }
   return {
     agentId: approval.agentId,
@@ -32,9 +53,7 @@ export function factsOf(
     projectRoot: sessionCwd,
     toolKind: approval.toolCall.kind,
     paths: [...paths],
-    ...(approval.toolCall.locationsDropped
-      ? { pathsDropped: approval.toolCall.locationsDropped }
-      : {}),
+    ...(dropped > 0 ? { pathsDropped: dropped } : {}),
     ...(approval.command
       ? {
           command:

@@ -14,7 +14,12 @@
 import type { PreparedDiff, ToolCallSnapshot } from '../../../shared/domain';
 import { looksBinary } from './binary';
 import { diffHash } from './hash';
-import { DEFAULT_DIFF_MAX_BYTES, DEFAULT_DIFF_MAX_LINES, PATH_MAX_CHARS } from './limits';
+import {
+  DEFAULT_DIFF_MAX_BYTES,
+  DEFAULT_DIFF_MAX_LINES,
+  MAX_LOCATIONS,
+  PATH_MAX_CHARS,
+} from './limits';
 import {
   isRecord,
   isStringArray,
@@ -74,6 +79,8 @@ export function prepareDiffs(
   const out: PreparedDiff[] = [];
   const covered = new Set<string>();
   for (const item of content) {
+    // The rules judge no more (`factsOf` counts the rest); preparing 50,000 took half a second.
+    if (out.length >= MAX_LOCATIONS) break;
     if (!isRecord(item) || item['type'] !== 'diff') continue;
     const path = stringField(item, 'path');
     if (path === undefined) continue;

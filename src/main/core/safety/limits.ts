@@ -8,12 +8,15 @@ export const TITLE_MAX_CHARS = 4_096;
 export const TOOL_CALL_ID_MAX_CHARS = 1_000;
 /** Longer than any real path (PATH_MAX is 4096 on Linux); cut with a marker beyond it. */
 export const PATH_MAX_CHARS = 4_096;
-/** Locations the rules see per request; a person cannot review more. */
+/**
+ * Paths the rules judge per request (its locations, then its diffs'), and diffs prepared; a person
+ * cannot review more, and a request naming more is asked.
+ */
 export const MAX_LOCATIONS = 1_000;
 /**
- * Characters of the locations' paths the rules see per request, all together: a thousand paths of
- * 128 characters. Each is resolved, matched and checked for protected names, in time linear in its
- * length; 1,000 paths of 4,096 characters held the core's thread for most of a second.
+ * Characters of those paths together: a thousand paths of 128 characters. Each is resolved, matched
+ * and checked for protected names, in time linear in its length; 1,000 paths of 4,096 characters
+ * held the core's thread for most of a second.
  */
 export const MAX_LOCATIONS_CHARS = 128 * 1024;
 /** Size of the display copy of rawInput when rawInput itself is too large to send. */
