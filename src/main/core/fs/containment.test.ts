@@ -272,12 +272,15 @@ describe('realPathLoose on trees of folders, files and links', () => {
     expect(climbing.questions).toBe(64);
   });
 
-  it('reads the real path of a folder 1,900 levels deep, and of a named pipe, without opening them', () => {
+  it('reads the real path of a folder 1,900 levels deep, and of a named pipe, without opening them', async () => {
     const deep = join(dir, 'deep', 'd/'.repeat(1_900));
     mkdirSync(deep, { recursive: true });
     symlinkSync(join(dir, 'deep'), join(dir, 'deep-link'));
     const viaLink = deep.replace(join(dir, 'deep'), join(dir, 'deep-link'));
     expect(realPathSync(viaLink)).toBe(realpathSync.native(deep));
+    expect(await nearestRealPath(`${viaLink}/new.txt`)).toBe(
+      `${realpathSync.native(deep)}/new.txt`,
+    );
     const fifo = join(deep, 'pipe');
     execFileSync('mkfifo', [fifo]);
     expect(realPathSync(fifo.replace(join(dir, 'deep'), join(dir, 'deep-link')))).toBe(fifo);

@@ -5,7 +5,7 @@
 // audit key must. A real path has one answer for a link that points nowhere yet: its target,
 // since writing through the link creates the target.
 import fs from 'node:fs';
-import { readlink, realpath } from 'node:fs/promises';
+import { open, readlink, realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import nodePath from 'node:path';
 
@@ -78,6 +78,16 @@ export function realPathSync(p: string): string {
     fs.closeSync(fd);
   }
   return real?.startsWith('/') ? real : fs.realpathSync.native(p);
+}
+
+/** realPathSync without blocking the thread: the same choice, its calls through the pool. */
+async function realPathAsyncOf(p: string): Promise<string> {
+  if (O_PATH === undefined || !deeperThan(p, SHALLOW_COMPONENTS)) return realpath(p);
+  const handle = await open(p, O_PATH);
+  const real = await readlink(`/proc/self/fd/${handle.fd}`)
+    .catch(() => null)
+    .finally(() => handle.close());
+  return real?.startsWith('/') ? real : realpath(p);
 }
 
 function deeperThan(p: string, components: number): boolean {
@@ -329,7 +339,7 @@ async function realPathAsync(input: string): Promise<string> {
   while (!step.done) {
     const question = step.value;
     const told: Told = await (
-      'realpath' in question ? realpath(question.realpath) : readlink(question.readlink)
+      'realpath' in question ? realPathAsyncOf(question.realpath) : readlink(question.readlink)
     ).then(
       (path) => ({ path }),
       (error: unknown) => ({ code: codeOf(error) }),
