@@ -187,19 +187,19 @@ function* walk(
   asked = { count: 0 },
 ): Generator<Question, Told, Told> {
   const tooMany: Told = { code: 'ELOOP' };
-  function* ask(question: Question): Generator<Question, Told | null, Told> {
+  /** Whether `question` may still be asked. Plain code, not a generator: one is made per call. */
+  const mayAsk = (question: Question): boolean => {
     asked.count += 1;
-    if (asked.count > MAX_QUESTIONS) return null;
-    if (budget !== undefined) {
-      budget.left -=
-        QUESTION_COST + ('realpath' in question ? question.realpath : question.readlink).length;
-      if (budget.left < 0) return null;
-    }
-    return yield question;
-  }
+    if (asked.count > MAX_QUESTIONS) return false;
+    if (budget === undefined) return true;
+    budget.left -=
+      QUESTION_COST + ('realpath' in question ? question.realpath : question.readlink).length;
+    return budget.left >= 0;
+  };
   if (!flavour.isAbsolute(input)) return { code: 'EINVAL' };
-  const whole = yield* ask({ realpath: input });
-  if (whole === null) return tooMany;
+  const first: Question = { realpath: input };
+  if (!mayAsk(first)) return tooMany;
+  const whole = yield first;
   // ENOTDIR (a file used as a folder), ELOOP, EACCES: no such place can be known.
   if ('path' in whole || whole.code !== 'ENOENT') return whole;
 
@@ -220,24 +220,16 @@ function* walk(
   let resolves = -1;
   let missing = count;
   let base = root;
-  function* tryPart(k: number): Generator<Question, Told | null, Told> {
-    const told = yield* ask({ realpath: k === 0 ? root : input.slice(0, ends[k - 1]) });
-    if (told === null || ('code' in told && told.code !== 'ENOENT')) return told;
+  for (let step = 1; resolves < 0 || missing - resolves > 1; step *= 2) {
+    const k = resolves < 0 ? Math.max(0, count - step) : (resolves + missing) >> 1;
+    const question: Question = { realpath: k === 0 ? root : input.slice(0, ends[k - 1]) };
+    if (!mayAsk(question)) return tooMany;
+    const told = yield question;
     if ('path' in told) [resolves, base] = [k, told.path];
+    else if (told.code !== 'ENOENT') return told;
     else if (k === 0)
       resolves = 0; // a root a fake disk does not know is itself
     else missing = k;
-    return told;
-  }
-  for (let step = 1; resolves < 0; step *= 2) {
-    const told = yield* tryPart(Math.max(0, count - step));
-    if (told === null) return tooMany;
-    if ('code' in told && told.code !== 'ENOENT') return told;
-  }
-  while (missing - resolves > 1) {
-    const told = yield* tryPart((resolves + missing) >> 1);
-    if (told === null) return tooMany;
-    if ('code' in told && told.code !== 'ENOENT') return told;
   }
 
   // Down from there, name by name. `tail` holds the names below `base` (by index); the last
@@ -252,8 +244,9 @@ function* walk(
     const dot = dots(i);
     if (dot > 0) {
       if (unsure) {
-        const folder = yield* ask({ realpath: child(here(), '.', sep) });
-        if (folder === null) return tooMany;
+        const question: Question = { realpath: child(here(), '.', sep) };
+        if (!mayAsk(question)) return tooMany;
+        const folder = yield question;
         if ('code' in folder) return folder;
         unsure = false;
       }
@@ -268,8 +261,9 @@ function* walk(
       continue;
     }
     const parent = here();
-    const link = yield* ask({ readlink: child(parent, name(i), sep) });
-    if (link === null) return tooMany;
+    const question: Question = { readlink: child(parent, name(i), sep) };
+    if (!mayAsk(question)) return tooMany;
+    const link = yield question;
     if ('path' in link) {
       if (hops >= MAX_LINK_HOPS) return { code: 'ELOOP' };
       const target = flavour.isAbsolute(link.path) ? link.path : child(parent, link.path, sep);
