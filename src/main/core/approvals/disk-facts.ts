@@ -49,7 +49,7 @@ export async function gatherDiskFacts(cwd: string, toolCall: ToolCallSnapshot): 
   return { cwd, root, gitDirs: getDefaultResolver().linkedGitDirs(root), paths, files };
 }
 
-function isDiff(item: unknown): item is JsonRecord {
+export function isDiff(item: unknown): item is JsonRecord {
   return isRecord(item) && item['type'] === 'diff';
 }
 

@@ -4,6 +4,7 @@ import type { Rule } from '../../../shared/rules';
 import { evaluate, scriptOfShellArgv, type DecidedBy, type RequestFacts } from '../rules';
 import type { ProtectedEntry } from '../rules/protected-files';
 import { MAX_LOCATIONS, MAX_LOCATIONS_CHARS } from '../safety/limits';
+import { isDiff } from './disk-facts';
 import { projectAllowInExtraFolder } from './extra-folder-scope';
 import type { GrantBook } from './grant-book';
 import type { PreDecision, SessionContext } from './session-context';
@@ -25,9 +26,7 @@ export function factsOf(
   const paths = new Set<string>();
   let chars = 0;
   // Diffs past those prepared were never seen.
-  const diffItems = approval.toolCall.content.filter(
-    (item) => typeof item === 'object' && item !== null && 'type' in item && item.type === 'diff',
-  ).length;
+  const diffItems = approval.toolCall.content.filter(isDiff).length;
   let dropped = (approval.toolCall.locationsDropped ?? 0) + Math.max(0, diffItems - MAX_LOCATIONS);
   let full = false;
   const add = (path: string) => {

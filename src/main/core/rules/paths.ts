@@ -113,12 +113,9 @@ export class PathResolver {
    */
   realpathLoose(input: string, lookups?: Lookups): string | null {
     if (lookups === undefined) return realPathLoose(input, this.fs, this.path);
-    let real = lookups.known.get(input);
-    if (real === undefined) {
-      real = realPathLoose(input, this.fs, this.path, lookups.budget);
-      lookups.known.set(input, real);
-    }
-    return real;
+    return once(lookups.known, input, () =>
+      realPathLoose(input, this.fs, this.path, lookups.budget),
+    );
   }
 
   /**
@@ -127,12 +124,7 @@ export class PathResolver {
    */
   private globBase(base: string, lookups?: Lookups): string | null {
     if (lookups === undefined) return this.realpathLoose(base);
-    let real = lookups.globBases.get(base);
-    if (real === undefined) {
-      real = this.realpathLoose(base);
-      lookups.globBases.set(base, real);
-    }
-    return real;
+    return once(lookups.globBases, base, () => this.realpathLoose(base));
   }
 
   /**
@@ -219,6 +211,16 @@ export class PathResolver {
       return rel !== null && rel !== '' && m(rel);
     });
   }
+}
+
+/** `known`'s answer for `key`, found by `find` the first time it is asked. */
+function once(known: Map<string, string | null>, key: string, find: () => string | null) {
+  let answer = known.get(key);
+  if (answer === undefined) {
+    answer = find();
+    known.set(key, answer);
+  }
+  return answer;
 }
 
 /**
