@@ -16,6 +16,7 @@ import {
   diskProbe,
   isInside,
   nearestRealPath,
+  pathBelow,
   nearestRealPathSync,
   realPathLoose,
   realPathSync,
@@ -71,6 +72,52 @@ describe('isInside(path, folder)', () => {
     expect(isInside('C:\\workshop', 'C:\\work', w)).toBe(false);
     expect(isInside('D:\\work\\a.ts', 'C:\\work', w)).toBe(false);
     expect(isInside('c:\\WORK\\a.ts', 'C:\\work', w)).toBe(true);
+  });
+});
+
+describe('pathBelow(path, folder)', () => {
+  /** The definition: what path.relative says, when it does not climb out. */
+  const reference = (p: string, folder: string): string | null => {
+    const rel = path.posix.relative(folder, p);
+    return rel === '' || (rel !== '..' && !rel.startsWith('../')) ? rel : null;
+  };
+  const NAMES = ['a', 'b', 'ab', '.', '..', '...', '.a', 'a.', ''];
+  let seed = 7;
+  const random = (n: number) => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    return seed % n;
+  };
+  const randomPath = () =>
+    `/${Array.from({ length: random(5) }, () => NAMES[random(NAMES.length)]).join('/')}${random(4) === 0 ? '/' : ''}`;
+
+  it('gives what path.relative gives, for plain paths and ones with `.`, `..` and doubled separators', () => {
+    const pairs: [string, string][] = [
+      ['/a/b', '/a/b'],
+      ['/a/bc', '/a/b'],
+      ['/a/b/c', '/a/b'],
+      ['/x', '/'],
+      ['/', '/'],
+      ['//a', '/'],
+      ['/a/b/..', '/a/b'],
+      ['/a/b/...', '/a/b'],
+      ['/a/b', '/a/b/'],
+    ];
+    for (let i = 0; i < 5_000; i++) pairs.push([randomPath(), randomPath()]);
+    for (const [p, folder] of pairs)
+      expect(pathBelow(p, folder), `${p} in ${folder}`).toBe(reference(p, folder));
+  });
+
+  it('answers a path of 2,000 names without resolving it', () => {
+    const folder = `/w/${'a/'.repeat(2_000)}x`;
+    expect(pathBelow(`${folder}/y/z`, folder)).toBe('y/z');
+    expect(pathBelow(`${folder}z/y`, folder)).toBeNull();
+    expect(pathBelow(`${folder}/../y`, folder)).toBeNull();
+    expect(pathBelow(`${folder}/../x/y`, folder)).toBe('y');
+  });
+
+  it('keeps Windows separators in what it gives', () => {
+    expect(pathBelow('C:\\work\\src\\a.ts', 'C:\\work', path.win32)).toBe('src\\a.ts');
+    expect(pathBelow('C:\\workshop', 'C:\\work', path.win32)).toBeNull();
   });
 });
 

@@ -17,10 +17,41 @@ export type PathFlavour = Pick<typeof nodePath, 'relative' | 'isAbsolute' | 'sep
  * ignores case, as Windows file systems do.
  */
 export function isInside(path: string, folder: string, flavour: PathFlavour = nodePath): boolean {
+  return pathBelow(path, folder, flavour) !== null;
+}
+
+/**
+ * `path` relative to `folder` when it is the folder ('') or inside it, else null; separators as
+ * the flavour writes them. Both absolute.
+ */
+export function pathBelow(
+  path: string,
+  folder: string,
+  flavour: PathFlavour = nodePath,
+): string | null {
+  // Paths already in their resolved form are compared as text: path.relative resolves both again,
+  // a cost in the number of names that a request of long paths pays at every check.
+  if (flavour.sep === '/' && isPlainPosix(path) && isPlainPosix(folder)) {
+    if (path === folder) return '';
+    if (folder === '/') return path.slice(1);
+    return path.startsWith(folder) && path.charCodeAt(folder.length) === SLASH
+      ? path.slice(folder.length + 1)
+      : null;
+  }
   const rel = flavour.relative(folder, path);
-  return (
-    rel === '' || (rel !== '..' && !rel.startsWith(`..${flavour.sep}`) && !flavour.isAbsolute(rel))
-  );
+  return rel === '' ||
+    (rel !== '..' && !rel.startsWith(`..${flavour.sep}`) && !flavour.isAbsolute(rel))
+    ? rel
+    : null;
+}
+
+const SLASH = 0x2f;
+/** A separator doubled or at the end, or a name `.` or `..`: what path.resolve would change. */
+const UNPLAIN = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
+
+/** Absolute, and what path.posix.resolve gives back unchanged. */
+function isPlainPosix(p: string): boolean {
+  return p.charCodeAt(0) === SLASH && !UNPLAIN.test(p);
 }
 
 const HOME_FORMS = /^(?:~|\$HOME|\$\{HOME\})(?=$|[/\\])/;

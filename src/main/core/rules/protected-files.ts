@@ -5,7 +5,7 @@
 // warnings (what always asks, and why). Pure: no file system access.
 import nodePath from 'node:path';
 import picomatch from 'picomatch';
-import { isInside } from '../fs/containment';
+import { pathBelow } from '../fs/containment';
 
 export interface ProtectedEntry {
   /** Relative to a writable root, `/`-separated; `*` only in the last segment. */
@@ -159,21 +159,30 @@ export function protectedEntryFor(
   const { byFirst, firstLengths, anyFirst } = compile(entries);
   const starts = anyDepth ? segments.length : Math.min(1, segments.length);
   for (let start = 0; start < starts; start += 1) {
-    const left = segments.length - start;
     const name = segments[start]!;
     // A case-blind match pairs letter with letter, so a name of another length is passed by.
     const named = firstLengths.has(name.length) ? byFirst.get(name.toUpperCase()) : undefined;
-    let found: CompiledEntry | null = null;
-    for (const candidates of [named, anyFirst]) {
-      for (const c of candidates ?? []) {
-        if (found !== null && found.index < c.index) break;
-        if (left < c.depth || (left > c.depth && !c.below)) continue;
-        if (c.test(segments.slice(start, start + c.depth).join('/'))) found = c;
-      }
-    }
+    const found = matchAt(anyFirst, segments, start, matchAt(named, segments, start, null));
     if (found !== null) return found.entry;
   }
   return null;
+}
+
+/** The earliest of `candidates` that matches the names from `start` on, if earlier than `found`. */
+function matchAt(
+  candidates: readonly CompiledEntry[] | undefined,
+  segments: readonly string[],
+  start: number,
+  found: CompiledEntry | null,
+): CompiledEntry | null {
+  if (candidates === undefined) return found;
+  const left = segments.length - start;
+  for (const c of candidates) {
+    if (found !== null && found.index < c.index) break;
+    if (left < c.depth || (left > c.depth && !c.below)) continue;
+    if (c.test(segments.slice(start, start + c.depth).join('/'))) found = c;
+  }
+  return found;
 }
 
 /** Whether `name` (one segment) is what the first segment of `entry` names, without regard to case. */
@@ -235,7 +244,7 @@ function posix(path: string): string {
 
 /** `path` relative to `folder` (both absolute, `/`-separated), or null when outside. */
 function below(path: string, folder: string): string | null {
-  return isInside(path, folder, nodePath.posix) ? nodePath.posix.relative(folder, path) : null;
+  return pathBelow(path, folder, nodePath.posix);
 }
 
 /**

@@ -1,7 +1,7 @@
 // Files that hold credentials. Matched on the resolved absolute path, case-insensitively (macOS and
 // Windows file systems are), relative to the home directory where the location is per-user.
-import { relative, sep } from 'node:path';
-import { isInside } from '../fs/containment';
+import { sep } from 'node:path';
+import { pathBelow } from '../fs/containment';
 import { baseName } from './text';
 
 const HOME_PREFIXES: ReadonlyArray<readonly [string, string]> = [
@@ -41,8 +41,9 @@ export function secretKind(absPath: string, homeDir: string): string | null {
   const byName = secretName(baseName(absPath));
   if (byName) return byName;
   const lower = absPath.toLowerCase();
-  if (homeDir !== '' && isInside(absPath, homeDir)) {
-    const rel = relative(homeDir, absPath).split(sep).join('/').toLowerCase();
+  const below = homeDir === '' ? null : pathBelow(absPath, homeDir);
+  if (below !== null) {
+    const rel = below.split(sep).join('/').toLowerCase();
     for (const [prefix, label] of HOME_PREFIXES) {
       if (rel === prefix || rel.startsWith(`${prefix}/`)) return label;
     }
