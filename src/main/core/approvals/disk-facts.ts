@@ -3,22 +3,23 @@
 // inside the session folder for contents: a request naming ~/.ssh/id_rsa must not copy it into the
 // dialog and the audit. The paths are walked off the thread; the files, within their bounds, are
 // read in place (readInPlace): through the thread pool each of those calls costs ten times more.
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { ToolCallSnapshot } from '../../../shared/domain';
-import { isInside, joinAsGiven, realPathOrNull, realPathSync } from '../fs/containment';
+import { isInside, joinAsGiven, pathBelow, realPathOrNull, realPathSync } from '../fs/containment';
 import { readInPlace } from '../fs/read-in-place';
 import { getDefaultResolver } from '../rules/request';
 import type { DiskFile, DiskPath, DiskView } from '../safety';
 import { looksBinary } from '../safety/binary';
+import { isDiffItem } from '../safety/diff';
 import { DIFF_SIDE_MAX_BYTES, DIFFS_TEXT_MAX_BYTES } from '../safety/limits';
-import { isRecord, ownField, stringField, type JsonRecord } from '../safety/text';
+import { ownField, stringField } from '../safety/text';
 
 /** Paths of one request looked up on disk; a person cannot review more in one dialog anyway. */
 export const DISK_MAX_PATHS = 64;
 
 /** Whether the request names paths or diffs worth looking up. */
 export function needsDisk(toolCall: ToolCallSnapshot): boolean {
-  return toolCall.locations.length > 0 || toolCall.content.some(isDiff);
+  return toolCall.locations.length > 0 || toolCall.content.some(isDiffItem);
 }
 
 /** Never throws: what cannot be found out is left out, and the warnings say nothing of it. */
@@ -27,7 +28,7 @@ export async function gatherDiskFacts(cwd: string, toolCall: ToolCallSnapshot): 
   const named = new Set<string>();
   const diffPaths = new Set<string>();
   for (const item of toolCall.content) {
-    if (!isDiff(item)) continue;
+    if (!isDiffItem(item)) continue;
     const path = stringField(item, 'path');
     if (path === undefined || path === '') continue;
     named.add(path);
@@ -49,10 +50,6 @@ export async function gatherDiskFacts(cwd: string, toolCall: ToolCallSnapshot): 
   return { cwd, root, gitDirs: getDefaultResolver().linkedGitDirs(root), paths, files };
 }
 
-export function isDiff(item: unknown): item is JsonRecord {
-  return isRecord(item) && item['type'] === 'diff';
-}
-
 /** The real path of an existing place, or null. */
 function existingRealPath(path: string): string | null {
   try {
@@ -71,8 +68,8 @@ async function lookUp(path: string, cwd: string, root: string | null): Promise<D
   const lexical = resolve(cwd, path);
   // `link/../x` goes where the kernel takes it, not where the text says.
   const real = await realPathOrNull(joinAsGiven(cwd, path));
-  const expected =
-    root !== null && isInside(lexical, cwd) ? join(root, relative(cwd, lexical)) : lexical;
+  const below = root === null ? null : pathBelow(lexical, cwd);
+  const expected = root !== null && below !== null ? join(root, below) : lexical;
   return { path, lexical, real, linked: real !== null && real !== expected };
 }
 

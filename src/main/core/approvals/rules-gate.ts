@@ -3,8 +3,8 @@ import type { CommandPreview } from '../../../shared/preview';
 import type { Rule } from '../../../shared/rules';
 import { evaluate, scriptOfShellArgv, type DecidedBy, type RequestFacts } from '../rules';
 import type { ProtectedEntry } from '../rules/protected-files';
-import { MAX_LOCATIONS, MAX_LOCATIONS_CHARS } from '../safety/limits';
-import { isDiff } from './disk-facts';
+import { diffsNotPrepared } from '../safety/diff';
+import { JudgedPaths } from '../safety/judged-paths';
 import { projectAllowInExtraFolder } from './extra-folder-scope';
 import type { GrantBook } from './grant-book';
 import type { PreDecision, SessionContext } from './session-context';
@@ -24,27 +24,20 @@ export function factsOf(
   sessionCwd: string,
 ): RequestFacts {
   const paths = new Set<string>();
-  let chars = 0;
-  // Diffs past those prepared were never seen.
-  const diffItems = approval.toolCall.content.filter(isDiff).length;
-  let dropped = (approval.toolCall.locationsDropped ?? 0) + Math.max(0, diffItems - MAX_LOCATIONS);
-  let full = false;
+  const judged = new JudgedPaths();
   const add = (path: string) => {
-    if (paths.has(path)) return;
-    // Once one is left out, every later one is too: the rules see a prefix of the list.
-    full ||= paths.size >= MAX_LOCATIONS || chars + path.length > MAX_LOCATIONS_CHARS;
-    if (full) {
-      dropped += 1;
-      return;
-    }
-    paths.add(path);
-    chars += path.length;
+    if (!paths.has(path) && judged.admit(path)) paths.add(path);
   };
   for (const location of approval.toolCall.locations) add(location.path);
   for (const diff of approval.diffs) {
     add(diff.path);
     if (diff.oldPath) add(diff.oldPath);
   }
+  // Those the normalizing left out, and diffs past those prepared, were never seen.
+  const dropped =
+    (approval.toolCall.locationsDropped ?? 0) +
+    diffsNotPrepared(approval.toolCall) +
+    judged.dropped;
   return {
     agentId: approval.agentId,
     sessionId: approval.sessionId,

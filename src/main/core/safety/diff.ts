@@ -79,10 +79,9 @@ export function prepareDiffs(
   const out: PreparedDiff[] = [];
   const covered = new Set<string>();
   for (const item of content) {
-    // The rules judge no more (`factsOf` counts the rest); preparing 50,000 took half a second.
+    // The rules judge no more (diffsNotPrepared counts the rest); preparing 50,000 took half a second.
     if (out.length >= MAX_LOCATIONS) break;
-    if (!isRecord(item) || item['type'] !== 'diff') continue;
-    const path = stringField(item, 'path');
+    const path = diffPathOf(item);
     if (path === undefined) continue;
     const oldRaw = ownField(item, 'oldText');
     const newRaw = ownField(item, 'newText');
@@ -125,6 +124,23 @@ export function prepareDiffs(
     }
   }
   return out;
+}
+
+/** How many of the call's diff items prepareDiffs leaves out: those past MAX_LOCATIONS. */
+export function diffsNotPrepared(toolCall: ToolCallSnapshot): number {
+  let diffs = 0;
+  for (const item of toolCall.content) if (diffPathOf(item) !== undefined) diffs++;
+  return Math.max(0, diffs - MAX_LOCATIONS);
+}
+
+/** A content item of type `diff`, whatever else it holds. */
+export function isDiffItem(item: unknown): item is JsonRecord {
+  return isRecord(item) && item['type'] === 'diff';
+}
+
+/** The path of a diff item; undefined for anything else, or a diff without one. */
+function diffPathOf(item: unknown): string | undefined {
+  return isDiffItem(item) ? stringField(item, 'path') : undefined;
 }
 
 interface Budget {

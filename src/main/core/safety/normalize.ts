@@ -4,13 +4,8 @@
 // type ACP defines (the audit keeps rawInput and content exactly as received).
 import { ToolKind, type ToolCallSnapshot } from '../../../shared/domain';
 import { commandFromRawInput } from './command';
-import {
-  MAX_LOCATIONS,
-  MAX_LOCATIONS_CHARS,
-  PATH_MAX_CHARS,
-  TITLE_MAX_CHARS,
-  TOOL_CALL_ID_MAX_CHARS,
-} from './limits';
+import { JudgedPaths } from './judged-paths';
+import { PATH_MAX_CHARS, TITLE_MAX_CHARS, TOOL_CALL_ID_MAX_CHARS } from './limits';
 import { excerpt, isRecord, ownField, stringField, truncateWithMarker } from './text';
 
 const TOOL_KINDS: ReadonlySet<string> = new Set<string>(ToolKind.options);
@@ -85,8 +80,7 @@ function normalizeLocations(value: unknown): {
   const locations: ToolCallSnapshot['locations'] = [];
   if (!Array.isArray(value)) return { locations, dropped: 0 };
   const seen = new Set<string>();
-  let chars = 0;
-  let dropped = 0;
+  const judged = new JudgedPaths();
   for (const item of value) {
     if (!isRecord(item)) continue;
     const path = stringField(item, 'path');
@@ -96,21 +90,11 @@ function normalizeLocations(value: unknown): {
       typeof rawLine === 'number' && Number.isSafeInteger(rawLine) && rawLine >= 0 ? rawLine : null;
     const bounded = truncateWithMarker(path, PATH_MAX_CHARS);
     const key = `${line ?? ''}\u0000${bounded}`;
-    if (seen.has(key)) continue;
-    // Once one is left out, every later one is too: the rules see a prefix of the list.
-    if (
-      dropped > 0 ||
-      locations.length >= MAX_LOCATIONS ||
-      chars + bounded.length > MAX_LOCATIONS_CHARS
-    ) {
-      dropped += 1;
-      continue;
-    }
+    if (seen.has(key) || !judged.admit(bounded)) continue;
     seen.add(key);
-    chars += bounded.length;
     locations.push({ path: bounded, line });
   }
-  return { locations, dropped };
+  return { locations, dropped: judged.dropped };
 }
 
 /** "Untitled execute request: npm test" — what the raw input says, with no interpretation. */

@@ -2,8 +2,8 @@
 // modified, deleted, moved) and one line count for both, so they never tell a change differently.
 import type { PreparedDiff, ToolCallSnapshot } from '../../../shared/domain';
 import { TRANSCRIPT_LIMITS as L, type TranscriptDiff } from '../../../shared/transcript';
-import { prepareDiffs } from '../safety/diff';
-import { isRecord, truncateWithMarker } from '../safety/text';
+import { isDiffItem, prepareDiffs } from '../safety/diff';
+import { truncateWithMarker } from '../safety/text';
 
 /** One prepared diff as a transcript keeps it: each side within the transcript's bound. */
 export function transcriptDiff(d: PreparedDiff): TranscriptDiff {
@@ -25,16 +25,14 @@ export function transcriptDiff(d: PreparedDiff): TranscriptDiff {
   };
 }
 
-const isDiff = (item: unknown) => isRecord(item) && item['type'] === 'diff';
-
 /**
  * The diffs a tool call declares, prepared as the dialog prepares a request's. Only the diffs the
  * transcript keeps are prepared: an agent that sends thousands costs no more than one that sends
  * four.
  */
 export function declaredDiffs(call: ToolCallSnapshot): TranscriptDiff[] {
-  const kept = call.content.filter(isDiff).slice(0, L.diffs);
-  const others = call.content.filter((item) => !isDiff(item));
+  const kept = call.content.filter(isDiffItem).slice(0, L.diffs);
+  const others = call.content.filter((item) => !isDiffItem(item));
   return prepareDiffs({ ...call, content: [...kept, ...others] }, { maxBytes: L.diffSide })
     .slice(0, L.diffs)
     .map(transcriptDiff);
