@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { countLines, diffHash, looksBinary } from '.';
+import { countLines, diffHash, looksBinary, normalizeToolCall, prepareDiffs } from '.';
+import { diffsNotPrepared } from './diff';
+import { MAX_LOCATIONS } from './limits';
 import { diffEdit as edit, diffs } from './helpers.test-support';
 
 // Property runs are thousands of cases: seconds each on a machine that is busy with other work.
@@ -246,6 +248,22 @@ describe('prepareDiffs — limits', () => {
     });
     expect(d?.newText).toBe('😀😀');
     expect(d?.truncated).toBe(true);
+  });
+
+  it('prepares no more than the rules judge, and counts the diffs it left out', () => {
+    const items = Array.from({ length: MAX_LOCATIONS + 3 }, (_, i) => ({
+      type: 'diff',
+      path: `/p/f${i}`,
+      oldText: null,
+      newText: 'x',
+    }));
+    // Items that are not diffs, and a diff without a path, are not diffs it could prepare.
+    const call = normalizeToolCall(
+      edit([...items, { type: 'diff', newText: 'x' }, { type: 'text', text: 'hi' }]),
+    );
+    expect(prepareDiffs(call)).toHaveLength(MAX_LOCATIONS);
+    expect(diffsNotPrepared(call)).toBe(3);
+    expect(diffsNotPrepared(normalizeToolCall(edit(items.slice(0, MAX_LOCATIONS))))).toBe(0);
   });
 
   it('counts lines like an editor', () => {
