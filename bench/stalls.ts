@@ -16,6 +16,7 @@ import { Worker } from 'node:worker_threads';
 import { Settings } from '../src/shared/settings';
 import { EXPORT_ROWS_HEADER, HISTORY_EXPORT_PATH } from '../src/shared/contract';
 import { startHttpServer } from '../src/main/server/http-server';
+import type { StageTimes } from '../src/main/core/approvals/request-stages';
 import { createCore, type Core } from '../src/main/core/core';
 import { CORE_NODE_FLAGS } from '../src/main/core/node-flags';
 import { decisionFor, pending } from './history';
@@ -141,7 +142,13 @@ async function run(report: Report): Promise<void> {
     agents: { ts: { command: process.execPath, args: [AGENT] } },
     approvals: { timeoutSeconds: 3600 },
   });
-  const core = await createCore({ home: join(dir, 'home'), settings });
+  // The stages of the last request that reached the pipeline: where a long stall went.
+  let stages: StageTimes = {};
+  const core = await createCore({
+    home: join(dir, 'home'),
+    settings,
+    requestStages: (times) => (stages = times),
+  });
   const server = await startHttpServer({ core, token: TOKEN });
   try {
     const perSecond = await fill(core, ROWS);
@@ -216,6 +223,12 @@ async function run(report: Report): Promise<void> {
     line('a request of 4 MB, its text in the raw input', bulky);
     const paths = await asked('paths');
     line('the same in 1,000 paths of 2,000 folders that are not there', paths);
+    report(
+      'stalls: that request, its stages (ms of wall time; from warnings to rules in one stretch)',
+      {
+        ...Object.fromEntries(Object.entries(stages).map(([stage, ms]) => [stage, round(ms, 1)])),
+      },
+    );
     report('stalls: 4 MB of paths against 4 MB of raw input', {
       ratio: round(paths.stall / bulky.stall, 2),
     });
