@@ -1,6 +1,6 @@
 // The store as the core opens it: the engine on a writer thread and a reader thread. What crosses
 // between the threads, the one clock, and a thread that dies.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { HistoryPage } from '../../../shared/history';
@@ -254,6 +254,24 @@ describe('the store on its threads', { timeout: 60_000 }, () => {
     await store.close();
     expect(() => store.recordEvent({ type: 'late' })).toThrow(StoreClosedError);
     await expect(store.history({})).rejects.toBeInstanceOf(StoreClosedError);
+  });
+
+  it('once closed, the database is one file again: its WAL copied in and removed, every record in it', async () => {
+    const { store } = await open();
+    const req = request({ command: 'ls' });
+    store.recordRequest(req);
+    await store.recordDecision(decision(req, 'allow'), {
+      latencyMs: 1,
+      votes: [],
+      displayed: true,
+    });
+    await store.close();
+    expect(readdirSync(tmp!.dir).filter((name) => name.startsWith('gatehouse.db'))).toEqual([
+      'gatehouse.db',
+    ]);
+    const again = made.store(await openStore({ path: tmp!.dbPath, checkpointKey: 'k' }));
+    expect((await again.history({})).items.map((i) => i.requestId)).toEqual([req.requestId]);
+    await expect(again.verifyChain()).resolves.toMatchObject({ ok: true });
   });
 
   it('a store the writer cannot open is an error at open', async () => {

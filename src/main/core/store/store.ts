@@ -202,8 +202,10 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     async close() {
       if (closed) return;
       closed = true;
-      await writer.close();
+      // The writer's connection closes last: the last connection to close copies the WAL into the
+      // database and removes it, which a read-only one cannot do.
       if (reader !== writer) await reader.close();
+      await writer.close();
     },
     stats: () => writer.call('stats'),
     explainHistory: (query) => read('explainHistory', query),
