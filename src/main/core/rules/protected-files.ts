@@ -100,6 +100,11 @@ interface CompiledEntry {
   depth: number;
   /** Whether names below those may follow (a tree, or a last name of `**`). */
   below: boolean;
+  /**
+   * The length of its names joined, when none is a glob: a case-blind match pairs letter with
+   * letter, so names of another length are passed by without being joined and tested.
+   */
+  length: number | null;
   test: (path: string) => boolean;
 }
 
@@ -127,6 +132,10 @@ function compile(entries: readonly ProtectedEntry[]): CompiledEntries {
         index,
         depth: own.length,
         below: entry.tree || globstar,
+        length:
+          own.length === 0 || own.some((name) => picomatch.scan(name).isGlob)
+            ? null
+            : own.join('/').length,
         test: own.length === 0 ? () => true : picomatch(own.join('/'), MATCH_OPTIONS),
       };
       if (first === undefined || picomatch.scan(first).isGlob) found.anyFirst.push(compiledEntry);
@@ -155,32 +164,80 @@ export function protectedEntryFor(
   entries: readonly ProtectedEntry[] = PROTECTED_FILES,
   anyDepth = false,
 ): ProtectedEntry | null {
-  const segments = relative.split('/').filter((part) => part !== '' && part !== '.');
+  const names = new Names(relative);
   const { byFirst, firstLengths, anyFirst } = compile(entries);
-  const starts = anyDepth ? segments.length : Math.min(1, segments.length);
+  const starts = anyDepth ? names.count : Math.min(1, names.count);
   for (let start = 0; start < starts; start += 1) {
-    const name = segments[start]!;
     // A case-blind match pairs letter with letter, so a name of another length is passed by.
-    const named = firstLengths.has(name.length) ? byFirst.get(name.toUpperCase()) : undefined;
-    const found = matchAt(anyFirst, segments, start, matchAt(named, segments, start, null));
+    const named = firstLengths.has(names.lengthOf(start))
+      ? byFirst.get(names.join(start, 1).toUpperCase())
+      : undefined;
+    const found = matchAt(anyFirst, names, start, matchAt(named, names, start, null));
     if (found !== null) return found.entry;
   }
   return null;
 }
 
+/**
+ * The names of a `/`-separated path, `''` and `.` left out, as offsets into its text: a path of
+ * 2,000 names is looked through without making 2,000 strings.
+ */
+class Names {
+  /** Start and end of each name, in turn. */
+  private readonly bounds: number[] = [];
+
+  constructor(private readonly path: string) {
+    let start = 0;
+    for (let i = 0; i <= path.length; i++) {
+      if (i < path.length && path.charCodeAt(i) !== SLASH) continue;
+      const length = i - start;
+      if (length > 0 && !(length === 1 && path.charCodeAt(start) === DOT))
+        this.bounds.push(start, i);
+      start = i + 1;
+    }
+  }
+
+  get count(): number {
+    return this.bounds.length / 2;
+  }
+
+  lengthOf(index: number): number {
+    return this.bounds[2 * index + 1]! - this.bounds[2 * index]!;
+  }
+
+  /** The length of `count` names from `index` on, joined by `/`. */
+  joinedLength(index: number, count: number): number {
+    let length = count - 1;
+    for (let i = index; i < index + count; i++) length += this.lengthOf(i);
+    return length;
+  }
+
+  /** `count` names from `index` on, joined by `/`. */
+  join(index: number, count: number): string {
+    const parts: string[] = [];
+    for (let i = index; i < index + count; i++)
+      parts.push(this.path.slice(this.bounds[2 * i], this.bounds[2 * i + 1]));
+    return parts.join('/');
+  }
+}
+
+const SLASH = 0x2f;
+const DOT = 0x2e;
+
 /** The earliest of `candidates` that matches the names from `start` on, if earlier than `found`. */
 function matchAt(
   candidates: readonly CompiledEntry[] | undefined,
-  segments: readonly string[],
+  names: Names,
   start: number,
   found: CompiledEntry | null,
 ): CompiledEntry | null {
   if (candidates === undefined) return found;
-  const left = segments.length - start;
+  const left = names.count - start;
   for (const c of candidates) {
     if (found !== null && found.index < c.index) break;
     if (left < c.depth || (left > c.depth && !c.below)) continue;
-    if (c.test(segments.slice(start, start + c.depth).join('/'))) found = c;
+    if (c.length !== null && names.joinedLength(start, c.depth) !== c.length) continue;
+    if (c.test(names.join(start, c.depth))) found = c;
   }
   return found;
 }
