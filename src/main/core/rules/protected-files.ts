@@ -214,6 +214,10 @@ class Names {
 
   /** `count` names from `index` on, joined by `/`. */
   join(index: number, count: number): string {
+    const start = this.bounds[2 * index]!;
+    const end = this.bounds[2 * (index + count) - 1]!;
+    // Nothing left out between them: the names are that stretch of the text.
+    if (end - start === this.joinedLength(index, count)) return this.path.slice(start, end);
     const parts: string[] = [];
     for (let i = index; i < index + count; i++)
       parts.push(this.path.slice(this.bounds[2 * i], this.bounds[2 * i + 1]));
