@@ -1,7 +1,8 @@
 // Event-loop stalls: the longest the core's thread (the Electron main process in the desktop app)
 // stops answering while heavy work runs on a large store with requests pending — an export of 50,000
 // rows streamed to an HTTP client, a retention prune, an audit verify, 50 sessions starting, and
-// a hostile agent's request naming as many paths as a request may, each as long as a path may be.
+// a hostile agent's request naming as many paths as a request may, each as long as a path may be
+// (of missing folders, then of a protected name at every level).
 // Each figure is the longest delay perf_hooks.monitorEventLoopDelay saw during that work, next to
 // the same monitor's longest delay over an idle stretch of the same run (the floor).
 //   npx tsx bench/stalls.ts
@@ -213,24 +214,29 @@ async function run(report: Report): Promise<void> {
     // in 1,000 paths of 2,000 folders that are not there.
     const asked = async (shape: string) => {
       const { sessionId } = await core.sessions.create('ts', cwd);
-      return longestStall(async () => {
+      const measured = await longestStall(async () => {
         const before = core.pipeline.pending.size;
         void core.sessions.prompt(sessionId, `1 0 ${shape}`, null).catch(() => undefined);
         while (core.pipeline.pending.size === before) await new Promise((r) => setTimeout(r, 5));
       });
+      return { ...measured, stages };
     };
+    // The pipeline's stages of each request, ms of wall time: from the warnings to the rules they
+    // run in one stretch, after the disk facts.
+    const stagesOf = (times: StageTimes) =>
+      Object.fromEntries(Object.entries(times).map(([stage, ms]) => [`${stage}_ms`, round(ms, 1)]));
     const bulky = await asked('bulky');
     line('a request of 4 MB, its text in the raw input', bulky);
+    report('stalls: that request, its stages', stagesOf(bulky.stages));
     const paths = await asked('paths');
     line('the same in 1,000 paths of 2,000 folders that are not there', paths);
-    report(
-      'stalls: that request, its stages (ms of wall time; from warnings to rules in one stretch)',
-      {
-        ...Object.fromEntries(Object.entries(stages).map(([stage, ms]) => [stage, round(ms, 1)])),
-      },
-    );
+    report('stalls: that request, its stages', stagesOf(paths.stages));
+    const named = await asked('protected');
+    line('the same, a protected name at every level (.git/.git/…)', named);
+    report('stalls: that request, its stages', stagesOf(named.stages));
     report('stalls: 4 MB of paths against 4 MB of raw input', {
       ratio: round(paths.stall / bulky.stall, 2),
+      protected_names_ratio: round(named.stall / bulky.stall, 2),
     });
   } finally {
     await server.close();

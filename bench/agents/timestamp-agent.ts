@@ -4,7 +4,8 @@
 // what it asks about: `command` (default: `npm test`), `compound` (a shell line of several commands
 // joined by `&&` and a pipe) or `edit` (an edit of `src/app.ts` in the session folder with its diff,
 // as Gemini CLI sends one: the whole old and new text, ~60 lines) or `paths` (an edit naming 1,000
-// paths of 2,000 folders that are not there, as a hostile agent would) or `bulky` (one path, and
+// paths of 2,000 folders that are not there, as a hostile agent would) or `protected` (the same
+// count and length, each a protected name at every level, `.git/.git/…`) or `bulky` (one path, and
 // a raw input as large as those paths together). A fourth word `updates` makes it
 // tell its client of each tool call as real agents do: a `tool_call` update before the request, a
 // `tool_call_update` that completes it after the answer. Each request carries the moment it
@@ -36,7 +37,8 @@ const OLD_TEXT = Array.from({ length: 60 }, (_, i) => `export const value${i} = 
 );
 const NEW_TEXT = OLD_TEXT.replace('value30 = 30 * 2', 'value30 = 30 * 3');
 
-type Shape = 'command' | 'compound' | 'edit' | 'paths' | 'bulky';
+const SHAPES = ['command', 'compound', 'edit', 'paths', 'protected', 'bulky'] as const;
+type Shape = (typeof SHAPES)[number];
 
 /** As many locations as a request may name, each as long as a path may be. */
 const HOSTILE_LOCATIONS = 1_000;
@@ -45,8 +47,8 @@ const HOSTILE_DEPTH = 2_000;
 function toolCallOf(shape: Shape, cwd: string, i: number, sent: bigint) {
   const sentAtNs = String(sent);
   const toolCallId = `call-${i}`;
-  if (shape === 'paths') {
-    const deep = `${cwd}/${'a/'.repeat(HOSTILE_DEPTH)}`;
+  if (shape === 'paths' || shape === 'protected') {
+    const deep = `${cwd}/${shape === 'paths' ? 'a/'.repeat(HOSTILE_DEPTH) : '.git/'.repeat((HOSTILE_DEPTH * 2) / 5)}`;
     return {
       toolCallId,
       kind: 'edit' as const,
@@ -102,8 +104,7 @@ const app = agent({ name: 'timestamp-agent' })
     const text = params.prompt.map((block) => (block.type === 'text' ? block.text : '')).join('');
     const words = text.trim().split(/\s+/);
     const [count = 0, thinkMs = 0] = words.slice(0, 2).map((n) => Math.max(0, Number(n) || 0));
-    const shape: Shape =
-      (['edit', 'compound', 'paths'] as const).find((s) => s === words[2]) ?? 'command';
+    const shape: Shape = SHAPES.find((s) => s === words[2]) ?? 'command';
     const withUpdates = words[3] === 'updates';
     const cwd = sessions.get(params.sessionId) ?? process.cwd();
     const rtt: number[] = [];
