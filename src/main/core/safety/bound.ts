@@ -2,7 +2,6 @@
 // whole request; this copy is what is queued, sent and shown. A part over its bound is cut (strings
 // keep a prefix) or replaced by a marker, and listed in `cuts` with the original's size and sha-256;
 // the originals are handed back to be stored as blobs, up to STORED_ORIGINALS_MAX_BYTES per request.
-import { createHash } from 'node:crypto';
 import type {
   CommandView,
   Cut,
@@ -28,13 +27,17 @@ import {
   WARNING_MESSAGE_MAX_CHARS,
   WARNING_WHERE_MAX_CHARS,
 } from './limits';
+import { jsonPieces, measurePieces } from './json-pieces';
 import { previewRawInput } from './preview';
 import { truncateWithMarker } from './text';
 
 export interface BoundedApproval {
   approval: PendingApproval;
-  /** The originals of cut parts the store should keep, keyed by `blob` in their markers. */
-  originals: string[];
+  /**
+   * The originals of cut parts the store should keep, keyed by `blob` in their markers: a text, or
+   * the pieces it is made of (joined on the store's thread, not here).
+   */
+  originals: (string | readonly string[])[];
 }
 
 /** UTF-8 size of a value's JSON (what it costs on the wire). */
@@ -42,20 +45,20 @@ export function jsonBytes(value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
 }
 
-/** sha-256 of the UTF-8 bytes: the key the store gives the same text as a blob. */
-function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
-}
-
 class Cutter {
   readonly cuts: Cut[] = [];
-  readonly originals: string[] = [];
+  readonly originals: (string | readonly string[])[] = [];
   private stored = 0;
 
-  /** Describes `original` (a string, or a value's JSON) and keeps it while the budget lasts. */
-  mark(part: string, original: string): Truncated {
-    const bytes = Buffer.byteLength(original, 'utf8');
-    const hash = sha256(original);
+  /**
+   * Describes `original` (a string, or a value's JSON, whole or in pieces) by the size and sha-256
+   * of its UTF-8 bytes, the key the store gives the same text as a blob, and keeps it while the
+   * budget lasts.
+   */
+  mark(part: string, original: string | readonly string[]): Truncated {
+    const { bytes, sha256: hash } = measurePieces(
+      typeof original === 'string' ? [original] : original,
+    );
     const marker: Truncated = { truncated: true, bytes, sha256: hash };
     if (this.stored + bytes <= STORED_ORIGINALS_MAX_BYTES) {
       this.stored += bytes;
@@ -113,8 +116,11 @@ export function boundApproval(full: PendingApproval): BoundedApproval {
 
 function boundRawInput(rawInput: unknown, cutter: Cutter): unknown {
   if (rawInput === undefined) return undefined;
-  const json = JSON.stringify(rawInput) ?? 'null';
-  if (Buffer.byteLength(json, 'utf8') <= RAW_INPUT_MAX_BYTES) return rawInput;
+  // An agent's file in its raw input may be megabytes: measured and hashed in place.
+  const json = jsonPieces(rawInput);
+  let bytes = 0;
+  for (const piece of json) bytes += Buffer.byteLength(piece, 'utf8');
+  if (bytes <= RAW_INPUT_MAX_BYTES) return rawInput;
   const marker: TruncatedValue = {
     ...cutter.mark('rawInput', json),
     preview: previewRawInput(rawInput, RAW_INPUT_PREVIEW_MAX_CHARS),

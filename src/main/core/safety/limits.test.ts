@@ -47,6 +47,10 @@ function approvalOf(raw: Record<string, unknown>): PendingApproval {
 const cutOf = (approval: PendingApproval, part: string): Cut | undefined =>
   approval.cuts?.find((c) => c.part === part);
 
+/** An original as the store joins it. */
+const textOf = (original: string | readonly string[]) =>
+  typeof original === 'string' ? original : original.join('');
+
 describe('boundApproval', () => {
   it('leaves a request of ordinary size untouched', () => {
     const whole = approvalOf({
@@ -76,7 +80,9 @@ describe('boundApproval', () => {
     });
     expect(marker.preview).toContain('"file_path": "/home/dev/project/big.txt"');
     expect(cutOf(approval, 'rawInput')).toEqual({ part: 'rawInput', ...withoutPreview(marker) });
-    expect(originals).toEqual([json]);
+    expect(originals.map(textOf)).toEqual([json]);
+    // The file itself is a piece of the original: it was measured and hashed, never copied.
+    expect(originals[0]).toContain(rawInput.content);
     expect(jsonBytes(approval)).toBeLessThan(64 * 1024);
   }, 30_000);
 
@@ -146,7 +152,8 @@ describe('boundApproval', () => {
     expect(jsonBytes(approval.toolCall.locations)).toBeLessThanOrEqual(32 * 1024);
     expect(approval.toolCall.locations.every((l) => l.path.length <= 4096)).toBe(true);
     const cut = cutOf(approval, 'locations')!;
-    expect(JSON.parse(originals.find((o) => sha256(o) === cut.sha256)!)).toHaveLength(30);
+    const texts = originals.map(textOf);
+    expect(JSON.parse(texts.find((o) => sha256(o) === cut.sha256)!)).toHaveLength(30);
   }, 30_000);
 
   it('cuts a huge command and its args, and says how many args were left out', () => {
@@ -211,7 +218,7 @@ describe('boundApproval', () => {
     expect(cutOf(approval, 'title')!.blob).toBe(sha256(title));
     expect(cutOf(approval, 'rawInput')!.blob).toBeUndefined();
     expect(cutOf(approval, 'rawInput')!.sha256).toBe(sha256(JSON.stringify(huge)));
-    expect(originals.reduce((n, o) => n + Buffer.byteLength(o), 0)).toBeLessThanOrEqual(
+    expect(originals.reduce((n, o) => n + Buffer.byteLength(textOf(o)), 0)).toBeLessThanOrEqual(
       STORED_ORIGINALS_MAX_BYTES,
     );
   }, 30_000);

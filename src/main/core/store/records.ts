@@ -182,7 +182,7 @@ export interface RecordOptions {
    * Originals of the parts the request shows cut (rawInput, content items, …), kept as blobs of the
    * request; its markers name them by the same sha-256.
    */
-  originals?: readonly string[];
+  originals?: readonly (string | readonly string[])[];
 }
 
 export function prepareRequest(
@@ -193,7 +193,8 @@ export function prepareRequest(
   const request = options.trusted ? input : parse(PendingApproval, input, 'request');
   const meta = options.trusted ? metaInput : parse(RequestMeta, metaInput, 'request meta');
   const blobs = new BlobSet();
-  for (const original of options.originals ?? []) blobs.add(original);
+  for (const original of options.originals ?? [])
+    blobs.add(typeof original === 'string' ? original : original.join(''));
   const toolCall = externalize(request.toolCall, blobs);
   const diffs: StoredDiff[] = request.diffs.map(({ oldText, newText, ...rest }) => ({
     ...rest,

@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { jsonPieces, measurePieces } from './json-pieces';
+
+const LONG = 64 * 1024;
+const text = (value: unknown) => JSON.stringify(value) ?? 'null';
+
+describe('jsonPieces', () => {
+  it('joins to JSON.stringify, whatever the value', () => {
+    // Long strings among them, plain and with what JSON escapes, at any depth.
+    const long = fc.oneof(
+      fc.constant('a/'.repeat(LONG)),
+      fc.constant(`${'x'.repeat(LONG)}"quoted"\n`),
+      fc.constant(`${'é'.repeat(LONG)}\ud800`),
+      fc.constant('😀'.repeat(LONG)),
+    );
+    const value = fc.letrec((tie) => ({
+      tree: fc.oneof(
+        { depthSize: 'small' },
+        fc.jsonValue({ maxDepth: 2 }),
+        long,
+        fc.constantFrom(undefined, () => 1, Symbol('s'), new Date(0)),
+        fc.array(tie('tree'), { maxLength: 4 }),
+        fc.dictionary(fc.string(), tie('tree'), { maxKeys: 4 }),
+      ),
+    })).tree;
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(jsonPieces(v).join('')).toBe(text(v));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('leaves a long string that needs no escaping as it is, and measures the text the pieces make', () => {
+    const content = 'a/'.repeat(2_000_000);
+    const value = { file_path: '/w/big.txt', content, lines: [1, 2] };
+    const pieces = jsonPieces(value);
+    expect(pieces).toContain(content);
+    const json = text(value);
+    expect(measurePieces(pieces)).toEqual({
+      bytes: Buffer.byteLength(json),
+      sha256: createHash('sha256').update(json).digest('hex'),
+    });
+  });
+
+  it('writes a value without long strings in one piece, and null for what JSON cannot write', () => {
+    expect(jsonPieces({ a: [1, 'b'] })).toEqual(['{"a":[1,"b"]}']);
+    expect(jsonPieces(undefined)).toEqual(['null']);
+  });
+});
