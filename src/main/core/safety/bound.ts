@@ -27,7 +27,7 @@ import {
   WARNING_MESSAGE_MAX_CHARS,
   WARNING_WHERE_MAX_CHARS,
 } from './limits';
-import { jsonPieces, measurePieces } from './json-pieces';
+import { jsonPieces, measurePieces, piecesBytes } from './json-pieces';
 import { previewRawInput } from './preview';
 import { truncateWithMarker } from './text';
 
@@ -118,9 +118,7 @@ function boundRawInput(rawInput: unknown, cutter: Cutter): unknown {
   if (rawInput === undefined) return undefined;
   // An agent's file in its raw input may be megabytes: measured and hashed in place.
   const json = jsonPieces(rawInput);
-  let bytes = 0;
-  for (const piece of json) bytes += Buffer.byteLength(piece, 'utf8');
-  if (bytes <= RAW_INPUT_MAX_BYTES) return rawInput;
+  if (piecesBytes(json) <= RAW_INPUT_MAX_BYTES) return rawInput;
   const marker: TruncatedValue = {
     ...cutter.mark('rawInput', json),
     preview: previewRawInput(rawInput, RAW_INPUT_PREVIEW_MAX_CHARS),
@@ -134,8 +132,9 @@ function boundContent(content: unknown[], cutter: Cutter): unknown[] {
   let used = 0;
   const shown = content.slice(0, MAX_CONTENT_ITEMS);
   shown.forEach((item, i) => {
-    const json = JSON.stringify(item) ?? 'null';
-    const bytes = Buffer.byteLength(json, 'utf8');
+    // A diff item carries a whole file: measured in place, as the raw input is.
+    const json = jsonPieces(item);
+    const bytes = piecesBytes(json);
     if (bytes <= CONTENT_ITEM_MAX_BYTES && used + bytes <= CONTENT_MAX_BYTES) {
       used += bytes;
       out.push(item);
@@ -145,7 +144,7 @@ function boundContent(content: unknown[], cutter: Cutter): unknown[] {
   });
   if (content.length > MAX_CONTENT_ITEMS) {
     const rest = content.slice(MAX_CONTENT_ITEMS);
-    out.push(cutter.mark(`content[${MAX_CONTENT_ITEMS}…]`, JSON.stringify(rest)));
+    out.push(cutter.mark(`content[${MAX_CONTENT_ITEMS}…]`, jsonPieces(rest)));
   }
   return out;
 }
@@ -168,7 +167,7 @@ function boundList<T>(
     keep++;
   }
   if (keep === list.length) return list;
-  cutter.mark(part, JSON.stringify(list));
+  cutter.mark(part, jsonPieces(list));
   return list.slice(0, keep);
 }
 

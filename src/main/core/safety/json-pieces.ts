@@ -21,6 +21,13 @@ export function jsonPieces(value: unknown): string[] {
   return pieces;
 }
 
+/** UTF-8 size of the pieces' text. */
+export function piecesBytes(pieces: readonly string[]): number {
+  let bytes = 0;
+  for (const piece of pieces) bytes += Buffer.byteLength(piece, 'utf8');
+  return bytes;
+}
+
 /** UTF-8 size and sha-256 of the pieces' text. */
 export function measurePieces(pieces: readonly string[]): { bytes: number; sha256: string } {
   const hash = createHash('sha256');
