@@ -28,7 +28,10 @@ export function protectedWrites(
   const gitDirs = knownGitDirs ?? prep.resolver.linkedGitDirs(prep.root.real);
   const found: ProtectedWrite[] = [];
   for (const path of written) {
-    const seen = [path.real, path.lexical].flatMap((p) => (p === null ? [] : [p]));
+    // Where no link is in the way, the path as written is the same question asked again.
+    const seen = (path.real === path.lexical ? [path.real] : [path.real, path.lexical]).flatMap(
+      (p) => (p === null ? [] : [p]),
+    );
     let entry: ProtectedEntry | null = null;
     for (const at of seen) {
       const root = at === path.real ? prep.root.real : prep.root.lexical;

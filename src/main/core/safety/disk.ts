@@ -166,10 +166,10 @@ function differsWarning({ path, oldText, newText, file }: Differing) {
 
 function protectedOf(p: DiskPath, disk: DiskView): ProtectedEntry | null {
   const { gitDirs } = disk;
-  return (
-    (p.real === null ? null : protectedEntryForReal(p.real, { root: disk.root, gitDirs })) ??
-    protectedEntryForReal(p.lexical, { root: disk.cwd, gitDirs })
-  );
+  const real = p.real === null ? null : protectedEntryForReal(p.real, { root: disk.root, gitDirs });
+  // Where no link is in the way, the path as written is the same question asked again.
+  if (real !== null || (p.real === p.lexical && disk.root === disk.cwd)) return real;
+  return protectedEntryForReal(p.lexical, { root: disk.cwd, gitDirs });
 }
 
 function lines(n: number): string {
