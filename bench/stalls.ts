@@ -228,6 +228,9 @@ async function run(report: Report): Promise<void> {
     const bulky = await asked('bulky');
     line('a request of 4 MB, its text in the raw input', bulky);
     report('stalls: that request, its stages', stagesOf(bulky.stages));
+    const file = await asked('file');
+    line('the same as lines of text (a file of that size)', file);
+    report('stalls: that request, its stages', stagesOf(file.stages));
     const paths = await asked('paths');
     line('the same in 1,000 paths of 2,000 folders that are not there', paths);
     report('stalls: that request, its stages', stagesOf(paths.stages));

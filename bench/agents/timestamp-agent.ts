@@ -6,7 +6,7 @@
 // as Gemini CLI sends one: the whole old and new text, ~60 lines) or `paths` (an edit naming 1,000
 // paths of 2,000 folders that are not there, as a hostile agent would) or `protected` (the same
 // count and length, each a protected name at every level, `.git/.git/…`) or `bulky` (one path, and
-// a raw input as large as those paths together). A fourth word `updates` makes it
+// a raw input as large as those paths together: one string) or `file` (the same, lines of text). A fourth word `updates` makes it
 // tell its client of each tool call as real agents do: a `tool_call` update before the request, a
 // `tool_call_update` that completes it after the answer. Each request carries the moment it
 // was sent, process.hrtime.bigint() (CLOCK_MONOTONIC on Linux, so comparable across processes), in
@@ -37,7 +37,7 @@ const OLD_TEXT = Array.from({ length: 60 }, (_, i) => `export const value${i} = 
 );
 const NEW_TEXT = OLD_TEXT.replace('value30 = 30 * 2', 'value30 = 30 * 3');
 
-const SHAPES = ['command', 'compound', 'edit', 'paths', 'protected', 'bulky'] as const;
+const SHAPES = ['command', 'compound', 'edit', 'paths', 'protected', 'bulky', 'file'] as const;
 type Shape = (typeof SHAPES)[number];
 
 /** As many locations as a request may name, each as long as a path may be. */
@@ -57,9 +57,12 @@ function toolCallOf(shape: Shape, cwd: string, i: number, sent: bigint) {
       rawInput: { sentAtNs },
     };
   }
-  if (shape === 'bulky') {
-    // The same size of message, its text in the raw input rather than in paths.
-    const text = 'a/'.repeat((HOSTILE_LOCATIONS * HOSTILE_DEPTH * 2) / 2);
+  if (shape === 'bulky' || shape === 'file') {
+    // The same size of message, its text in the raw input rather than in paths: one string with
+    // nothing JSON escapes (a minified file), or lines of text (a file as most are).
+    const size = HOSTILE_LOCATIONS * HOSTILE_DEPTH * 2;
+    const line = 'a line of the text of a file that the agent writes\n';
+    const text = shape === 'bulky' ? 'a/'.repeat(size / 2) : line.repeat(size / line.length);
     return {
       toolCallId,
       kind: 'edit' as const,
