@@ -116,7 +116,8 @@ export function boundApproval(full: PendingApproval): BoundedApproval {
 
 function boundRawInput(rawInput: unknown, cutter: Cutter): unknown {
   if (rawInput === undefined) return undefined;
-  // An agent's file in its raw input may be megabytes: measured and hashed in place.
+  // It may hold a file of megabytes: a long string that needs no escaping is measured and hashed
+  // where it lies (json-pieces.ts); one that does still goes through JSON.stringify.
   const json = jsonPieces(rawInput);
   if (piecesBytes(json) <= RAW_INPUT_MAX_BYTES) return rawInput;
   const marker: TruncatedValue = {
@@ -132,7 +133,7 @@ function boundContent(content: unknown[], cutter: Cutter): unknown[] {
   let used = 0;
   const shown = content.slice(0, MAX_CONTENT_ITEMS);
   shown.forEach((item, i) => {
-    // A diff item carries a whole file: measured in place, as the raw input is.
+    // A diff item carries a whole file: measured as the raw input is.
     const json = jsonPieces(item);
     const bytes = piecesBytes(json);
     if (bytes <= CONTENT_ITEM_MAX_BYTES && used + bytes <= CONTENT_MAX_BYTES) {
