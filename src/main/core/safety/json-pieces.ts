@@ -31,12 +31,8 @@ export function piecesBytes(pieces: readonly string[]): number {
 /** UTF-8 size and sha-256 of the pieces' text. */
 export function measurePieces(pieces: readonly string[]): { bytes: number; sha256: string } {
   const hash = createHash('sha256');
-  let bytes = 0;
-  for (const piece of pieces) {
-    hash.update(piece, 'utf8');
-    bytes += Buffer.byteLength(piece, 'utf8');
-  }
-  return { bytes, sha256: hash.digest('hex') };
+  for (const piece of pieces) hash.update(piece, 'utf8');
+  return { bytes: piecesBytes(pieces), sha256: hash.digest('hex') };
 }
 
 const MAX_DEPTH = 64;
