@@ -53,11 +53,12 @@ class Cutter {
   /**
    * Describes `original` (a string, or a value's JSON, whole or in pieces) by the size and sha-256
    * of its UTF-8 bytes, the key the store gives the same text as a blob, and keeps it while the
-   * budget lasts.
+   * budget lasts. `size`, when the caller has counted it, is the original's UTF-8 size.
    */
-  mark(part: string, original: string | readonly string[]): Truncated {
+  mark(part: string, original: string | readonly string[], size?: number): Truncated {
     const { bytes, sha256: hash } = measurePieces(
       typeof original === 'string' ? [original] : original,
+      size,
     );
     const marker: Truncated = { truncated: true, bytes, sha256: hash };
     if (this.stored + bytes <= STORED_ORIGINALS_MAX_BYTES) {
@@ -119,9 +120,10 @@ function boundRawInput(rawInput: unknown, cutter: Cutter): unknown {
   // It may hold a file of megabytes: a long string that needs no escaping is measured and hashed
   // where it lies (json-pieces.ts); one that does still goes through JSON.stringify.
   const json = jsonPieces(rawInput);
-  if (piecesBytes(json) <= RAW_INPUT_MAX_BYTES) return rawInput;
+  const bytes = piecesBytes(json);
+  if (bytes <= RAW_INPUT_MAX_BYTES) return rawInput;
   const marker: TruncatedValue = {
-    ...cutter.mark('rawInput', json),
+    ...cutter.mark('rawInput', json, bytes),
     preview: previewRawInput(rawInput, RAW_INPUT_PREVIEW_MAX_CHARS),
   };
   return marker;
@@ -140,7 +142,7 @@ function boundContent(content: unknown[], cutter: Cutter): unknown[] {
       used += bytes;
       out.push(item);
     } else {
-      out.push(cutter.mark(`content[${i}]`, json));
+      out.push(cutter.mark(`content[${i}]`, json, bytes));
     }
   });
   if (content.length > MAX_CONTENT_ITEMS) {
