@@ -162,6 +162,11 @@ export const PendingApproval = z.object({
   expiresAt: z.number(),
   warnings: z.array(Warning),
   diffs: z.array(PreparedDiff),
+  /**
+   * The agent's diffs left out of `diffs`: past the number or size shown, and past those the rules
+   * judge. The dialog counts them; the request's cuts and the rules' reason say the rest.
+   */
+  diffsDropped: z.number().int().positive().optional(),
   command: CommandView.nullable(),
   tally: VoteTally.nullable(),
   /** The parts cut to keep the approval small (absent or empty: it is whole). */

@@ -36,3 +36,23 @@ test('paths past what the rules check are counted, and the request waits for a p
     'and 1 more the agent named, too many for the rules to check',
   );
 });
+
+test('diffs past what the dialog shows are counted, not passed over', async ({ page }) => {
+  // A hostile agent's request: a hundred harmless changes shown, the rest below the fold of the bound.
+  const content = Array.from({ length: 130 }, (_, i) => ({
+    type: 'diff',
+    path: `src/f${i}.ts`,
+    oldText: null,
+    newText: `export const n = ${i};\n`,
+  }));
+  h = await startDialogHarness(
+    oneAgent([ask({ kind: 'edit', title: 'Write the sources', content })]),
+  );
+  const { view, pending } = await h.showTurn(page, 1);
+  expect(pending[0]!.diffs).toHaveLength(100);
+  expect(pending[0]!.diffsDropped).toBe(30);
+  await expect(view.locator('#gh-changes-title')).toContainText('Changes · 130 files');
+  await expect(view.locator('.gh-diffs-dropped')).toHaveText(
+    'and 30 more the agent sent, too many to show',
+  );
+});

@@ -27,6 +27,7 @@ import {
   WARNING_MESSAGE_MAX_CHARS,
   WARNING_WHERE_MAX_CHARS,
 } from './limits';
+import { diffsNotPrepared } from './diff';
 import { jsonPieces, measurePieces, piecesBytes } from './json-pieces';
 import { previewRawInput } from './preview';
 import { truncateWithMarker } from './text';
@@ -96,6 +97,7 @@ export function boundApproval(full: PendingApproval): BoundedApproval {
   );
   const command = full.command && boundCommand(full.command, cutter);
   const diffs = boundList('diffs', full.diffs, DIFFS_MAX_BYTES, MAX_DIFFS, cutter);
+  const diffsDropped = full.diffs.length - diffs.length + diffsNotPrepared(toolCall);
   const warnings = full.warnings.map(boundWarning);
 
   const approval: PendingApproval = {
@@ -111,6 +113,7 @@ export function boundApproval(full: PendingApproval): BoundedApproval {
     diffs,
     warnings,
   };
+  if (diffsDropped > 0) approval.diffsDropped = diffsDropped;
   if (cutter.cuts.length > 0) approval.cuts = cutter.cuts;
   return { approval, originals: cutter.originals };
 }

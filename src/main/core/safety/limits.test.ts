@@ -13,6 +13,7 @@ import {
   DIFFS_TEXT_MAX_BYTES,
   MAX_CONTENT_ITEMS,
   MAX_DIFFS,
+  MAX_LOCATIONS,
   RAW_INPUT_MAX_BYTES,
   STORED_ORIGINALS_MAX_BYTES,
   SUMMARY_LIMITS,
@@ -207,7 +208,28 @@ describe('boundApproval', () => {
       newBytes: 400_000,
     });
     expect(cutOf(approval, 'diffs')).toBeDefined();
+    expect(approval.diffsDropped).toBe(content.length - approval.diffs.length);
   }, 60_000);
+
+  it('counts every diff the agent sent that is not shown, those the rules never saw among them', () => {
+    const content = Array.from({ length: MAX_LOCATIONS + 200 }, (_, i) => ({
+      type: 'diff',
+      path: `/home/dev/project/f${i}.txt`,
+      oldText: null,
+      newText: `${i}\n`,
+    }));
+    const { approval } = boundApproval(
+      approvalOf({ toolCallId: 't', kind: 'edit', title: 'edit', content }),
+    );
+    expect(approval.diffs).toHaveLength(MAX_DIFFS);
+    expect(approval.diffsDropped).toBe(MAX_LOCATIONS + 200 - MAX_DIFFS);
+    // A request whose diffs are all shown says nothing of the kind.
+    const few = boundApproval(
+      approvalOf({ toolCallId: 't', kind: 'edit', title: 'edit', content: content.slice(0, 3) }),
+    );
+    expect(few.approval.diffs).toHaveLength(3);
+    expect(few.approval).not.toHaveProperty('diffsDropped');
+  });
 
   it('keeps originals up to 16 MB per request; beyond, only their size and hash', () => {
     const huge = { content: 'z'.repeat(12 * MB) };

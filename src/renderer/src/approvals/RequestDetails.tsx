@@ -47,6 +47,7 @@ export function RequestDetails({
   myVote,
 }: Props) {
   const { toolCall, diffs } = approval;
+  const diffsDropped = approval.diffsDropped ?? 0;
   const rawCut = approval.cuts?.find((c) => c.part === 'rawInput');
   const raw = useMemo(
     () => rawInputText(toolCall.rawInput, rawCut !== undefined),
@@ -97,20 +98,26 @@ export function RequestDetails({
         />
       )}
 
-      {diffs.length > 0 && (
+      {(diffs.length > 0 || diffsDropped > 0) && (
         <DialogSection
           titleId="gh-changes-title"
           title={
             <>
               Changes{' '}
               <span className="dim">
-                · {diffs.length} file{diffs.length === 1 ? '' : 's'}
+                · {formatCount(diffs.length + diffsDropped)} file
+                {diffs.length + diffsDropped === 1 ? '' : 's'}
               </span>
             </>
           }
           aside={canSplit && <DiffModeToggle mode={diffMode} onChange={onDiffMode} />}
         >
           <DiffList diffs={diffs} mode={diffMode} onReady={onDiffsReady} />
+          {diffsDropped > 0 && (
+            <p className="dim gh-diffs-dropped">
+              and {formatCount(diffsDropped)} more the agent sent, too many to show
+            </p>
+          )}
         </DialogSection>
       )}
 
