@@ -121,7 +121,7 @@ export function boundApproval(full: PendingApproval): BoundedApproval {
 function boundRawInput(rawInput: unknown, cutter: Cutter): unknown {
   if (rawInput === undefined) return undefined;
   // It may hold a file of megabytes: a long string that needs no escaping is measured and hashed
-  // where it lies (json-pieces.ts); one that does still goes through JSON.stringify.
+  // where it lies (json-pieces.ts); one that does is escaped a stretch at a time.
   const json = jsonPieces(rawInput);
   const bytes = piecesBytes(json);
   if (bytes <= RAW_INPUT_MAX_BYTES) return rawInput;
