@@ -4,6 +4,7 @@
 // escaping (any file of lines) is written a stretch at a time: JSON.stringify of a 4 MB string took
 // 45-140 ms of the core's thread here, of the same string in stretches of 16k characters 5-25.
 import { createHash } from 'node:crypto';
+import { isHighSurrogate } from './text';
 
 /** Shorter strings go through JSON.stringify with their neighbours. */
 const LONG_CHARS = 64 * 1024;
@@ -39,7 +40,8 @@ export function measurePieces(
   bytes = piecesBytes(pieces),
 ): { bytes: number; sha256: string } {
   const hash = createHash('sha256');
-  // A long piece is hashed a stretch at a time: a 4 MB piece at once took 19-22 ms here, in stretches 3-7.
+  // A long piece is hashed a stretch at a time: a 4 MB piece at once took 19-22 ms here, in
+  // stretches 3-7.
   for (const piece of pieces)
     for (let start = 0; start < piece.length;) {
       const end = stretchEnd(piece, start, HASH_STRETCH_CHARS);
@@ -116,8 +118,7 @@ function writeEscaped(value: string, pieces: string[]): void {
 /** Where a stretch of about `size` from `start` ends: never between the halves of a pair. */
 function stretchEnd(text: string, start: number, size: number): number {
   const end = Math.min(start + size, text.length);
-  const last = text.charCodeAt(end - 1);
-  return last >= 0xd800 && last <= 0xdbff ? end + 1 : end;
+  return isHighSurrogate(text.charCodeAt(end - 1)) ? end + 1 : end;
 }
 
 /** Whether JSON.stringify writes `value` (a field it cannot write is left out of an object). */

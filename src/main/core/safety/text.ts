@@ -21,7 +21,8 @@ export function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((v) => typeof v === 'string');
 }
 
-function isHighSurrogate(code: number): boolean {
+/** The first half of a surrogate pair: a cut after it would split a character. */
+export function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
 
