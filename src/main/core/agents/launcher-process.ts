@@ -96,5 +96,8 @@ process.on('message', (message) => {
   launch(parsed.data);
 });
 // The core is gone (killed, crashed): leave too, so that bubblewrap's `--die-with-parent` ends the
-// sandboxed agents; the lifeline ends the others, its core end having closed with the core.
-process.on('disconnect', () => process.exit(0));
+// sandboxed agents and the pipes still held here close; the agents' lifelines end the others. The
+// IPC channel cannot say so: while a pipe waits for the core's acknowledgement Node holds back its
+// 'disconnect' for ever. Stdin is this process's own lifeline, its other end the core's alone.
+const leave = (): never => process.exit(0);
+process.stdin.on('end', leave).on('close', leave).on('error', leave).resume();

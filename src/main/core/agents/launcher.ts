@@ -61,9 +61,11 @@ export class AgentLauncher {
       // nothing of the core's environment (each agent's is given whole).
       env: { ELECTRON_RUN_AS_NODE: '1' },
       execArgv: [],
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      // Stdin is the launcher's lifeline (launcher-process.ts): never written, it closes with the core.
+      stdio: ['pipe', 'ignore', 'inherit', 'ipc'],
       serialization: 'json',
     });
+    child.stdin?.on('error', () => {});
     return new AgentLauncher(child, onLost);
   }
 
