@@ -1,8 +1,7 @@
 // The hook's method on the control socket: one tool call of a terminal CLI, judged and answered.
 // Only a connection that said hello as `hook` may ask, one call at a time; when it goes away (the
 // CLI's timeout killed the hook, or the CLI ended) the call's request ends and is audited.
-import { v7 as uuidv7 } from 'uuid';
-import { type TerminalSessions, ForbiddenError } from '../core';
+import { type TerminalSessions, ForbiddenError, newId } from '../core';
 import type { ControlConnection, ControlHandlers } from './connection';
 
 /** The call each hook connection has in flight. */
@@ -14,7 +13,7 @@ export function hookHandlers(terminals: TerminalSessions): Pick<ControlHandlers,
       if (connection.client?.client !== 'hook') throw new ForbiddenError('only a hook may do this');
       if (inFlight.has(connection))
         throw new ForbiddenError('a hook asks about one tool call at a time');
-      const callId = uuidv7();
+      const callId = newId();
       inFlight.set(connection, callId);
       try {
         return await terminals.request(params, callId);

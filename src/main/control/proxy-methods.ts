@@ -1,8 +1,7 @@
 // The proxy's methods on the control socket, bound to the connection that calls them: a proxy acts
 // only on the sessions it opened and the requests it submitted, and when its connection ends
 // (the proxy exited, or its editor closed it) its sessions end and nothing of theirs stays pending.
-import { v7 as uuidv7 } from 'uuid';
-import { type EditorSessions, ForbiddenError, NotFoundError } from '../core';
+import { type EditorSessions, ForbiddenError, NotFoundError, newId } from '../core';
 import type { ControlConnection, ControlHandlers, ProxyState } from './connection';
 
 /** Requests a proxy may have waiting at once; more is a runaway agent. */
@@ -25,7 +24,7 @@ function proxyOf(connection: ControlConnection): ProxyState {
   if (connection.client?.client !== 'proxy')
     throw new ForbiddenError('only an ACP proxy may do this');
   connection.proxy ??= {
-    editorClientId: `editor-${uuidv7()}`,
+    editorClientId: `editor-${newId()}`,
     sessions: new Set(),
     requests: new Map(),
     decided: new Set(),

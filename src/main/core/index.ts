@@ -48,6 +48,7 @@ export { startCore, type CoreStarting } from './core-start';
 export { ForbiddenError, DomainError, NotFoundError } from './errors';
 export { type EventBus } from './events/bus';
 export { isInside } from './fs/containment';
+export { newId } from './ids';
 export { ensurePrivateHome, acquireHomeLock, HomeLockedError, type HomeLock } from './home-lock';
 export {
   logFilePath,

@@ -4,7 +4,7 @@
 // editor all come in through the proxy.
 import { isAbsolute, resolve } from 'node:path';
 import type { RequestPermissionResponse } from '@agentclientprotocol/sdk';
-import { v7 as uuidv7 } from 'uuid';
+import { newId } from '../ids';
 import type {
   ActionCheckParams,
   ActionCheckResult,
@@ -78,7 +78,7 @@ export class EditorSessions {
     if (!isAbsolute(input.cwd))
       throw new BadRequestError(`folder must be an absolute path: ${input.cwd}`);
     const session = new Session(
-      uuidv7(),
+      newId(),
       agent.id,
       config?.name ?? agent.name,
       resolve(input.cwd),
@@ -138,7 +138,7 @@ export class EditorSessions {
     if (turn === 'ended') session.updates?.flush();
     if (turn === 'started' && text) this.options.sessions.transcripts.prompted(sessionId, text);
     session.state = turn === 'started' ? 'prompting' : 'idle';
-    session.promptId = turn === 'started' ? uuidv7() : null;
+    session.promptId = turn === 'started' ? newId() : null;
     this.options.bus.publish({ type: 'session_state', session: session.info() });
   }
 

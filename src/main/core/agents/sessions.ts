@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { v7 as uuidv7 } from 'uuid';
+import { newId } from '../ids';
 import type { PermissionMode, SessionInfo, StopReason } from '../../../shared/domain';
 import type { LaunchableAgent } from '../../../shared/settings';
 import { ConflictError, NotFoundError } from '../errors';
@@ -152,7 +152,7 @@ export class SessionManager {
   ): Promise<SessionInfo> {
     this.refuseWhileStopping();
     const { config, cwd, launched, additional } = await this.prepare(agentId, cwdInput, extra);
-    const session = sessionFor(this.options, uuidv7(), agentId, config, cwd, this.now());
+    const session = sessionFor(this.options, newId(), agentId, config, cwd, this.now());
     session.additionalDirectories = additional;
     const open = (agent: AgentProcess) => newAcpSession(session, agent);
     await startAgent(session, { config, launched, signIn: true, open }, this.startDeps);
@@ -270,7 +270,7 @@ export class SessionManager {
     if (session.state !== 'idle' || !session.process)
       throw new ConflictError(`session is ${session.state}`);
     session.state = 'prompting';
-    session.promptId = uuidv7();
+    session.promptId = newId();
     session.promptClientId = clientId;
     const sent = withOwedWords(session, text);
     this.transcripts.prompted(sessionId, sent);

@@ -3,7 +3,7 @@
 // (agent, the CLI's session id) beyond any connection, and ends after a quiet spell. Each call is a
 // permission request judged by the same pipeline as any agent's: rules, grants, modes, a person.
 import { isAbsolute, resolve } from 'node:path';
-import { v7 as uuidv7 } from 'uuid';
+import { newId } from '../ids';
 import type { GatehouseEvent } from '../../../shared/contract';
 import type { HookAgent, HookRequestParams, HookRequestResult } from '../../../shared/control-hook';
 import type { Decider, PermissionPolicy } from '../../../shared/domain';
@@ -127,7 +127,7 @@ export class TerminalSessions {
     const { agents, defaultPolicy, now, store } = this.options;
     const agentId = params.agent;
     const session = new Session(
-      uuidv7(),
+      newId(),
       agentId,
       agents()[agentId]?.name ?? NAMES[agentId],
       resolve(params.cwd),

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { v7 as uuidv7 } from 'uuid';
+import { newId } from '../ids';
 import type { ClientInfo } from '../../../shared/contract-commands';
 import type { Surface } from '../../../shared/domain';
 import type { PairedClientRecord, PairedClientStore } from '../store/paired-clients';
@@ -105,7 +105,7 @@ export class ClientRegistry {
       this.clients.delete(oldest.clientId);
       this.audit('client_evicted', { clientId: oldest.clientId, label: oldest.label });
     }
-    const issued = this.add(`${surface}-${uuidv7()}`, surface, label, false);
+    const issued = this.add(`${surface}-${newId()}`, surface, label, false);
     this.audit('client_registered', { clientId: issued.clientId, label, surface });
     return issued;
   }
@@ -177,7 +177,7 @@ export class ClientRegistry {
       this.clients.delete(replaced);
       this.options.store?.revokePairedClient(replaced, this.now());
     }
-    const issued = this.add(`${surface}-${uuidv7()}`, surface, label, true);
+    const issued = this.add(`${surface}-${newId()}`, surface, label, true);
     const client = this.clients.get(issued.clientId)!;
     this.options.store?.savePairedClient({
       clientId: client.clientId,

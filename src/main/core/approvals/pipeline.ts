@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { RequestError, type RequestPermissionResponse } from '@agentclientprotocol/sdk';
-import { v7 as uuidv7 } from 'uuid';
+import { newId } from '../ids';
 import type { GrantChoice } from '../../../shared/contract';
 import type { AgentReply, Decider, Decision, PendingApproval } from '../../../shared/domain';
 import type { VoteRecord } from '../../../shared/history';
@@ -159,7 +159,7 @@ export class ApprovalPipeline {
   ): Promise<RequestPermissionResponse> {
     const clock = this.options.stages ? new StageClock(this.options.stages) : undefined;
     const issuedAt = this.now();
-    const requestId = uuidv7();
+    const requestId = newId();
     const request = admitRequest(this.options.store, session, requestId, raw, issuedAt);
     clock?.lap('validate');
     // A request may carry only what changed since the agent's tool_call update: show the whole call.

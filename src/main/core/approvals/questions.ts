@@ -2,7 +2,7 @@
 // same mediator as a permission request — one queue, one countdown, one policy — and answered with
 // the protocol's own actions. A question no one answers ends as `cancel`, never as an answer.
 import { RequestError, type CreateElicitationResponse } from '@agentclientprotocol/sdk';
-import { v7 as uuidv7 } from 'uuid';
+import { newId } from '../ids';
 import type { Decider, PendingApproval, PermissionPolicy } from '../../../shared/domain';
 import type { PendingQuestion, QuestionAnswer } from '../../../shared/question';
 import type { EventBus } from '../events/bus';
@@ -120,7 +120,7 @@ export class QuestionDesk {
   }
 
   async ask(session: SessionContext, raw: unknown): Promise<CreateElicitationResponse> {
-    const requestId = uuidv7();
+    const requestId = newId();
     const parsed = parseQuestionRequest(raw);
     if (!parsed.ok) return this.refuse(session, requestId, parsed.refusal, parsed.problems);
     if (parsed.sessionId !== session.acpSessionId)

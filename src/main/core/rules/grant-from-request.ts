@@ -12,7 +12,7 @@
  * Opaque shell lines cannot be remembered at all: what they run is not known, and a write to a
  * protected file is never remembered: it is asked every time.
  */
-import { v7 as uuidv7 } from 'uuid';
+import { newId } from '../ids';
 import type { PathResolver } from './paths';
 import { prefixRefusal } from './prefix-grant';
 import { protectedWrites } from './protected';
@@ -73,7 +73,7 @@ export function grantFromRequest(request: RequestFacts, options: GrantOptions): 
       `${guarded.path.input} is a protected file (${guarded.entry.runs}), asked every time`,
     );
   const grant: Grant = {
-    id: options.id ?? uuidv7(),
+    id: options.id ?? newId(),
     agentId: options.agentId,
     scope: options.scope,
     sessionId: options.sessionId,

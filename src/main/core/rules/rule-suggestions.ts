@@ -3,7 +3,7 @@
  * approving or denying. Read-only over the decisions it is given.
  */
 import nodePath from 'node:path';
-import { v7 as uuidv7 } from 'uuid';
+import { newId } from '../ids';
 import { allowCovers, blockMatch, compileRule, matchCommand, ruleInScope } from './match';
 import { escapeGlob, type PathResolver } from './paths';
 import { formatCommandPattern } from './pattern';
@@ -139,7 +139,7 @@ export function suggestRules(
 
   const existing = (options.existingRules ?? []).map((r, i) => compileRule(r, i));
   const now = options.now ?? Date.now();
-  const newId = options.newId ?? uuidv7;
+  const makeId = options.newId ?? newId;
   const out: RuleSuggestion[] = [];
   for (const g of groups.values()) {
     const count = g.entries.size;
@@ -172,7 +172,7 @@ export function suggestRules(
     const where = g.projectRoot ? ` in ${g.projectRoot}` : '';
     const message = `You ${verb} ${what} ${count} times${where}`;
     const rule: Rule = {
-      id: newId(),
+      id: makeId(),
       action: g.decision,
       agent: g.agentId,
       ...(g.projectRoot ? { project: g.projectRoot } : {}),

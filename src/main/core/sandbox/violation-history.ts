@@ -1,4 +1,4 @@
-import { v7 as uuidv7 } from 'uuid';
+import { newId } from '../ids';
 import type {
   Decision,
   Decider,
@@ -53,7 +53,7 @@ export function violationEntry(
   at: number,
 ): { request: PendingApproval; decision: Decision } {
   const kind = blockedKind(violation);
-  const requestId = uuidv7();
+  const requestId = newId();
   const target = violation.target.slice(0, 4096);
   const request: PendingApproval = {
     requestId,

@@ -20,7 +20,8 @@ import {
 import { readEngine, type ReadEngine } from './read-engine';
 import { Pruner, pruneTarget, type PruneResult, type RetentionPolicy } from './retention';
 import { resolveAuditKey } from './audit-key';
-import { Writer, newId } from './writer';
+import { newId } from '../ids';
+import { Writer } from './writer';
 import type { ErrorReporter, WriterStats } from './write-ops';
 import { wellFormed } from './canonical';
 import type { StoreWrites } from './writes';

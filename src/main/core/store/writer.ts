@@ -3,7 +3,6 @@
 // resolves only after the commit that holds it (and everything queued before it), and concurrent
 // decisions share one commit (one fsync with durability 'full').
 import type { Statement } from 'better-sqlite3';
-import { v7 as uuidv7 } from 'uuid';
 import { ChainWriter } from './audit-log';
 import { encodeBlob } from './blobs';
 import { wellFormed } from './canonical';
@@ -352,8 +351,4 @@ export class Writer {
     this.chain.append('decision', row.request_id, row);
     this.undecided.forget(row.request_id);
   }
-}
-
-export function newId(): string {
-  return uuidv7();
 }
