@@ -21,6 +21,7 @@ import {
   mergeToolCallUpdate,
   normalizeToolCall,
   prepareDiffs,
+  diffsNotPrepared,
   withDiskBefore,
   type DiskView,
 } from '../safety';
@@ -176,6 +177,7 @@ export class ApprovalPipeline {
       maxBytes: DIFF_SIDE_MAX_BYTES,
       totalBytes: DIFFS_TEXT_MAX_BYTES,
     });
+    const diffsDropped = diffsNotPrepared(toolCall);
     clock?.lap('enrich');
     const warnings = computeWarnings({
       toolCall,
@@ -200,6 +202,7 @@ export class ApprovalPipeline {
       expiresAt: issuedAt + this.options.timeoutMs(),
       warnings,
       diffs,
+      ...(diffsDropped > 0 ? { diffsDropped } : {}),
       command,
       tally: null,
     };

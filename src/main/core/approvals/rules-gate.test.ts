@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PendingApproval } from '../../../shared/domain';
 import type { Rule } from '../../../shared/rules';
 import { evaluate, initShellParser } from '../rules';
-import { normalizeToolCall, prepareDiffs, quoteArgv } from '../safety';
+import {
+  boundApproval,
+  diffsNotPrepared,
+  normalizeToolCall,
+  prepareDiffs,
+  quoteArgv,
+} from '../safety';
+import { pendingApproval } from '../safety/pending-approval.test-support';
 import { MAX_LOCATIONS } from '../safety/limits';
 import { factsOf } from './rules-gate';
 
@@ -95,7 +102,11 @@ describe('a request naming more paths than the rules judge', () => {
       ),
     });
     const diffs = prepareDiffs(toolCall);
-    return factsOf({ agentId: 'a', sessionId: 's', toolCall, diffs, command: null }, project);
+    const diffsDropped = diffsNotPrepared(toolCall);
+    return factsOf(
+      { agentId: 'a', sessionId: 's', toolCall, diffs, diffsDropped, command: null },
+      project,
+    );
   };
   const allowAll: Rule = { id: 'all-edits', action: 'allow', toolKind: 'edit' };
   const judged = (facts: ReturnType<typeof editing>, mode: 'acceptEdits' | 'bypassPermissions') =>
@@ -151,5 +162,38 @@ describe('a request naming more paths than the rules judge', () => {
     );
     expect(both.pathsDropped).toBe(1);
     expect(judged(both, 'acceptEdits').verdict).toBe('ask');
+  });
+
+  it('judges a stored approval by the diffs it carries, and asks for those the dialog left out', () => {
+    // A rule's preview and a remembered grant read the approval as queued: its first hundred diffs.
+    const toolCall = normalizeToolCall({
+      toolCallId: 't',
+      kind: 'edit',
+      title: 'Formatting the sources',
+      content: Array.from({ length: 130 }, (_, i) => ({
+        type: 'diff',
+        path: i < 100 ? `src/f${i}.ts` : `.git/hooks/h${i}`,
+        oldText: null,
+        newText: 'x',
+      })),
+    });
+    const { approval } = boundApproval(
+      pendingApproval({
+        requestId: 'r',
+        sessionId: 's',
+        agentId: 'a',
+        agentName: 'A',
+        cwd: project,
+        toolCall,
+        diffs: prepareDiffs(toolCall),
+      }),
+    );
+    const stored = factsOf(approval, project);
+    expect(stored.paths).not.toContain('.git/hooks/h100');
+    expect(stored.pathsDropped).toBe(30);
+    expect(judged(stored, 'bypassPermissions')).toMatchObject({
+      verdict: 'ask',
+      reason: 'It names 30 more paths than the rules check, and where they lead is not known',
+    });
   });
 });

@@ -3,7 +3,6 @@ import type { CommandPreview } from '../../../shared/preview';
 import type { Rule } from '../../../shared/rules';
 import { evaluate, scriptOfShellArgv, type DecidedBy, type RequestFacts } from '../rules';
 import type { ProtectedEntry } from '../rules/protected-files';
-import { diffsNotPrepared } from '../safety/diff';
 import { JudgedPaths } from '../safety/judged-paths';
 import { projectAllowInExtraFolder } from './extra-folder-scope';
 import type { GrantBook } from './grant-book';
@@ -19,7 +18,7 @@ import { allowOnceReply, rejectReply } from './reply';
 export function factsOf(
   approval: Pick<
     PendingApproval,
-    'agentId' | 'sessionId' | 'toolCall' | 'diffs' | 'command' | 'preview'
+    'agentId' | 'sessionId' | 'toolCall' | 'diffs' | 'diffsDropped' | 'command' | 'preview'
   >,
   sessionCwd: string,
 ): RequestFacts {
@@ -33,11 +32,9 @@ export function factsOf(
     add(diff.path);
     if (diff.oldPath) add(diff.oldPath);
   }
-  // Those the normalizing left out, and diffs past those prepared, were never seen.
+  // Those the normalizing left out, and the diffs the approval does not carry, were never seen.
   const dropped =
-    (approval.toolCall.locationsDropped ?? 0) +
-    diffsNotPrepared(approval.toolCall) +
-    judged.dropped;
+    (approval.toolCall.locationsDropped ?? 0) + (approval.diffsDropped ?? 0) + judged.dropped;
   return {
     agentId: approval.agentId,
     sessionId: approval.sessionId,

@@ -27,7 +27,6 @@ import {
   WARNING_MESSAGE_MAX_CHARS,
   WARNING_WHERE_MAX_CHARS,
 } from './limits';
-import { diffsNotPrepared } from './diff';
 import { jsonPieces, measurePieces, piecesBytes } from './json-pieces';
 import { previewRawInput } from './preview';
 import { truncateWithMarker } from './text';
@@ -97,7 +96,7 @@ export function boundApproval(full: PendingApproval): BoundedApproval {
   );
   const command = full.command && boundCommand(full.command, cutter);
   const diffs = boundList('diffs', full.diffs, DIFFS_MAX_BYTES, MAX_DIFFS, cutter);
-  const diffsDropped = full.diffs.length - diffs.length + diffsNotPrepared(toolCall);
+  const diffsDropped = (full.diffsDropped ?? 0) + full.diffs.length - diffs.length;
   const warnings = full.warnings.map(boundWarning);
 
   const approval: PendingApproval = {

@@ -7,7 +7,7 @@ export {
   SYNTHESIZED_TITLE_PREFIX,
 } from './normalize';
 export { extractCommand, quoteArgv } from './command';
-export { prepareDiffs, countLines, type PrepareDiffsOptions } from './diff';
+export { prepareDiffs, diffsNotPrepared, countLines, type PrepareDiffsOptions } from './diff';
 export { looksBinary } from './binary';
 export { diffHash } from './hash';
 export { computeWarnings, type WarningInput } from './warnings';

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { summarizeApproval } from '../../../shared/approval-summary';
 import { PendingApproval, PendingSummary, TruncatedValue, type Cut } from '../../../shared/domain';
-import { boundApproval, jsonBytes, prepareDiffs } from '.';
+import { boundApproval, diffsNotPrepared, jsonBytes, prepareDiffs } from '.';
 import {
   APPROVAL_MAX_JSON_BYTES,
   COMMAND_MAX_CHARS,
@@ -32,6 +32,7 @@ function approvalOf(raw: Record<string, unknown>): PendingApproval {
     maxBytes: DIFF_SIDE_MAX_BYTES,
     totalBytes: DIFFS_TEXT_MAX_BYTES,
   });
+  const diffsDropped = diffsNotPrepared(toolCall);
   return pendingApproval({
     requestId: '01900000-0000-7000-8000-000000000001',
     sessionId: 's1',
@@ -41,6 +42,7 @@ function approvalOf(raw: Record<string, unknown>): PendingApproval {
     toolCall,
     warnings,
     diffs,
+    ...(diffsDropped > 0 ? { diffsDropped } : {}),
     command,
   });
 }
