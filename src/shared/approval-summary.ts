@@ -1,15 +1,13 @@
 // The queue's view of a pending request, built from the approval by the core (listApprovals) and
 // by the renderer (from the approval an event carries), so both lists agree.
 import { previewSummary } from './preview';
+import { cutAt } from './utf16';
 import { SUMMARY_LIMITS, type PendingApproval, type PendingSummary, type Warning } from './domain';
 
 /** At most `max` UTF-16 units, ending with "…" when cut; never splits a surrogate pair. */
 export function clip(text: string, max: number): string {
   if (text.length <= max) return text;
-  let keep = max - 1;
-  const last = text.charCodeAt(keep - 1);
-  if (last >= 0xd800 && last <= 0xdbff) keep -= 1;
-  return `${text.slice(0, keep)}…`;
+  return `${text.slice(0, cutAt(text, max - 1))}…`;
 }
 
 /** Every path the request touches, diffs first, without repeats. */

@@ -3,6 +3,7 @@
 // character revealed, and bounded so a hostile request cannot flood a notification or a menu.
 import { isAbsolute, relative, sep } from 'node:path';
 import type { PendingApproval, ToolKind } from '../../shared/domain';
+import { cutAt, isHighSurrogate } from '../../shared/utf16';
 import { isInside, revealInvisibles } from '../core';
 
 /** Upper bounds: what a notification bubble or a menu row can show in practice. */
@@ -15,15 +16,10 @@ export const LIMITS = {
 
 const ELLIPSIS = '…';
 
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
-
 /** Cuts to `max` UTF-16 units (ellipsis included); never splits a surrogate pair or a ⟨U+…⟩ marker. */
 export function clip(text: string, max: number): string {
   if (text.length <= max) return text;
-  let keep = Math.max(0, max - ELLIPSIS.length);
-  if (keep > 0 && isHighSurrogate(text.charCodeAt(keep - 1))) keep -= 1;
+  let keep = cutAt(text, Math.max(0, max - ELLIPSIS.length));
   const open = text.lastIndexOf('⟨', keep);
   if (open >= 0 && text.indexOf('⟩', open) >= keep) keep = open;
   return text.slice(0, keep) + ELLIPSIS;

@@ -4,7 +4,7 @@
 // escaping (any file of lines) is written a stretch at a time: JSON.stringify of a 4 MB string took
 // 45-140 ms of the core's thread here, of the same string in stretches of 16k characters 5-25.
 import { createHash } from 'node:crypto';
-import { isHighSurrogate } from './text';
+import { isHighSurrogate } from '../../../shared/utf16';
 
 /** Shorter strings go through JSON.stringify with their neighbours. */
 const LONG_CHARS = 64 * 1024;

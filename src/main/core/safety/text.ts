@@ -1,4 +1,5 @@
 // Small helpers for reading hostile JSON-shaped values and bounding strings without lying.
+import { cutAt } from '../../../shared/utf16';
 
 export type JsonRecord = Record<string, unknown>;
 
@@ -21,11 +22,6 @@ export function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((v) => typeof v === 'string');
 }
 
-/** The first half of a surrogate pair: a cut after it would split a character. */
-export function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
-
 /**
  * Cuts `text` to at most `max` UTF-16 units, ending with a marker that says how many were dropped,
  * so a shortened title can never pass for the whole one. Never splits a surrogate pair.
@@ -34,8 +30,7 @@ export function truncateWithMarker(text: string, max: number): string {
   if (text.length <= max) return text;
   // The marker is sized for the worst case so the result never exceeds `max`.
   const worstMarker = marker(text.length);
-  let keep = Math.max(0, max - worstMarker.length);
-  if (keep > 0 && isHighSurrogate(text.charCodeAt(keep - 1))) keep -= 1;
+  const keep = cutAt(text, Math.max(0, max - worstMarker.length));
   return text.slice(0, keep) + marker(text.length - keep);
 }
 
@@ -47,9 +42,7 @@ function marker(omitted: number): string {
 export function excerpt(text: string, max = 80): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();
   if (oneLine.length <= max) return oneLine;
-  let keep = max - 1;
-  if (isHighSurrogate(oneLine.charCodeAt(keep - 1))) keep -= 1;
-  return `${oneLine.slice(0, keep)}…`;
+  return `${oneLine.slice(0, cutAt(oneLine, max - 1))}…`;
 }
 
 /** Last path segment, for either separator (agents on Windows send backslashes). */
