@@ -48,6 +48,8 @@ export function RequestDetails({
 }: Props) {
   const { toolCall, diffs } = approval;
   const diffsDropped = approval.diffsDropped ?? 0;
+  // Every diff the agent sent, those shown and those left out.
+  const diffsSent = diffs.length + diffsDropped;
   const rawCut = approval.cuts?.find((c) => c.part === 'rawInput');
   const raw = useMemo(
     () => rawInputText(toolCall.rawInput, rawCut !== undefined),
@@ -98,15 +100,14 @@ export function RequestDetails({
         />
       )}
 
-      {(diffs.length > 0 || diffsDropped > 0) && (
+      {diffsSent > 0 && (
         <DialogSection
           titleId="gh-changes-title"
           title={
             <>
               Changes{' '}
               <span className="dim">
-                · {formatCount(diffs.length + diffsDropped)} file
-                {diffs.length + diffsDropped === 1 ? '' : 's'}
+                · {formatCount(diffsSent)} file{diffsSent === 1 ? '' : 's'}
               </span>
             </>
           }
