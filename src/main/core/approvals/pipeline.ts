@@ -17,11 +17,11 @@ import {
 import {
   boundApproval,
   computeWarnings,
+  diffsNotPrepared,
   extractCommand,
   mergeToolCallUpdate,
   normalizeToolCall,
   prepareDiffs,
-  diffsNotPrepared,
   withDiskBefore,
   type DiskView,
 } from '../safety';
