@@ -1,7 +1,8 @@
 // Waiting requests reach a paired browser in the background: the page offers notifications without
 // asking on load; once allowed, a request waiting while the tab is hidden becomes a notification
 // whose text leads with what will run (the agent's title shown as its words) and whose Allow button,
-// handed from the service worker to the page, is voted through the page's API as its device.
+// handed from the service worker to the page, is voted through the page's API as its device. What
+// began or ended while the page was cut off is set right once it reconnects.
 import { expect, test, type Page, type Worker } from '@playwright/test';
 import {
   notAnsweringBanner,
@@ -133,4 +134,28 @@ test('a notification whose request ended while the page was cut off goes once it
   expect(await shown(worker)).toHaveLength(1);
   await h.headless.restart();
   await expect.poll(async () => (await shown(worker)).length).toBe(0);
+});
+
+test('a request that began while the page had no event stream is notified once it opens', async ({
+  page,
+  context,
+}) => {
+  h = await startDialogHarness([
+    { id: 'claude', name: 'Claude Code', script: { prompts: [[run('npm test')]] } },
+  ]);
+  await context.grantPermissions(['notifications'], { origin: h.headless.origin });
+  // The page's event stream is refused (a proxy in the way, a phone waking up); its calls go through.
+  await page.route('**/api/events', (route) => route.abort());
+  await h.open(page, 'sessions');
+  await expect(page.locator('.topbar')).toBeVisible();
+  await hideTab(page);
+  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+
+  await h.startTurn('claude');
+  await h.waitForPending(1);
+  expect(await shown(worker)).toHaveLength(0);
+  await page.unroute('**/api/events');
+  await expect.poll(async () => (await shown(worker)).length).toBe(1);
+  const [notification] = await shown(worker);
+  expect(notification!.body.split('\n')[0]).toBe('$ npm test');
 });

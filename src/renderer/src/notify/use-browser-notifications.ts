@@ -1,7 +1,7 @@
 // Waiting requests reach the person whose Gatehouse tab is in the background: a notification per
-// request (its text from the same summary as the dialog), closed when the request ends, or when the
-// event stream opens again and the request no longer waits (its end went unheard while the stream
-// was down), with Allow and Deny buttons where the browser offers them. A button's choice comes
+// request (its text from the same summary as the dialog), closed when the request ends, set right
+// from the core's list whenever the event stream opens again (what began or ended while it was
+// down went unheard), with Allow and Deny buttons where the browser offers them. A button's choice comes
 // back from the service worker as a message; it is checked against this page's own queue and voted
 // through its API.
 import { useEffect, useRef } from 'react';
@@ -13,6 +13,7 @@ import { whenStreamOpens } from '../connection/stream-open';
 import { approveOption, denyOption, hasDanger } from '../approvals/queue-order';
 import type { ApprovalQueue } from '../approvals/use-approvals';
 import { notificationText } from './notification-text';
+import { reconcileNotifications } from './reconcile';
 import { serviceWorkerReady } from './service-worker';
 
 const WorkerMessage = z
@@ -41,6 +42,9 @@ export function useBrowserNotifications(queue: ApprovalQueue, enabled: boolean):
     if (!enabled) return;
     // Registered now, not at the first request: its buttons need it answering when one comes.
     void serviceWorkerReady();
+    const heard = new Set<string>();
+    // Ends heard while a reconcile reads the list, so it never shows a request that just ended.
+    const reconciling = new Set<Set<string>>();
     const shown = async (requestId: string) =>
       (await serviceWorkerReady())?.getNotifications({ tag: requestId }) ?? [];
     const show = (summary: PendingSummary, renotify: boolean) => {
@@ -58,6 +62,7 @@ export function useBrowserNotifications(queue: ApprovalQueue, enabled: boolean):
     };
     const off = api.subscribe((event) => {
       if (event.type === 'permission_requested') {
+        heard.add(event.approval.requestId);
         // The page in front shows the dialog itself.
         if (document.visibilityState === 'visible') return;
         show(summarizeApproval(event.approval), false);
@@ -68,21 +73,29 @@ export function useBrowserNotifications(queue: ApprovalQueue, enabled: boolean):
           if (list.length > 0) show(summary, hasDanger(summary));
         });
       } else if (event.type === 'permission_resolved') {
+        heard.delete(event.requestId);
+        for (const ended of reconciling) ended.add(event.requestId);
         void shown(event.requestId).then((list) => list.forEach((n) => n.close()));
       }
     });
-    // A request decided or cancelled while the stream was down sent an event this page never heard:
-    // its notification goes once the core's list says it waits no more. A list the core cut short
-    // cannot say that of the requests it left out, so nothing is closed from it.
     const unwatch = whenStreamOpens(api, () => {
-      void Promise.all([api.call('listApprovals', {}), serviceWorkerReady()])
-        .then(async ([{ items, total }, registration]) => {
-          if (!registration || total > items.length) return;
-          const waiting = new Set(items.map((a) => a.requestId));
-          for (const notification of await registration.getNotifications())
-            if (!waiting.has(notification.tag)) notification.close();
-        })
-        .catch(() => undefined);
+      const ended = new Set<string>();
+      reconciling.add(ended);
+      void serviceWorkerReady()
+        .then((registration) =>
+          registration
+            ? reconcileNotifications({
+                getNotifications: () => registration.getNotifications(),
+                listWaiting: () => api.call('listApprovals', {}),
+                heard,
+                ended,
+                hidden: () => document.visibilityState !== 'visible',
+                show: (summary) => show(summary, false),
+              })
+            : undefined,
+        )
+        .catch(() => undefined)
+        .finally(() => reconciling.delete(ended));
     });
     const onMessage = (message: MessageEvent) => {
       const parsed = WorkerMessage.safeParse(message.data);
