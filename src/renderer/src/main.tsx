@@ -6,6 +6,7 @@ import { HttpApi } from './api/http-client';
 import { LinkPage } from './link/LinkPage';
 import { App } from './App';
 import { TokenRejected } from './connection/TokenRejected';
+import { loadDiffDrawing } from './diff/load';
 import './styles.css';
 
 const root = createRoot(document.getElementById('root')!);
@@ -25,15 +26,18 @@ if (link) {
 
 function start() {
   return connectApi()
-    .then((api) =>
+    .then((api) => {
       root.render(
         <StrictMode>
           <ApiProvider api={api}>
             <App />
           </ApiProvider>
         </StrictMode>,
-      ),
-    )
+      );
+      // The diff's drawing once the first screen is up, so the first diff does not wait for it.
+      const whenIdle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1000));
+      whenIdle(() => void loadDiffDrawing().catch(() => undefined));
+    })
     .catch((error: unknown) => {
       if (error instanceof MissingTokenError)
         return root.render(<TokenRejected reason="missing" />);

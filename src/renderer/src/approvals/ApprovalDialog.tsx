@@ -9,7 +9,7 @@ import { useApi } from '../api/context';
 import { canVote, useConnection } from '../connection/connection';
 import { useFrozenNow } from '../connection/use-frozen-now';
 import { VotesWhileOnline } from '../connection/VotesWhileOnline';
-import { warmDiffWorker } from '../diff/diff-engine';
+import { warmDiffDrawing } from '../diff/load';
 import { useDiffMode } from '../diff/use-diff-mode';
 import { ActionBar } from './ActionBar';
 import { batchReport, planBatch, type BatchKind } from './batch';
@@ -94,7 +94,7 @@ export function ApprovalDialog({
   const reason = useRejectReason(rootRef, current, myVote !== undefined);
   const hasDiffs = (detail?.diffs.length ?? 0) > 0;
   useEffect(() => {
-    if (hasDiffs) warmDiffWorker();
+    if (hasDiffs) warmDiffDrawing();
   }, [hasDiffs]);
 
   const refocus = useOnScreen(rootRef, currentId, { loaded, danger }, queue.markDisplayed);

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { formatCount } from '../components/format';
 import type { Body, Stats } from './diff-body';
-import { Mounting, type SplitReason } from './mount-diff';
+import { loadDiffDrawing } from './load';
+import type { Mounting, SplitReason } from './mount-diff';
 import type { DiffMode } from './use-diff-mode';
 import './DiffEditor.css';
 
@@ -33,33 +34,40 @@ export function DiffEditor({ path, lineCount, body, mode, expanded, onStats, onR
   useEffect(() => {
     const parent = host.current;
     if (!parent) return;
-    const mounting = new Mounting(parent, path);
+    let cancelled = false;
+    let mounting: Mounting | null = null;
 
     const mount = async () => {
+      const { Mounting } = await loadDiffDrawing();
+      if (cancelled) return;
+      const drawing = (mounting = new Mounting(parent, path));
       if (text !== null && side !== null) {
-        mounting.whole(text, side);
+        drawing.whole(text, side);
       } else if (oldText !== null && newText !== null) {
-        await mounting.changes(oldText, newText, mode, expanded, {
+        await drawing.changes(oldText, newText, mode, expanded, {
           split: setSplitBecause,
           stats: (stats) => callbacks.current.onStats(stats),
         });
-        if (mounting.cancelled) return;
+        if (cancelled) return;
       }
       setState('ready');
       // Ready once the browser has laid the editor out and is about to paint it.
       requestAnimationFrame(() => {
-        if (!mounting.cancelled) callbacks.current.onReady();
+        if (!cancelled) callbacks.current.onReady();
       });
-      mounting.highlight();
+      drawing.highlight();
     };
     mount().catch(() => {
-      if (mounting.cancelled) return;
+      if (cancelled) return;
       setState('failed');
       callbacks.current.onReady();
     });
     return () => {
-      mounting.cancelled = true;
-      mounting.destroy();
+      cancelled = true;
+      if (mounting) {
+        mounting.cancelled = true;
+        mounting.destroy();
+      }
     };
   }, [path, text, side, oldText, newText, mode, expanded]);
 

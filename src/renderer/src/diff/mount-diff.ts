@@ -9,6 +9,8 @@ import { computeDiff } from './diff-engine';
 import { languageFor, lineMarks, readOnlyCode } from './editor';
 import type { DiffMode } from './use-diff-mode';
 
+export { warmDiffWorker } from './diff-engine';
+
 /**
  * A unified view draws every removed line up front (each removed block is one widget, not
  * virtualized); past this many the diff is shown side by side, where both sides are virtualized.
