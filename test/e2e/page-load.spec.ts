@@ -1,6 +1,6 @@
-// What a browser or a phone loads first: the page's code minified, and without the diff's drawing
-// (CodeMirror, its merge view and languages: half the code), which loads apart once the first
-// screen is up; a diff is drawn with it all the same.
+// What a browser or a phone loads first: the page's code minified and gzipped, and without the
+// diff's drawing (CodeMirror, its merge view and languages: half the code), which loads apart once
+// the first screen is up; a diff is drawn with it all the same.
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { edit, oneAgent, startDialogHarness, type DialogHarness } from './support/dialog-harness';
@@ -11,7 +11,7 @@ test.afterEach(async () => {
   h = undefined;
 });
 
-test('the first screen loads minified code without the diff drawing; a diff is drawn with it', async ({
+test('the first screen loads minified, gzipped code without the diff drawing; a diff is drawn with it', async ({
   page,
 }) => {
   h = await startDialogHarness((folder) =>
@@ -26,11 +26,15 @@ test('the first screen loads minified code without the diff drawing; a diff is d
   expect(code.split('\n').length).toBeLessThan(1_000);
 
   const scripts: string[] = [];
-  page.on('request', (r) => {
-    if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+  const encodings = new Map<string, string | undefined>();
+  page.on('response', (r) => {
+    if (r.request().resourceType() !== 'script') return;
+    scripts.push(new URL(r.url()).pathname);
+    encodings.set(new URL(r.url()).pathname, r.headers()['content-encoding']);
   });
   const { view } = await h.showTurn(page, 1);
   await expect(view.getByLabel('after')).toContainText('let total = 2;');
   expect(scripts).toContain(entry);
+  expect(encodings.get(entry!)).toBe('gzip');
   expect(scripts.some((s) => s !== entry && s.startsWith('/assets/mount-diff'))).toBe(true);
 });

@@ -274,7 +274,12 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningServ
     if (!url.pathname.startsWith('/api/')) {
       if (req.method !== 'GET' && req.method !== 'HEAD')
         return fail(res, 405, 'MethodNotAllowed', 'GET only');
-      return serveStatic(options.staticDir ?? '', url.pathname, res);
+      return serveStatic(
+        options.staticDir ?? '',
+        url.pathname,
+        res,
+        req.headers['accept-encoding'],
+      );
     }
     // While the core starts, health is answered from what is known (with the bearer token, as the
     // contract's route says); everything else waits for it.
