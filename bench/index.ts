@@ -4,7 +4,7 @@
 // each benchmark, to read the figures by.
 //
 // Selection:  BENCH_ONLY=mediator,history,sse,memory,dialog,effects,sandbox,proxy,telemetry,
-//              transcript,stalls,starts,headless,preview,floods,rules (default: all)
+//              transcript,stalls,starts,headless,preview,floods,rules,page (default: all)
 // Size knobs (defaults keep the whole run under ~10 minutes on a 2-core machine):
 //   BENCH_HISTORY_ROWS=1000000         decisions generated for the page queries (store and HTTP)
 //   BENCH_HISTORY_WRITES=20000         decisions written per write-throughput run (5 runs)
@@ -28,6 +28,8 @@
 //   BENCH_PROXY_REQUESTS=1000          rule-allowed permission requests through it, direct and through
 //                                      a bare hop to another process, per shape (BENCH_PROXY_SHAPES=
 //                                      command,compound,edit)
+//   BENCH_PAGE_RUNS=12                 first screens in a fresh browser, and of a bare page (BENCH_PAGE_NO_BUILD=1:
+//                                      skip the build)
 //   BENCH_TRANSCRIPT_UPDATES=10000     session updates streamed into an open session view, twice
 //                                      (BENCH_TRANSCRIPT_NO_BUILD=1: skip the build)
 //   BENCH_STALL_ROWS=1000000           decided requests in the audit chain under the stall measures
@@ -56,6 +58,7 @@ import { benchHeadlessStart } from './headless-start';
 import { benchPreview } from './preview';
 import { benchFairStreams } from './fair-streams';
 import { benchRuleDecided } from './rule-decided';
+import { benchPageLoad } from './page-load';
 
 interface Bench {
   name: string;
@@ -79,6 +82,7 @@ const BENCHES: Bench[] = [
   { name: 'preview', run: benchPreview },
   { name: 'floods', run: benchFairStreams },
   { name: 'rules', run: benchRuleDecided },
+  { name: 'page', run: benchPageLoad },
 ];
 
 const load = () =>
