@@ -73,7 +73,9 @@ export async function connectApi(): Promise<GatehouseApi> {
       api.actAs(null);
     }
   }
-  const stored = api.paired ? null : storedIdentity();
+  // Paired just now: the core took this tab's token and made the pairing; nothing to check.
+  if (api.paired) return api;
+  const stored = storedIdentity();
   if (stored) api.resume(stored);
   // The first answer also tells whether the core still accepts this tab's token: a refused one
   // puts the page in its "open the new address" state before any view reads an empty answer.
