@@ -58,33 +58,27 @@ export async function serveStatic(
   const info = await stat(file).catch(() => null);
   if (!info || info.isDirectory()) file = join(root, 'index.html');
   const found = await stat(file).catch(() => null);
-  const size = found?.size;
-  if (size == null) {
+  if (!found) {
     res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS });
     res.end('The renderer is not built. Run `npm run build` (npm run headless does it for you).\n');
     return;
   }
+  const { size, mtimeMs } = found;
   const immutable = file.includes(`${sep}assets${sep}`);
+  const compressible = immutable && COMPRESSIBLE.has(extname(file));
   const headers = {
     'content-type': contentTypeOf(extname(file)),
     'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+    ...(compressible ? { vary: 'accept-encoding' } : {}),
     ...SECURITY_HEADERS,
   };
-  if (immutable && COMPRESSIBLE.has(extname(file))) {
-    const body = acceptsGzip(acceptEncoding)
-      ? await gzipOf(file, `${size}:${found!.mtimeMs}`).catch(() => null)
-      : null;
+  if (compressible && acceptsGzip(acceptEncoding)) {
+    const body = await gzipOf(file, `${size}:${mtimeMs}`).catch(() => null);
     if (body) {
-      res.writeHead(200, {
-        ...headers,
-        'content-encoding': 'gzip',
-        'content-length': body.length,
-        vary: 'accept-encoding',
-      });
+      res.writeHead(200, { ...headers, 'content-encoding': 'gzip', 'content-length': body.length });
       res.end(body);
       return;
     }
-    Object.assign(headers, { vary: 'accept-encoding' });
   }
   res.writeHead(200, { ...headers, 'content-length': size });
   createReadStream(file).pipe(res);

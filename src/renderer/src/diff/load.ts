@@ -7,7 +7,7 @@ let loading: Promise<typeof Drawing> | null = null;
 
 export function loadDiffDrawing(): Promise<typeof Drawing> {
   loading ??= import('./mount-diff').catch((error: unknown) => {
-    // A failed load (the core restarted with a new build) is tried again at the next diff.
+    // Not held: the next diff asks again (the diff it was for says it could not be drawn).
     loading = null;
     throw error;
   });
