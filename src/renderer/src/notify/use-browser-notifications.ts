@@ -1,9 +1,9 @@
 // Waiting requests reach the person whose Gatehouse tab is in the background: a notification per
 // request (its text from the same summary as the dialog), closed when the request ends, set right
 // from the core's list whenever the event stream opens again (what began or ended while it was
-// down went unheard), with Allow and Deny buttons where the browser offers them. A button's choice comes
-// back from the service worker as a message; it is checked against this page's own queue and voted
-// through its API.
+// down went unheard), with Allow and Deny buttons where the browser offers them. A button's choice
+// comes back from the service worker as a message; it is checked against this page's own queue and
+// voted through its API.
 import { useEffect, useRef } from 'react';
 import { z } from 'zod';
 import { summarizeApproval } from '../../../shared/approval-summary';
