@@ -9,7 +9,7 @@ import { SECURITY_HEADERS } from '../../shared/security-headers';
 import { isInside } from '../core';
 
 const gzipped = promisify(gzip);
-/** Text the build holds that compresses well (a browser over plain HTTP is offered gzip, not br). */
+/** What the build holds that compresses well (over plain HTTP browsers offer gzip, not br). */
 const COMPRESSIBLE = new Set(['.js', '.css', '.svg', '.json', '.wasm']);
 /**
  * The gzip copies of the build's assets, made once each: their names carry their content's hash,

@@ -1,6 +1,6 @@
-// The diff's drawing (CodeMirror, its merge view and languages, the diff engine) is half the page's
-// code and only a request with a change needs it: it loads apart, once, when the first diff is drawn
-// or the dialog is about to draw one, and the first screen does not wait for it.
+// The diff's drawing (CodeMirror, its merge view and languages, the diff engine) is half the
+// page's code and only a request with a change needs it: it loads apart, once, when the first diff
+// is drawn or the dialog is about to draw one, and the first screen does not wait for it.
 import type * as Drawing from './mount-diff';
 
 let loading: Promise<typeof Drawing> | null = null;
