@@ -3,6 +3,7 @@
 // the background, and nothing that happens while the list is being read is undone by it.
 import { describe, expect, it } from 'vitest';
 import type { PendingSummary } from '../../../shared/domain';
+import { ReadClock } from '../connection/read-order';
 import { reconcileNotifications, type Reconcile } from './reconcile';
 
 const waiting = (requestId: string) => ({ requestId }) as PendingSummary;
@@ -21,7 +22,7 @@ function setup(list: string[], shownTags: string[], hidden = true) {
     getNotifications: async () => [...shownNow.values()],
     listWaiting: () => listed,
     heard: new Set<string>(),
-    ended: new Set<string>(),
+    clock: new ReadClock<Record<string, never>>(),
     hidden: () => hidden,
     show: (summary) => {
       showed.push(summary.requestId);
@@ -79,8 +80,10 @@ describe('reconcileNotifications', () => {
     await done;
     expect(front.showed).toEqual([]);
     const ended = setup(['b'], []);
-    (ended.r.ended as Set<string>).add('b');
     const second = reconcileNotifications(ended.r);
+    await Promise.resolve();
+    // Its end is heard after the list was served, before its answer arrives.
+    ended.r.clock.touch('b', null);
     ended.answer();
     await second;
     expect(ended.showed).toEqual([]);

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { summarizeApproval } from '../../../shared/approval-summary';
 import type { PendingSummary } from '../../../shared/domain';
 import { useApi } from '../api/context';
+import { ReadClock } from '../connection/read-order';
 import { whenStreamOpens } from '../connection/stream-open';
 import { approveOption, denyOption, hasDanger } from '../approvals/queue-order';
 import type { ApprovalQueue } from '../approvals/use-approvals';
@@ -44,7 +45,7 @@ export function useBrowserNotifications(queue: ApprovalQueue, enabled: boolean):
     void serviceWorkerReady();
     const heard = new Set<string>();
     // Ends heard while a reconcile reads the list, so it never shows a request that just ended.
-    const reconciling = new Set<Set<string>>();
+    const clock = new ReadClock<Record<string, never>>();
     const shown = async (requestId: string) =>
       (await serviceWorkerReady())?.getNotifications({ tag: requestId }) ?? [];
     const show = (summary: PendingSummary, renotify: boolean) => {
@@ -74,13 +75,11 @@ export function useBrowserNotifications(queue: ApprovalQueue, enabled: boolean):
         });
       } else if (event.type === 'permission_resolved') {
         heard.delete(event.requestId);
-        for (const ended of reconciling) ended.add(event.requestId);
+        clock.touch(event.requestId, null);
         void shown(event.requestId).then((list) => list.forEach((n) => n.close()));
       }
     });
     const unwatch = whenStreamOpens(api, () => {
-      const ended = new Set<string>();
-      reconciling.add(ended);
       void serviceWorkerReady()
         .then((registration) =>
           registration
@@ -88,14 +87,13 @@ export function useBrowserNotifications(queue: ApprovalQueue, enabled: boolean):
                 getNotifications: () => registration.getNotifications(),
                 listWaiting: () => api.call('listApprovals', {}),
                 heard,
-                ended,
+                clock,
                 hidden: () => document.visibilityState !== 'visible',
                 show: (summary) => show(summary, false),
               })
             : undefined,
         )
-        .catch(() => undefined)
-        .finally(() => reconciling.delete(ended));
+        .catch(() => undefined);
     });
     const onMessage = (message: MessageEvent) => {
       const parsed = WorkerMessage.safeParse(message.data);
