@@ -55,9 +55,11 @@ export async function serveStatic(
   // No static folder (an empty root) serves nothing of the disk: only a folder can contain paths.
   const inside = isAbsolute(root) && isInside(candidate, root);
   let file = inside ? candidate : join(root, 'index.html');
-  const info = await stat(file).catch(() => null);
-  if (!info || info.isDirectory()) file = join(root, 'index.html');
-  const found = await stat(file).catch(() => null);
+  let found = await stat(file).catch(() => null);
+  if (!found || found.isDirectory()) {
+    file = join(root, 'index.html');
+    found = await stat(file).catch(() => null);
+  }
   if (!found) {
     res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS });
     res.end('The renderer is not built. Run `npm run build` (npm run headless does it for you).\n');
