@@ -1,6 +1,6 @@
 // No agent outlives its core: a core killed with SIGKILL takes its agents with it, in every sandbox
 // profile, even an agent that ignores its stdin closing and leaves children behind; and one that
-// cut its own lifeline is ended by the next core on the home, audited.
+// cut its own lifeline and left its process group is ended by the next core on the home, audited.
 import { randomUUID } from 'node:crypto';
 import {
   mkdtempSync,
@@ -28,8 +28,13 @@ const LINGER = `"$1" -e 'process.on("SIGTERM", () => {}); setInterval(() => {}, 
 // Runs the scripted agent ($2) with a child that ignores SIGTERM beside it; when the agent's stdin
 // closes it does not leave: it becomes such a process itself, as codex-acp stays.
 const LINGERING_AGENT = `${LINGER} &\n"$1" "$2"\nexec ${LINGER}`;
-// The same, after killing its own children first: the lifeline's watcher among them.
-const LIFELINE_CUTTER = `for c in $(cat /proc/$$/task/*/children); do kill -9 "$c"; done\n${LINGERING_AGENT}`;
+// The same, after killing its own children first (the lifeline's watcher among them), and from a
+// process group of its own, which the agent launcher does not end when the core goes (it stays in
+// the agent's session, where the next core looks).
+const LIFELINE_CUTTER = [
+  'for c in $(cat /proc/$$/task/*/children); do kill -9 "$c"; done',
+  `perl -e 'setpgrp(0, 0); exec "/bin/sh", "-c", $ENV{LINGERING_AGENT}, @ARGV' agent "$1" "$2"`,
+].join('\n');
 
 const temporary: string[] = [];
 const fresh = (prefix: string): string => {
@@ -64,6 +69,7 @@ async function coreWithScriptedAgent(script: string, sandbox: SandboxMode) {
     ...(launch.env as Record<string, string>),
     HOME: fresh('gatehouse-lifecycle-agent-home-'),
     LIFECYCLE_TEST_MARK: mark,
+    LINGERING_AGENT,
   };
   const args = ['-c', script, 'agent', launch.command, ...launch.args];
   const { home } = await coreWithAgent({ command: '/bin/sh', args, env, sandbox });
@@ -105,10 +111,11 @@ describe.skipIf(process.platform !== 'linux')('an agent whose core is killed', (
     expect(readdirSync(join(home, 'run', 'agents'))).toEqual([]);
   });
 
-  it('one that cut its lifeline is ended by the next core on the home, audited', async () => {
+  it('one that cut its lifeline and left its group is ended by the next core on the home, audited', async () => {
     const { home, mark } = await coreWithScriptedAgent(LIFELINE_CUTTER, 'off');
     await core!.stop('SIGKILL');
-    // Once its stdin has closed: the agent itself (now the lingering program) and its child.
+    // Once its stdin has closed: the agent itself (now the lingering program) and its child; the
+    // shell that started them, left in the agent's own group, is gone with it.
     await vi.waitFor(() => expect(pidsWithEnv(mark)).toHaveLength(2), { timeout: 5000 });
     const survivors = pidsWithEnv(mark);
 

@@ -5,6 +5,7 @@
 // pipes are socket pairs (libuv makes a child's stdio pipes so on Unix); their handles go to the core
 // over the IPC channel and this process closes its own copies, so the core holds the only ends:
 // EOF, and the lifeline's end closing with the core, work as if the core had spawned the agent.
+// What an agent leaves in its process group ends with it, and every agent ends with the core.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, readdirSync, readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
@@ -42,6 +43,30 @@ function closeInherited(): void {
  */
 function stopReading(pipe: unknown): void {
   (pipe as { _handle?: { readStop(): number } })._handle?.readStop();
+}
+
+/** The agents started here that have not exited: each leads its own process group. */
+const running = new Set<number>();
+
+/**
+ * Ends what is left of an agent's process group. Bubblewrap's `--die-with-parent` has a window: the
+ * first process of a sandbox's PID namespace ties itself to the outer `bwrap` only once the mounts
+ * are made, and ignores SIGTERM from outside, so a group told to stop in the first milliseconds of
+ * its start can lose the `bwrap` and keep that process, with whatever it goes on to start. It
+ * stays in the group, where a kill still reaches it.
+ */
+function endGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Nothing left in it.
+  }
+}
+
+/** Leaves, and first ends every agent's group: with the core gone, nothing else would stop them. */
+function leave(code: number): never {
+  running.forEach(endGroup);
+  process.exit(code);
 }
 
 function launch({ id, command, args, cwd, env, pipes }: Spawn): void {
@@ -84,20 +109,26 @@ function launch({ id, command, args, cwd, env, pipes }: Spawn): void {
     // Sent without keepOpen: this process's copy is closed once the core has it.
     send({ type: 'pipe', id, fd }, pipe as Socket);
   });
+  running.add(pid);
   send({ type: 'spawned', id, pid });
-  child.once('exit', (code, signal) => send({ type: 'exit', id, code, signal }));
+  child.once('exit', (code, signal) => {
+    running.delete(pid);
+    // The group's leader is reaped just now, and its id is not reused while the group has members.
+    endGroup(pid);
+    send({ type: 'exit', id, code, signal });
+  });
 }
 
 closeInherited();
 process.on('message', (message) => {
   const parsed = Spawn.safeParse(message);
   // Only the core talks here; anything else means it is not the core's channel any more.
-  if (!parsed.success) process.exit(70);
+  if (!parsed.success) leave(70);
   launch(parsed.data);
 });
-// The core is gone (killed, crashed): leave too, so that bubblewrap's `--die-with-parent` ends the
-// sandboxed agents and the pipes still held here close; the agents' lifelines end the others. The
-// IPC channel cannot say so: while a pipe waits for the core's acknowledgement Node holds back its
-// 'disconnect' for ever. Stdin is this process's own lifeline, its other end the core's alone.
-const leave = (): never => process.exit(0);
-process.stdin.on('end', leave).on('close', leave).on('error', leave).resume();
+// The core is gone (killed, crashed): leave too, with every agent, and the pipes still held here
+// close. The IPC channel cannot say so: while a pipe waits for the core's acknowledgement Node
+// holds back its 'disconnect' for ever. Stdin is this process's own lifeline, its other end the
+// core's alone.
+const lost = (): never => leave(0);
+process.stdin.on('end', lost).on('close', lost).on('error', lost).resume();

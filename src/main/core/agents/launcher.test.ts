@@ -2,7 +2,7 @@
 // agent itself (pipes both ways, EOF, exit status, process group, lifeline, nothing else inherited),
 // and a launcher that dies or misbehaves takes every agent it started with it.
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -57,6 +57,28 @@ const alive = (pid: number): boolean => processIdentity(pid) !== null;
 /** The program a pid runs now (sh execs the agent behind the lifeline). */
 const program = (pid: number): string =>
   readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0]!;
+
+const bwrap = ['/usr/bin/bwrap', '/bin/bwrap'].find((path) => existsSync(path));
+
+/** The processes whose parent is `pid`, and theirs, and so on (a sandbox's, from its bwrap). */
+function namespaceMembers(pid: number): number[] {
+  const children = (of: number): number[] => {
+    try {
+      return readFileSync(`/proc/${of}/task/${of}/children`, 'utf8')
+        .split(' ')
+        .filter(Boolean)
+        .map(Number);
+    } catch {
+      return [];
+    }
+  };
+  const found: number[] = [];
+  for (let next = children(pid); next.length > 0;) {
+    found.push(...next);
+    next = next.flatMap(children);
+  }
+  return found;
+}
 
 describe.skipIf(process.platform === 'win32')('the agent launcher', () => {
   it('hands back pipes that work both ways, and EOF and the exit code once the agent exits', async () => {
@@ -155,6 +177,37 @@ describe.skipIf(process.platform === 'win32')('the agent launcher', () => {
     agent.lifeline!.destroy();
     expect(await agent.exited).toEqual({ code: null, signal: 'SIGKILL' });
   });
+
+  it('ends what an agent left in its process group once the agent exits', async () => {
+    const from = await launcher();
+    const agent = await launch(from, spec('/bin/sh', ['-c', 'sleep 600 & echo $!']));
+    const left = Number(await readAll(agent.stdout));
+    expect(await agent.exited).toEqual({ code: 0, signal: null });
+    await vi.waitFor(() => expect(alive(left)).toBe(false));
+  });
+
+  it.skipIf(!bwrap)(
+    "ends a sandbox's first process that outlived its bwrap, with what it runs",
+    async () => {
+      const from = await launcher();
+      // Without `--die-with-parent`, the namespace's first process does not go with the outer
+      // bwrap: as in the window before it ties itself to it. What runs inside ignores SIGTERM.
+      const agent = await launch(
+        from,
+        spec(bwrap!, [
+          ...['--unshare-user', '--unshare-pid', '--ro-bind', '/', '/', '--proc', '/proc'],
+          ...['--dev', '/dev', '--', '/bin/sh', '-c', "trap '' TERM; echo ready; sleep 600"],
+        ]),
+      );
+      agent.stdout.setEncoding('utf8');
+      await new Promise((resolve) => agent.stdout.once('data', resolve));
+      const inside = namespaceMembers(agent.pid!);
+      expect(inside.length).toBeGreaterThanOrEqual(2);
+      agent.kill('SIGTERM');
+      expect(await agent.exited).toEqual({ code: null, signal: 'SIGTERM' });
+      for (const pid of inside) await vi.waitFor(() => expect(alive(pid)).toBe(false));
+    },
+  );
 
   it('a launcher killed: its agents are killed and exit SIGKILL with the reason, a start under way fails', async () => {
     const from = await launcher();
