@@ -186,6 +186,19 @@ describe.skipIf(process.platform === 'win32')('the agent launcher', () => {
     await vi.waitFor(() => expect(alive(left)).toBe(false));
   });
 
+  it("ends the lifeline's watcher once its agent exits, not only once the core goes", async () => {
+    const from = await launcher();
+    // The watcher is the agent's one child here (`read` is the shell's own).
+    const agent = await launch(
+      from,
+      lifelined('read -r watcher < /proc/$$/task/$$/children; echo $watcher'),
+    );
+    const watcher = Number(await readAll(agent.stdout));
+    expect(watcher).toBeGreaterThan(0);
+    expect(await agent.exited).toEqual({ code: 0, signal: null });
+    await vi.waitFor(() => expect(alive(watcher)).toBe(false));
+  });
+
   it.skipIf(!bwrap)(
     "ends a sandbox's first process that outlived its bwrap, with what it runs",
     async () => {

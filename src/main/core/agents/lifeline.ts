@@ -5,7 +5,8 @@
 // reads the lifeline; the kernel closes the core's end when the core dies, the read returns, and
 // the watcher kills the agent's whole process group (the agent is its leader: spawned detached),
 // what the agent spawned included. Under bubblewrap `--die-with-parent` and the pid namespace do
-// this instead. Works alike on Linux and macOS; Windows has no `sh` and no process groups.
+// this instead. An agent that exits takes its watcher with it: the launcher ends the group then.
+// Works alike on Linux and macOS; Windows has no `sh` and no process groups.
 
 /** The descriptor the lifeline is on in the agent's launcher; the agent itself never has it. */
 export const LIFELINE_FD = 3;
