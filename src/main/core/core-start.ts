@@ -3,6 +3,7 @@
 // shell parser, leftover agents, grants, paired clients, the hooks' check) is made while the server
 // already answers /api/health as "starting". Nothing is decided before rules, grants and the audit
 // are ready: the server holds every other request until `ready`.
+import { setImmediate as turn } from 'node:timers/promises';
 import type { CommandOutput } from '../../shared/contract';
 import type { Settings } from '../../shared/settings';
 import { healthAnswer } from './commands/health';
@@ -31,7 +32,7 @@ export interface CoreStarting {
  * the first and its request read and answered in the second.
  */
 async function nextTurn(): Promise<void> {
-  for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+  for (let i = 0; i < 2; i++) await turn();
 }
 
 /**

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setImmediate as turn } from 'node:timers/promises';
 import { EFFECTS_LIMITS } from '../../../shared/effects';
 import { isInside, nearestRealPath } from '../fs/containment';
 import { readInPlace } from '../fs/read-in-place';
@@ -34,7 +35,7 @@ export function readSlices(): (bytes: number) => Promise<void> | undefined {
     sinceTurn += bytes;
     if (sinceTurn < BYTES_PER_TURN) return undefined;
     sinceTurn = 0;
-    return new Promise((resolve) => setImmediate(resolve));
+    return turn();
   };
 }
 

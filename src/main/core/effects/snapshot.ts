@@ -3,6 +3,7 @@
 // command is allowed and when it finished, say what it changed.
 import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { EFFECTS_LIMITS } from '../../../shared/effects';
 
 export interface EntryStamp {
@@ -36,8 +37,6 @@ const SKIPPED = [join('.git', 'objects')];
  * this size takes a millisecond or two, so nothing else waits long.
  */
 const SLICE = 500;
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 function kindOf(d: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }) {
   if (d.isSymbolicLink()) return 'link';

@@ -2,6 +2,7 @@
 // its reads. The core runs it on a thread of its own (store-worker.ts); tests and tools open it directly.
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
+import { setImmediate as turn } from 'node:timers/promises';
 import { AuditFeed, type FeedPage } from './audit-feed';
 import { ChainWriter, readAnchor, verifyChain, type VerifyResult } from './audit-log';
 import { openDatabase, type Db, type Durability } from './database';
@@ -115,7 +116,7 @@ export function openStoreEngine(options: StoreOptions): StoreEngine {
       entries += done.entries;
       requests += done.requests;
       // Let the writer commit between chunks.
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await turn();
     }
     const anchor = closed ? null : readAnchor(db, 'checkpoint');
     const checkpoint = anchor && {
