@@ -26,13 +26,19 @@ const coreEnv = (home: string, env: Record<string, string>) => ({
   ...env,
 });
 
+/**
+ * `ownGroup`: the core leads a process group of its own, as a terminal's foreground job does, so
+ * that a signal to the group reaches it and what it forked (the agent launcher), as Ctrl-C does.
+ */
 export function startCoreProcess(
   home: string,
   env: Record<string, string> = {},
+  { ownGroup = false }: { ownGroup?: boolean } = {},
 ): Promise<CoreProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/headless.ts'], {
     env: coreEnv(home, env),
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: ownGroup,
   });
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => resolve(code)),

@@ -132,3 +132,8 @@ process.on('message', (message) => {
 // core's alone.
 const lost = (): never => leave(0);
 process.stdin.on('end', lost).on('close', lost).on('error', lost).resume();
+// Its life is the core's alone. A signal sent to the core's whole process group (Ctrl-C at the
+// terminal of `npm run headless`, a service manager's stop) reaches this process too, and leaving at
+// once had every agent killed before the core could ask them to leave; the core stops them, then
+// this process leaves with it. Handled, not ignored: an ignored signal would stay so in the agents.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => {});

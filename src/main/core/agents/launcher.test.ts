@@ -222,6 +222,18 @@ describe.skipIf(process.platform === 'win32')('the agent launcher', () => {
     },
   );
 
+  it("stays through the signals a core's whole group is sent, and its agents still take them", async () => {
+    const from = await launcher();
+    const first = await launch(from, spec('sleep', ['600']));
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.kill(from.pid!, signal);
+    const second = await launch(from, spec('sleep', ['600']));
+    expect(alive(from.pid!)).toBe(true);
+    expect(alive(first.pid!)).toBe(true);
+    // A handler, not an ignored signal: what the launcher starts has the default action.
+    second.kill('SIGINT');
+    expect(await second.exited).toEqual({ code: null, signal: 'SIGINT' });
+  });
+
   it('a launcher killed: its agents are killed and exit SIGKILL with the reason, a start under way fails', async () => {
     const from = await launcher();
     const first = await launch(from, spec('sleep', ['600']));

@@ -1,0 +1,77 @@
+// Ctrl-C at the terminal of `npm run headless` reaches the whole foreground process group: the core
+// and the agent launcher it forked, not the agents (each leads a group of its own). The core then
+// stops as at any clean stop, asking each agent to leave (SIGTERM) before it kills; the launcher,
+// whose life is the core's, must not leave first and have every agent killed at once.
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCore } from '../../src/main/core/core';
+import { HttpApi } from '../../src/renderer/src/api/http-client';
+import { scriptedAgentLaunch } from '../support/agents/scripted-agent';
+import { startCoreProcess, type CoreProcess } from '../support/core-process';
+
+const TOKEN = 'interrupt-test-token';
+// The scripted agent ($2) behind a shell that writes the cue when it is asked to leave (SIGTERM),
+// then lets the agent go and leaves itself.
+const ASKED = [
+  'exec 3<&0',
+  `trap 'echo asked > "$CUE"; kill "$agent"; wait "$agent"; exit 0' TERM`,
+  '"$1" "$2" <&3 3<&- &',
+  'agent=$!',
+  'wait "$agent"',
+].join('\n');
+
+const temporary: string[] = [];
+const fresh = (prefix: string): string => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  temporary.push(dir);
+  return dir;
+};
+let core: CoreProcess | null = null;
+
+afterEach(async () => {
+  if (core) {
+    try {
+      process.kill(-core.pid, 'SIGKILL');
+    } catch {
+      // Gone, as it should be.
+    }
+    await core.exited;
+  }
+  core = null;
+  for (const dir of temporary.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe.skipIf(process.platform !== 'linux')("Ctrl-C at the core's terminal", () => {
+  it('stops each agent as a clean stop does: asked to leave first', async () => {
+    const home = fresh('gatehouse-interrupt-');
+    const cue = join(fresh('gatehouse-interrupt-cue-'), 'asked');
+    const launch = scriptedAgentLaunch({ prompts: [] });
+    const agent = {
+      command: '/bin/sh',
+      args: ['-c', ASKED, 'agent', launch.command, ...launch.args],
+      env: { ...(launch.env as Record<string, string>), CUE: cue },
+      sandbox: 'off',
+    };
+    writeFileSync(join(home, 'settings.json'), JSON.stringify({ agents: { s: agent } }));
+    core = await startCoreProcess(home, { GATEHOUSE_TOKEN: TOKEN }, { ownGroup: true });
+    const api = new HttpApi(new URL(core.url).origin, TOKEN);
+    await api.call('createSession', { agentId: 's', cwd: fresh('gatehouse-interrupt-work-') });
+
+    process.kill(-core.pid, 'SIGINT');
+    expect(await core.exited).toBe(0);
+    expect(readFileSync(cue, 'utf8')).toBe('asked\n');
+    // Its exit as it left on its own, not a kill for a launcher lost to the interrupt.
+    const next = await createCore({ home });
+    try {
+      await next.store.flush();
+      const exits = await next.store.events({ type: 'agent_exited' });
+      expect(exits.map((exit) => exit.payload)).toEqual([
+        expect.objectContaining({ code: 0, signal: null }),
+      ]);
+    } finally {
+      await next.close();
+    }
+  });
+});
