@@ -128,8 +128,8 @@ async function main(): Promise<void> {
     await core.close();
     process.exit(0);
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  // Ctrl-C, a service manager's stop, and the terminal closed: each a clean stop.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop);
 }
 
 // Why Gatehouse did not start is told to the person at the terminal, in these words.

@@ -361,7 +361,8 @@ export function startDesktop(): void {
   // Closing every window leaves Gatehouse in the tray; only Quit (or the OS) ends it.
   app.on('window-all-closed', () => undefined);
   app.on('before-quit', (event) => desktop.beforeQuit(event));
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+    process.on(signal, () => app.quit());
 
   app
     .whenReady()
