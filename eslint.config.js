@@ -74,7 +74,16 @@ const layers = [
 const coreFloors = [
   {
     floor: 'ground',
-    rooms: ['log', 'fs', 'errors.ts', 'entry-file.ts', 'ids.ts', 'node-flags.ts', 'home-lock.ts'],
+    rooms: [
+      'log',
+      'fs',
+      'errors.ts',
+      'entry-file.ts',
+      'ids.ts',
+      'node-flags.ts',
+      'home-lock.ts',
+      'process-identity.ts',
+    ],
   },
   { floor: 'judgement and record', rooms: ['mediator', 'rules', 'events', 'store'] },
   { floor: 'what a request is made of', rooms: ['safety', 'config', 'telemetry', 'sandbox'] },

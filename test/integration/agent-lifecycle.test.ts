@@ -1,6 +1,7 @@
 // No agent outlives its core: a core killed with SIGKILL takes its agents with it, in every sandbox
-// profile, even an agent that ignores its stdin closing and leaves children behind; and one that
-// cut its own lifeline and left its process group is ended by the next core on the home, audited.
+// profile, even an agent that ignores its stdin closing and leaves children behind; the next core
+// removes the folders the dead core's sandboxes made; and one that cut its own lifeline and left
+// its process group is ended by the next core on the home, audited.
 import { randomUUID } from 'node:crypto';
 import {
   mkdtempSync,
@@ -92,7 +93,9 @@ const profiles: SandboxMode[] = noSandbox ? ['off'] : ['off', 'workspace-write',
 
 describe.skipIf(process.platform !== 'linux')('an agent whose core is killed', () => {
   it.each(profiles)('sandbox %s: dies with the core, children included', async (sandbox) => {
-    const { home, mark } = await coreWithScriptedAgent(LINGERING_AGENT, sandbox);
+    // Sandboxed, it leaves a file in its own /tmp, which lies in the data folder.
+    const planting = sandbox === 'off' ? '' : 'echo planted > /tmp/left-behind\n';
+    const { home, mark } = await coreWithScriptedAgent(planting + LINGERING_AGENT, sandbox);
     // The agent and the child it started at least.
     expect(pidsWithEnv(mark).length).toBeGreaterThanOrEqual(2);
     const records = readdirSync(join(home, 'run', 'agents'));
@@ -106,9 +109,19 @@ describe.skipIf(process.platform !== 'linux')('an agent whose core is killed', (
     // The sandbox's own processes, which carry no mark, finish exiting too.
     await vi.waitFor(() => expect(pidsInSession(sid)).toEqual([]), { timeout: 5000, interval: 50 });
 
-    // Nothing left for the next core to end; the dead core's record is gone.
+    const launchFolders = () =>
+      readdirSync(join(home, 'run')).filter((name) => /^(tmp|net|shell|launch)-/.test(name));
+    if (planting) {
+      const left = launchFolders().filter((name) => name.startsWith('tmp-'));
+      expect(left).toHaveLength(1);
+      expect(readdirSync(join(home, 'run', left[0]!))).toContain('left-behind');
+    }
+
+    // Nothing left for the next core to end; the dead core's record is gone, and so are the
+    // folders its sandbox made, the agent's /tmp with what it left there.
     expect(await nextCoreOn(home)).toEqual([]);
     expect(readdirSync(join(home, 'run', 'agents'))).toEqual([]);
+    expect(launchFolders()).toEqual([]);
   });
 
   it('one that cut its lifeline and left its group is ended by the next core on the home, audited', async () => {

@@ -5,7 +5,7 @@
 import { existsSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { processIdentity } from '../../src/main/core/agents/leftover-agents';
+import { processIdentity } from '../../src/main/core/process-identity';
 import { scriptedAgentConfig } from '../support/agents/scripted-agent';
 import { startGatehouse, type TestGatehouse } from '../support/gatehouse';
 import { freshDir, type Cleanup } from '../support/steps';

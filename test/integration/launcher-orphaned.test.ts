@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { processIdentity } from '../../src/main/core/agents/leftover-agents';
+import { processIdentity } from '../../src/main/core/process-identity';
 import { freshDir, type Cleanup } from '../support/steps';
 
 const cleanup: Cleanup = [];

@@ -1,7 +1,7 @@
 // The live processes (Linux /proc) whose environment holds a marker a test gave its agent: what an
 // agent and everything it started inherit, inside a sandbox or not.
 import { readdirSync, readFileSync } from 'node:fs';
-import { processIdentity } from '../../src/main/core/agents/leftover-agents';
+import { processIdentity } from '../../src/main/core/process-identity';
 
 export function pidsWithEnv(entry: string): number[] {
   const found: number[] = [];

@@ -1,4 +1,5 @@
 import { homedir } from 'node:os';
+import { join } from 'node:path';
 import type { ManagedOverride } from '../../shared/managed-settings';
 import type { Settings } from '../../shared/settings';
 import { installedGatehouse } from './agents/hooked-clis';
@@ -44,6 +45,7 @@ import { logger } from './log/logger';
 import { validatePolicyConfig } from './mediator';
 import { initShellParser, validateRules } from './rules';
 import { createPreviewer } from './preview';
+import { removeLeftoverLaunchFolders } from './sandbox/launch-folders';
 import { openStore, type Store } from './store';
 import { KEY_ENV, resolveAuditKey, type ResolvedAuditKey } from './store/audit-key';
 import { placeDatabase } from './store/data-folder';
@@ -144,6 +146,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   for (const { agentId, ...leftover } of endLeftoverAgents(home)) {
     store.recordEvent({ type: 'agent_orphan_ended', agentId, payload: leftover });
   }
+  // And the folders their sandboxes made (a session's /tmp, with what its agent left there), in the
+  // background: the start does not wait for a large one.
+  const leftoverFolders = removeLeftoverLaunchFolders(join(home, 'run')).then(
+    (removed) =>
+      removed > 0 && log.info(`removed ${removed} folders a stopped core's sandboxes left`),
+    (error: unknown) => log.warn('the folders a stopped core left could not be removed:', error),
+  );
   const clients = new ClientRegistry({
     now,
     store,
@@ -333,6 +342,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       hooks.close();
       await sessions.closeAll('shutdown');
       await Promise.allSettled(previewRuns);
+      await leftoverFolders;
       // The comparisons the sessions' ends started are audited before the store closes.
       await effects.settled();
       effects.close();

@@ -9,7 +9,7 @@ import type { Readable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LaunchedAgent, LaunchSpec } from './launched-agent';
 import { agentLauncher, AgentLauncher, LauncherLostError, runThroughLauncher } from './launcher';
-import { processIdentity } from './leftover-agents';
+import { processIdentity } from '../process-identity';
 import { behindLifeline } from './lifeline';
 import { signalGroup } from './process-group';
 

@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { endLeftoverAgents, processIdentity } from './leftover-agents';
+import { processIdentity } from '../process-identity';
+import { endLeftoverAgents } from './leftover-agents';
 
 const started: ChildProcess[] = [];
 const homes: string[] = [];

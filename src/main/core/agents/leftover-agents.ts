@@ -7,15 +7,9 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { ownIdentity, processIdentity, stillRunning } from '../process-identity';
 
 const RECORD_MAX_BYTES = 4096;
-
-/** What the kernel says about a live process: when it started (clock ticks after boot), its group and session. */
-export interface ProcessIdentity {
-  startTime: string;
-  pgid: number;
-  sid: number;
-}
 
 const Pid = z
   .number()
@@ -35,32 +29,7 @@ const AgentRecord = z
   .refine((record) => record.pgid === record.pid && record.sid === record.pid);
 type AgentRecord = z.infer<typeof AgentRecord>;
 
-/**
- * /proc/<pid>/stat read past the command name (which may hold spaces and parentheses), or null. A
- * zombie is not live: it has exited and waits only for its parent to read its status.
- */
-export function processIdentity(pid: number): ProcessIdentity | null {
-  if (process.platform !== 'linux') return null;
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return null;
-  }
-  // Fields after "(comm)": state ppid pgrp session … starttime is the 22nd field of the line.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  if (fields[0] === 'Z' || fields[0] === 'X') return null;
-  const [pgid, sid, startTime] = [Number(fields[2]), Number(fields[3]), fields[19]];
-  if (!Number.isInteger(pgid) || !Number.isInteger(sid) || !startTime || !/^\d+$/.test(startTime))
-    return null;
-  return { startTime, pgid, sid };
-}
-
 const recordsDir = (home: string): string => join(home, 'run', 'agents');
-
-/** This core's own identity, which does not change while it runs: read once, not at every start. */
-let own: ProcessIdentity | null | undefined;
-const ownIdentity = (): ProcessIdentity | null => (own ??= processIdentity(process.pid));
 
 /** Records a started agent; `remove` forgets it once it has exited. Null where nothing is recorded. */
 export function recordAgent(home: string, agentId: string, pid: number): { remove(): void } | null {
@@ -111,7 +80,7 @@ export function endLeftoverAgents(home: string): LeftoverAgent[] {
   for (const name of names) {
     const file = join(dir, name);
     const record = readRecord(file);
-    if (record && isAlive(record.core)) continue;
+    if (record && stillRunning(record.core)) continue;
     rmSync(file, { force: true });
     const killed = record ? endSession(record) : [];
     if (record && killed.length > 0) {
@@ -130,10 +99,6 @@ function readRecord(file: string): AgentRecord | null {
   } catch {
     return null;
   }
-}
-
-function isAlive(owner: { pid: number; startTime: string }): boolean {
-  return processIdentity(owner.pid)?.startTime === owner.startTime;
 }
 
 /**

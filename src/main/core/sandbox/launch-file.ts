@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LaunchFile } from './known-agents';
+import { launchFolderPrefix } from './launch-folders';
 
 /** A launch file on disk: the arguments that name it, and its removal after the agent exited. */
 export interface WrittenLaunchFile {
@@ -29,7 +30,7 @@ const sha256 = (data: string | Buffer): string => createHash('sha256').update(da
  * file turned into `decision = "allow"` for every tool).
  */
 export function writeLaunchFile(file: LaunchFile, runDir: string): WrittenLaunchFile {
-  const dir = mkdtempSync(join(runDir, 'launch-'));
+  const dir = mkdtempSync(launchFolderPrefix(runDir, 'launch'));
   const remove = (): void => rmSync(dir, { recursive: true, force: true });
   try {
     const path = join(dir, file.name);

@@ -1,8 +1,9 @@
 // Each sandbox's own temp folder. Without it every session saw, and could write, the same /tmp: the
 // files another session's agent left there, and those Gatehouse or the person keep there.
 import { mkdtemp, rm } from 'node:fs/promises';
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute } from 'node:path';
 import { isInside } from '../fs/containment';
+import { launchFolderPrefix } from './launch-folders';
 
 export interface PrivateTmp {
   /** The folder on the host, in Gatehouse's data folder (which every sandbox hides). */
@@ -13,7 +14,7 @@ export interface PrivateTmp {
 
 /** A new, empty folder only the user may enter, under `runDir`. */
 export async function createPrivateTmp(runDir: string): Promise<PrivateTmp> {
-  const path = await mkdtemp(join(runDir, 'tmp-'));
+  const path = await mkdtemp(launchFolderPrefix(runDir, 'tmp'));
   let removed: Promise<void> | null = null;
   return {
     path,

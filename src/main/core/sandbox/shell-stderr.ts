@@ -12,6 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { runHere, type ToolRunner } from './tool-runner';
+import { launchFolderPrefix } from './launch-folders';
 
 /** What is passed on for one session: past it the FIFO is still drained, never read. */
 export const SHELL_STDERR_LIMIT = 4 * 1024 * 1024;
@@ -39,7 +40,7 @@ export async function openShellStderrTap(
   run: ToolRunner = runHere,
   limit = SHELL_STDERR_LIMIT,
 ): Promise<ShellStderrTap> {
-  const dir = await mkdtemp(join(runDir, 'shell-'));
+  const dir = await mkdtemp(launchFolderPrefix(runDir, 'shell'));
   const fifo = join(dir, 'stderr');
   const script = join(dir, 'bash-env.sh');
   let reader: Socket | null = null;

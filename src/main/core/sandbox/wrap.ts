@@ -30,6 +30,7 @@ import {
   withFilterOpen,
   type UnixSocketPlan,
 } from './unix-sockets';
+import { launchFolderPrefix } from './launch-folders';
 
 export interface WrapOptions {
   /** Called for each connection the network bridge refuses. */
@@ -170,7 +171,7 @@ export async function wrapCommand(
 
   const loopback = profile.network.hosts.filter((rule) => isLoopbackHost(rule.host));
   const remote = profile.network.hosts.filter((rule) => !isLoopbackHost(rule.host));
-  const bridgeDir = mkdtempSync(join(runDir, 'net-'));
+  const bridgeDir = mkdtempSync(launchFolderPrefix(runDir, 'net'));
   if (join(bridgeDir, 'proxy').length > MAX_SOCKET_PATH) {
     rmSync(bridgeDir, { recursive: true, force: true });
     await tmp.remove();
