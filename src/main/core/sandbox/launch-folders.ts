@@ -5,8 +5,9 @@
 // kernel's start time of that pid), so a later core removes those of a core that is gone and never
 // those of one still running. An agent cannot rename a folder it is given: the folders themselves
 // lie in a folder every sandbox hides.
-import { readdir, rm } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { removeTree } from '../fs/remove-tree';
 import { ownIdentity, stillRunning } from '../process-identity';
 
 export type LaunchFolderKind = 'tmp' | 'net' | 'shell' | 'launch';
@@ -33,9 +34,7 @@ export async function removeLeftoverLaunchFolders(runDir: string): Promise<numbe
     const pid = parseInt(tag[1]!, 36);
     return pid > 0 && !stillRunning({ pid, startTime: parseInt36(tag[2]!).toString() });
   });
-  await Promise.all(
-    gone.map((name) => rm(join(runDir, name), { recursive: true, force: true, maxRetries: 3 })),
-  );
+  await Promise.all(gone.map((name) => removeTree(join(runDir, name))));
   return gone.length;
 }
 

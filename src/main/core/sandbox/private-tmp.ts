@@ -1,8 +1,9 @@
 // Each sandbox's own temp folder. Without it every session saw, and could write, the same /tmp: the
 // files another session's agent left there, and those Gatehouse or the person keep there.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { isInside } from '../fs/containment';
+import { removeTree } from '../fs/remove-tree';
 import { launchFolderPrefix } from './launch-folders';
 
 export interface PrivateTmp {
@@ -18,7 +19,7 @@ export async function createPrivateTmp(runDir: string): Promise<PrivateTmp> {
   let removed: Promise<void> | null = null;
   return {
     path,
-    remove: () => (removed ??= rm(path, { recursive: true, force: true, maxRetries: 3 })),
+    remove: () => (removed ??= removeTree(path)),
   };
 }
 

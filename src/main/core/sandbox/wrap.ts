@@ -31,6 +31,7 @@ import {
   type UnixSocketPlan,
 } from './unix-sockets';
 import { launchFolderPrefix } from './launch-folders';
+import { removeTree } from '../fs/remove-tree';
 
 export interface WrapOptions {
   /** Called for each connection the network bridge refuses. */
@@ -196,8 +197,8 @@ export async function wrapCommand(
     cleaned = true;
     watch.close();
     await bridge.close();
-    rmSync(bridgeDir, { recursive: true, force: true });
-    await tmp.remove();
+    // The agent could write in both.
+    await Promise.all([removeTree(bridgeDir), tmp.remove()]);
   };
   const spec: RelaySpec = { forwards: [...bridge.forwards], setEnv: {}, unsetEnv: [] };
   if (bridge.proxySocket) {
