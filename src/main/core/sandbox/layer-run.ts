@@ -152,10 +152,16 @@ export async function runLayer<R>(
     stdin.write('stop\n');
     grace ??= setTimeout(killAll, STOP_GRACE_MS);
   };
-  const timer = setTimeout(() => {
-    outcome.timedOut = true;
-    stop();
-  }, input.timeoutMs);
+  // The bound is the command's: it starts again once the layer is built and the command starts, so
+  // that a layer slow to build (a loaded machine) does not take the command's time. The layer's
+  // building has the same bound of its own.
+  const bound = (): NodeJS.Timeout =>
+    setTimeout(() => {
+      outcome.timedOut = true;
+      stop();
+    }, input.timeoutMs);
+  let timer = bound();
+  let started = false;
   const onAbort = (): void => {
     outcome.aborted = true;
     killAll();
@@ -165,6 +171,11 @@ export async function runLayer<R>(
   if (input.signal?.aborted) onAbort();
   reportPipe.on('data', (chunk: Buffer) => {
     reports += chunk.toString('utf8');
+    if (!started && /^start$/m.test(reports) && !outcome.timedOut) {
+      started = true;
+      clearTimeout(timer);
+      timer = bound();
+    }
     const exit = /^exit (\d+)$/m.exec(reports);
     if (!exit || reading) return;
     reading = true;

@@ -5,7 +5,8 @@
 // closes its stdin: the tmpfs and everything on it go with the namespace.
 //
 // Its descriptors: stdin is the line from Gatehouse (a line: stop the command now; end of input:
-// done, leave), fd 3 its reports (`fail <why>` before the command starts, `exit <code>` after).
+// done, leave), fd 3 its reports (`fail <why>` before the command starts, `start` as it starts,
+// `exit <code>` after).
 import { join } from 'node:path';
 
 /** The script's exit when it could not build the layer: the command never ran. */
@@ -74,6 +75,7 @@ export function scratchScript(input: ScratchScriptInput): string {
   const command = [...input.limits, ...input.argv].map(quote).join(' ');
   lines.push(
     'exec 4<&0',
+    'echo start >&3',
     `${command} 9<${quote(input.filterFile)} </dev/null 3>&- 4<&- &`,
     'cmd=$!',
     // Gatehouse's line (or its end, should it die) stops the sandbox; its first process dies with
