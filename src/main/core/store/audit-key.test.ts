@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
@@ -9,7 +10,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStoreEngine } from '.';
 import {
@@ -142,6 +143,36 @@ describe('where the audit key comes from', () => {
     expect(findAuditKey({ home, dbPath, env: {}, platform: 'linux', userHome: user })).toBeNull();
     expect(existsSync(join(user, '.local'))).toBe(false);
     expect(existsSync(legacyKeyPath(dbPath))).toBe(true);
+  });
+});
+
+describe('a key file made by several processes at once', () => {
+  it('is made once, whole: each process reads the same key, and no file of its making is left', async () => {
+    const { home, dbPath, user } = layout();
+    const file = join(user, 'key');
+    const source = resolve('src/main/core/store/audit-key.ts');
+    const script = [
+      `const { resolveAuditKey } = await import(${JSON.stringify(source)});`,
+      `const ctx = { home: ${JSON.stringify(home)}, dbPath: ${JSON.stringify(dbPath)} };`,
+      `const env = { GATEHOUSE_AUDIT_KEY_FILE: ${JSON.stringify(file)} };`,
+      'process.stdout.write(resolveAuditKey({ ...ctx, env }).key.toString("hex"));',
+    ].join('\n');
+    const keys = await Promise.all(
+      Array.from({ length: 8 }, () => {
+        const child = spawn(
+          process.execPath,
+          ['--import', 'tsx', '--input-type=module', '-e', script],
+          { stdio: ['ignore', 'pipe', 'inherit'] },
+        );
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        return new Promise<string>((done) => child.once('close', () => done(out)));
+      }),
+    );
+    const written = readFileSync(file, 'utf8').trim();
+    expect(written).toMatch(/^[0-9a-f]{64}$/);
+    expect(keys).toEqual(Array.from({ length: 8 }, () => written));
+    expect(readdirSync(user)).toEqual(['key']);
   });
 });
 

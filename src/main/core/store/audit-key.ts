@@ -22,6 +22,7 @@ import {
   chmodSync,
   closeSync,
   fsyncSync,
+  linkSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -113,16 +114,22 @@ function readKeyFile(file: string, platform: NodeJS.Platform): Buffer | null {
   return parseKey(readFileSync(file, 'utf8'), `the audit key file ${file}`);
 }
 
-/** Creates the key file (0600, fsynced); when another process created it first, theirs is used. */
+/**
+ * Creates the key file (0600, fsynced); when another process created it first, theirs is used. The
+ * key is written whole under a name of this process's own and then linked into place, so a process
+ * that finds the file never reads it half written.
+ */
 function createKeyFile(file: string, key: Buffer, platform: NodeJS.Platform): Buffer {
+  const own = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  const fd = openSync(own, 'wx', 0o600);
   try {
-    const fd = openSync(file, 'wx', 0o600);
-    try {
-      writeSync(fd, key.toString('hex') + '\n');
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    writeSync(fd, key.toString('hex') + '\n');
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    linkSync(own, file);
     return key;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
@@ -130,6 +137,8 @@ function createKeyFile(file: string, key: Buffer, platform: NodeJS.Platform): Bu
       if (theirs) return theirs;
     }
     throw err;
+  } finally {
+    unlinkSync(own);
   }
 }
 
