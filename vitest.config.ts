@@ -9,7 +9,7 @@ export default defineConfig({
           // Unit tests sit beside the unit they test; test/config checks the root's config files.
           include: ['src/**/*.test.ts', 'test/config/**/*.test.ts'],
           environment: 'node',
-          setupFiles: ['test/support/audit-key-env.ts'],
+          globalSetup: ['test/support/audit-key-env.ts'],
         },
       },
       {
@@ -17,7 +17,7 @@ export default defineConfig({
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           environment: 'node',
-          setupFiles: ['test/support/audit-key-env.ts'],
+          globalSetup: ['test/support/audit-key-env.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           // Real agent subprocesses and servers, two files at a time: a file alone kept two cores

@@ -1,13 +1,17 @@
-// Every test process gets its own audit key file, outside every test's GATEHOUSE_HOME, so tests
-// never create the person's real key (~/.local/state/gatehouse/audit-key) and the processes they
-// spawn (npm run audit:verify) find the same key.
-import { mkdtempSync } from 'node:fs';
+// One audit key file for the whole run, outside every test's GATEHOUSE_HOME, so tests never create
+// the person's real key (~/.local/state/gatehouse/audit-key) and the processes they spawn (npm run
+// audit:verify) find the same key. Set before the test processes start, which inherit it; removed
+// with its folder when the run ends (a folder per test process was left behind by every run).
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
-if (!process.env.GATEHOUSE_AUDIT_KEY_FILE) {
-  process.env.GATEHOUSE_AUDIT_KEY_FILE = join(
-    mkdtempSync(join(tmpdir(), 'gatehouse-test-key-')),
-    'audit-key',
-  );
+export default function setup(): (() => void) | undefined {
+  if (process.env.GATEHOUSE_AUDIT_KEY_FILE) return undefined;
+  const file = join(mkdtempSync(join(tmpdir(), 'gatehouse-test-key-')), 'audit-key');
+  process.env.GATEHOUSE_AUDIT_KEY_FILE = file;
+  return () => {
+    delete process.env.GATEHOUSE_AUDIT_KEY_FILE;
+    rmSync(dirname(file), { recursive: true, force: true });
+  };
 }
