@@ -3,7 +3,7 @@
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { SettingsInput } from '../../src/shared/settings';
 import type { ScriptStep, ScriptedAgentScript } from '../support/agents/scripted-agent';
 import { startScriptedSession, type ScriptedSession } from '../support/gatehouse';
@@ -238,7 +238,9 @@ describe('pipeline with a scripted agent', () => {
   });
 
   it('refuses a write outside the session folder and audits the refusal', async () => {
-    const outside = join(mkdtempSync(join(tmpdir(), 'gatehouse-outside-')), 'escape.txt');
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-outside-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const outside = join(dir, 'escape.txt');
     const { gh, sessionId } = await start({
       prompts: [[{ type: 'writeFile', path: outside, content: 'nope', via: 'client' }]],
     });

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterEach, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { HttpApi } from '../../src/renderer/src/api/http-client';
 import { startCoreProcess } from './core-process';
 import { freshDir, pendingOne, type Cleanup } from './steps';
@@ -19,7 +19,10 @@ export { freshDir, pendingOne, type Cleanup } from './steps';
  * and a test must never write the machine's own.
  */
 let spareHome: string | undefined;
-process.once('exit', () => spareHome && rmSync(spareHome, { recursive: true, force: true }));
+afterAll(() => {
+  if (spareHome) rmSync(spareHome, { recursive: true, force: true });
+  spareHome = undefined;
+});
 
 /** `gatehouse hook <args…>` as the built command, to its end. */
 export function gatehouse(args: string[], env: Record<string, string> = {}) {

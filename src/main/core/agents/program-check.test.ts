@@ -1,7 +1,7 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { programProblem } from './program-check';
 
 describe('programProblem', () => {
@@ -9,6 +9,7 @@ describe('programProblem', () => {
   writeFileSync(join(dir, 'agent'), '#!/bin/sh\n');
   chmodSync(join(dir, 'agent'), 0o755);
   writeFileSync(join(dir, 'plain'), 'not a program');
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('accepts an executable on the PATH or by absolute path', () => {
     expect(programProblem('agent', ['relative', dir].join(delimiter))).toBeNull();

@@ -1,12 +1,20 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { settingsJsonSchema } from './json-schema';
 import { loadSettings, SettingsError, updateSettingsFile } from './settings-file';
 import { DEFAULT_RULES } from '../../../shared/rules';
 
-const home = () => mkdtempSync(join(tmpdir(), 'gatehouse-settings-'));
+const homes: string[] = [];
+const home = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-settings-'));
+  homes.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of homes.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 describe('settings.json', () => {
   it('is created with the defaults on first start', () => {
