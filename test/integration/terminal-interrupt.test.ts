@@ -3,14 +3,14 @@
 // manager's stop and the terminal's hangup. The core then stops as at any clean stop, asking each
 // agent to leave (SIGTERM) before it kills; the launcher, whose life is the core's, must not leave
 // first and have every agent killed at once.
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../src/main/core/core';
 import { HttpApi } from '../../src/renderer/src/api/http-client';
 import { scriptedAgentLaunch } from '../support/agents/scripted-agent';
 import { startCoreProcess, type CoreProcess } from '../support/core-process';
+import { freshDir, type Cleanup } from '../support/steps';
 
 const TOKEN = 'interrupt-test-token';
 // The scripted agent ($2) behind a shell that writes the cue when it is asked to leave (SIGTERM),
@@ -23,12 +23,8 @@ const ASKED = [
   'wait "$agent"',
 ].join('\n');
 
-const temporary: string[] = [];
-const fresh = (prefix: string): string => {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  temporary.push(dir);
-  return dir;
-};
+const cleanup: Cleanup = [];
+const fresh = (prefix: string): string => realpathSync(freshDir(cleanup, prefix));
 let core: CoreProcess | null = null;
 
 afterEach(async () => {
@@ -41,7 +37,7 @@ afterEach(async () => {
     await core.exited;
   }
   core = null;
-  for (const dir of temporary.splice(0)) rmSync(dir, { recursive: true, force: true });
+  for (const step of cleanup.splice(0).reverse()) await step();
 });
 
 // SIGINT is Ctrl-C, SIGTERM a service manager's stop, SIGHUP the terminal closed.
