@@ -26,6 +26,7 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
+  rmSync,
   statSync,
   unlinkSync,
   writeSync,
@@ -121,15 +122,15 @@ function readKeyFile(file: string, platform: NodeJS.Platform): Buffer | null {
  */
 function createKeyFile(file: string, key: Buffer, platform: NodeJS.Platform): Buffer {
   const own = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  const fd = openSync(own, 'wx', 0o600);
   try {
-    writeSync(fd, key.toString('hex') + '\n');
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    linkSync(own, file);
+    writeKey(own, key);
+    try {
+      linkSync(own, file);
+    } catch (err) {
+      // A file system without hard links: made in place, as it was before.
+      if (!NO_LINKS.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
+      writeKey(file, key);
+    }
     return key;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
@@ -138,7 +139,20 @@ function createKeyFile(file: string, key: Buffer, platform: NodeJS.Platform): Bu
     }
     throw err;
   } finally {
-    unlinkSync(own);
+    rmSync(own, { force: true });
+  }
+}
+
+const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
+
+/** A new file at `path` (never one that exists), 0600, the key in it and on the disk. */
+function writeKey(path: string, key: Buffer): void {
+  const fd = openSync(path, 'wx', 0o600);
+  try {
+    writeSync(fd, key.toString('hex') + '\n');
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }
 
