@@ -90,6 +90,13 @@ describe('gatehouse support-bundle', () => {
     const allow = approval.options.find((o) => o.kind === 'allow_once')!;
     await gh.api.call('vote', { requestId: approval.requestId, optionId: allow.optionId });
     await turn;
+    // The turn's end has the allowed command's effects compared and recorded, after the turn: the
+    // database is compared below, and a record still to come would change it.
+    await expect
+      .poll(
+        async () => (await gh.api.call('historyDetail', { requestId: approval.requestId })).effects,
+      )
+      .toBeDefined();
     await gh.core.store.flush();
 
     // The person's settings file: an agent with a key in its environment and flags, a collector header.
@@ -126,8 +133,18 @@ describe('gatehouse support-bundle', () => {
     const db = databasePath(gh.home);
     // The running core copies its WAL into the database file on a schedule of its own: done here, so
     // that the file compared is the core's last write and a copy still to come cannot change it.
+    // A read of the core's own can hold the checkpoint back: asked again until every frame is in.
     const settle = new Database(db);
-    settle.pragma('wal_checkpoint(FULL)');
+    await expect
+      .poll(() => {
+        const [done] = settle.pragma('wal_checkpoint(FULL)') as {
+          busy: number;
+          log: number;
+          checkpointed: number;
+        }[];
+        return done!.busy === 0 && done!.checkpointed === done!.log;
+      })
+      .toBe(true);
     settle.close();
     const before = { files: readdirSync(gh.home).sort(), db: sha(db) };
     const out = join(outDir, 'bundle.zip');
