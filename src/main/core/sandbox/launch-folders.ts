@@ -12,12 +12,13 @@ import { ownIdentity, stillRunning } from '../process-identity';
 
 export type LaunchFolderKind = 'tmp' | 'net' | 'shell' | 'launch';
 
-const TAGGED = /^(?:tmp|net|shell|launch)-([0-9a-z]{1,8})\.([0-9a-z]{1,14})-/;
+// A start time in clock ticks (100 a second) stays a safe integer for two million years.
+const TAGGED = /^(?:tmp|net|shell|launch)-([0-9a-z]{1,8})\.([0-9a-z]{1,10})-/;
 
 /** The prefix for mkdtemp of a `kind` folder in `runDir`, named for this core (short: sockets live there). */
 export function launchFolderPrefix(runDir: string, kind: LaunchFolderKind): string {
   const core = ownIdentity();
-  const tag = core ? `${process.pid.toString(36)}.${BigInt(core.startTime).toString(36)}-` : '';
+  const tag = core ? `${process.pid.toString(36)}.${Number(core.startTime).toString(36)}-` : '';
   return join(runDir, `${kind}-${tag}`);
 }
 
@@ -32,15 +33,8 @@ export async function removeLeftoverLaunchFolders(runDir: string): Promise<numbe
     const tag = TAGGED.exec(name);
     if (!tag) return false;
     const pid = parseInt(tag[1]!, 36);
-    return pid > 0 && !stillRunning({ pid, startTime: parseInt36(tag[2]!).toString() });
+    return pid > 0 && !stillRunning({ pid, startTime: String(parseInt(tag[2]!, 36)) });
   });
   await Promise.all(gone.map((name) => removeTree(join(runDir, name))));
   return gone.length;
-}
-
-/** A base-36 number of any size (a start time in clock ticks may pass 2^53 in principle). */
-function parseInt36(text: string): bigint {
-  let value = 0n;
-  for (const digit of text) value = value * 36n + BigInt(parseInt(digit, 36));
-  return value;
 }
