@@ -3,15 +3,7 @@
 // same user (root on CI), so only the mounts and namespaces can be what stops the probe.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -25,6 +17,7 @@ import { wrapCommand, type WrappedCommand } from '../../src/main/core/sandbox/wr
 import { startFakeModelServer } from '../support/fake-model-server';
 import { prepareGemini } from '../support/gemini';
 import { bwrapMissing, loopbackGreeter } from '../support/bwrap';
+import { descendantsOf } from '../support/process-scan';
 
 const PROBE = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'sandbox-probe.mjs');
 
@@ -116,22 +109,6 @@ async function run(
   return { status, stdout, stderr };
 }
 
-function childrenOf(pid: number): number[] {
-  const out: number[] = [];
-  let tasks: string[];
-  try {
-    tasks = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return out;
-  }
-  for (const task of tasks) {
-    const text = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
-    for (const child of text ? text.split(/\s+/).map(Number) : [])
-      out.push(child, ...childrenOf(child));
-  }
-  return out;
-}
-
 function alive(pid: number): boolean {
   const stat = `/proc/${pid}/stat`;
   if (!existsSync(stat)) return false;
@@ -193,7 +170,7 @@ async function longLived(
     child.stdout?.once('data', () => resolve());
     child.once('exit', (code) => reject(new Error(`sandbox exited early (${code})`)));
   });
-  return { child, inner: childrenOf(child.pid!) };
+  return { child, inner: descendantsOf(child.pid!) };
 }
 
 describe.skipIf(missing !== null)('agent sandbox (bubblewrap)', () => {
@@ -318,7 +295,7 @@ describe.skipIf(missing !== null)('agent sandbox (bubblewrap)', () => {
     // Killed once the agent runs: bwrap 0.8 arms its own parent-death signal late in start-up
     // (bubblewrap.c, do_init), so a parent killed within those milliseconds can leave it behind.
     await until(() => existsSync(join(f.project, 'started')), 'the sandboxed process started');
-    const sandboxed = [bwrapPid, ...childrenOf(bwrapPid)];
+    const sandboxed = [bwrapPid, ...descendantsOf(bwrapPid)];
     cleanups.push(() => {
       for (const pid of sandboxed.filter(alive)) process.kill(pid, 'SIGKILL');
     });

@@ -25,3 +25,25 @@ export function pidsInSession(sid: number): number[] {
     .map(Number)
     .filter((pid) => processIdentity(pid)?.sid === sid);
 }
+
+/** The processes `pid` started, and theirs, and so on (every thread's children, Linux /proc). */
+export function descendantsOf(pid: number): number[] {
+  const out: number[] = [];
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const task of tasks) {
+    let text = '';
+    try {
+      text = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+    } catch {
+      // The thread or the process ended meanwhile.
+    }
+    for (const child of text ? text.split(/\s+/).map(Number) : [])
+      out.push(child, ...descendantsOf(child));
+  }
+  return out;
+}

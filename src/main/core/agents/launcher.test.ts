@@ -12,6 +12,7 @@ import { agentLauncher, AgentLauncher, LauncherLostError, runThroughLauncher } f
 import { processIdentity } from '../process-identity';
 import { behindLifeline } from './lifeline';
 import { signalGroup } from './process-group';
+import { descendantsOf } from '../../../../test/support/process-scan';
 
 const ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
 const spec = (command: string, args: string[], lifeline = false): LaunchSpec => ({
@@ -59,26 +60,6 @@ const program = (pid: number): string =>
   readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0]!;
 
 const bwrap = ['/usr/bin/bwrap', '/bin/bwrap'].find((path) => existsSync(path));
-
-/** The processes whose parent is `pid`, and theirs, and so on (a sandbox's, from its bwrap). */
-function namespaceMembers(pid: number): number[] {
-  const children = (of: number): number[] => {
-    try {
-      return readFileSync(`/proc/${of}/task/${of}/children`, 'utf8')
-        .split(' ')
-        .filter(Boolean)
-        .map(Number);
-    } catch {
-      return [];
-    }
-  };
-  const found: number[] = [];
-  for (let next = children(pid); next.length > 0;) {
-    found.push(...next);
-    next = next.flatMap(children);
-  }
-  return found;
-}
 
 describe.skipIf(process.platform === 'win32')('the agent launcher', () => {
   it('hands back pipes that work both ways, and EOF and the exit code once the agent exits', async () => {
@@ -214,7 +195,7 @@ describe.skipIf(process.platform === 'win32')('the agent launcher', () => {
       );
       agent.stdout.setEncoding('utf8');
       await new Promise((resolve) => agent.stdout.once('data', resolve));
-      const inside = namespaceMembers(agent.pid!);
+      const inside = descendantsOf(agent.pid!);
       expect(inside.length).toBeGreaterThanOrEqual(2);
       agent.kill('SIGTERM');
       expect(await agent.exited).toEqual({ code: null, signal: 'SIGTERM' });
