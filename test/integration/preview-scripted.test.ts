@@ -14,7 +14,7 @@ import {
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { Rule } from '../../src/shared/rules';
 import type { SettingsInput, AgentConfig } from '../../src/shared/settings';
 import type { ScriptStep } from '../support/agents/scripted-agent';
@@ -187,13 +187,23 @@ describe('a command previewed before anyone allows it', () => {
   });
 
   it('denied while its preview runs: the run is stopped, nothing of it shown or left behind', async () => {
-    // A bound far past the poll below: the run ends early only by being stopped.
+    // The scratch layer's folder is made in the temp folder: one of this test's own, so that the
+    // previews other tests run at the same time are not counted as this one's leftovers.
+    const parent = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-scratch-parent-')));
+    const temp = process.env['TMPDIR'];
+    process.env['TMPDIR'] = parent;
+    onTestFinished(() => {
+      if (temp === undefined) delete process.env['TMPDIR'];
+      else process.env['TMPDIR'] = temp;
+      rmSync(parent, { recursive: true, force: true });
+    });
     const scratches = () =>
-      readdirSync(tmpdir()).filter((name) => name.startsWith('gatehouse-preview-'));
-    const before = scratches();
+      readdirSync(parent).filter((name) => name.startsWith('gatehouse-preview-'));
+    // A bound far past the poll below: the run ends early only by being stopped.
     const { gh, turn, approval } = await start('touch made; sleep 600', {
       preview: { enabled: true, timeoutSeconds: 120 },
     });
+    await expect.poll(scratches).toHaveLength(1);
     expect(approval.preview).toMatchObject({ state: 'running', timeoutMs: 120_000 });
     await gh.api.call('vote', { requestId: approval.requestId, optionId: 'opt-no' });
     expect(await turn).toEqual({ stopReason: 'end_turn' });
@@ -204,7 +214,7 @@ describe('a command previewed before anyone allows it', () => {
       })
       .toBe(1);
     // Neither its scratch layer nor its control folder is left.
-    expect(scratches()).toEqual(before);
+    expect(scratches()).toEqual([]);
     expect(readdirSync(join(gh.home, 'run')).filter((name) => name.startsWith('preview-'))).toEqual(
       [],
     );
