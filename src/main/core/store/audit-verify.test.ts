@@ -60,7 +60,9 @@ beforeAll(async () => {
 });
 afterAll(() => tmp.cleanup());
 
-describe('npm run audit:verify', () => {
+// Each check starts the script through a TypeScript loader: a second or two on a quiet machine,
+// more under a full run's load than the default bound of a unit test.
+describe('npm run audit:verify', { timeout: 60_000 }, () => {
   it('prints one OK line for $GATEHOUSE_HOME/gatehouse.db and exits 0', () => {
     const { code, out } = verify({ GATEHOUSE_HOME: tmp.dir });
     expect(out).toMatch(/^audit: OK, 6 entries verified in .*gatehouse\.db$/);
