@@ -21,8 +21,8 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 60_000,
           // Real agent subprocesses and servers, two files at a time: together they keep 1.15–1.2 of
-          // two cores busy; three files at a time gained 6 % (604 s against 642 s) on a machine
-          // loaded further, where the tests' own waits on agents grow.
+          // two cores busy; three at a time gained 6 % (604 s against 642 s) for a heavier load on
+          // everything the tests wait for.
           maxWorkers: 2,
         },
       },
