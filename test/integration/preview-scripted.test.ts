@@ -14,7 +14,7 @@ import {
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { Rule } from '../../src/shared/rules';
 import type { SettingsInput, AgentConfig } from '../../src/shared/settings';
 import type { ScriptStep } from '../support/agents/scripted-agent';
@@ -190,11 +190,9 @@ describe('a command previewed before anyone allows it', () => {
     // The scratch layer's folder is made in the temp folder: one of this test's own, so that the
     // previews other tests run at the same time are not counted as this one's leftovers.
     const parent = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-scratch-parent-')));
-    const temp = process.env['TMPDIR'];
-    process.env['TMPDIR'] = parent;
+    vi.stubEnv('TMPDIR', parent);
     onTestFinished(() => {
-      if (temp === undefined) delete process.env['TMPDIR'];
-      else process.env['TMPDIR'] = temp;
+      vi.unstubAllEnvs();
       rmSync(parent, { recursive: true, force: true });
     });
     const scratches = () =>
