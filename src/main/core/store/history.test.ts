@@ -109,6 +109,8 @@ beforeAll(async () => {
       },
     );
   }
+  // The last decisions' full-text rows wait up to TEXT_DELAY_MS for company; a flush writes them.
+  await store.flush();
 });
 afterAll(async () => cleanup());
 
