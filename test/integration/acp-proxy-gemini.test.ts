@@ -11,12 +11,13 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpApi } from '../../src/renderer/src/api/http-client';
 import { startCoreProcess, type CoreProcess } from '../support/core-process';
 import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server';
 import { prepareGemini, type PreparedGemini } from '../support/gemini';
 import { startEditor, type ScriptedEditor } from '../support/scripted-editor';
+import { cleanupAfterEach } from '../support/steps';
 
 const CLI = resolve('bin/gatehouse.mjs');
 const TOKEN = 'proxy-gemini-token';
@@ -27,7 +28,7 @@ describe('gatehouse acp with the real Gemini CLI', () => {
   let home: string;
   let core: CoreProcess;
   let api: HttpApi;
-  const cleanup: (() => Promise<void> | void)[] = [];
+  const cleanup = cleanupAfterEach();
 
   beforeAll(async () => {
     if (!existsSync('out/main/cli.js'))
@@ -44,9 +45,6 @@ describe('gatehouse acp with the real Gemini CLI', () => {
     );
     core = await startCoreProcess(home, { GATEHOUSE_TOKEN: TOKEN });
     api = new HttpApi(new URL(core.url).origin, TOKEN);
-  });
-  afterEach(async () => {
-    for (const step of cleanup.splice(0).reverse()) await step();
   });
   afterAll(async () => {
     await core.stop();

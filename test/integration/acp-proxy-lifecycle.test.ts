@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readCoreInfo } from '../../src/main/core/home-lock';
 import { CORE_NODE_FLAGS } from '../../src/main/core/node-flags';
 import { HttpApi } from '../../src/renderer/src/api/http-client';
@@ -11,15 +11,12 @@ import { scriptedAgentLaunch, type ScriptStep } from '../support/agents/scripted
 import { bwrapMissing } from '../support/bwrap';
 import { startCoreProcess } from '../support/core-process';
 import { startEditor, type ScriptedEditor } from '../support/scripted-editor';
-import { freshDir, pendingOne, type Cleanup } from '../support/steps';
+import { cleanupAfterEach, freshDir, pendingOne } from '../support/steps';
 
 const CLI = resolve('bin/gatehouse.mjs');
 const TOKEN = 'proxy-lifecycle-token';
 const noSandbox = bwrapMissing('gatehouse acp in the sandbox');
-const cleanup: Cleanup = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
+const cleanup = cleanupAfterEach();
 
 const fresh = (prefix: string): string => freshDir(cleanup, prefix);
 

@@ -5,16 +5,14 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { scriptedAgentLaunch, type ScriptedAgentScript } from '../support/agents/scripted-agent';
 import { startCoreProcess } from '../support/core-process';
 import { startEditor, type ScriptedEditor } from '../support/scripted-editor';
+import { cleanupAfterEach } from '../support/steps';
 
 const CLI = resolve('bin/gatehouse.mjs');
-const cleanup: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
+const cleanup = cleanupAfterEach();
 
 const SCRIPT: ScriptedAgentScript = {
   prompts: [

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { HttpApi } from '../../src/renderer/src/api/http-client';
 import {
   CLAUDE_MODES,
@@ -13,14 +13,11 @@ import {
 } from '../support/agents/scripted-agent';
 import { startCoreProcess, type CoreProcess } from '../support/core-process';
 import { startEditor, type ScriptedEditor } from '../support/scripted-editor';
-import { freshDir, pendingOne, type Cleanup } from '../support/steps';
+import { cleanupAfterEach, freshDir, pendingOne } from '../support/steps';
 import { databasePath } from '../../src/main/core/store/data-folder';
 
 const CLI = resolve('bin/gatehouse.mjs');
-const cleanup: Cleanup = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
+const cleanup = cleanupAfterEach();
 
 const fresh = (prefix: string): string => freshDir(cleanup, prefix);
 

@@ -19,12 +19,13 @@ import type {
   SessionNotification,
   WriteTextFileRequest,
 } from '@agentclientprotocol/sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scriptedAgentLaunch } from '../support/agents/scripted-agent';
 import type { ScriptedAgentScript } from '../support/agents/scripted-agent';
 import { startFakeModelServer } from '../support/fake-model-server';
 import type { FakeModelServer } from '../support/fake-model-server';
 import { prepareGemini } from '../support/gemini';
+import { cleanupAfterEach } from '../support/steps';
 
 // ---------------------------------------------------------------------------------------------
 // Harness: one agent subprocess + an SDK client that queues permission requests for the test.
@@ -46,11 +47,7 @@ interface AgentUnderTest {
   stderr(): string;
 }
 
-const cleanups: Array<() => Promise<void> | void> = [];
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 function tempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));

@@ -3,17 +3,14 @@
 // given its fetch, so no test reaches the network.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fetchRegistry } from '../../src/cli/agents-registry';
 import { REGISTRY_LIMITS } from '../../src/shared/registry-format';
 import { runNode } from '../support/core-process';
 import { registryFixture } from '../support/registry-fixture';
-import { freshDir, type Cleanup } from '../support/steps';
+import { cleanupAfterEach, freshDir } from '../support/steps';
 
-const cleanup: Cleanup = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
+const cleanup = cleanupAfterEach();
 
 const RUN_CLI =
   "import { runCli } from './src/cli/main.ts'; process.exitCode = await runCli(process.argv.slice(1));";

@@ -8,12 +8,15 @@ import { openControl, type ControlClient } from '../../src/cli/control-client';
 import { startControlServer, type ControlServer } from '../../src/main/control/server';
 import { acquireHomeLock, type HomeLock } from '../../src/main/core/home-lock';
 import { startGatehouse, type TestGatehouse } from '../support/gatehouse';
-import { freshDir, gatehouse, GATEHOUSE_CLI, type Cleanup } from '../support/hook-core';
+import {
+  type Cleanup,
+  cleanupAfterEach,
+  freshDir,
+  gatehouse,
+  GATEHOUSE_CLI,
+} from '../support/hook-core';
 
-const cleanup: Cleanup = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
+const cleanup = cleanupAfterEach();
 
 const EVENT = {
   session_id: 's-1',

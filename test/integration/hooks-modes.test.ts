@@ -3,17 +3,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SettingsInput } from '../../src/shared/settings';
 import { openControl } from '../../src/cli/control-client';
 import { startControlServer } from '../../src/main/control/server';
 import { acquireHomeLock } from '../../src/main/core/home-lock';
 import { startGatehouse } from '../support/gatehouse';
+import { cleanupAfterEach } from '../support/steps';
 
-const cleanup: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
+const cleanup = cleanupAfterEach();
 
 async function hookCore(settings: SettingsInput) {
   const gh = await startGatehouse(settings);

@@ -7,22 +7,19 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/main/core/core';
 import type { GatehouseEvent } from '../../src/shared/contract';
 import type { HookChange } from '../../src/shared/hooked-clis';
 import { Settings } from '../../src/shared/settings';
 import { startGatehouse, type TestGatehouse } from '../support/gatehouse';
-import { freshDir, gatehouse, type Cleanup } from '../support/hook-core';
+import { cleanupAfterEach, freshDir, gatehouse } from '../support/hook-core';
 
 type HookEvent = Extract<GatehouseEvent, { type: 'hook_changed' }>;
 /** Within this the watch has seen a change (it checks a fraction of a second after the writes). */
 const NOTICED_MS = 10_000;
 
-const cleanup: Cleanup = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
+const cleanup = cleanupAfterEach();
 beforeAll(() => {
   if (!existsSync('out/main/cli.js'))
     throw new Error('not built: run `npx electron-vite build` first');

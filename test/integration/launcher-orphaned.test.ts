@@ -9,14 +9,11 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { processIdentity } from '../../src/main/core/process-identity';
-import { freshDir, type Cleanup } from '../support/steps';
+import { cleanupAfterEach, freshDir } from '../support/steps';
 
-const cleanup: Cleanup = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
+const cleanup = cleanupAfterEach();
 
 /** Kills a process this test started, if it is still there. */
 const end = (pid: number) => () => {

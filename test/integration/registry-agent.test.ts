@@ -5,18 +5,15 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { saveRegistrySnapshot } from '../../src/main/core/agents/registry-snapshot';
 import { AgentConfig } from '../../src/shared/settings';
 import { scriptedAgentLaunch, type ScriptedAgentScript } from '../support/agents/scripted-agent';
 import { startGatehouse, type TestGatehouse } from '../support/gatehouse';
 import { registryFixture } from '../support/registry-fixture';
-import { freshDir, type Cleanup } from '../support/steps';
+import { cleanupAfterEach, freshDir } from '../support/steps';
 
-const cleanup: Cleanup = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
+const cleanup = cleanupAfterEach();
 
 /**
  * The scripted agent as an npm package whose bin runs it; returns the tarball's path. With `cmd`,

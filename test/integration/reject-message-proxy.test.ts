@@ -3,18 +3,15 @@
 // editor prompts its own turns, so they cannot lead a next prompt).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { HttpApi } from '../../src/renderer/src/api/http-client';
 import { scriptedAgentLaunch } from '../support/agents/scripted-agent';
 import { startCoreProcess } from '../support/core-process';
 import { startEditor } from '../support/scripted-editor';
-import { freshDir, pendingOne, type Cleanup } from '../support/steps';
+import { cleanupAfterEach, freshDir, pendingOne } from '../support/steps';
 
 const CLI = resolve('bin/gatehouse.mjs');
-const cleanup: Cleanup = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
+const cleanup = cleanupAfterEach();
 
 describe('gatehouse acp and a reject with words', () => {
   beforeAll(() => {

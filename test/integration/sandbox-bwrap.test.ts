@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { client, methods, ndJsonStream } from '@agentclientprotocol/sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { NetworkViolation } from '../../src/main/core/sandbox/network-bridge';
 import { resolveSandboxProfile, type SandboxProfile } from '../../src/main/core/sandbox/profile';
 import { SandboxSettings, type SandboxSettingsInput } from '../../src/shared/sandbox-settings';
@@ -18,15 +18,13 @@ import { startFakeModelServer } from '../support/fake-model-server';
 import { prepareGemini } from '../support/gemini';
 import { bwrapMissing, loopbackGreeter } from '../support/bwrap';
 import { descendantsOf } from '../support/process-scan';
+import { cleanupAfterEach } from '../support/steps';
 
 const PROBE = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'sandbox-probe.mjs');
 
 const missing = bwrapMissing('sandbox-bwrap');
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 interface Fixture {
   root: string;

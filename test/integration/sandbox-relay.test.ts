@@ -8,22 +8,20 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolveSandboxProfile, type SandboxProfile } from '../../src/main/core/sandbox/profile';
 import { socketActivator } from '../../src/main/core/sandbox/socket-activation';
 import { findBwrap, wrapCommand, type WrapOptions } from '../../src/main/core/sandbox/wrap';
 import { SandboxSettings, type SandboxSettingsInput } from '../../src/shared/sandbox-settings';
 import { bwrapMissing, loopbackGreeter } from '../support/bwrap';
+import { cleanupAfterEach } from '../support/steps';
 
 const missing = bwrapMissing('sandbox-relay');
 const activator = missing ? null : await socketActivator(findBwrap());
 if (!missing && !activator)
   console.warn('sandbox-relay: no socket activator here, its cases skipped');
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 function folders(): { project: string; home: string; gatehouseHome: string; tmp: string } {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-relay-')));

@@ -6,18 +6,16 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolveSandboxProfile } from '../../src/main/core/sandbox/profile';
 import { wrapCommand } from '../../src/main/core/sandbox/wrap';
 import { SandboxSettings } from '../../src/shared/sandbox-settings';
 import { bwrapMissing } from '../support/bwrap';
+import { cleanupAfterEach } from '../support/steps';
 
 const missing = bwrapMissing('sandbox-settings-file');
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 /** What the agent runs: each door tried in turn, one JSON line of outcomes. */
 const ATTACK = `

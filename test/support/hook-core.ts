@@ -4,15 +4,15 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { HttpApi } from '../../src/renderer/src/api/http-client';
 import { startCoreProcess } from './core-process';
-import { freshDir, pendingOne, type Cleanup } from './steps';
+import { cleanupAfterEach, freshDir, pendingOne, type Cleanup } from './steps';
 
 export const GATEHOUSE_CLI = resolve('bin/gatehouse.mjs');
 const TOKEN = 'hooks-test-token';
 
-export { freshDir, pendingOne, type Cleanup } from './steps';
+export { cleanupAfterEach, freshDir, pendingOne, type Cleanup } from './steps';
 
 /**
  * The data folder of a `gatehouse` run that names none: `hook install` records each install there,
@@ -45,15 +45,6 @@ export async function startHookCore(
   const api = new HttpApi(url.origin, TOKEN);
   await api.pair(new URLSearchParams(url.hash.slice(1)).get('pair')!, 'test person');
   return api;
-}
-
-/** What the running test set up, undone last-first after it (the afterEach is registered here). */
-export function cleanupAfterEach(): Cleanup {
-  const cleanup: Cleanup = [];
-  afterEach(async () => {
-    for (const step of cleanup.splice(0).reverse()) await step();
-  });
-  return cleanup;
 }
 
 /** The hook tests run the built `gatehouse`: without a build they fail at once, saying so. */

@@ -3,11 +3,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import type { HttpApi } from '../../src/renderer/src/api/http-client';
 
 /** Steps run after a test, last first. */
 export type Cleanup = (() => Promise<void> | void)[];
+
+/** A list of such steps, run last-first after each test of the file or block that calls this. */
+export function cleanupAfterEach(): Cleanup {
+  const cleanup: Cleanup = [];
+  afterEach(async () => {
+    for (const step of cleanup.splice(0).reverse()) await step();
+  });
+  return cleanup;
+}
 
 export function freshDir(cleanup: Cleanup, prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));

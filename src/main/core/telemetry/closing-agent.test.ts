@@ -6,7 +6,8 @@ import {
   SimpleLogRecordProcessor,
   type ReadableLogRecord,
 } from '@opentelemetry/sdk-logs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../../../../test/support/steps';
 import { ClosingAgents } from './closing-agent';
 import { createLogExporter } from './exporters';
 
@@ -43,10 +44,7 @@ function oneRecord(): ReadableLogRecord[] {
 }
 
 describe('ClosingAgents', () => {
-  const cleanup: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const step of cleanup.splice(0).reverse()) await step();
-  });
+  const cleanup = cleanupAfterEach();
 
   it('connects until closed; then a request fails without a network error code and opens nothing', async () => {
     const c = collector();
