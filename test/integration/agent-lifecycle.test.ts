@@ -4,6 +4,7 @@
 // its process group is ended by the next core on the home, audited.
 import { randomUUID } from 'node:crypto';
 import {
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -52,11 +53,15 @@ afterEach(async () => {
 });
 
 /** A core process on a fresh home with one open session of agent `s`; the API as a person's. */
-async function coreWithAgent(agent: Record<string, unknown>) {
+async function coreWithAgent(
+  agent: Record<string, unknown>,
+  settings: Record<string, unknown> = {},
+  env: Record<string, string> = {},
+) {
   const home = fresh('gatehouse-lifecycle-');
   const folder = fresh('gatehouse-lifecycle-work-');
-  writeFileSync(join(home, 'settings.json'), JSON.stringify({ agents: { s: agent } }));
-  core = await startCoreProcess(home, { GATEHOUSE_TOKEN: TOKEN });
+  writeFileSync(join(home, 'settings.json'), JSON.stringify({ ...settings, agents: { s: agent } }));
+  core = await startCoreProcess(home, { ...env, GATEHOUSE_TOKEN: TOKEN });
   const api = new HttpApi(new URL(core.url).origin, TOKEN);
   const { sessionId } = await api.call('createSession', { agentId: 's', cwd: folder });
   return { home, api, sessionId };
@@ -77,7 +82,7 @@ async function coreWithScriptedAgent(script: string, sandbox: SandboxMode) {
   return { home, mark: `LIFECYCLE_TEST_MARK=${mark}` };
 }
 
-/** The next core on the home: what it audited as ended at start. */
+/** The next core on the home: what it audited as ended at start (its background removals done). */
 async function nextCoreOn(home: string) {
   const next = await createCore({ home });
   try {
@@ -123,6 +128,64 @@ describe.skipIf(process.platform !== 'linux')('an agent whose core is killed', (
     expect(readdirSync(join(home, 'run', 'agents'))).toEqual([]);
     expect(launchFolders()).toEqual([]);
   });
+
+  it.skipIf(noSandbox)(
+    "killed while a preview runs: the next core removes the preview's folders, nothing else",
+    async () => {
+      // The core's temp folder is one of this test's own: other tests' previews are not counted.
+      const temp = fresh('gatehouse-lifecycle-temp-');
+      const launch = scriptedAgentLaunch({
+        prompts: [
+          [
+            {
+              type: 'requestPermission',
+              toolCall: {
+                toolCallId: 'sh-1',
+                kind: 'execute',
+                title: 'sleep',
+                rawInput: { command: 'sleep 600' },
+              },
+              options: [
+                { optionId: 'yes', name: 'Yes', kind: 'allow_once' },
+                { optionId: 'no', name: 'No', kind: 'reject_once' },
+              ],
+            },
+          ],
+        ],
+      });
+      const { home, api, sessionId } = await coreWithAgent(
+        { command: launch.command, args: launch.args, env: launch.env },
+        { preview: { enabled: true, timeoutSeconds: 120 } },
+        { TMPDIR: temp },
+      );
+      void api.call('prompt', { sessionId, text: 'run' }).catch(() => {});
+      const scratches = () => readdirSync(temp).filter((n) => n.startsWith('gatehouse-preview-'));
+      const controls = () => readdirSync(join(home, 'run')).filter((n) => n.startsWith('preview-'));
+      await vi.waitFor(
+        () => {
+          expect(scratches()).toHaveLength(1);
+          expect(controls()).toHaveLength(1);
+        },
+        { timeout: 30_000, interval: 50 },
+      );
+      // Something of another program's, and a folder named like a scratch folder but no core's.
+      mkdirSync(join(temp, 'gatehouse-preview-Ab12Cd'));
+      mkdirSync(join(temp, 'unrelated'));
+
+      await core!.stop('SIGKILL');
+      expect(scratches()).toHaveLength(2);
+      expect(controls()).toHaveLength(1);
+      vi.stubEnv('TMPDIR', temp);
+      try {
+        await nextCoreOn(home);
+      } finally {
+        vi.unstubAllEnvs();
+      }
+      expect(scratches()).toEqual(['gatehouse-preview-Ab12Cd']);
+      expect(readdirSync(temp)).toContain('unrelated');
+      expect(controls()).toEqual([]);
+    },
+  );
 
   it('one that cut its lifeline and left its group is ended by the next core on the home, audited', async () => {
     const { home, mark } = await coreWithScriptedAgent(LIFELINE_CUTTER, 'off');

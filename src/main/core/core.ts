@@ -46,6 +46,7 @@ import { validatePolicyConfig } from './mediator';
 import { initShellParser, validateRules } from './rules';
 import { createPreviewer } from './preview';
 import { removeLeftoverLaunchFolders } from './sandbox/launch-folders';
+import { removeLeftoverScratchFolders } from './sandbox/scratch-sweep';
 import { openStore, type Store } from './store';
 import { KEY_ENV, resolveAuditKey, type ResolvedAuditKey } from './store/audit-key';
 import { placeDatabase } from './store/data-folder';
@@ -146,11 +147,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   for (const { agentId, ...leftover } of endLeftoverAgents(home)) {
     store.recordEvent({ type: 'agent_orphan_ended', agentId, payload: leftover });
   }
-  // And the folders their sandboxes made (a session's /tmp, with what its agent left there), in the
-  // background: the start does not wait for a large one.
-  const leftoverFolders = removeLeftoverLaunchFolders(join(home, 'run')).then(
-    (removed) =>
-      removed > 0 && log.info(`removed ${removed} folders a stopped core's sandboxes left`),
+  // And the folders their sandboxes and previews made (a session's /tmp, with what its agent left
+  // there), in the background: the start does not wait for a large one.
+  const leftoverFolders = Promise.all([
+    removeLeftoverLaunchFolders(join(home, 'run')),
+    removeLeftoverScratchFolders(),
+  ]).then(
+    ([launches, scratches]) =>
+      launches + scratches > 0 &&
+      log.info(`removed ${launches + scratches} folders a stopped core's sandboxes left`),
     (error: unknown) => log.warn('the folders a stopped core left could not be removed:', error),
   );
   const clients = new ClientRegistry({

@@ -50,7 +50,7 @@ describe.skipIf(process.platform !== 'linux')('launch folders', () => {
     const gone = before.tag;
     const alive = started();
     const running = alive.tag;
-    for (const kind of ['tmp', 'net', 'shell', 'launch']) {
+    for (const kind of ['tmp', 'net', 'shell', 'launch', 'preview', 'gatehouse-preview']) {
       const left = join(run, `${kind}-${gone}-Ab12Cd`);
       mkdirSync(join(left, 'deep', 'er'), { recursive: true });
       writeFileSync(join(left, 'deep', 'er', 'cache.bin'), Buffer.alloc(1024));
@@ -66,7 +66,7 @@ describe.skipIf(process.platform !== 'linux')('launch folders', () => {
     writeFileSync(join(run, 'unreadable'), '');
 
     try {
-      expect(await removeLeftoverLaunchFolders(run)).toBe(4);
+      expect(await removeLeftoverLaunchFolders(run)).toBe(6);
       expect(readdirSync(run).sort()).toEqual([...kept, 'unreadable'].sort());
     } finally {
       await alive.end();

@@ -1,40 +1,62 @@
 // The folders a sandboxed launch makes in Gatehouse's data folder (`run/`): the session's own /tmp,
 // with whatever its agent left there, the network bridge's sockets, the shell's stderr tap, a
-// launch file. Each is removed when its session ends; a core that dies (killed, crashed, the
-// machine off) leaves them for good. Each name carries the core that made it (its pid and the
-// kernel's start time of that pid), so a later core removes those of a core that is gone and never
-// those of one still running. An agent cannot rename a folder it is given: the folders themselves
-// lie in a folder every sandbox hides.
-import { readdir } from 'node:fs/promises';
+// launch file, a preview's control folder; and a preview's scratch folder, in a temp folder. Each
+// is removed when its run ends; a core that dies (killed, crashed, the machine off) leaves them for
+// good. Each name carries the core that made it (its pid and the kernel's start time of that pid),
+// so a later core removes those of a core that is gone and never those of one still running. An
+// agent cannot rename a folder it is given: the folders in `run/` lie in a folder every sandbox
+// hides, and a scratch folder is only ever seen inside its run's namespace.
+import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { removeTree } from '../fs/remove-tree';
 import { ownIdentity, stillRunning } from '../process-identity';
 
-export type LaunchFolderKind = 'tmp' | 'net' | 'shell' | 'launch';
+export type LaunchFolderKind = 'tmp' | 'net' | 'shell' | 'launch' | 'preview';
+/** A preview's scratch folder: in a temp folder other programs share, so named for Gatehouse. */
+export const SCRATCH_KIND = 'gatehouse-preview';
+/** What `run/` may hold (a scratch folder too, where no temp folder could hold it). */
+export const RUN_FOLDER_KINDS = ['tmp', 'net', 'shell', 'launch', 'preview', SCRATCH_KIND] as const;
 
 // A start time in clock ticks (100 a second) stays a safe integer for two million years.
-const TAGGED = /^(?:tmp|net|shell|launch)-([0-9a-z]{1,8})\.([0-9a-z]{1,10})-/;
+const TAG = '([0-9a-z]{1,8})\\.([0-9a-z]{1,10})-';
 
-/** The prefix for mkdtemp of a `kind` folder in `runDir`, named for this core (short: sockets live there). */
-export function launchFolderPrefix(runDir: string, kind: LaunchFolderKind): string {
+/** The prefix for mkdtemp of a `kind` folder in `dir`, named for this core (short: sockets live there). */
+export function launchFolderPrefix(
+  dir: string,
+  kind: LaunchFolderKind | typeof SCRATCH_KIND,
+): string {
   const core = ownIdentity();
   const tag = core ? `${process.pid.toString(36)}.${Number(core.startTime).toString(36)}-` : '';
-  return join(runDir, `${kind}-${tag}`);
+  return join(dir, `${kind}-${tag}`);
 }
 
 /**
- * Removes the launch folders in `runDir` whose core is no longer running; returns how many. A name
- * without a core (made where the kernel says nothing of processes) is left alone.
+ * Removes the folders of these kinds in `dir` whose core is no longer running; returns how many.
+ * Only this user's folders, never through a link: `dir` may be a temp folder every program shares.
+ * A name without a core (made where the kernel says nothing of processes) is left alone.
  */
-export async function removeLeftoverLaunchFolders(runDir: string): Promise<number> {
+export async function removeLeftoverLaunchFolders(
+  dir: string,
+  kinds: readonly string[] = RUN_FOLDER_KINDS,
+): Promise<number> {
   if (!ownIdentity()) return 0;
-  const names = await readdir(runDir).catch(() => [] as string[]);
+  const tagged = new RegExp(`^(?:${kinds.join('|')})-${TAG}`);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const uid = process.getuid?.();
   const gone = names.filter((name) => {
-    const tag = TAGGED.exec(name);
+    const tag = tagged.exec(name);
     if (!tag) return false;
     const pid = parseInt(tag[1]!, 36);
     return pid > 0 && !stillRunning({ pid, startTime: String(parseInt(tag[2]!, 36)) });
   });
-  await Promise.all(gone.map((name) => removeTree(join(runDir, name))));
-  return gone.length;
+  const removed = await Promise.all(
+    gone.map(async (name) => {
+      const path = join(dir, name);
+      const found = await lstat(path).catch(() => null);
+      if (!found?.isDirectory() || found.uid !== uid) return false;
+      await removeTree(path);
+      return true;
+    }),
+  );
+  return removed.filter(Boolean).length;
 }

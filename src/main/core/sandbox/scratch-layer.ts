@@ -8,20 +8,21 @@
 // refused the run says "unavailable" and never falls back to running the command for real.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
-import { homedir, tmpdir } from 'node:os';
+import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { isInside } from '../fs/containment';
 import { bwrapArgs, type MountPlan } from './bwrap-args';
 import { existingRealPaths, hiddenPaths } from './hidden-paths';
 import { runLayer, spawnHere, type LayerSpawner } from './layer-run';
 import { startBridge, type NetworkViolation } from './network-bridge';
+import { launchFolderPrefix, SCRATCH_KIND } from './launch-folders';
 import { NPM_CACHE_INSIDE } from './npm-view';
 import type { SandboxProfile } from './profile';
 import { seenUnderTmp } from './private-tmp';
 import { RELAY_SOURCE, type RelaySpec } from './relay';
 import { listLayers, type LayerChange, type LayerPaths, type Listing } from './scratch-listing';
 import { overlaySafe, scratchScript, tmpOf, upperOf } from './scratch-script';
-import { sweepStale } from './scratch-sweep';
+import { scratchParents, sweepScratchFolders } from './scratch-sweep';
 import {
   dropSocketVariables,
   nestedSandboxArgs,
@@ -98,8 +99,6 @@ export interface ScratchResult<T> {
   durationMs: number;
 }
 
-const SCRATCH_PREFIX = 'gatehouse-preview-';
-const CONTROL_PREFIX = 'preview-';
 const VISIT = 200_000;
 const PROXY_PORT = 3128;
 
@@ -136,7 +135,7 @@ export async function runInScratchLayer<T = never>(
   const layers = [...outermost(homes), ...roots].sort((a, b) => a.length - b.length);
   // An empty folder the tmpfs is mounted on, outside every layer (an overlay mounted over it would
   // hide it): HOME and the data folder are often layers, the temp folder seldom.
-  const parent = [tmpdir(), '/tmp', '/var/tmp', join(profile.gatehouseHome, 'run')].find(
+  const parent = [...scratchParents(), join(profile.gatehouseHome, 'run')].find(
     (dir) => !layers.some((layer) => isInside(dir, layer)),
   );
   if (!parent) return unavailable('no folder outside the layers to hold the scratch folders');
@@ -146,10 +145,9 @@ export async function runInScratchLayer<T = never>(
   const runDir = join(profile.gatehouseHome, 'run');
   mkdirSync(runDir, { recursive: true, mode: 0o700 });
   mkdirSync(parent, { recursive: true });
-  await sweepStale(parent, SCRATCH_PREFIX);
-  await sweepStale(runDir, CONTROL_PREFIX);
-  const scratch = mkdtempSync(join(parent, SCRATCH_PREFIX));
-  const control = mkdtempSync(join(runDir, CONTROL_PREFIX));
+  await sweepScratchFolders(parent);
+  const scratch = mkdtempSync(launchFolderPrefix(parent, SCRATCH_KIND));
+  const control = mkdtempSync(launchFolderPrefix(runDir, 'preview'));
   const refused: NetworkViolation[] = [];
   let bridge: Awaited<ReturnType<typeof startBridge>> | null = null;
   try {

@@ -1,36 +1,35 @@
-// What a scratch layer leaves on the host when the core was killed during a run (its own cleanup
-// never ran): an empty folder the tmpfs was mounted on, in the namespace only, and a folder of its
-// script and sockets in the data folder. Removed at a later run once certainly unused: a folder
-// still in use by another core's run (a mount point there) must not be taken away under it, and no
-// run lasts this long.
-import { readdir, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+// What a preview leaves on the host when its core was killed during a run (its own cleanup never
+// ran): an empty folder the tmpfs was mounted on, in the namespace only, in a temp folder; and a
+// folder of its script and sockets in the data folder, which the next core's start removes with the
+// other launch folders (launch-folders.ts). The scratch folders of cores that are gone are removed
+// at a core's start and, for cores killed while this one runs, before a preview makes its own.
+import { tmpdir } from 'node:os';
+import { removeLeftoverLaunchFolders, SCRATCH_KIND } from './launch-folders';
 
-const STALE_MS = 15 * 60 * 1000;
-// A folder is swept at most once in this long: a run's leftovers wait STALE_MS anyway, and listing
-// a temp folder of thousands of names at every preview cost its thread more than the run's start.
+// A folder is swept at most once in this long: listing a temp folder of thousands of names at every
+// preview cost its thread more than the run's start.
 const SWEEP_EVERY_MS = 60 * 1000;
 const lastSwept = new Map<string, number>();
 
-/**
- * Removes `prefix`* folders in `parent` that are this user's and older than any run can be; at most
- * once a minute for the same folder and prefix.
- */
-export async function sweepStale(parent: string, prefix: string, now = Date.now()): Promise<void> {
-  const key = `${parent}\u0000${prefix}`;
-  const last = lastSwept.get(key);
+/** The temp folders a scratch folder is made in, first choice first (scratch-layer.ts). */
+export function scratchParents(): string[] {
+  return [...new Set([tmpdir(), '/tmp', '/var/tmp'])];
+}
+
+/** Removes the scratch folders in `parent` of cores that are gone; at most once a minute for a folder. */
+export async function sweepScratchFolders(parent: string, now = Date.now()): Promise<void> {
+  const last = lastSwept.get(parent);
   if (last !== undefined && now >= last && now - last < SWEEP_EVERY_MS) return;
-  lastSwept.set(key, now);
-  const names = await readdir(parent).catch(() => [] as string[]);
-  const uid = process.getuid?.();
-  await Promise.all(
-    names
-      .filter((name) => name.startsWith(prefix))
-      .map(async (name) => {
-        const path = join(parent, name);
-        const found = await stat(path).catch(() => null);
-        if (!found?.isDirectory() || found.uid !== uid || now - found.mtimeMs < STALE_MS) return;
-        await rm(path, { recursive: true, force: true }).catch(() => {});
-      }),
+  lastSwept.set(parent, now);
+  await removeLeftoverLaunchFolders(parent, [SCRATCH_KIND]).catch(() => 0);
+}
+
+/** At a core's start: every temp folder's scratch folders of cores that are gone; how many. */
+export async function removeLeftoverScratchFolders(): Promise<number> {
+  const removed = await Promise.all(
+    scratchParents().map((parent) =>
+      removeLeftoverLaunchFolders(parent, [SCRATCH_KIND]).catch(() => 0),
+    ),
   );
+  return removed.reduce((a, b) => a + b, 0);
 }
