@@ -1,5 +1,6 @@
 // The live processes (Linux /proc) whose environment holds a marker a test gave its agent: what an
 // agent and everything it started inherit, inside a sandbox or not.
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { processIdentity } from '../../src/main/core/process-identity';
 
@@ -46,4 +47,21 @@ export function descendantsOf(pid: number): number[] {
       out.push(child, ...descendantsOf(child));
   }
   return out;
+}
+
+/**
+ * A process of its own (`sleep`), tagged as a core tags the folders it makes (its pid and the
+ * kernel's start time, base 36): `end` stops it, and its tag then names a core that is gone.
+ */
+export function taggedProcess(): { tag: string; end(): Promise<void> } {
+  const child = spawn('sleep', ['600'], { stdio: 'ignore' });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const { startTime } = processIdentity(child.pid!)!;
+  return {
+    tag: `${child.pid!.toString(36)}.${BigInt(startTime).toString(36)}`,
+    async end() {
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
 }

@@ -1,11 +1,11 @@
 // The folders a sandboxed launch makes carry the core that made them; a later core removes those of
 // a core that is gone, with everything in them, and nothing else.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { processIdentity } from '../process-identity';
+import { taggedProcess } from '../../../../test/support/process-scan';
 import { launchFolderPrefix, removeLeftoverLaunchFolders } from './launch-folders';
 
 const dirs: string[] = [];
@@ -17,19 +17,6 @@ const runDir = (): string => {
   dirs.push(dir);
   return dir;
 };
-
-/** A running process's tag (its pid and start time, as a core's folders carry them). */
-function started() {
-  const child = spawn('sleep', ['600'], { stdio: 'ignore' });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const { startTime } = processIdentity(child.pid!)!;
-  const tag = `${child.pid!.toString(36)}.${BigInt(startTime).toString(36)}`;
-  const end = async () => {
-    child.kill('SIGKILL');
-    await exited;
-  };
-  return { tag, end };
-}
 
 describe.skipIf(process.platform !== 'linux')('launch folders', () => {
   it('names each folder for this core, which keeps it while it runs', async () => {
@@ -45,10 +32,10 @@ describe.skipIf(process.platform !== 'linux')('launch folders', () => {
 
   it('removes those of a core that is gone, with what an agent left in them; nothing else', async () => {
     const run = runDir();
-    const before = started();
+    const before = taggedProcess();
     await before.end();
     const gone = before.tag;
-    const alive = started();
+    const alive = taggedProcess();
     const running = alive.tag;
     for (const kind of ['tmp', 'net', 'shell', 'launch', 'preview', 'gatehouse-preview']) {
       const left = join(run, `${kind}-${gone}-Ab12Cd`);

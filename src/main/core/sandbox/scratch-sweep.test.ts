@@ -1,6 +1,5 @@
 // A preview's scratch folder, left in a temp folder every program shares when its core was killed:
 // removed once its core is gone, and nothing else there is touched.
-import { spawn } from 'node:child_process';
 import {
   chownSync,
   existsSync,
@@ -14,7 +13,7 @@ import {
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { processIdentity } from '../process-identity';
+import { taggedProcess } from '../../../../test/support/process-scan';
 import { launchFolderPrefix, SCRATCH_KIND } from './launch-folders';
 import { sweepScratchFolders } from './scratch-sweep';
 
@@ -23,12 +22,9 @@ afterAll(() => rmSync(parent, { recursive: true, force: true }));
 
 /** The tag of a process that has ended, as its folders would carry it. */
 async function goneTag(): Promise<string> {
-  const child = spawn('sleep', ['600'], { stdio: 'ignore' });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const { startTime } = processIdentity(child.pid!)!;
-  child.kill('SIGKILL');
-  await exited;
-  return `${child.pid!.toString(36)}.${BigInt(startTime).toString(36)}`;
+  const gone = taggedProcess();
+  await gone.end();
+  return gone.tag;
 }
 
 describe.skipIf(process.platform !== 'linux')('what a killed preview left behind', () => {
