@@ -1,5 +1,6 @@
 // The live processes (Linux /proc) whose environment holds a marker a test gave its agent: what an
-// agent and everything it started inherit, inside a sandbox or not.
+// agent and everything it started inherit, inside a sandbox or not; and a process to stand for a
+// core whose folders are tagged with it.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { processIdentity } from '../../src/main/core/process-identity';
