@@ -1,9 +1,10 @@
 // Sessions started at once on a fresh core, nothing else running: the longest event-loop stall of
 // 10 and then of 50 starts (sandboxed with bubblewrap where the machine has it), each next to an
 // idle floor of the same run, and a floor of its own: the longest this process's loop waits, doing
-// nothing, while another process starts the same agents with a plain SDK client (agents-starting.ts:
-// no Gatehouse, no sandbox). The agents' own start-up keeps both cores of this machine busy for
-// seconds, and any process's loop waits its turn then. Small enough to profile alone:
+// nothing, while another process starts the same agents with a plain SDK client
+// (agents-starting.ts: no Gatehouse, no sandbox). The agents' own start-up keeps both cores busy
+// for seconds; the floor is how long any process's loop waits its turn then. Small enough to
+// profile alone:
 //   npx tsx bench/sessions-start.ts
 //   node --cpu-prof --cpu-prof-dir=<dir> --import tsx bench/sessions-start.ts
 // Target: ≤ 50 ms at any moment. Knob: BENCH_START_SESSIONS (comma-separated batches, "10,50").

@@ -1,7 +1,7 @@
 // No agent outlives its core: a core killed with SIGKILL takes its agents with it, in every sandbox
 // profile, even an agent that ignores its stdin closing and leaves children behind; the next core
-// removes the folders the dead core's sandboxes made; and one that cut its own lifeline and left
-// its process group is ended by the next core on the home, audited.
+// removes the folders the dead core's sandboxes and previews made; and one that cut its own
+// lifeline and left its process group is ended by the next core on the home, audited.
 import { randomUUID } from 'node:crypto';
 import {
   mkdirSync,

@@ -3,9 +3,9 @@
 // launch file, a preview's control folder; and a preview's scratch folder, in a temp folder. Each
 // is removed when its run ends; a core that dies (killed, crashed, the machine off) leaves them for
 // good. Each name carries the core that made it (its pid and the kernel's start time of that pid),
-// so a later core removes those of a core that is gone and never those of one still running. An
-// agent cannot rename a folder it is given: the folders in `run/` lie in a folder every sandbox
-// hides, and a scratch folder is only ever seen inside its run's namespace.
+// so a later core removes those of a core that is gone and never those of one still running. A
+// sandboxed agent cannot rename a folder it is given: the folders in `run/` lie in a folder every
+// sandbox hides, and its /tmp is its own, not the temp folder a scratch folder is made in.
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { removeTree } from '../fs/remove-tree';
