@@ -16,20 +16,24 @@ export function scratchParents(): string[] {
   return [...new Set([tmpdir(), '/tmp', '/var/tmp'])];
 }
 
-/** Removes the scratch folders in `parent` of cores that are gone; at most once a minute for a folder. */
-export async function sweepScratchFolders(parent: string, now = Date.now()): Promise<void> {
+/**
+ * Removes the scratch folders in `parent` of cores that are gone, and says how many; at most once a
+ * minute for a folder (0 when it was swept less than a minute ago).
+ */
+export async function sweepScratchFolders(parent: string, now = Date.now()): Promise<number> {
   const last = lastSwept.get(parent);
-  if (last !== undefined && now >= last && now - last < SWEEP_EVERY_MS) return;
+  if (last !== undefined && now >= last && now - last < SWEEP_EVERY_MS) return 0;
   lastSwept.set(parent, now);
-  await removeLeftoverLaunchFolders(parent, [SCRATCH_KIND]).catch(() => 0);
+  return removeLeftoverLaunchFolders(parent, [SCRATCH_KIND]).catch(() => 0);
 }
 
-/** At a core's start: every temp folder's scratch folders of cores that are gone; how many. */
-export async function removeLeftoverScratchFolders(): Promise<number> {
+/**
+ * At a core's start: every temp folder's scratch folders of cores that are gone; how many. It counts
+ * as each folder's sweep, so the first preview after the start does not list them again.
+ */
+export async function removeLeftoverScratchFolders(now = Date.now()): Promise<number> {
   const removed = await Promise.all(
-    scratchParents().map((parent) =>
-      removeLeftoverLaunchFolders(parent, [SCRATCH_KIND]).catch(() => 0),
-    ),
+    scratchParents().map((parent) => sweepScratchFolders(parent, now)),
   );
   return removed.reduce((a, b) => a + b, 0);
 }
