@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { processIdentity } from '../../src/main/core/process-identity';
+import { coreTag } from '../../src/main/core/sandbox/launch-folders';
 
 export function pidsWithEnv(entry: string): number[] {
   const found: number[] = [];
@@ -59,7 +60,7 @@ export function taggedProcess(): { tag: string; end(): Promise<void> } {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const { startTime } = processIdentity(child.pid!)!;
   return {
-    tag: `${child.pid!.toString(36)}.${BigInt(startTime).toString(36)}`,
+    tag: coreTag(child.pid!, startTime),
     async end() {
       child.kill('SIGKILL');
       await exited;

@@ -20,14 +20,18 @@ export const RUN_FOLDER_KINDS = ['tmp', 'net', 'shell', 'launch', 'preview', SCR
 // A start time in clock ticks (100 a second) stays a safe integer for two million years.
 const TAG = '([0-9a-z]{1,8})\\.([0-9a-z]{1,10})-';
 
-/** The prefix for mkdtemp of a `kind` folder in `dir`, named for this core (short: sockets live there). */
+/** The tag a core's folders carry: its pid and start time, base 36 (short: sockets live there). */
+export function coreTag(pid: number, startTime: string): string {
+  return `${pid.toString(36)}.${Number(startTime).toString(36)}`;
+}
+
+/** The prefix for mkdtemp of a `kind` folder in `dir`, named for this core. */
 export function launchFolderPrefix(
   dir: string,
   kind: LaunchFolderKind | typeof SCRATCH_KIND,
 ): string {
   const core = ownIdentity();
-  const tag = core ? `${process.pid.toString(36)}.${Number(core.startTime).toString(36)}-` : '';
-  return join(dir, `${kind}-${tag}`);
+  return join(dir, core ? `${kind}-${coreTag(process.pid, core.startTime)}-` : `${kind}-`);
 }
 
 /**
