@@ -5,19 +5,13 @@
 // have a session, and stops them when its stdin closes.
 //   node --import tsx bench/agents-starting.ts <count> <cwd>
 import { createInterface } from 'node:readline';
-import { floorAgent } from './sse-floors';
+import { allow, floorAgent } from './sse-floors';
 
 const [count, cwd] = [Number(process.argv[2]), process.argv[3]!];
 const lines = createInterface({ input: process.stdin });
 let agents: Awaited<ReturnType<typeof floorAgent>>[] = [];
 lines.once('line', () => {
-  void Promise.all(
-    Array.from({ length: count }, () =>
-      floorAgent(cwd, ({ options }) => ({
-        outcome: { outcome: 'selected', optionId: options[0]!.optionId },
-      })),
-    ),
-  ).then((started) => {
+  void Promise.all(Array.from({ length: count }, () => floorAgent(cwd, allow))).then((started) => {
     agents = started;
     process.stdout.write('started\n');
   });

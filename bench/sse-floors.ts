@@ -22,7 +22,8 @@ type Answer = (
   params: acp.RequestPermissionRequest,
 ) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>;
 
-const allow = (params: acp.RequestPermissionRequest): acp.RequestPermissionResponse => ({
+/** Answers every request with its first option. */
+export const allow = (params: acp.RequestPermissionRequest): acp.RequestPermissionResponse => ({
   outcome: { outcome: 'selected', optionId: params.options[0]!.optionId },
 });
 
