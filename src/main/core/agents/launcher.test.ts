@@ -12,7 +12,7 @@ import { agentLauncher, AgentLauncher, LauncherLostError, runThroughLauncher } f
 import { processIdentity } from '../process-identity';
 import { behindLifeline } from './lifeline';
 import { signalGroup } from './process-group';
-import { descendantsOf } from '../../../../test/support/process-scan';
+import { descendantsOf, pidsWithEnv } from '../../../../test/support/process-scan';
 
 const ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
 const spec = (command: string, args: string[], lifeline = false): LaunchSpec => ({
@@ -219,7 +219,11 @@ describe.skipIf(process.platform === 'win32')('the agent launcher', () => {
     const from = await launcher();
     const first = await launch(from, spec('sleep', ['600']));
     const second = await launch(from, lifelined('sleep 600 & exec sleep 600'));
-    const pending = from.spawn(spec('sleep', ['600']));
+    // Agents run behind a lifeline or in a sandbox that dies with its parent: one the launcher had
+    // started but not yet handed over still ends with it.
+    const mark = `${process.pid}.${Date.now()}`;
+    const behind = lifelined('exec sleep 600');
+    const pending = from.spawn({ ...behind, env: { ...ENV, GATEHOUSE_TEST_PENDING: mark } });
     process.kill(from.pid!, 'SIGKILL');
     await expect(pending).rejects.toBeInstanceOf(LauncherLostError);
     await expect(pending).rejects.toThrow('the agent launcher exited (signal SIGKILL)');
@@ -232,6 +236,7 @@ describe.skipIf(process.platform === 'win32')('the agent launcher', () => {
       await vi.waitFor(() => expect(alive(agent.pid!)).toBe(false));
     }
     await expect(from.spawn(spec('sleep', ['1']))).rejects.toBeInstanceOf(LauncherLostError);
+    await vi.waitFor(() => expect(pidsWithEnv(`GATEHOUSE_TEST_PENDING=${mark}`)).toEqual([]));
   });
 
   it('a message that does not fit the protocol stops the launcher and its agents', async () => {
