@@ -105,13 +105,6 @@ describe.each(CODEX_PACKAGES)('pipeline with the real $name', (pkg: CodexPackage
     model.enqueue({ shell, escalated });
     return gh.api.call('prompt', { sessionId, text: `run ${shell}` });
   };
-  // Codex connects to its own hosts in the background; the sandbox's refusals of those are
-  // decisions too, and may land after the one a test reads.
-  const lastDecision = async () => {
-    await gh.core.store.flush();
-    const { items } = await gh.core.store.history({ sessionId, limit: 50 });
-    return items.find((item) => item.decider.type !== 'sandbox')!;
-  };
   const vote = (approval: PendingApproval, kind: string, extra: object = {}) =>
     gh.api.call('vote', {
       requestId: approval.requestId,
@@ -135,7 +128,7 @@ describe.each(CODEX_PACKAGES)('pipeline with the real $name', (pkg: CodexPackage
       await vote(approval, 'allow_once');
       expect(await turn).toEqual({ stopReason: 'end_turn' });
       expect(existsSync(join(folder, 'ran.txt'))).toBe(true);
-      expect((await lastDecision()).reply).toMatchObject({ optionId: shape.once });
+      expect((await gh.lastDecision(sessionId)).reply).toMatchObject({ optionId: shape.once });
     },
   );
 
@@ -175,7 +168,7 @@ describe.each(CODEX_PACKAGES)('pipeline with the real $name', (pkg: CodexPackage
       // Either package's reject (`abort`, `cancel`: "tell Codex what to do differently") ends its turn.
       expect(await turn).toEqual({ stopReason: shape.rejectedStop });
       expect(existsSync(join(folder, 'refused.txt'))).toBe(false);
-      expect((await lastDecision()).reply).toMatchObject({ optionId: shape.reject });
+      expect((await gh.lastDecision(sessionId)).reply).toMatchObject({ optionId: shape.reject });
     },
   );
 
@@ -202,7 +195,7 @@ describe.each(CODEX_PACKAGES)('pipeline with the real $name', (pkg: CodexPackage
       await start([{ id: 'touch-ruled', action: 'allow', command: 'touch ruled.txt' }]);
       expect(await run('touch ruled.txt')).toEqual({ stopReason: 'end_turn' });
       expect(existsSync(join(folder, 'ruled.txt'))).toBe(true);
-      const decision = await lastDecision();
+      const decision = await gh.lastDecision(sessionId);
       expect(decision.decider).toEqual({ type: 'rule', ruleId: 'touch-ruled' });
       expect(decision.reply).toMatchObject({ optionId: shape.once });
     },
@@ -217,7 +210,7 @@ describe.each(CODEX_PACKAGES)('pipeline with the real $name', (pkg: CodexPackage
       await vote(asked, 'allow_always', { grant: { scope: 'session' } });
       expect(await turn).toEqual({ stopReason: 'end_turn' });
       // Codex was told "once": its exec-policy amendment would outlive any scope or revocation.
-      expect((await lastDecision()).reply).toMatchObject({ optionId: shape.once });
+      expect((await gh.lastDecision(sessionId)).reply).toMatchObject({ optionId: shape.once });
       const [grant] = await gh.api.call('listGrants', {});
       expect(grant!.grant).toMatchObject({ scope: 'session', sessionId, toolKind: 'execute' });
 
@@ -226,7 +219,7 @@ describe.each(CODEX_PACKAGES)('pipeline with the real $name', (pkg: CodexPackage
       expect(await run('touch again.txt')).toEqual({ stopReason: 'end_turn' });
       expect(existsSync(join(folder, 'again.txt'))).toBe(true);
       expect(gh.events.filter((e) => e.type === 'permission_requested').length).toBe(before);
-      const byGrant = await lastDecision();
+      const byGrant = await gh.lastDecision(sessionId);
       expect(byGrant.decider).toEqual({ type: 'grant', grantId: grant!.grant.id });
       expect(byGrant.reply).toMatchObject({ optionId: shape.once });
 

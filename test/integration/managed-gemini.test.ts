@@ -60,11 +60,6 @@ describe('a managed deny rule with the real Gemini CLI in Bypass', () => {
     rmSync(admin, { recursive: true, force: true });
   });
 
-  const lastDecision = async (sessionId: string) => {
-    await gh.core.store.flush();
-    return (await gh.core.store.history({ sessionId, limit: 1 })).items[0]!;
-  };
-
   it('denies the write and the shell command, names the managed rule, and asks nobody', async () => {
     const { sessionId } = await gh.api.call('createSession', { agentId: 'gemini', cwd: folder });
     expect(
@@ -77,7 +72,7 @@ describe('a managed deny rule with the real Gemini CLI in Bypass', () => {
     });
     await gh.api.call('prompt', { sessionId, text: 'write the key' });
     expect(existsSync(secret)).toBe(false);
-    const write = await lastDecision(sessionId);
+    const write = await gh.lastDecision(sessionId);
     expect(write).toMatchObject({
       decider: { type: 'rule', ruleId: 'no-secret-edits', source: 'managed' },
       reply: { outcome: 'selected', optionKind: 'reject_once' },
@@ -91,7 +86,7 @@ describe('a managed deny rule with the real Gemini CLI in Bypass', () => {
     });
     await gh.api.call('prompt', { sessionId, text: 'run touch' });
     expect(existsSync(join(folder, 'made-by-shell'))).toBe(false);
-    const shell = await lastDecision(sessionId);
+    const shell = await gh.lastDecision(sessionId);
     expect(shell).toMatchObject({
       decider: { type: 'rule', ruleId: 'no-touch', source: 'managed' },
       reason: expect.stringMatching(/^Managed policy: Denied by rule "no-touch"/),
@@ -111,6 +106,9 @@ describe('a managed deny rule with the real Gemini CLI in Bypass', () => {
     });
     await gh.api.call('prompt', { sessionId, text: 'write notes' });
     expect(existsSync(open)).toBe(true);
-    expect((await lastDecision(sessionId)).decider).toEqual({ type: 'rule', ruleId: 'edits-ok' });
+    expect((await gh.lastDecision(sessionId)).decider).toEqual({
+      type: 'rule',
+      ruleId: 'edits-ok',
+    });
   });
 });

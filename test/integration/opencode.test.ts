@@ -84,10 +84,6 @@ describe.skipIf(!OPENCODE)('the real opencode', { timeout: 120_000 }, () => {
       optionId: optionOfKind(approval, kind),
       ...(grant ? { grant } : {}),
     });
-  const lastDecision = async (sessionId: string) => {
-    await gh.core.store.flush();
-    return (await gh.core.store.history({ sessionId, limit: 1 })).items[0]!;
-  };
 
   it('starts only with the opt-in, and is shown unguarded: it takes approvals from other local programs', async () => {
     await expect(
@@ -147,7 +143,7 @@ describe.skipIf(!OPENCODE)('the real opencode', { timeout: 120_000 }, () => {
     await vote(refused, 'reject_once');
     await turn;
     expect(existsSync(join(folder, 'refused.txt'))).toBe(false);
-    expect((await lastDecision(sessionId)).reply).toMatchObject({ optionKind: 'reject_once' });
+    expect((await gh.lastDecision(sessionId)).reply).toMatchObject({ optionKind: 'reject_once' });
   });
 
   it('asks before a write and writes once allowed', async () => {
@@ -173,7 +169,7 @@ describe.skipIf(!OPENCODE)('the real opencode', { timeout: 120_000 }, () => {
     await vote(asked, 'allow_always', { scope: 'session' });
     await turn;
     // opencode's own "always" would stop it asking for every `echo *` of the session.
-    expect((await lastDecision(sessionId)).reply).toMatchObject({ optionKind: 'allow_once' });
+    expect((await gh.lastDecision(sessionId)).reply).toMatchObject({ optionKind: 'allow_once' });
     const [grant] = await gh.api.call('listGrants', {});
     expect(grant!.grant).toMatchObject({ scope: 'session', sessionId, toolKind: 'execute' });
 
@@ -181,7 +177,7 @@ describe.skipIf(!OPENCODE)('the real opencode', { timeout: 120_000 }, () => {
     await shell(sessionId, command);
     expect(readFileSync(join(folder, 'log.txt'), 'utf8')).toBe('again\nagain\n');
     expect(gh.events.filter((e) => e.type === 'permission_requested').length).toBe(before);
-    expect((await lastDecision(sessionId)).decider).toEqual({
+    expect((await gh.lastDecision(sessionId)).decider).toEqual({
       type: 'grant',
       grantId: grant!.grant.id,
     });

@@ -45,10 +45,6 @@ describe('rules, modes and grants with the real Gemini CLI', () => {
     });
     return gh.api.call('prompt', { sessionId, text: `run ${command}` });
   };
-  const lastDecision = async (sessionId: string) => {
-    await gh.core.store.flush();
-    return (await gh.core.store.history({ sessionId, limit: 1 })).items[0]!;
-  };
 
   it('allow always (session) answers the next identical write by the grant; a new session and a revoked grant ask again', async () => {
     const target = join(folder, 'notes.md');
@@ -63,7 +59,7 @@ describe('rules, modes and grants with the real Gemini CLI', () => {
     await turn;
     expect(readFileSync(target, 'utf8')).toBe('one\n');
     // Gemini was told "once": its own "always" would cover every later edit of the session.
-    expect((await lastDecision(first)).reply).toMatchObject({ optionKind: 'allow_once' });
+    expect((await gh.lastDecision(first)).reply).toMatchObject({ optionKind: 'allow_once' });
     const [grant] = await gh.api.call('listGrants', {});
     expect(gh.events.some((e) => e.type === 'grants_changed')).toBe(true);
     expect(grant!.grant).toMatchObject({
@@ -77,7 +73,7 @@ describe('rules, modes and grants with the real Gemini CLI', () => {
     await write(first, target, 'two\n');
     expect(readFileSync(target, 'utf8')).toBe('two\n');
     expect(gh.events.filter((e) => e.type === 'permission_requested').length).toBe(before);
-    expect((await lastDecision(first)).decider).toEqual({
+    expect((await gh.lastDecision(first)).decider).toEqual({
       type: 'grant',
       grantId: grant!.grant.id,
     });
@@ -128,7 +124,7 @@ describe('rules, modes and grants with the real Gemini CLI', () => {
     const target = join(folder, 'auto.txt');
     await write(sessionId, target, 'edited without asking\n');
     expect(readFileSync(target, 'utf8')).toBe('edited without asking\n');
-    expect(await lastDecision(sessionId)).toMatchObject({
+    expect(await gh.lastDecision(sessionId)).toMatchObject({
       decider: { type: 'mode', mode: 'acceptEdits' },
       reply: { outcome: 'selected', optionKind: 'allow_once' },
     });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GatehouseEvent } from '../../src/shared/contract';
 import type { PendingApproval } from '../../src/shared/domain';
+import type { HistoryItem } from '../../src/shared/history';
 import { Settings, type AgentConfig, type SettingsInput } from '../../src/shared/settings';
 import { scriptedAgentConfig, type ScriptedAgentScript } from './agents/scripted-agent';
 import { PAIRING_CODE_TTL_MS } from '../../src/main/core/approvals/clients';
@@ -42,6 +43,12 @@ export interface TestGatehouse {
     predicate?: (e: Extract<GatehouseEvent, { type: T }>) => boolean,
     timeoutMs?: number,
   ): Promise<Extract<GatehouseEvent, { type: T }>>;
+  /**
+   * The session's latest decision on something its agent asked. A real agent also connects to its
+   * own hosts in the background; the sandbox's refusals of those are decisions too, and may land
+   * after the one a test reads.
+   */
+  lastDecision(sessionId: string): Promise<HistoryItem>;
   close(): Promise<void>;
 }
 
@@ -133,6 +140,13 @@ export async function startGatehouse(
         timeoutMs,
         `event ${type}`,
       );
+    },
+    async lastDecision(sessionId: string) {
+      await core.store.flush();
+      const { items } = await core.store.history({ sessionId, limit: 50 });
+      const found = items.find((item) => item.decider.type !== 'sandbox');
+      if (!found) throw new Error(`no decision in session ${sessionId}`);
+      return found;
     },
     async close() {
       for (const api of apis) api.close();
