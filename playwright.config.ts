@@ -20,6 +20,9 @@ export default defineConfig({
   retries: 0,
   outputDir: 'test-results/e2e',
   use: {
+    // A step that hangs fails on its own, with what it waited for, well before the test's bound.
+    actionTimeout: 30_000,
+    navigationTimeout: 30_000,
     browserName: 'chromium',
     headless: true,
     viewport: { width: 1200, height: 900 },

@@ -103,12 +103,18 @@ export async function startHeadless(
   const token = fragment.get('token')!;
   const api = (path: string, init: RequestInit = {}) =>
     fetch(`${parsed.origin}${path}`, {
+      // A core that stops answering fails the call, with its path, before the test's own bound.
+      signal: AbortSignal.timeout(30_000),
       ...init,
       headers: {
         authorization: `Bearer ${token}`,
         'content-type': 'application/json',
         ...init.headers,
       },
+    }).catch((error: unknown) => {
+      throw new Error(`${init.method ?? 'GET'} ${path}: ${(error as Error).message}`, {
+        cause: error,
+      });
     });
   const json = async <T>(response: Promise<Response>, what: string): Promise<T> => {
     const r = await response;
