@@ -1,12 +1,14 @@
 // Agents boot a few at a time (agents/start-gate.ts): a hostile agent that never answers ACP
 // initialize holds its start slot only for a bounded time, so agents that stall on purpose, as
-// many as there are slots, keep no other session from starting.
-import { mkdtempSync, rmSync } from 'node:fs';
+// many as there are slots, keep no other session from starting. And a starting agent yields the
+// CPUs (agents/start-priority.ts): its scheduling group is lowered until its start is over.
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { scriptedAgentLaunch } from '../support/agents/scripted-agent';
 import { startGatehouse, type TestGatehouse } from '../support/gatehouse';
+import { groupNice, STARTING_NICE } from '../../src/main/core/agents/start-priority';
 
 let gh: TestGatehouse | undefined;
 let work: string | undefined;
@@ -44,4 +46,33 @@ describe('session starts', () => {
     gh = undefined;
     expect(await Promise.all(stalled)).toEqual(Array.from({ length: slots }, () => null));
   });
+
+  it.skipIf(!existsSync('/proc/self/autogroup')).each(['workspace-write', 'off'] as const)(
+    'sandbox %s: a starting agent runs in a lowered scheduling group, set back once it has answered initialize',
+    async (sandbox) => {
+      work = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-starts-')));
+      const groupFile = join(work, 'group.txt');
+      const ours = groupNice(process.pid);
+      const launch = scriptedAgentLaunch({ groupFile });
+      gh = await startGatehouse({
+        agents: {
+          s: {
+            command: launch.command,
+            args: launch.args,
+            env: launch.env as Record<string, string>,
+            sandbox,
+          },
+        },
+      });
+      const { sessionId } = await gh.api.call('createSession', { agentId: 's', cwd: work });
+      expect(readFileSync(groupFile, 'utf8')).toMatch(new RegExp(` nice ${STARTING_NICE}$`));
+      const pid = gh.core.sessions.get(sessionId).process!.pid!;
+      expect(groupNice(pid)).toBe(0);
+      // The agent's own group was lowered: the core's (this process's) is left as it was.
+      expect(readFileSync(groupFile, 'utf8').split(' ')[0]).not.toBe(
+        readFileSync('/proc/self/autogroup', 'utf8').split(' ')[0],
+      );
+      expect(groupNice(process.pid)).toBe(ours);
+    },
+  );
 });

@@ -192,6 +192,9 @@ export interface ScriptedAgentScript {
   requireAuth?: { methods: JsonValue[]; accept?: string[]; unlessEnv?: string };
   /** Advertise `sessionCapabilities.additionalDirectories` (session/new takes more folders). */
   additionalDirectories?: boolean;
+  /** At initialize, write to this file the scheduling group it runs in (`/proc/self/autogroup`,
+   *  e.g. `/autogroup-17 nice 5`), or `none` where there is none. */
+  groupFile?: string;
   /** Keep each session in `dir` (one JSON file: its folder, mode, prompts and every update sent),
    *  so that another process of this agent can take it up, and advertise what is set here:
    *  session/list (of that folder, `pageSize` a page), session/resume, session/load (which replays
@@ -863,6 +866,15 @@ function main(): void {
   const app = agent({ name: script.name ?? 'scripted-agent' })
     .onRequest(methods.agent.initialize, ({ params }) => {
       clientCapabilities = params.clientCapabilities ?? {};
+      if (script.groupFile) {
+        let group = 'none';
+        try {
+          group = readFileSync('/proc/self/autogroup', 'utf8').trim();
+        } catch {
+          // No autogroups in this kernel.
+        }
+        writeFileSync(script.groupFile, group);
+      }
       return {
         protocolVersion: Math.min(params.protocolVersion, PROTOCOL_VERSION),
         agentInfo: { name: script.name ?? 'scripted-agent', version: '0.0.0' },

@@ -19,6 +19,7 @@ import type { SessionManagerOptions } from './session-manager-options';
 import { violationReporterFor } from './session-violations';
 import { unguardedByDoor, type launchFamily } from './side-doors';
 import type { StartGate } from './start-gate';
+import { yieldWhileStarting } from './start-priority';
 
 export interface AgentStartDeps extends SessionManagerOptions {
   now: () => number;
@@ -113,6 +114,12 @@ export async function startAgent(
     launch.sandbox.profile === 'off' ? {} : { onStderr },
   );
   session.process = agent;
+  const yielded = yieldWhileStarting(agent.pid);
+  // Set back only while it runs: a pid that ended may already name another process.
+  const started = (): void => {
+    if (agent.exit === null) yielded();
+    leave();
+  };
   void agent.exited.then((info) => deps.onExit(session, info.code, info.signal));
   // Closed while its agent was spawned (the close found no process to end), or Gatehouse began
   // stopping after it looked: the agent goes now, the session ended first so its exit is not news.
@@ -128,7 +135,7 @@ export async function startAgent(
   }
   session.readsAdvertised = config.fs.read;
   try {
-    const initialized = await agent.initialize(session.readsAdvertised).finally(leave);
+    const initialized = await agent.initialize(session.readsAdvertised).finally(started);
     session.agentFamily = agentFamily(initialized.agentInfo?.name, agentId) ?? launched;
     session.abilities = abilitiesOf(initialized);
     session.steers = steeringOffered(initialized);
