@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'nod
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { scriptedAgentLaunch } from '../support/agents/scripted-agent';
+import { scriptedAgentConfig, scriptedAgentLaunch } from '../support/agents/scripted-agent';
 import { startGatehouse, type TestGatehouse } from '../support/gatehouse';
 import { groupNice, STARTING_NICE } from '../../src/main/core/agents/start-priority';
 
@@ -53,16 +53,8 @@ describe('session starts', () => {
       work = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-starts-')));
       const groupFile = join(work, 'group.txt');
       const ours = groupNice(process.pid);
-      const launch = scriptedAgentLaunch({ groupFile });
       gh = await startGatehouse({
-        agents: {
-          s: {
-            command: launch.command,
-            args: launch.args,
-            env: launch.env as Record<string, string>,
-            sandbox,
-          },
-        },
+        agents: { s: { ...scriptedAgentConfig({ groupFile }), sandbox } },
       });
       const { sessionId } = await gh.api.call('createSession', { agentId: 's', cwd: work });
       expect(readFileSync(groupFile, 'utf8')).toMatch(new RegExp(` nice ${STARTING_NICE}$`));
