@@ -17,11 +17,9 @@ const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 /** The JSON text of `value` (`null` for a value JSON cannot write), in pieces. */
 export function jsonPieces(value: unknown): string[] {
   const pieces: string[] = [];
-  if (!hasLongString(value, 0)) {
-    pieces.push(JSON.stringify(value) ?? 'null');
-    return pieces;
-  }
-  write(value, pieces);
+  const holders = new Set<object>();
+  markLongStrings(value, 0, holders);
+  write(value, pieces, holders);
   return pieces;
 }
 
@@ -53,11 +51,19 @@ export function measurePieces(
 
 const MAX_DEPTH = 64;
 
-/** Whether a string long enough to be its own piece lies in `value` (a tree from JSON.parse). */
-function hasLongString(value: unknown, depth: number): boolean {
+/**
+ * Whether a string long enough to be its own piece lies in `value` (a tree from JSON.parse); each
+ * array and object that holds one, at any depth, goes into `holders`. One walk of the tree.
+ */
+function markLongStrings(value: unknown, depth: number, holders: Set<object>): boolean {
   if (typeof value === 'string') return value.length >= LONG_CHARS;
   if (depth >= MAX_DEPTH || !isPlain(value)) return false;
-  return Object.values(value).some((v) => hasLongString(v, depth + 1));
+  let found = false;
+  for (const item of Object.values(value)) {
+    if (markLongStrings(item, depth + 1, holders)) found = true;
+  }
+  if (found) holders.add(value);
+  return found;
 }
 
 /** Arrays and objects JSON.stringify writes from their own keys (no toJSON of their own). */
@@ -70,18 +76,18 @@ function isPlain(value: unknown): value is object {
   );
 }
 
-function write(value: unknown, pieces: string[]): void {
+function write(value: unknown, pieces: string[], holders: ReadonlySet<object>): void {
   if (typeof value === 'string' && value.length >= LONG_CHARS) {
     if (ESCAPED.test(value)) writeEscaped(value, pieces);
     else pieces.push('"', value, '"');
-  } else if (isPlain(value) && hasLongString(value, 0)) {
+  } else if (isPlain(value) && holders.has(value)) {
     if (Array.isArray(value)) {
       pieces.push('[');
       for (let i = 0; i < value.length; i++) {
         if (i > 0) pieces.push(',');
         const item: unknown = value[i];
         // A value JSON cannot write is null in a list, as JSON.stringify writes it.
-        if (writable(item)) write(item, pieces);
+        if (writable(item)) write(item, pieces, holders);
         else pieces.push('null');
       }
       pieces.push(']');
@@ -92,7 +98,7 @@ function write(value: unknown, pieces: string[]): void {
         if (!writable(item)) continue;
         pieces.push(`${first ? '' : ','}${JSON.stringify(key)}:`);
         first = false;
-        write(item, pieces);
+        write(item, pieces, holders);
       }
       pieces.push('}');
     }
