@@ -71,6 +71,9 @@ export async function benchSessionStarts(report: Report): Promise<void> {
         vs_started_beside: round(started.stall / beside.stall, 2),
         took_ms: Math.round(started.took),
         started_beside_took_ms: Math.round(beside.took),
+        // The core's thread while they started: its own work, and its waits for a CPU.
+        core_thread_cpu_ms: Math.round(started.cpuMs),
+        core_thread_run_queue_ms: Math.round(started.runQueueMs),
         target_ms: 50,
         load: round(loadavg()[0] ?? 0, 2),
       });

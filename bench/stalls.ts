@@ -23,6 +23,7 @@ import { CORE_NODE_FLAGS } from '../src/main/core/node-flags';
 import { decisionFor, pending } from './history';
 import { runInChildWith, startedWith } from './node-child';
 import { round, type Report } from './report';
+import { mainThreadSched } from './thread-cpu';
 
 const ROWS = Number(process.env.BENCH_STALL_ROWS ?? 1_000_000);
 const SESSIONS = Number(process.env.BENCH_STALL_SESSIONS ?? 50);
@@ -99,12 +100,17 @@ function collectSetupGarbage(): void {
 }
 
 /**
- * The longest event-loop delay (ms) while `work` runs, how long it took, and the longest pause of
- * this thread's garbage collector meanwhile (a stall can be the collector's, not the work's).
+ * The longest event-loop delay (ms) while `work` runs, how long it took, the longest pause of this
+ * thread's garbage collector meanwhile (a stall can be the collector's, not the work's), and how
+ * long the thread ran and waited for a CPU (ms).
  */
-export async function longestStall(
-  work: () => Promise<unknown>,
-): Promise<{ stall: number; took: number; gcPause: number }> {
+export async function longestStall(work: () => Promise<unknown>): Promise<{
+  stall: number;
+  took: number;
+  gcPause: number;
+  cpuMs: number;
+  runQueueMs: number;
+}> {
   let gcPause = 0;
   const gc = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) gcPause = Math.max(gcPause, entry.duration);
@@ -116,13 +122,21 @@ export async function longestStall(
   // work starts, or a block at the very start goes unseen (reset() would forget that tick).
   await new Promise((resolve) => setTimeout(resolve, 20));
   const started = performance.now();
+  const sched = mainThreadSched();
   await work();
   const took = performance.now() - started;
+  const after = mainThreadSched();
   // One more turn of the loop, so a stall at the very end is sampled too.
   await new Promise((resolve) => setTimeout(resolve, 20));
   monitor.disable();
   gc.disconnect();
-  return { stall: monitor.max / 1e6, took, gcPause };
+  return {
+    stall: monitor.max / 1e6,
+    took,
+    gcPause,
+    cpuMs: (after.cpuNs - sched.cpuNs) / 1e6,
+    runQueueMs: (after.waitNs - sched.waitNs) / 1e6,
+  };
 }
 
 /** The core's node flags, as `npm run headless` starts it, and a collector the bench can call. */

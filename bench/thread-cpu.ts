@@ -46,3 +46,19 @@ export function threadCpuSince(before: Sample): ThreadCpu {
   const restNs = others.reduce((sum, ns) => sum + ns, 0) - busiestOtherNs;
   return { mainNs, busiestOtherNs, restNs };
 }
+
+/**
+ * This process's main thread from the same statistics: nanoseconds on a CPU, and waiting in a run
+ * queue, runnable, for one (zeros elsewhere than Linux). A stall the thread spent waiting is the
+ * scheduler's, not its own work.
+ */
+export function mainThreadSched(): { cpuNs: number; waitNs: number } {
+  try {
+    const [cpu, wait] = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8')
+      .split(' ')
+      .map(Number);
+    return { cpuNs: cpu ?? 0, waitNs: wait ?? 0 };
+  } catch {
+    return { cpuNs: 0, waitNs: 0 };
+  }
+}
