@@ -114,10 +114,10 @@ export async function startAgent(
     launch.sandbox.profile === 'off' ? {} : { onStderr },
   );
   session.process = agent;
-  const yielded = yieldWhileStarting(agent.pid);
   // Set back only while it runs: a pid that ended may already name another process.
+  const setBack = yieldWhileStarting(agent.pid, () => agent.exit === null);
   const started = (): void => {
-    if (agent.exit === null) yielded();
+    setBack();
     leave();
   };
   void agent.exited.then((info) => deps.onExit(session, info.code, info.signal));
