@@ -12,6 +12,7 @@ import {
   type GroupFiles,
   type GroupWrite,
 } from './start-priority';
+import { hasSysAdmin } from '../../../../test/support/capabilities';
 
 const started: ChildProcess[] = [];
 afterEach(() => {
@@ -27,37 +28,41 @@ function agent(): number {
 
 const runs = () => true;
 
-describe.skipIf(!existsSync('/proc/self/autogroup'))('a starting agent’s scheduling group', () => {
-  it('is lowered while it starts and set back once, in its own group only', () => {
-    const ours = groupNice(process.pid);
-    const pid = agent();
-    const setBack = yieldWhileStarting(pid, runs);
-    expect(groupNice(pid)).toBe(STARTING_NICE);
-    expect(groupNice(process.pid)).toBe(ours);
-    setBack();
-    expect(groupNice(pid)).toBe(0);
-    // A second call changes nothing, whoever set the group since.
-    writeFileSync(`/proc/${pid}/autogroup`, String(STARTING_NICE));
-    setBack();
-    expect(groupNice(pid)).toBe(STARTING_NICE);
-  });
+// Each test changes groups one after the other, which only a privileged process may do at will.
+describe.skipIf(!existsSync('/proc/self/autogroup') || !hasSysAdmin())(
+  'a starting agent’s scheduling group',
+  () => {
+    it('is lowered while it starts and set back once, in its own group only', () => {
+      const ours = groupNice(process.pid);
+      const pid = agent();
+      const setBack = yieldWhileStarting(pid, runs);
+      expect(groupNice(pid)).toBe(STARTING_NICE);
+      expect(groupNice(process.pid)).toBe(ours);
+      setBack();
+      expect(groupNice(pid)).toBe(0);
+      // A second call changes nothing, whoever set the group since.
+      writeFileSync(`/proc/${pid}/autogroup`, String(STARTING_NICE));
+      setBack();
+      expect(groupNice(pid)).toBe(STARTING_NICE);
+    });
 
-  it('an agent that chose a nice of its own while it started keeps it', () => {
-    const pid = agent();
-    const setBack = yieldWhileStarting(pid, runs);
-    writeFileSync(`/proc/${pid}/autogroup`, '12');
-    setBack();
-    expect(groupNice(pid)).toBe(12);
-  });
+    it('an agent that chose a nice of its own while it started keeps it', () => {
+      const pid = agent();
+      const setBack = yieldWhileStarting(pid, runs);
+      writeFileSync(`/proc/${pid}/autogroup`, '12');
+      setBack();
+      expect(groupNice(pid)).toBe(12);
+    });
 
-  it('a process that is gone, or none, is left alone', async () => {
-    const child = spawn('true', { detached: true, stdio: 'ignore' });
-    await new Promise((resolve) => child.once('exit', resolve));
-    expect(groupNice(child.pid!)).toBeNull();
-    expect(() => yieldWhileStarting(child.pid, runs)()).not.toThrow();
-    expect(() => yieldWhileStarting(undefined, runs)()).not.toThrow();
-  });
-});
+    it('a process that is gone, or none, is left alone', async () => {
+      const child = spawn('true', { detached: true, stdio: 'ignore' });
+      await new Promise((resolve) => child.once('exit', resolve));
+      expect(groupNice(child.pid!)).toBeNull();
+      expect(() => yieldWhileStarting(child.pid, runs)()).not.toThrow();
+      expect(() => yieldWhileStarting(undefined, runs)()).not.toThrow();
+    });
+  },
+);
 
 /** Groups as the kernel keeps them for an unprivileged process: one change per `gapMs`. */
 function limitedGroups(gapMs = 100) {
