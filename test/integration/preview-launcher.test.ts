@@ -86,6 +86,17 @@ describe.skipIf(skip)("a preview's scratch layer and the launcher", () => {
     expect(started[1]!.parent).toBe(started[1]!.launcher);
   });
 
+  it('a data folder too deep for its sockets: the preview is unavailable and says why, nothing is left', async () => {
+    // Past a socket path's 108 bytes the path is cut, and the bridge would bind the folder itself.
+    const p = previewProject({}, launchAgent, 'g'.repeat(80));
+    projects.push(p);
+    const preview = await p.preview('echo new > made.txt');
+    expect(preview.state).toBe('unavailable');
+    expect(preview.detail).toMatch(/too long for unix sockets/);
+    expect(p.snapshot(p.project)).not.toHaveProperty('made.txt');
+    expect(p.leftovers()).toEqual([]);
+  });
+
   it('is spawned by the process itself where no launcher is handed in, and shows the same', async () => {
     const parents: number[] = [];
     const p = previewProject({}, async (spec) => {

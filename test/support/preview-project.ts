@@ -39,14 +39,22 @@ export interface PreviewProject {
   remove(): void;
 }
 
+/**
+ * The process's temp folder, read before any project sets TMPDIR to its own: a project made inside
+ * another's would leave its data folder too little of a socket path's 108 bytes.
+ */
+const PROCESS_TMP = tmpdir();
+
 export function previewProject(
   bounds: Partial<ScratchBounds> = {},
   spawnLayer: LayerSpawner = launchAgent,
+  /** The data folder's name in the project's base folder. */
+  dataFolder = 'gatehouse',
 ): PreviewProject {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-preview-test-')));
+  const base = realpathSync(mkdtempSync(join(PROCESS_TMP, 'gatehouse-preview-test-')));
   const home = join(base, 'home');
   const project = join(home, 'project');
-  const gatehouseHome = join(base, 'gatehouse');
+  const gatehouseHome = join(base, dataFolder);
   const tmp = join(base, 'tmp');
   for (const dir of [
     join(project, 'src', 'old'),

@@ -8,6 +8,9 @@ import { hostAllowed, type HostRule } from './profile';
 const { createServer: createHttpServer } = process.getBuiltinModule('node:http');
 
 /** A connection the sandbox refused. */
+/** The longest path a bridge's socket may have: sun_path holds 108 bytes, and a longer one is cut. */
+export const MAX_SOCKET_PATH = 100;
+
 export interface NetworkViolation {
   kind: 'network';
   host: string;

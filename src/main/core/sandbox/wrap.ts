@@ -12,7 +12,7 @@ import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { isInside } from '../fs/containment';
 import { existingRealPaths, hiddenPaths } from './hidden-paths';
 import { bwrapArgs, type MountPlan } from './bwrap-args';
-import { startBridge, type NetworkViolation } from './network-bridge';
+import { MAX_SOCKET_PATH, startBridge, type NetworkViolation } from './network-bridge';
 import { isLoopbackHost, type HostRule, type SandboxProfile } from './profile';
 import { npmView } from './npm-view';
 import { createPrivateTmp, seenUnderTmp } from './private-tmp';
@@ -83,8 +83,6 @@ const PROXY_VARIABLES = [
   'all_proxy',
 ];
 const FIRST_PROXY_PORT = 3128;
-// sun_path holds 108 bytes.
-const MAX_SOCKET_PATH = 100;
 
 /**
  * The command line that runs `command args` inside the profile's sandbox (bubblewrap, Linux).
