@@ -1,16 +1,28 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, connect, createServer, isIP, type Server, type Socket } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { hostAllowed, type HostRule } from './profile';
 
 // Taken as the builtin, not as an ES module, so that loading the core does not read every export of
 // node:http and with them load undici (see server/http-server.ts).
 const { createServer: createHttpServer } = process.getBuiltinModule('node:http');
 
-/** A connection the sandbox refused. */
 /** The longest path a bridge's socket may have: sun_path holds 108 bytes, and a longer one is cut. */
-export const MAX_SOCKET_PATH = 100;
+const MAX_SOCKET_PATH = 100;
+/** The longest name of a bridge's sockets (the forwards' are `f<index>`). */
+const PROXY_SOCKET = 'proxy';
 
+/**
+ * Why a bridge cannot listen in `dir`, or null: a socket path past the bound would be cut, and a
+ * cut path names another file (the folder itself, or one beside it).
+ */
+export function bridgeTooDeep(dir: string): string | null {
+  return join(dir, PROXY_SOCKET).length > MAX_SOCKET_PATH
+    ? `the Gatehouse home path is too long for unix sockets: ${dirname(dir)}`
+    : null;
+}
+
+/** A connection the sandbox refused. */
 export interface NetworkViolation {
   kind: 'network';
   host: string;
@@ -66,7 +78,7 @@ export async function startBridge(
     }
     let proxySocket: string | null = null;
     if (remote.length > 0 || proxyAlways) {
-      proxySocket = join(dir, 'proxy');
+      proxySocket = join(dir, PROXY_SOCKET);
       servers.push(await listen(connectProxy(remote, onViolation, open), proxySocket));
     }
     return { forwards, proxySocket, close: () => closeAll(servers, open) };

@@ -14,7 +14,7 @@ import { isInside } from '../fs/containment';
 import { bwrapArgs, type MountPlan } from './bwrap-args';
 import { existingRealPaths, hiddenPaths } from './hidden-paths';
 import { runLayer, spawnHere, type LayerSpawner } from './layer-run';
-import { MAX_SOCKET_PATH, startBridge, type NetworkViolation } from './network-bridge';
+import { bridgeTooDeep, startBridge, type NetworkViolation } from './network-bridge';
 import { launchFolderPrefix, SCRATCH_KIND } from './launch-folders';
 import { NPM_CACHE_INSIDE } from './npm-view';
 import type { SandboxProfile } from './profile';
@@ -155,9 +155,8 @@ export async function runInScratchLayer<T = never>(
       (error: Error) => error,
     );
     if (sockets instanceof Error) return unavailable(sockets.message);
-    // A longer socket path is cut, and would name the control folder itself.
-    if (join(control, 'proxy').length > MAX_SOCKET_PATH)
-      return unavailable(`the Gatehouse home path is too long for unix sockets: ${runDir}`);
+    const tooDeep = bridgeTooDeep(control);
+    if (tooDeep) return unavailable(tooDeep);
     bridge = await startBridge(control, [], [], (violation) => refused.push(violation), true);
     const env: NodeJS.ProcessEnv = { ...input.env };
     dropSocketVariables(env, []);

@@ -12,7 +12,7 @@ import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { isInside } from '../fs/containment';
 import { existingRealPaths, hiddenPaths } from './hidden-paths';
 import { bwrapArgs, type MountPlan } from './bwrap-args';
-import { MAX_SOCKET_PATH, startBridge, type NetworkViolation } from './network-bridge';
+import { bridgeTooDeep, startBridge, type NetworkViolation } from './network-bridge';
 import { isLoopbackHost, type HostRule, type SandboxProfile } from './profile';
 import { npmView } from './npm-view';
 import { createPrivateTmp, seenUnderTmp } from './private-tmp';
@@ -171,12 +171,11 @@ export async function wrapCommand(
   const loopback = profile.network.hosts.filter((rule) => isLoopbackHost(rule.host));
   const remote = profile.network.hosts.filter((rule) => !isLoopbackHost(rule.host));
   const bridgeDir = mkdtempSync(launchFolderPrefix(runDir, 'net'));
-  if (join(bridgeDir, 'proxy').length > MAX_SOCKET_PATH) {
+  const tooDeep = bridgeTooDeep(bridgeDir);
+  if (tooDeep) {
     rmSync(bridgeDir, { recursive: true, force: true });
     await tmp.remove();
-    throw new SandboxUnavailableError(
-      `the Gatehouse home path is too long for unix sockets: ${runDir}`,
-    );
+    throw new SandboxUnavailableError(tooDeep);
   }
   const bridge = await startBridge(
     bridgeDir,
