@@ -7,7 +7,8 @@
 //              transcript,stalls,starts,headless,preview,floods,rules,page (default: all)
 // Size knobs (defaults keep the whole run under ~10 minutes on a 2-core machine):
 //   BENCH_HISTORY_ROWS=1000000         decisions generated for the page queries (store and HTTP)
-//   BENCH_HISTORY_WRITES=20000         decisions written per write-throughput run (5 runs)
+//   BENCH_HISTORY_WRITES=20000         decisions written per write-throughput run (5 runs; the run on
+//                                      the store's threads after 5,000 unmeasured, its thread warmed)
 //   BENCH_SSE_SESSIONS=100             agent processes (one session each) in flight
 //   BENCH_SSE_REQUESTS=12              requests per session (the first of each is not counted)
 //   BENCH_SSE_VOTE_MS=4                the UI client votes on the oldest pending request this often
@@ -23,7 +24,8 @@
 //                                      sandboxed as before what agents leave behind was confined
 //                                      (BENCH_SANDBOX_BASELINE=<commit>, checked out beside the tree)
 //   BENCH_RULE_REQUESTS=2000           rule-decided requests in a row, per shape (BENCH_RULE_SHAPES=
-//                                      command,compound,edit), next to a bare SDK client answering
+//                                      command,compound,edit), next to a bare SDK client answering,
+//                                      both after BENCH_RULE_WARMUP=5000 unmeasured (V8 compiling)
 //   BENCH_PROXY_MESSAGES=2000          editor requests through `gatehouse acp` and direct
 //   BENCH_PROXY_REQUESTS=1000          rule-allowed permission requests through it, direct and through
 //                                      a bare hop to another process, per shape (BENCH_PROXY_SHAPES=

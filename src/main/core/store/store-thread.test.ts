@@ -175,6 +175,22 @@ describe('the store on its threads', { timeout: 60_000 }, () => {
     }
   });
 
+  it('a burst asked in one turn crosses in slices of 32 calls, in the order asked', async () => {
+    const { store } = await open();
+    const posted = vi.spyOn(store.threads.writer.worker!, 'postMessage');
+    const burst = Array.from({ length: 100 }, () => request());
+    const decided = burst.map((r) => {
+      store.recordRequest(r);
+      return store.recordDecision(decision(r), { latencyMs: 1, votes: [], displayed: false });
+    });
+    await Promise.all(decided);
+    const sent = posted.mock.calls.map((c) => c[0] as { method: string; args: unknown[] }[]);
+    expect(sent.map((calls) => calls.length)).toEqual([32, 32, 32, 32, 32, 32, 8]);
+    const asked = sent.flat().map((c) => (c.args[0] as { requestId: string }).requestId);
+    expect(asked).toEqual(burst.flatMap((r) => [r.requestId, r.requestId]));
+    expect(await store.history({ limit: 200 })).toMatchObject({ items: { length: 100 } });
+  });
+
   it("a refused record rejects with the store's own error class", async () => {
     const { store } = await open();
     const never = request();
