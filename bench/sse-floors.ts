@@ -70,16 +70,17 @@ export async function floorAgent(cwd: string, answer: Answer) {
   };
 }
 
-/** One agent, answered at once: the raw ACP round trip. */
+/** One agent, answered at once: the raw ACP round trip, after `warmup` requests unmeasured. */
 export async function oneAgentFloor(
   cwd: string,
   requests: number,
   thinkMs: number,
   shape = 'command',
+  warmup = Math.min(500, requests),
 ): Promise<FloorRun> {
   const agent = await floorAgent(cwd, allow);
   try {
-    await agent.prompt(Math.min(500, requests), thinkMs, shape); // warm-up, both sides
+    await agent.prompt(warmup, thinkMs, shape); // both sides
     agent.said();
     const cpu = process.cpuUsage();
     await agent.prompt(requests, thinkMs, shape);
