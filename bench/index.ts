@@ -27,7 +27,8 @@
 //                                      command,compound,edit), next to a bare SDK client answering,
 //                                      both after BENCH_RULE_WARMUP=5000 unmeasured (V8 compiling)
 //   BENCH_PROXY_MESSAGES=2000          editor requests through `gatehouse acp` and direct
-//   BENCH_PROXY_REQUESTS=1000          rule-allowed permission requests through it, direct and through
+//   BENCH_PROXY_REQUESTS=1000          rule-allowed permission requests through it (after
+//                                      BENCH_PROXY_WARMUP=5000 unmeasured), direct and through
 //                                      a bare hop to another process, per shape (BENCH_PROXY_SHAPES=
 //                                      command,compound,edit)
 //   BENCH_PAGE_RUNS=12                 first screens in a fresh browser, and of a bare page (BENCH_PAGE_NO_BUILD=1:
