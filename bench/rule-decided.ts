@@ -12,14 +12,19 @@
 // beside them: what a core pays while it is new.
 //   npx tsx bench/rule-decided.ts      BENCH_RULE_REQUESTS=2000  BENCH_RULE_SHAPES=command,compound,edit
 //                                      BENCH_RULE_WARMUP=5000
+// Two floors in the same run, each after the same warm-up: the agent answered at once by a bare SDK
+// client, and answered by it only once the request and its answer are committed on a thread of its
+// own (bench/durable-floor.ts), what keeping the record before the answer costs at least. For the
+// edit, the CPU of the keep's file-system calls done bare (keep_floor_cpu_us).
 // Profile: node --cpu-prof --cpu-prof-dir=<dir> --import tsx bench/rule-decided.ts (one file a thread)
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Settings } from '../src/shared/settings';
 import { createCore, type Core } from '../src/main/core/core';
 import { quantiles, round, type Report } from './report';
+import { durableAnswer } from './durable-floor';
 import { oneAgentFloor } from './sse-floors';
 import { sampleThreads, threadCpuSince, type ThreadCpu } from './thread-cpu';
 
@@ -115,6 +120,25 @@ async function measured(cwd: string, home: string, shape: string): Promise<Measu
   }
 }
 
+/**
+ * CPU of what an allowed edit's keep asks of the file system (effects/keep.ts, effects/manifest.ts),
+ * done bare: a folder, the file's contents and a manifest made, the manifest renamed into place.
+ * Some file systems take far more to make a file than to write its bytes.
+ */
+function keepFloorUs(dir: string, count = 300): number {
+  mkdirSync(dir);
+  const cpu = process.cpuUsage();
+  for (let i = 0; i < count; i++) {
+    const folder = join(dir, String(i));
+    mkdirSync(folder, { mode: 0o700 });
+    writeFileSync(join(folder, '0'), OLD_TEXT, { mode: 0o600, flag: 'wx' });
+    writeFileSync(join(folder, 'manifest.json.tmp'), '{}', { mode: 0o600 });
+    renameSync(join(folder, 'manifest.json.tmp'), join(folder, 'manifest.json'));
+  }
+  const used = process.cpuUsage(cpu);
+  return Math.round((used.user + used.system) / count);
+}
+
 export async function benchRuleDecided(report: Report): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-rules-'));
   const cwd = realpathSync(dir);
@@ -125,8 +149,14 @@ export async function benchRuleDecided(report: Report): Promise<void> {
     for (const shape of SHAPES) {
       const load = loadavg()[0]!;
       const floor = await oneAgentFloor(project, REQUESTS, 0, shape, WARMUP);
+      const writer = durableAnswer(join(cwd, `durable-floor-${shape}.db`));
+      const durable = await oneAgentFloor(project, REQUESTS, 0, shape, WARMUP, writer.answer);
+      await writer.close();
+      const keep: Record<string, number> =
+        shape === 'edit' ? { keep_floor_cpu_us: keepFloorUs(join(cwd, 'keep')) } : {};
       const run = await measured(project, join(cwd, `home-${shape}`), shape);
       const f = quantiles(floor.samples);
+      const d = quantiles(durable.samples);
       const q = quantiles(run.rtt);
       report(
         `rules: a request a rule decides (${shape}), ${REQUESTS} in a row, the agent's round trip`,
@@ -138,8 +168,14 @@ export async function benchRuleDecided(report: Report): Promise<void> {
           p50_vs_floor: round(q.p50 / f.p50, 2),
           p99_vs_floor: round(q.p99 / f.p99, 2),
           target: '≤ 2 at p50, ≤ 1.5 at p99, ≤ 500 µs CPU',
+          durable_floor_p50_ms: round(ms(d.p50)),
+          durable_floor_p99_ms: round(ms(d.p99)),
+          p50_vs_durable_floor: round(q.p50 / d.p50, 2),
+          p99_vs_durable_floor: round(q.p99 / d.p99, 2),
           gatehouse_cpu_us_per_request: Math.round(run.cpuUsPerRequest),
           floor_client_cpu_us_per_request: Math.round(floor.cpuUsPerRequest),
+          durable_floor_cpu_us_per_request: Math.round(durable.cpuUsPerRequest),
+          ...keep,
           warmup_cpu_us_per_request: Math.round(run.warmupCpuUsPerRequest),
           core_thread_busy_us_per_request: Math.round(run.mainThreadUsPerRequest),
           writer_thread_busy_us_per_request: Math.round(run.writerUsPerRequest),

@@ -70,15 +70,19 @@ export async function floorAgent(cwd: string, answer: Answer) {
   };
 }
 
-/** One agent, answered at once: the raw ACP round trip, after `warmup` requests unmeasured. */
+/**
+ * One agent, answered at once (or as `answer` does): the raw ACP round trip, after `warmup`
+ * requests unmeasured.
+ */
 export async function oneAgentFloor(
   cwd: string,
   requests: number,
   thinkMs: number,
   shape = 'command',
   warmup = Math.min(500, requests),
+  answer: Answer = allow,
 ): Promise<FloorRun> {
-  const agent = await floorAgent(cwd, allow);
+  const agent = await floorAgent(cwd, answer);
   try {
     await agent.prompt(warmup, thinkMs, shape); // both sides
     agent.said();
