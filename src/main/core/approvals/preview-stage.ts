@@ -167,7 +167,7 @@ export class PreviewStage {
   /** A store that closed under a run (Gatehouse stopping) loses that record, not the process. */
   private record(event: AuditEventInput): void {
     try {
-      this.deps.store.recordEvent(event);
+      this.deps.store.recordEvent(event, { soon: true });
     } catch {
       // Closed: nothing is waiting on this request any more.
     }

@@ -313,14 +313,17 @@ export class EffectsRecorder {
       endedAt: this.deps.now(),
     };
     const notKept = manifest.before.filter((b) => b.state === 'not_kept').slice(0, 20);
-    this.deps.store.recordEvent({
-      type: 'command_effects',
-      requestId: approval.requestId,
-      sessionId: approval.sessionId,
-      agentId: approval.agentId,
-      at: effects.endedAt,
-      payload: { ...effects, heldReplyMs: manifest.heldMs, notKept },
-    });
+    this.deps.store.recordEvent(
+      {
+        type: 'command_effects',
+        requestId: approval.requestId,
+        sessionId: approval.sessionId,
+        agentId: approval.agentId,
+        at: effects.endedAt,
+        payload: { ...effects, heldReplyMs: manifest.heldMs, notKept },
+      },
+      { soon: true },
+    );
   }
 
   /** `added`: the bytes just kept. A scan under way counts them when it ends. */

@@ -175,6 +175,35 @@ describe('the store on its threads', { timeout: 60_000 }, () => {
     }
   });
 
+  it('an observation waits for the next write to cross with it, and a read still sees it', async () => {
+    const { store } = await open();
+    const posted = vi.spyOn(store.threads.writer.worker!, 'postMessage');
+    const turns = async (n: number) => {
+      for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+    };
+    const asked = request();
+    store.recordRequest(asked);
+    await store.flush();
+    posted.mockClear();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      store.recordEvent({ type: 'command_effects', requestId: asked.requestId }, { soon: true });
+      await turns(3);
+      expect(posted).not.toHaveBeenCalled();
+      await store.recordDecision(decision(asked), { latencyMs: 1, votes: [], displayed: false });
+      expect(posted).toHaveBeenCalledTimes(1);
+      const calls = posted.mock.calls[0]![0] as { method: string }[];
+      expect(calls.map((c) => c.method)).toEqual(['recordEvent', 'recordDecision']);
+
+      // Alone, a read takes it along at once, without its moment being up.
+      store.recordEvent({ type: 'command_previewed', requestId: asked.requestId }, { soon: true });
+      const events = await store.events({ type: 'command_previewed' });
+      expect(events.map((e) => e.requestId)).toEqual([asked.requestId]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('a burst asked in one turn crosses in slices of 32 calls, in the order asked', async () => {
     const { store } = await open();
     const posted = vi.spyOn(store.threads.writer.worker!, 'postMessage');

@@ -31,7 +31,10 @@ const YOUNG_GENERATION_MB = 8;
 /**
  * How long a `soon` send may wait for company. Each message wakes the thread and each batch is a
  * commit: a request's record waiting for its decision, or for the next request, halves both when
- * people answer one request at a time, and the record is on disk before any answer to it is.
+ * people answer one request at a time, and the record is on disk before any answer to it is. The
+ * preview's and the command's observed effects wait too: with 100 sessions asking, a request's
+ * records crossed in 3.1 messages, now in 1.1, and the core's CPU a request fell from 3.4–3.5 to
+ * 3.0–3.2 ms (2.5 to 2.1 without previews; bench/sse-latency.ts, alternated).
  */
 const SOON_MS = 20;
 

@@ -165,7 +165,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     recordRequest: (request, meta, recordOptions) =>
       write.send('recordRequest', [request, meta, recordOptions], true),
     recordVote: (requestId, vote) => write.send('recordVote', [requestId, vote]),
-    recordEvent: (event) => write.send('recordEvent', [event]),
+    recordEvent: (event, options) => write.send('recordEvent', [event], options?.soon ?? false),
     markDisplayed: (requestId, by) => write.send('markDisplayed', [requestId, by]),
     recordDecision: (decision, meta, recordOptions) =>
       write.call('recordDecision', decision, meta, recordOptions),

@@ -22,7 +22,12 @@ export interface StoreWrites extends PairedClientStore, SessionRecordStore {
    */
   recordRequest(request: PendingApproval, meta?: RequestMeta, options?: RecordOptions): void;
   recordVote(requestId: string, vote: VoteRecord): void;
-  recordEvent(event: AuditEventInput): void;
+  /**
+   * `soon`: an observation (what a preview or a command did) that may wait a moment for the next
+   * write, to cross and commit with it (store-thread.ts, SOON_MS); a read still sees it. Nothing
+   * that changes what Gatehouse allows is sent so.
+   */
+  recordEvent(event: AuditEventInput, options?: { soon?: boolean }): void;
   /** Records that a client showed the request to a person (HistoryDetail.displayed). */
   markDisplayed(
     requestId: string,
