@@ -1,8 +1,8 @@
 // A floor for a request decided durably: the bare SDK client of bench/sse-floors.ts, answering each
-// request only once the request and its answer are committed, one transaction each, to a WAL SQLite
-// file with the store's durability (synchronous=NORMAL) on a thread of its own — what any mediator
-// that keeps its record before it answers pays at least: one crossing to the writing thread and
-// back, and one commit. Nothing is checked, hashed, indexed or searched.
+// request only once the request and its answer are committed, in one transaction a request, to a
+// WAL SQLite file with the store's durability (synchronous=NORMAL) on a thread of its own — what any
+// mediator that keeps its record before it answers pays at least: one crossing to the writing
+// thread and back, and one commit. Nothing is checked, hashed, indexed or searched.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type * as acp from '@agentclientprotocol/sdk';

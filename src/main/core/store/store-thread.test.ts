@@ -36,6 +36,11 @@ async function open(options: Partial<Parameters<typeof openStore>[0]> = {}) {
   return { store, died, reports };
 }
 
+/** Lets `n` turns of the event loop go by. */
+async function turns(n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
 /** Ends a store thread as a crash would. */
 function crash(s: Store, role: 'writer' | 'reader'): Promise<number> {
   return s.threads[role].worker!.terminate();
@@ -144,9 +149,6 @@ describe('the store on its threads', { timeout: 60_000 }, () => {
   it("a request's record waits for the next write to cross with it, or crosses alone a moment later", async () => {
     const { store } = await open();
     const posted = vi.spyOn(store.threads.writer.worker!, 'postMessage');
-    const turns = async (n: number) => {
-      for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
-    };
     const before = (await store.stats()).commits;
     posted.mockClear();
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
@@ -178,9 +180,6 @@ describe('the store on its threads', { timeout: 60_000 }, () => {
   it('an observation waits for the next write to cross with it, and a read still sees it', async () => {
     const { store } = await open();
     const posted = vi.spyOn(store.threads.writer.worker!, 'postMessage');
-    const turns = async (n: number) => {
-      for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
-    };
     const asked = request();
     store.recordRequest(asked);
     await store.flush();
