@@ -9,7 +9,7 @@
 //    request). CPU per request of the proxy process and the core process, all their threads.
 //   BENCH_ONLY=proxy npm run bench     BENCH_PROXY_MESSAGES=2000  BENCH_PROXY_REQUESTS=1000
 //   BENCH_PROXY_SHAPES=command,compound,edit   BENCH_PROXY_UPDATES=0 (no tool call updates)
-//   BENCH_PROXY_WARMUP=5000 (permission requests unmeasured first, per path and shape)
+//   BENCH_PROXY_WARMUP=5000 (messages and permission requests unmeasured first, per path and shape)
 //   BENCH_PROXY_PROFILE=<dir>: the proxy and the core write CPU profiles there (node --cpu-prof)
 // Needs the built command and core (`npx electron-vite build`).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -118,14 +118,17 @@ async function session(child: ChildProcess, folder: string) {
   return { editor, sessionId: (created.result as { sessionId: string }).sessionId };
 }
 
-/** Round trips of a request the agent answers itself (an extension method it does not know). */
+/**
+ * Round trips of a request the agent answers itself (an extension method it does not know), after
+ * WARM_UP unmeasured.
+ */
 async function messageRoundTrips(child: ChildProcess, folder: string): Promise<number[]> {
   const { editor } = await session(child, folder);
   const samples: number[] = [];
-  for (let i = 0; i < MESSAGES + 100; i++) {
+  for (let i = 0; i < MESSAGES + WARM_UP; i++) {
     const t = performance.now();
     await editor.request('_bench/ping', { i });
-    if (i >= 100) samples.push(performance.now() - t);
+    if (i >= WARM_UP) samples.push(performance.now() - t);
   }
   return samples;
 }
