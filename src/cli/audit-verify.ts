@@ -12,10 +12,10 @@ import type { CliIo } from './io';
 
 export const AUDIT_VERIFY_HELP = `Usage: gatehouse audit verify [database]
 
-Checks the hash chain of the audit in $GATEHOUSE_HOME/store/gatehouse.db (or the database given) and the
-signature of its head, and names the first broken entry. Reads only; safe while Gatehouse runs.
-The key is found as headless Gatehouse finds it: GATEHOUSE_AUDIT_KEY, GATEHOUSE_AUDIT_KEY_FILE,
-then the per-user state folder.
+Checks the hash chain of the audit in $GATEHOUSE_HOME/store/gatehouse.db (or the database
+given) and the signature of its head, and names the first broken entry. Reads only; safe while
+Gatehouse runs. The key is found as headless Gatehouse finds it: GATEHOUSE_AUDIT_KEY,
+GATEHOUSE_AUDIT_KEY_FILE, then the per-user state folder.
 
 Exit status: 0 the chain verifies, 1 it is broken, 2 it cannot be checked.`;
 

@@ -43,6 +43,22 @@ describe('gatehouse', () => {
     expect(result.err).toContain('Usage: gatehouse');
   });
 
+  it.each([
+    [['--help']],
+    [['status', '--help']],
+    [['audit', '--help']],
+    [['audit', 'verify', '--help']],
+    [['token', '--help']],
+    [['agents', '--help']],
+    [['support-bundle', '--help']],
+  ])('%j fits a terminal of 100 columns', async (argv) => {
+    const { code, out } = await run(...argv);
+    expect(code).toBe(0);
+    expect(out).toContain('Usage: gatehouse');
+    const wide = out.split('\n').filter((line) => line.length > 100);
+    expect(wide).toEqual([]);
+  });
+
   it('status with no core on the home exits 3, in text or JSON', async () => {
     const socket = join(home, 'gatehouse.sock');
     expect(await run('status')).toEqual({
