@@ -135,14 +135,15 @@ export class StoreThread<M> {
 
   private queue(call: Call, soon = false): void {
     this.outbox.push(call);
-    if (this.outbox.length >= CALLS_PER_MESSAGE) return this.post();
+    // A full slice crosses now; what follows it still waits as it would have.
+    if (this.outbox.length >= CALLS_PER_MESSAGE) return this.cross();
     if (this.posting === 'turn') return;
     if (soon) {
       this.posting ??= setTimeout(() => this.post(), SOON_MS);
       return;
     }
     if (this.posting !== null) clearTimeout(this.posting);
-    // Everything asked in one turn crosses in one message.
+    // Everything asked in one turn crosses at its end, in one message but for the full slices.
     this.posting = 'turn';
     queueMicrotask(() => this.post());
   }
@@ -150,6 +151,11 @@ export class StoreThread<M> {
   private post(): void {
     if (this.posting !== null && this.posting !== 'turn') clearTimeout(this.posting);
     this.posting = null;
+    this.cross();
+  }
+
+  /** What waits goes to the thread; while a replacement starts, it waits for it. */
+  private cross(): void {
     if (!this.current || this.outbox.length === 0) return;
     const calls = this.outbox;
     this.outbox = [];
