@@ -94,15 +94,16 @@ export class StartPriority {
 
   private owe(owed: Owed): void {
     this.owed.push(owed);
-    if (this.timer) return;
-    this.timer = setTimeout(() => this.retry(), this.retryMs);
-    this.timer.unref();
+    if (!this.timer) this.retryLater();
   }
 
   private retry(): void {
     this.timer = null;
     while (this.owed.length > 0 && this.setBack(this.owed[0]!)) this.owed.shift();
-    if (this.owed.length === 0) return;
+    if (this.owed.length > 0) this.retryLater();
+  }
+
+  private retryLater(): void {
     this.timer = setTimeout(() => this.retry(), this.retryMs);
     this.timer.unref();
   }
