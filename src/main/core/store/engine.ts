@@ -22,6 +22,7 @@ import { readEngine, type ReadEngine } from './read-engine';
 import { Pruner, pruneTarget, type PruneResult, type RetentionPolicy } from './retention';
 import { resolveAuditKey } from './audit-key';
 import { newId } from '../ids';
+import { WalSync } from './wal-sync';
 import { Writer } from './writer';
 import type { ErrorReporter, WriterStats } from './write-ops';
 import { wellFormed } from './canonical';
@@ -91,7 +92,11 @@ export function openStoreEngine(options: StoreOptions): StoreEngine {
     db.close();
     throw err;
   }
-  const writer = new Writer(db, key, now, report);
+  const sync =
+    options.durability === 'full' && options.path !== ':memory:'
+      ? new WalSync(db, `${options.path}-wal`, report)
+      : null;
+  const writer = new Writer(db, key, now, report, sync);
   const auditFeed = new AuditFeed(db);
   const pruner = new Pruner(db, key, new ChainWriter(db, key));
   let closed = false;
@@ -249,10 +254,11 @@ export function openStoreEngine(options: StoreOptions): StoreEngine {
       }
       closed = true;
       await pruning?.catch(() => undefined);
+      sync?.close();
       db.close();
     },
     stats() {
-      return { ...writer.stats };
+      return { ...writer.stats, syncs: sync?.syncs ?? 0 };
     },
     feed: {
       read: (afterSeq, limit, contents) => store.readFeed(afterSeq, limit, contents),

@@ -38,6 +38,8 @@ export interface WriterStats {
   maxBatch: number;
   /** Operations waiting for the next commit. */
   queued: number;
+  /** fsyncs of the WAL that told commits' callers (durability 'full'; 0 otherwise). */
+  syncs: number;
 }
 
 export type ErrorReporter = (error: Error, context: string) => void;

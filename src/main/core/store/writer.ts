@@ -1,7 +1,7 @@
 // Group commit. Records are queued; once per macrotask turn (setImmediate) everything queued is written
 // in ONE transaction, then the promises of the decisions in it resolve. A decision's promise therefore
 // resolves only after the commit that holds it (and everything queued before it), and concurrent
-// decisions share one commit (one fsync with durability 'full').
+// decisions share one commit (one fsync with durability 'full', made off this thread: wal-sync.ts).
 import type { Statement } from 'better-sqlite3';
 import { ChainWriter } from './audit-log';
 import { encodeBlob } from './blobs';
@@ -12,6 +12,7 @@ import { FullTextBatch, TEXT_DELAY_MS } from './full-text-batch';
 import { CONTENT_COLUMNS, hidMs, insertSql, insertValues, type AuditKind } from './projections';
 import type { DecisionRow, EventRow, PreparedDecision, PreparedRequest } from './records';
 import { CACHE_LIMIT, UndecidedRequests } from './undecided-requests';
+import type { WalSync } from './wal-sync';
 import {
   describe,
   firstWrite,
@@ -34,7 +35,7 @@ export class Writer {
   private readonly knownSessions = new Set<string>();
   private readonly undecided: UndecidedRequests;
   private readonly texts: FullTextBatch;
-  readonly stats: WriterStats = {
+  readonly stats: Omit<WriterStats, 'syncs'> = {
     commits: 0,
     failedCommits: 0,
     records: 0,
@@ -48,6 +49,8 @@ export class Writer {
     key: Buffer,
     private readonly now: () => number,
     private readonly report: ErrorReporter,
+    /** Durability 'full': the fsync that tells a batch's callers its commit is on the disk. */
+    private readonly sync: WalSync | null = null,
   ) {
     this.chain = new ChainWriter(db, key);
     this.undecided = new UndecidedRequests(db);
@@ -124,7 +127,11 @@ export class Writer {
   flush(): Promise<void> {
     if (this.queue.length === 0) {
       this.insertTexts();
-      return Promise.resolve();
+      const sync = this.sync;
+      if (!sync) return Promise.resolve();
+      return new Promise((resolve, reject) =>
+        sync.after((error) => (error ? reject(error) : resolve())),
+      );
     }
     return new Promise((resolve, reject) =>
       this.push({ kind: 'barrier', waiter: { resolve, reject } }),
@@ -136,7 +143,10 @@ export class Writer {
     this.closed = true;
   }
 
-  /** Writes everything queued now in one transaction, then settles the records' promises. */
+  /**
+   * Writes everything queued now in one transaction, then settles the records' promises (with a
+   * sync, once the commit is on the disk).
+   */
   private commitTurn(): void {
     this.scheduled = false;
     const ops = this.queue;
@@ -144,18 +154,24 @@ export class Writer {
     this.stats.queued = 0;
     if (ops.length === 0) return;
     const outcomes: Outcome[] = [];
+    const refused = this.sync?.failure;
     try {
-      this.batch(ops, outcomes);
+      // Nothing more is written once the disk has failed a sync: its callers would hear it failed.
+      if (refused) throw refused;
+      if (this.sync) this.sync.unsynced(() => this.batch(ops, outcomes));
+      else this.batch(ops, outcomes);
       this.stats.commits++;
       this.stats.maxBatch = Math.max(this.stats.maxBatch, ops.length);
       this.texts.committed(this.now());
     } catch (err) {
-      // Nothing of the batch was written; the caches may name rows that were rolled back.
-      this.knownAgents.clear();
-      this.knownSessions.clear();
-      this.undecided.clear();
-      this.stats.failedCommits++;
       const cause = err as Error;
+      if (cause !== refused) {
+        // Nothing of the batch was written; the caches may name rows that were rolled back.
+        this.knownAgents.clear();
+        this.knownSessions.clear();
+        this.undecided.clear();
+      }
+      this.stats.failedCommits++;
       const error = new StoreWriteError(
         `History commit failed, ${ops.length} records not written: ${cause.message}`,
         { cause },
@@ -163,6 +179,13 @@ export class Writer {
       outcomes.length = 0;
       for (let i = 0; i < ops.length; i++) outcomes.push({ ok: false, error });
     }
+    // Asked before the full-text rows are written, so that the two overlap.
+    this.sync?.after((error) => {
+      const failed: Outcome | null = error
+        ? { ok: false, error: new StoreWriteError(error.message, { cause: error }) }
+        : null;
+      ops.forEach((op, i) => this.settle(op, failed ?? outcomes[i]!));
+    });
     // A flush resolves with every decision before it findable by text.
     if (this.texts.due(this.now()) || ops.some((op) => op.kind === 'barrier')) this.insertTexts();
     else if (this.texts.pending && !this.textTimer) {
@@ -172,7 +195,7 @@ export class Writer {
       }, TEXT_DELAY_MS);
       this.textTimer.unref?.();
     }
-    ops.forEach((op, i) => this.settle(op, outcomes[i]!));
+    if (!this.sync) ops.forEach((op, i) => this.settle(op, outcomes[i]!));
   }
 
   /** The committed decisions' full-text rows, in a transaction of their own. */
@@ -180,7 +203,9 @@ export class Writer {
     if (this.textTimer) clearTimeout(this.textTimer);
     this.textTimer = null;
     try {
-      this.texts.flush();
+      // Rows rebuilt at open if lost need no fsync of their own; the next batch's carries them.
+      if (this.sync) this.sync.unsynced(() => this.texts.flush());
+      else this.texts.flush();
     } catch (err) {
       this.report(err as Error, 'full-text rows (written again when the store next opens)');
     }
