@@ -185,6 +185,18 @@ export const Settings = z
       })
       .strict()
       .default({ timeoutSeconds: DEFAULT_APPROVAL_TIMEOUT_SECONDS, cancelGraceSeconds: 10 }),
+    history: z
+      .object({
+        /**
+         * When a decision counts as kept before the agent hears it. `normal`: written to the
+         * operating system, so a Gatehouse that crashes or is killed loses none. `full`: on the disk
+         * (an fsync per group commit), so a power cut or a kernel crash loses none either. Read at
+         * start.
+         */
+        durability: z.enum(['normal', 'full']).default('normal'),
+      })
+      .strict()
+      .default({ durability: 'normal' }),
     /** How much history to keep; older decisions are pruned, the audit chain stays verifiable. */
     retention: z
       .object({

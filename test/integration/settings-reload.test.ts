@@ -198,3 +198,25 @@ it('Bypass written on disk under a managed policy that forbids it: not refused, 
     rmSync(admin, { recursive: true, force: true });
   }
 });
+
+it("the history's durability is read at start: changed on disk it waits for a restart and says so, then every commit is synced", async () => {
+  const gh = await start();
+  const syncs = async () => {
+    gh.core.store.recordEvent({ type: 'settings_changed', payload: { probe: true } });
+    await gh.core.store.flush();
+    return (await gh.core.store.stats()).syncs;
+  };
+  expect(await syncs()).toBe(0);
+  const next = { ...FIRST, history: { durability: 'full' } };
+  await gh.changed(() => save(gh.home, JSON.stringify(next)));
+  const loaded = await gh.api.call('getSettings', {});
+  expect(loaded.restartNeeded).toEqual(['history']);
+  expect(loaded.settings.history).toEqual({ durability: 'full' });
+  expect(await syncs()).toBe(0);
+
+  await gh.core.close();
+  core = await createCore({ home: gh.home });
+  gh.core = core;
+  expect(core.settings.history.durability).toBe('full');
+  expect(await syncs()).toBeGreaterThanOrEqual(1);
+});

@@ -130,6 +130,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       path: dbPath,
       now,
       retention: settings.retention,
+      durability: settings.history.durability,
       checkpointKey: auditKey.key,
       // What it had not committed is gone, and the decisions waiting on it were denied.
       onThreadDied: (info) => store.recordEvent({ type: 'store_thread_stopped', payload: info }),
@@ -407,15 +408,18 @@ function settingsService(options: {
     }
     if (fromFile) updateSettingsFile(home, change);
   };
-  // The mediator policy, the server address and the telemetry export apply at the next start: kept
-  // as saved until then.
-  let savedForRestart: Pick<Settings, 'policy' | 'server' | 'telemetry'> = {
-    policy: settings.policy,
-    server: settings.server,
-    telemetry: settings.telemetry,
-  };
+  // The mediator policy, the server address, the telemetry export and the history's durability
+  // apply at the next start: kept as saved until then.
+  const AT_START = ['policy', 'server', 'telemetry', 'history'] as const;
+  const atStart = (from: Settings): Pick<Settings, (typeof AT_START)[number]> => ({
+    policy: from.policy,
+    server: from.server,
+    telemetry: from.telemetry,
+    history: from.history,
+  });
+  let savedForRestart = atStart(settings);
   const restartNeeded = (): string[] =>
-    (['policy', 'server', 'telemetry'] as const).filter(
+    AT_START.filter(
       (key) => JSON.stringify(savedForRestart[key]) !== JSON.stringify(settings[key]),
     );
   return {
@@ -435,9 +439,15 @@ function settingsService(options: {
           Object.assign(json, next);
         });
       }
-      savedForRestart = { policy: next.policy, server: next.server, telemetry: next.telemetry };
+      savedForRestart = atStart(next);
       // Everything but what waits for a restart is in force at once (proxy, hooks, registry too).
-      const { policy: _policy, server: _server, telemetry: _telemetry, ...live } = next;
+      const {
+        policy: _policy,
+        server: _server,
+        telemetry: _telemetry,
+        history: _history,
+        ...live
+      } = next;
       Object.assign(settings, { ...live, rules });
       store.setRetention(next.retention);
       overrides = resolved.overrides;

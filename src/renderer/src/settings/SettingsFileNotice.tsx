@@ -9,6 +9,7 @@ const RESTART_WORDS: Record<string, string> = {
   policy: 'the mediator policy',
   server: 'the server address',
   telemetry: 'the telemetry export',
+  history: "the history's durability",
 };
 
 export function SettingsFileNotice({ loaded }: { loaded: Loaded }) {
