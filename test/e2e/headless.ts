@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { test } from '@playwright/test';
 import type { SettingsInput } from '../../src/shared/settings';
 
 export interface Identity {
@@ -162,8 +163,29 @@ export async function startHeadless(
       return next.printed;
     },
     async stop() {
+      const ended = child.exitCode ?? child.signalCode;
       await halt();
+      await keepForFailedTest(output, ended);
       rmSync(home, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A failed test carries what its core printed, and whether the core had already ended: a core that
+ * stops answering shows in the page only as "not answering".
+ */
+async function keepForFailedTest(output: string, ended: number | string | null): Promise<void> {
+  let info: ReturnType<typeof test.info>;
+  try {
+    info = test.info();
+  } catch {
+    return; // not inside a test (the dialog benchmark)
+  }
+  if (info.status === info.expectedStatus) return;
+  const state = ended === null ? 'still running' : `already ended (${ended})`;
+  await info.attach('core output', {
+    body: `the core was ${state} when the test ended\n${output}`,
+    contentType: 'text/plain',
+  });
 }
