@@ -13,16 +13,7 @@
 //   BENCH_PROXY_PROFILE=<dir>: the proxy and the core write CPU profiles there (node --cpu-prof)
 // Needs the built command and core (`npx electron-vite build`).
 import { spawn, type ChildProcess } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -30,6 +21,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CORE_NODE_FLAGS } from '../src/main/core/node-flags';
 import { floorRelayArgs, startFloorCore } from './proxy-floor';
 import { quantiles, round, type Report } from './report';
+import { sampleThreads } from './thread-cpu';
 
 const MESSAGES = Number(process.env.BENCH_PROXY_MESSAGES ?? 2000);
 const REQUESTS = Number(process.env.BENCH_PROXY_REQUESTS ?? 1000);
@@ -56,19 +48,7 @@ const profileFlags = () => (PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`
 function processCpuNs(pid: number | undefined): number {
   if (pid === undefined) return 0;
   let total = 0;
-  let tids: string[];
-  try {
-    tids = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return 0;
-  }
-  for (const tid of tids) {
-    try {
-      total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      // The thread ended between the listing and the read.
-    }
-  }
+  for (const ns of sampleThreads(pid).values()) total += ns;
   return total;
 }
 

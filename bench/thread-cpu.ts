@@ -13,17 +13,18 @@ export interface ThreadCpu {
 
 type Sample = Map<string, number>;
 
-export function sampleThreads(): Sample {
+/** Each thread's CPU time so far, ns, by thread id: of this process, or of process `pid`. */
+export function sampleThreads(pid: number | 'self' = 'self'): Sample {
   const sample: Sample = new Map();
   let tids: string[];
   try {
-    tids = readdirSync('/proc/self/task');
+    tids = readdirSync(`/proc/${pid}/task`);
   } catch {
     return sample;
   }
   for (const tid of tids) {
     try {
-      const ns = Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+      const ns = Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
       sample.set(tid, ns);
     } catch {
       // The thread ended between the listing and the read.
