@@ -148,13 +148,16 @@ test('settings.json edited on disk is shown at once; a broken one keeps the last
     JSON.stringify({
       agents: { cat: { name: 'Cat on disk', command: '/bin/cat' } },
       policy: { permissionStrategy: 'local-only' },
+      history: { durability: 'full' },
     }),
   );
   await expect(agentsCard(page).getByRole('heading', { name: /Cat on disk/ })).toBeVisible();
   // What cannot change while Gatehouse runs says so.
   await expect(
     page.getByRole('status').filter({ hasText: 'in force after Gatehouse restarts' }),
-  ).toHaveText('Saved, and in force after Gatehouse restarts: the mediator policy.');
+  ).toHaveText(
+    "Saved, and in force after Gatehouse restarts: the mediator policy, the history's durability.",
+  );
 
   writeFileSync(file, '{ "agents": { "cat": { "command": "/bin/cat", } }');
   const notice = page.getByRole('alert').filter({
