@@ -15,11 +15,7 @@ export class WalSync {
   private fd: number | null = null;
   private running = false;
   private waiting: Synced[] = [];
-  /**
-   * A failed fsync fails its commits' callers and every later one's: the kernel may have dropped
-   * the pages it could not write, so a later fsync's success would not mean they are on the disk.
-   */
-  failure: Error | null = null;
+  private failed: Error | null = null;
   /** fsyncs asked of the kernel. */
   syncs = 0;
 
@@ -44,9 +40,17 @@ export class WalSync {
     }
   }
 
+  /**
+   * A failed fsync fails its commits' callers and every later one's: the kernel may have dropped
+   * the pages it could not write, so a later fsync's success would not mean they are on the disk.
+   */
+  get failure(): Error | null {
+    return this.failed;
+  }
+
   /** `done` once everything committed before this call is on the disk, in the order asked. */
   after(done: Synced): void {
-    if (this.failure) return done(this.failure);
+    if (this.failed) return done(this.failed);
     this.waiting.push(done);
     if (!this.running) this.start();
   }
@@ -77,10 +81,11 @@ export class WalSync {
 
   private fail(batch: Synced[], cause: Error): void {
     const message = `the history's log could not be written to the disk: ${cause.message}`;
-    this.failure = new Error(message, { cause });
-    this.report(this.failure, 'history store (every later write is refused until a restart)');
+    const failed = new Error(message, { cause });
+    this.failed = failed;
+    this.report(failed, 'history store (every later write is refused until a restart)');
     const owed = [...batch, ...this.waiting];
     this.waiting = [];
-    for (const done of owed) done(this.failure);
+    for (const done of owed) done(failed);
   }
 }

@@ -202,6 +202,7 @@ export class Writer {
   insertTexts(): void {
     if (this.textTimer) clearTimeout(this.textTimer);
     this.textTimer = null;
+    if (this.sync?.failure) return;
     try {
       // Rows rebuilt at open if lost need no fsync of their own; the next batch's carries them.
       if (this.sync) this.sync.unsynced(() => this.texts.flush());
