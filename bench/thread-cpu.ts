@@ -1,5 +1,5 @@
-// CPU time by thread of this process, from Linux's scheduler statistics (`/proc/self/task/<tid>/
-// schedstat`: nanoseconds on a CPU). Node gives its threads no names, so the threads are told apart
+// CPU time by thread of this process (or of another, by pid), from Linux's scheduler statistics
+// (`/proc/<pid>/task/<tid>/schedstat`: nanoseconds on a CPU). Node gives its threads no names, so the threads are told apart
 // by what they did: the core's own (the main thread), the busiest other one over the window (the
 // store's writer, on the request path), and the rest together (the reader, V8's collector helpers,
 // libuv's pool). Elsewhere than Linux nothing is read and every figure is 0.
