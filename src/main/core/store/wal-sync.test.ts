@@ -106,12 +106,18 @@ describe('the WAL sync of durability full', () => {
   });
 });
 
+/** A writer on a full-durability database whose fsyncs the test ends. */
+function fullWriter() {
+  const { db, path } = fullDb();
+  const { calls, datasync } = heldSyncs();
+  const sync = new WalSync(db, `${path}-wal`, report, datasync);
+  const writer = new Writer(db, storeKey(path), Date.now, report, sync);
+  return { db, path, calls, sync, writer };
+}
+
 describe('the writer under durability full', () => {
   it('a decision is committed at once, and its caller hears of it only once the fsync is done', async () => {
-    const { db, path } = fullDb();
-    const { calls, datasync } = heldSyncs();
-    const sync = new WalSync(db, `${path}-wal`, report, datasync);
-    const writer = new Writer(db, storeKey(path), Date.now, () => undefined, sync);
+    const { db, path, calls, sync, writer } = fullWriter();
     const first = decisionOp(writer, 'ls');
     await turn();
     const other = new Database(path, { readonly: true });
@@ -137,10 +143,7 @@ describe('the writer under durability full', () => {
   });
 
   it('after a failed fsync its callers hear the write failed and nothing more is written', async () => {
-    const { db, path } = fullDb();
-    const { calls, datasync } = heldSyncs();
-    const sync = new WalSync(db, `${path}-wal`, report, datasync);
-    const writer = new Writer(db, storeKey(path), Date.now, () => undefined, sync);
+    const { db, calls, sync, writer } = fullWriter();
     const first = decisionOp(writer, 'ls');
     await turn();
     calls[0]!(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
