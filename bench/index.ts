@@ -7,8 +7,8 @@
 //              transcript,stalls,starts,headless,preview,floods,rules,page (default: all)
 // Size knobs (defaults keep the whole run under ~10 minutes on a 2-core machine):
 //   BENCH_HISTORY_ROWS=1000000         decisions generated for the page queries (store and HTTP)
-//   BENCH_HISTORY_WRITES=20000         decisions written per write-throughput run (5 runs; the run on
-//                                      the store's threads after 5,000 unmeasured, its thread warmed)
+//   BENCH_HISTORY_WRITES=20000         decisions written per write-throughput run (5 runs, each
+//                                      after 5,000 unmeasured: V8 compiling, a new thread warmed)
 //   BENCH_SSE_SESSIONS=100             agent processes (one session each) in flight
 //   BENCH_SSE_REQUESTS=12              requests per session (the first of each is not counted)
 //   BENCH_SSE_VOTE_MS=4                the UI client votes on the oldest pending request this often

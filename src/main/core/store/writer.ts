@@ -179,12 +179,12 @@ export class Writer {
       outcomes.length = 0;
       for (let i = 0; i < ops.length; i++) outcomes.push({ ok: false, error });
     }
+    const settleAll = () => ops.forEach((op, i) => this.settle(op, outcomes[i]!));
     // Asked before the full-text rows are written, so that the two overlap.
     this.sync?.after((error) => {
-      const failed: Outcome | null = error
-        ? { ok: false, error: new StoreWriteError(error.message, { cause: error }) }
-        : null;
-      ops.forEach((op, i) => this.settle(op, failed ?? outcomes[i]!));
+      if (error)
+        outcomes.fill({ ok: false, error: new StoreWriteError(error.message, { cause: error }) });
+      settleAll();
     });
     // A flush resolves with every decision before it findable by text.
     if (this.texts.due(this.now()) || ops.some((op) => op.kind === 'barrier')) this.insertTexts();
@@ -195,7 +195,7 @@ export class Writer {
       }, TEXT_DELAY_MS);
       this.textTimer.unref?.();
     }
-    if (!this.sync) ops.forEach((op, i) => this.settle(op, outcomes[i]!));
+    if (!this.sync) settleAll();
   }
 
   /** The committed decisions' full-text rows, in a transaction of their own. */
