@@ -48,7 +48,7 @@ function decisionOp(writer: Writer, command: string) {
 }
 
 describe('the WAL sync of durability full', () => {
-  it('commits made while an fsync runs share the next one, and each hears in the order asked', () => {
+  it('commits made while an fsync runs share the next one, each hears in the order asked, and nothing new asks none', () => {
     const { db, path } = fullDb();
     const { calls, datasync } = heldSyncs();
     const sync = new WalSync(db, `${path}-wal`, report, datasync);
@@ -65,6 +65,13 @@ describe('the WAL sync of durability full', () => {
     calls[1]!(null);
     expect(heard).toEqual(['a', 'b', 'c']);
     expect(sync.syncs).toBe(2);
+    // Nothing committed since: asked again, it is told at once, without an fsync.
+    sync.after(() => heard.push('d'));
+    expect(heard).toEqual(['a', 'b', 'c', 'd']);
+    expect(calls).toHaveLength(2);
+    sync.unsynced(() => db.exec('INSERT INTO t VALUES (1)'));
+    sync.after(() => heard.push('e'));
+    expect(calls).toHaveLength(3);
     sync.close();
     db.close();
   });

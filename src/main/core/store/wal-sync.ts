@@ -16,6 +16,8 @@ export class WalSync {
   private running = false;
   private waiting: Synced[] = [];
   private failed: Error | null = null;
+  /** Whether anything was committed unsynced since the last fsync began. */
+  private written = false;
   /** fsyncs asked of the kernel. */
   syncs = 0;
 
@@ -33,6 +35,7 @@ export class WalSync {
   unsynced<T>(write: () => T): T {
     // Not prepared once: SQLite applies this pragma when it compiles it, not when it runs.
     this.db.pragma('synchronous = NORMAL');
+    this.written = true;
     try {
       return write();
     } finally {
@@ -51,6 +54,8 @@ export class WalSync {
   /** `done` once everything committed before this call is on the disk, in the order asked. */
   after(done: Synced): void {
     if (this.failed) return done(this.failed);
+    // Nothing new since the last fsync, which has returned: a flush with nothing to write asks none.
+    if (!this.running && !this.written) return done(null);
     this.waiting.push(done);
     if (!this.running) this.start();
   }
@@ -70,6 +75,7 @@ export class WalSync {
       return this.fail(batch, err as Error);
     }
     this.running = true;
+    this.written = false;
     this.syncs++;
     this.datasync(this.fd, (err) => {
       this.running = false;
