@@ -95,7 +95,9 @@ describe.skipIf(noSandbox)('the control socket from inside the default sandbox',
       signal: controller.signal,
     }).catch(() => undefined);
     const result = join(folder, 'probe.txt');
-    await expect.poll(() => existsSync(result), { timeout: 20_000 }).toBe(true);
+    // Made empty before its words are written: wait for the words, not the file.
+    const said = () => (existsSync(result) ? readFileSync(result, 'utf8') : '');
+    await expect.poll(said, { timeout: 20_000 }).not.toBe('');
     controller.abort();
     // The data folder is hidden (EACCES, ENOENT), and no Unix socket can be opened at all (EPERM).
     expect(readFileSync(result, 'utf8')).toMatch(/^(EACCES|ENOENT|EPERM)$/);
